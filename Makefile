@@ -1,0 +1,88 @@
+# Makefile — builds paravt: the node side (wire library, paravtd) for one
+# port, the console for the host, the tests, and the documented targets.
+#
+#   make                 node side for the host port + console
+#   make node PORT=P     node side only, for port P (ports/P.mk), into build/P
+#   make nodes           node side for every port that can be built here
+#   make deps            install missing Debian packages (ports/deps.sh)
+#   make check           deps, build, all tests; ends "N passed, N failed"
+#   make demo            deps, build, show the main job
+#   make fuzz            run the fuzzers for a while (FUZZ_SECONDS)
+#   make bench           benchmarks (tests/bench)
+#   make install PREFIX=/usr/local
+#
+# Each folder adds its sources in its own module.mk.  Dependencies are
+# tracked automatically (-MMD).
+
+TOP := $(CURDIR)
+HOST_PORT := linux-x86_64
+PORT ?= $(HOST_PORT)
+include ports/$(PORT).mk
+
+B := build/$(PORT)
+HB := build/$(HOST_PORT)
+PREFIX ?= /usr/local
+BUILD_PORTS := linux-x86_64 linux-s390x-qemu linux-i386-qemu
+
+WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+# Node side: C99 + POSIX so that it builds on AIX as well.
+NODE_CFLAGS = -std=c99 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 \
+	$(MSGPACK_CFLAGS) $(WARN) $(PORT_CFLAGS) -Iwire \
+	-DPVT_PORT_NAME='"$(PORT_NAME)"' -MMD -MP
+NODE_LDFLAGS = $(PORT_LDFLAGS)
+
+# Console side: C11, host compiler, console-only libraries.
+HOSTCC ?= cc
+CON_PKGS := readline libssh2 msgpack
+CON_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iwire -Iconsole \
+	$(shell pkg-config --cflags $(CON_PKGS) 2>/dev/null) \
+	-DPVT_PORT_NAME='"$(HOST_PORT)"' -MMD -MP
+CON_LIBS = $(shell pkg-config --libs $(CON_PKGS) 2>/dev/null || \
+	echo -lreadline -lssh2 -lmsgpackc)
+
+.PHONY: all node nodes deps check demo fuzz bench install clean help
+all: node console
+
+help:
+	@sed -n '2,17p' Makefile | sed 's/^# \{0,1\}//'
+
+include wire/module.mk
+include daemon/module.mk
+include console/module.mk
+include tests/module.mk
+
+node: $(NODE_TARGETS)
+
+nodes:
+	@for p in $(BUILD_PORTS); do \
+		$(MAKE) --no-print-directory node PORT=$$p || exit 1; \
+	done
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NODE_CFLAGS) -c -o $@ $<
+
+build/console/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(CON_CFLAGS) -c -o $@ $<
+
+deps:
+	@ports/deps.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
+		$(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/share/man/man8 \
+		$(DESTDIR)$(PREFIX)/share/paravt/ports
+	install -m 755 $(CONSOLE_BIN) $(DESTDIR)$(PREFIX)/bin/paravt
+	install -m 755 $(DAEMON_BIN) $(DESTDIR)$(PREFIX)/sbin/paravtd
+	install -m 644 man/paravt.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/paravt-protocol.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 man/paravtd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 644 ports/*.mk $(DESTDIR)$(PREFIX)/share/paravt/ports/
+
+clean:
+	rm -rf build/linux-* build/console build/tests
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,16 @@
+# console/module.mk — paravt, the console; built for the host only.
+CONSOLE_SRCS := $(wildcard console/*.c)
+CONSOLE_BIN := $(HB)/bin/paravt
+
+.PHONY: console
+console: $(CONSOLE_BIN)
+
+$(CONSOLE_BIN): $(CONSOLE_SRCS:%.c=build/console/obj/%.o) $(HOST_WIRE_LIB)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -o $@ $(CONSOLE_SRCS:%.c=build/console/obj/%.o) \
+		$(HOST_WIRE_LIB) $(CON_LIBS)
+
+ifneq ($(PORT),$(HOST_PORT))
+$(HOST_WIRE_LIB):
+	$(MAKE) --no-print-directory node PORT=$(HOST_PORT)
+endif

@@ -1,0 +1,88 @@
+#!/bin/sh
+# ports/deps.sh — install what paravt needs from Debian's archive, and unpack
+# the target-architecture libraries the emulated ports link against.
+#
+# Usage: ports/deps.sh [--check]
+#   Installs only what is missing, so a second run takes about a second.
+#   --check  only report what is missing (exit 1 if anything is).
+# Nothing is downloaded from anywhere but Debian's package archive.
+set -eu
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+PKGS="gcc make pkg-config clang pvm pvm-dev libssh2-1-dev libmsgpack-dev
+libreadline-dev libclang-dev libcmocka-dev openssh-server openssh-client
+qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu
+libc6-dev-i386-cross tmux iproute2 procps psmisc"
+# Target libraries unpacked (not installed) into build/sysroot/<arch>.
+SYSROOT_ARCHS="s390x i386"
+SYSROOT_DEBS="libmsgpack-dev libmsgpackc2"
+
+check_only=no
+[ "${1-}" = "--check" ] && check_only=yes
+
+missing=""
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in *"install ok installed"*) ;; *) missing="$missing $p" ;; esac
+done
+
+need_sysroot=""
+for a in $SYSROOT_ARCHS; do
+	[ -f "$TOP/build/sysroot/$a/.done" ] || need_sysroot="$need_sysroot $a"
+done
+
+if [ "$check_only" = yes ]; then
+	[ -z "$missing$need_sysroot" ] && { echo "deps: all present"; exit 0; }
+	echo "deps: missing packages:${missing:- none}; sysroots:${need_sysroot:- none}"
+	exit 1
+fi
+
+[ -z "$missing$need_sysroot" ] && { echo "deps: all present"; exit 0; }
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: need root to install:$missing$need_sysroot" >&2
+	echo "deps: run 'sudo make deps' once" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+updated=no
+apt_update() {
+	[ "$updated" = yes ] && return 0
+	# A mirror in the middle of a sync can fail one index; the packages we
+	# need are usually still resolvable, so a failed update is a warning.
+	apt-get update -q >/dev/null 2>&1 || echo "deps: warning: apt-get update reported errors; continuing" >&2
+	updated=yes
+}
+
+if [ -n "$missing" ]; then
+	echo "deps: installing:$missing"
+	apt_update
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing </dev/null >/dev/null
+fi
+
+for a in $need_sysroot; do
+	if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+		dpkg --add-architecture "$a"
+		updated=no
+	fi
+	apt_update
+	dir="$TOP/build/sysroot/$a"
+	dl="$TOP/build/sysroot/$a.debs"
+	rm -rf "$dir" "$dl"
+	mkdir -p "$dir" "$dl"
+	debs=""
+	for p in $SYSROOT_DEBS; do debs="$debs $p:$a"; done
+	echo "deps: unpacking$debs into build/sysroot/$a"
+	# apt-get download writes into the current directory.
+	# shellcheck disable=SC2086
+	(cd "$dl" && apt-get download -q $debs </dev/null >/dev/null 2>&1) || {
+		echo "deps: apt-get download$debs failed" >&2
+		exit 1
+	}
+	for f in "$dl"/*.deb; do dpkg-deb -x "$f" "$dir"; done
+	rm -rf "$dl"
+	touch "$dir/.done"
+done
+echo "deps: done"

@@ -1,0 +1,159 @@
+/*
+ * wire_msg.h — the message catalog and the typed encoders and decoders.
+ *
+ * WIRE_MESSAGES below is the one table of message types: number, name and
+ * fields.  Both sides, the tests and man/paravt-protocol.5 follow it (a test
+ * checks that the man page lists every entry).  Numbers live in ranges by
+ * purpose and are never reused:
+ *
+ *     1..15   connection: handshake, authentication, errors, goodbye
+ *    16..31   clock: ping/pong
+ *    32..47   session control
+ *    48..     reserved for build, run, events, breakpoints (later issues)
+ *
+ * Bump WIRE_PROTO_VERSION (wire.h) if anything in this table changes.
+ *
+ * Rules every decoder follows: the field count must be at least what the
+ * message defines (extra trailing fields are ignored, for compatibility
+ * within a version); each field's msgpack type is checked; strings are
+ * copied with their length limit and NUL-terminated.  A decoder returns 0 or
+ * WIRE_EMALFORMED and says which field was wrong in err.
+ */
+#ifndef PARAVT_WIRE_MSG_H
+#define PARAVT_WIRE_MSG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wire.h"
+#include "wire_abi.h"
+#include "wire_frame.h"
+
+/* X(number, NAME, "fields as documented") */
+#define WIRE_MESSAGES(X)                                                       \
+	X(1, HELLO,                                                            \
+	  "version role node os os_release arch byte_order abi port caps "    \
+	  "software")                                                          \
+	X(2, AUTH, "token")                                                    \
+	X(3, AUTH_OK, "how")                                                   \
+	X(4, ERROR, "code ref_seq message")                                    \
+	X(5, BYE, "reason")                                                    \
+	X(16, PING, "t_console")                                               \
+	X(17, PONG, "t_console t_recv t_send")                                 \
+	X(32, SESSION_OPEN, "console")                                         \
+	X(33, SESSION_OK, "session")
+
+enum wire_type {
+#define WIRE_ENUM_(n, name, fields) WIRE_##name = n,
+	WIRE_MESSAGES(WIRE_ENUM_)
+#undef WIRE_ENUM_
+};
+
+/* Name of a message type ("HELLO"), or NULL if the number is unknown. */
+const char *wire_type_name(uint32_t type);
+/* Field list of a message type as in the table, or NULL. */
+const char *wire_type_fields(uint32_t type);
+/* Number of entries in the table, and the i-th type number (for tests). */
+int wire_type_count(void);
+uint32_t wire_type_at(int i);
+
+/* Limits of the fixed-size string fields below (bytes, with the NUL). */
+#define WIRE_NAME_MAX 64
+#define WIRE_TOKEN_MAX 128
+#define WIRE_TEXT_MAX 512
+#define WIRE_CAPS_MAX 16
+
+/* HELLO: who is speaking, and the C ABI of its machine. */
+typedef struct wire_hello {
+	uint32_t version;                 /* WIRE_PROTO_VERSION of the sender */
+	char role[16];                    /* "console" or "daemon" */
+	char node[WIRE_NAME_MAX];         /* node or console host name */
+	char os[WIRE_NAME_MAX];           /* uname sysname, e.g. "Linux" */
+	char os_release[WIRE_NAME_MAX];   /* uname release */
+	char arch[WIRE_NAME_MAX];         /* uname machine, e.g. "s390x" */
+	wire_abi abi;                     /* byte order, sizes, alignments */
+	char port[WIRE_NAME_MAX];         /* ports/ name the sender was built for */
+	uint32_t ncaps;                   /* entries used in caps */
+	char caps[WIRE_CAPS_MAX][32];     /* capability words */
+	char software[WIRE_NAME_MAX];     /* "paravt 0.1.0" */
+} wire_hello;
+
+/* Fills h with this process's identity: version, role, uname, ABI and
+ * port.  node may be NULL (host name is used). */
+void wire_hello_local(wire_hello *h, const char *role, const char *node,
+		      const char *port);
+
+int wire_pack_hello(wire_buf *out, uint32_t seq, const wire_hello *h,
+		    size_t max);
+/* Decodes HELLO.  The version is read first and stored even when the rest
+ * does not decode, so the caller can report a version mismatch. */
+int wire_unpack_hello(const wire_msg *m, wire_hello *h, char *err,
+		      size_t errlen);
+
+/* AUTH: the shared secret token (console -> daemon). */
+int wire_pack_auth(wire_buf *out, uint32_t seq, const char *token,
+		   size_t max);
+int wire_unpack_auth(const wire_msg *m, char token[WIRE_TOKEN_MAX],
+		     char *err, size_t errlen);
+
+/* AUTH_OK: how the peer was authenticated ("token", "transport"). */
+int wire_pack_auth_ok(wire_buf *out, uint32_t seq, const char *how,
+		      size_t max);
+int wire_unpack_auth_ok(const wire_msg *m, char how[WIRE_NAME_MAX],
+			char *err, size_t errlen);
+
+/* ERROR: code is a positive WIRE_E* value; ref_seq the seq of the frame it
+ * answers (0 if none). */
+typedef struct wire_error_msg {
+	uint32_t code;
+	uint32_t ref_seq;
+	char message[WIRE_TEXT_MAX];
+} wire_error_msg;
+
+int wire_pack_error(wire_buf *out, uint32_t seq, int code, uint32_t ref_seq,
+		    const char *message, size_t max);
+int wire_unpack_error(const wire_msg *m, wire_error_msg *e, char *err,
+		      size_t errlen);
+
+/* BYE: the sender is closing the connection, and why. */
+int wire_pack_bye(wire_buf *out, uint32_t seq, const char *reason,
+		  size_t max);
+int wire_unpack_bye(const wire_msg *m, char reason[WIRE_TEXT_MAX], char *err,
+		    size_t errlen);
+
+/* PING / PONG: clock samples, monotonic nanoseconds of each side.  The
+ * daemon echoes t_console and adds its own receive and send times. */
+typedef struct wire_pong {
+	uint64_t t_console; /* console's send time, echoed */
+	uint64_t t_recv;    /* daemon clock when PING arrived */
+	uint64_t t_send;    /* daemon clock when PONG left */
+} wire_pong;
+
+int wire_pack_ping(wire_buf *out, uint32_t seq, uint64_t t_console,
+		   size_t max);
+int wire_unpack_ping(const wire_msg *m, uint64_t *t_console, char *err,
+		     size_t errlen);
+int wire_pack_pong(wire_buf *out, uint32_t seq, const wire_pong *p,
+		   size_t max);
+int wire_unpack_pong(const wire_msg *m, wire_pong *p, char *err,
+		     size_t errlen);
+
+/* SESSION_OPEN: a console asks to control the node's session.
+ * SESSION_OK: granted, with the session id.  Refusal is ERROR EBUSY. */
+int wire_pack_session_open(wire_buf *out, uint32_t seq, const char *console,
+			   size_t max);
+int wire_unpack_session_open(const wire_msg *m, char console[WIRE_NAME_MAX],
+			     char *err, size_t errlen);
+int wire_pack_session_ok(wire_buf *out, uint32_t seq, uint64_t session,
+			 size_t max);
+int wire_unpack_session_ok(const wire_msg *m, uint64_t *session, char *err,
+			   size_t errlen);
+
+/* Monotonic clock in nanoseconds (CLOCK_MONOTONIC). */
+uint64_t wire_now_ns(void);
+
+/* Compares two NUL-terminated secrets in time independent of where they
+ * differ.  true if equal. */
+bool wire_token_equal(const char *a, const char *b);
+
+#endif
