@@ -339,6 +339,26 @@ int wire_unpack_hello(const wire_msg *m, wire_hello *h, char *err,
 	return 0;
 }
 
+int wire_hello_check(const wire_hello *peer, const char *want_role, char *err,
+		     size_t errlen)
+{
+	if (peer->version != WIRE_PROTO_VERSION) {
+		if (err != NULL && errlen > 0)
+			snprintf(err, errlen, "protocol version mismatch: "
+				 "peer speaks version %u, this is paravt %s "
+				 "speaking version %d", peer->version,
+				 PARAVT_VERSION, WIRE_PROTO_VERSION);
+		return WIRE_EVERSION;
+	}
+	if (want_role != NULL && strcmp(peer->role, want_role) != 0) {
+		if (err != NULL && errlen > 0)
+			snprintf(err, errlen, "peer says it is a %s, expected "
+				 "a %s", peer->role, want_role);
+		return WIRE_EPROTO;
+	}
+	return 0;
+}
+
 /* ---- AUTH, AUTH_OK, BYE, SESSION_OPEN: one string each ---------------- */
 
 int wire_pack_auth(wire_buf *out, uint32_t seq, const char *token,

@@ -90,6 +90,11 @@ int wire_pack_hello(wire_buf *out, uint32_t seq, const wire_hello *h,
 int wire_unpack_hello(const wire_msg *m, wire_hello *h, char *err,
 		      size_t errlen);
 
+/* Checks a peer's HELLO: same protocol version, expected role.  0, or
+ * WIRE_EVERSION / WIRE_EPROTO with a sentence for the user in err. */
+int wire_hello_check(const wire_hello *peer, const char *want_role, char *err,
+		     size_t errlen);
+
 /* AUTH: the shared secret token (console -> daemon). */
 int wire_pack_auth(wire_buf *out, uint32_t seq, const char *token,
 		   size_t max);
