@@ -1,0 +1,1 @@
+# tests/bench/module.mk — (filled in by the bench layer)

@@ -1,0 +1,1 @@
+# tests/fuzz/module.mk — (filled in by the fuzz layer)

@@ -1,0 +1,1 @@
+# tests/tools/module.mk — (filled in by the tools layer)

@@ -1,0 +1,1 @@
+# tests/unit/module.mk — (filled in by the unit layer)
