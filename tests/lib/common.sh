@@ -7,7 +7,7 @@
 # command registered with on_exit, and removes $T — on success, failure
 # or interruption alike.
 set -u
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 HOST_BIN=$TOP/build/linux-x86_64/bin
 PARAVT=$HOST_BIN/paravt
 PARAVTD=$HOST_BIN/paravtd

@@ -1,0 +1,38 @@
+#!/bin/sh
+# tests/demo.sh — the main job as it stands (run by `make demo`).
+#
+# Starts three node daemons on this machine — a native x86_64 one, an s390x
+# one (big-endian, 64-bit) and an i386 one (little-endian, 32-bit), both
+# cross-compiled and run under qemu-user — then connects the console to
+# them in batch mode and prints `node list`: every node reports its own OS,
+# architecture, byte order and type sizes over the wire protocol.
+# Everything runs in a private temp dir and HOME; the daemons are stopped
+# at the end.  It grows as features land (breakpoints, PVM tracing).
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/tests/lib/common.sh"
+
+say() { printf '\n== %s\n' "$*"; }
+
+say "starting node daemons (native, s390x under qemu, i386 under qemu)"
+start_daemon native linux-x86_64
+start_daemon s390x linux-s390x-qemu
+start_daemon i386 linux-i386-qemu
+eval "echo \"  native  pid $DPID_native  127.0.0.1:$DPORT_native\""
+eval "echo \"  s390x   pid $DPID_s390x  127.0.0.1:$DPORT_s390x   ($(port_prefix linux-s390x-qemu) paravtd)\""
+eval "echo \"  i386    pid $DPID_i386  127.0.0.1:$DPORT_i386   ($(port_prefix linux-i386-qemu) paravtd)\""
+
+cat >"$T/demo.pvt" <<EOS
+# paravt batch script: connect three nodes, show them
+node add native 127.0.0.1:$DPORT_native
+node add s390x 127.0.0.1:$DPORT_s390x
+node add i386 127.0.0.1:$DPORT_i386
+node list
+EOS
+say "console script ($T/demo.pvt):"
+sed 's/^/  /' "$T/demo.pvt"
+say "paravt -n -x demo.pvt"
+"$PARAVT" -n -x "$T/demo.pvt"
+rc=$?
+say "console exit status: $rc"
+say "stopping the daemons"
+exit $rc
