@@ -47,6 +47,7 @@ help:
 	@sed -n '2,17p' Makefile | sed 's/^# \{0,1\}//'
 
 include wire/module.mk
+-include typedesc/module.mk
 include daemon/module.mk
 include console/module.mk
 include tests/module.mk
