@@ -1,1 +1,14 @@
-# tests/unit/module.mk — (filled in by the unit layer)
+# tests/unit/module.mk — cmocka unit tests of wire/, one binary per file
+# (tests/unit/test_*.c -> build/tests/unit/test_*), linked with the host
+# wire library.  tests/run.sh unit runs them.
+UNIT_NAMES := test_wire_buf test_wire_frame test_wire_msg test_wire_peer \
+	test_wire_token
+UNIT_BINS := $(UNIT_NAMES:%=build/tests/unit/%)
+UNIT_LIBS = $(shell pkg-config --libs cmocka msgpack 2>/dev/null || \
+	echo -lcmocka -lmsgpackc) -lpthread
+TEST_BINS += $(UNIT_BINS)
+
+$(UNIT_BINS): build/tests/unit/%: tests/unit/%.c $(HOST_WIRE_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(HOST_WIRE_LIB) \
+		$(UNIT_LIBS)
