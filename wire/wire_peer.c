@@ -153,7 +153,9 @@ int wire_peer_flush(wire_peer *p)
 	ssize_t w;
 	char msg[128];
 
-	if (p->err != 0 && p->err != WIRE_EEOF)
+	/* Only a transport failure stops output: after a decoding error
+	 * the peer must still be able to send the ERROR that explains it. */
+	if (p->err == WIRE_EIO)
 		return p->err;
 	while (wire_buf_used(&p->out) > 0) {
 		w = p->io.write(p->io.ctx, wire_buf_head(&p->out),

@@ -1,0 +1,494 @@
+/*
+ * dmn_conn.c — per-connection protocol handling (dmn_conn.h).
+ *
+ * Layout: connection life (open, drop, close-after-flush, the loop
+ * callbacks), then the handlers of each state, then the server-wide
+ * operations.  Handlers never free their connection: they only mark it
+ * closing; the loop callbacks free it after the output is flushed, so no
+ * pointer is used after it is gone.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dmn_conn.h"
+#include "dmn_log.h"
+#include "wire_peer.h"
+
+enum dmn_state {
+	DMN_ST_HELLO, /* waiting for the peer's HELLO */
+	DMN_ST_AUTH,  /* waiting for AUTH */
+	DMN_ST_READY  /* authenticated */
+};
+
+struct dmn_conn {
+	dmn_server *srv;             /* owner */
+	wire_peer peer;              /* transport, decoder, output queue */
+	int rfd;                     /* fd polled for input */
+	int wfd;                     /* fd polled for output (may be rfd) */
+	int slot;                    /* index in srv->conns */
+	uint64_t id;                 /* connection number, for the log */
+	enum dmn_state state;        /* handshake progress */
+	int closing;                 /* close once the output is flushed */
+	long timer;                  /* handshake or linger timer id, or 0 */
+	char addr[64];               /* peer address, for the log */
+	char console[WIRE_NAME_MAX]; /* peer's node name from its HELLO */
+};
+
+static void dmn_conn_on_read(dmn_loop *l, int fd, void *ctx);
+static void dmn_conn_on_write(dmn_loop *l, int fd, void *ctx);
+static void dmn_conn_on_error(dmn_loop *l, int fd, void *ctx);
+
+static const dmn_io_ops dmn_conn_ops = {
+	dmn_conn_on_read, dmn_conn_on_write, dmn_conn_on_error
+};
+
+/* Write-only descriptor of a split (stdio) connection: no read callback. */
+static const dmn_io_ops dmn_conn_wops = {
+	NULL, dmn_conn_on_write, dmn_conn_on_error
+};
+
+/* ---- connection life ----------------------------------------------------- */
+
+/* Releases session control if c holds it. */
+static void dmn_conn_release(dmn_conn *c)
+{
+	dmn_server *srv = c->srv;
+
+	if (srv->controller != c)
+		return;
+	dmn_log(DMN_INFO, "conn %llu: console %s released control",
+		(unsigned long long)c->id, srv->ctl_console);
+	srv->controller = NULL;
+	srv->ctl_console[0] = '\0';
+}
+
+/* Frees c at once: loop registration, timer, transport, slot. */
+static void dmn_conn_drop(dmn_conn *c, const char *why)
+{
+	dmn_server *srv = c->srv;
+
+	dmn_log(DMN_INFO, "conn %llu: %s closed (%s)",
+		(unsigned long long)c->id, c->addr, why);
+	dmn_conn_release(c);
+	dmn_timer_del(srv->loop, c->timer);
+	dmn_loop_del(srv->loop, c->rfd);
+	if (c->wfd != c->rfd)
+		dmn_loop_del(srv->loop, c->wfd);
+	wire_peer_destroy(&c->peer);
+	srv->conns[c->slot] = NULL;
+	srv->nconns--;
+	free(c);
+	if (srv->nconns == 0 && srv->stop_when_idle)
+		dmn_loop_stop(srv->loop);
+}
+
+/* Linger timer: the peer did not take our last frames in time. */
+static void dmn_conn_linger_expired(dmn_loop *l, long id, void *ctx)
+{
+	dmn_conn *c = ctx;
+
+	c->timer = 0;
+	dmn_conn_drop(c, "output not taken in time");
+}
+
+/* Marks c to close after its output (an ERROR or BYE) is flushed; stops
+ * reading and bounds the wait with the linger timer. */
+static void dmn_conn_close_soon(dmn_conn *c)
+{
+	if (c->closing)
+		return;
+	c->closing = 1;
+	dmn_conn_release(c);
+	dmn_timer_del(c->srv->loop, c->timer);
+	c->timer = dmn_timer_add(c->srv->loop, DMN_LINGER_MS,
+				 dmn_conn_linger_expired, c);
+}
+
+/*
+ * Flushes what the transport takes now, then sets the loop interest: write
+ * while output is queued, read while not closing and the backlog is small.
+ * Frees c when it is closing and done, or on a write error.  Returns 0 if c
+ * is still alive, -1 if it was freed.
+ */
+static int dmn_conn_sync(dmn_conn *c)
+{
+	dmn_loop *l = c->srv->loop;
+	int pending;
+
+	if (wire_peer_flush(&c->peer) < 0) {
+		dmn_conn_drop(c, c->peer.errmsg);
+		return -1;
+	}
+	pending = wire_peer_pending(&c->peer);
+	if (c->closing && !pending) {
+		dmn_conn_drop(c, "done");
+		return -1;
+	}
+	dmn_loop_want_write(l, c->wfd, pending);
+	dmn_loop_want_read(l, c->rfd, !c->closing &&
+			   wire_buf_used(&c->peer.out) < DMN_OUT_HIGH);
+	return 0;
+}
+
+/* Queues an ERROR frame; with fatal, the connection closes after it. */
+static void dmn_conn_error(dmn_conn *c, int code, uint32_t ref,
+			   const char *text, int fatal)
+{
+	dmn_log(DMN_WARN, "conn %llu: %s: %s %s%s", (unsigned long long)c->id,
+		c->addr, wire_errname(code), text, fatal ? " (closing)" : "");
+	if (wire_peer_send_error(&c->peer, code, ref, text) != 0)
+		fatal = 1; /* output backlog full: give up on this peer */
+	if (fatal)
+		dmn_conn_close_soon(c);
+}
+
+/* ---- handlers ------------------------------------------------------------ */
+
+/* State HELLO: the first frame must be a HELLO of our version. */
+static void dmn_on_hello(dmn_conn *c, const wire_msg *m)
+{
+	wire_hello h;
+	char err[WIRE_TEXT_MAX];
+	int rc;
+
+	if (m->type != WIRE_HELLO) {
+		snprintf(err, sizeof err, "expected HELLO first, got message "
+			 "type %u", m->type);
+		dmn_conn_error(c, WIRE_EPROTO, m->seq, err, 1);
+		return;
+	}
+	rc = wire_unpack_hello(m, &h, err, sizeof err);
+	if (h.version != WIRE_PROTO_VERSION)
+		rc = wire_hello_check(&h, "console", err, sizeof err);
+	else if (rc == 0)
+		rc = wire_hello_check(&h, "console", err, sizeof err);
+	if (rc != 0) {
+		dmn_conn_error(c, rc, m->seq, err, 1);
+		return;
+	}
+	snprintf(c->console, sizeof c->console, "%s", h.node);
+	dmn_log(DMN_INFO, "conn %llu: HELLO from console %s (%s %s, %s)",
+		(unsigned long long)c->id, h.node, h.os, h.arch, h.port);
+	c->state = DMN_ST_AUTH;
+}
+
+/* State AUTH: the token, or (stdio without a token file) any AUTH. */
+static void dmn_on_auth(dmn_conn *c, const wire_msg *m)
+{
+	const dmn_config *cfg = c->srv->cfg;
+	char tok[WIRE_TOKEN_MAX], err[WIRE_TEXT_MAX];
+
+	if (m->type != WIRE_AUTH) {
+		snprintf(err, sizeof err, "expected AUTH, got %s",
+			 wire_type_name(m->type) ? wire_type_name(m->type)
+						 : "an unknown message type");
+		dmn_conn_error(c, WIRE_EPROTO, m->seq, err, 1);
+		return;
+	}
+	if (wire_unpack_auth(m, tok, err, sizeof err) != 0) {
+		dmn_conn_error(c, WIRE_EMALFORMED, m->seq, err, 1);
+		return;
+	}
+	if (cfg->check_token && !wire_token_equal(tok, cfg->token)) {
+		dmn_conn_error(c, WIRE_EAUTH, m->seq,
+			       "authentication failed: bad token", 1);
+		return;
+	}
+	memset(tok, 0, sizeof tok);
+	wire_pack_auth_ok(&c->peer.out, wire_peer_seq(&c->peer),
+			  cfg->check_token ? "token" : "transport",
+			  c->peer.max_frame);
+	c->peer.dec.max = c->peer.max_frame;
+	dmn_timer_del(c->srv->loop, c->timer);
+	c->timer = 0;
+	c->state = DMN_ST_READY;
+	dmn_log(DMN_INFO, "conn %llu: %s authenticated by %s",
+		(unsigned long long)c->id, c->addr,
+		cfg->check_token ? "token" : "transport");
+}
+
+/* PING: answer with our receive and send clock readings. */
+static void dmn_on_ping(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
+{
+	wire_pong p;
+	char err[WIRE_TEXT_MAX];
+
+	if (wire_unpack_ping(m, &p.t_console, err, sizeof err) != 0) {
+		dmn_conn_error(c, WIRE_EMALFORMED, m->seq, err, 0);
+		return;
+	}
+	p.t_recv = t_recv;
+	p.t_send = wire_now_ns();
+	if (wire_pack_pong(&c->peer.out, wire_peer_seq(&c->peer), &p,
+			   c->peer.max_frame) != 0)
+		dmn_conn_close_soon(c);
+}
+
+/* SESSION_OPEN: grant control if nobody holds it, else EBUSY. */
+static void dmn_on_session_open(dmn_conn *c, const wire_msg *m)
+{
+	dmn_server *srv = c->srv;
+	char name[WIRE_NAME_MAX], err[WIRE_TEXT_MAX];
+	struct tm tm;
+	time_t now;
+
+	if (wire_unpack_session_open(m, name, err, sizeof err) != 0) {
+		dmn_conn_error(c, WIRE_EMALFORMED, m->seq, err, 0);
+		return;
+	}
+	if (srv->controller != NULL && srv->controller != c) {
+		snprintf(err, sizeof err, "node %s is controlled by console %s "
+			 "since %s", srv->hello.node, srv->ctl_console,
+			 srv->ctl_since);
+		dmn_conn_error(c, WIRE_EBUSY, m->seq, err, 0);
+		return;
+	}
+	if (srv->controller == NULL) {
+		now = time(NULL);
+		srv->controller = c;
+		srv->next_session++;
+		snprintf(srv->ctl_console, sizeof srv->ctl_console, "%s", name);
+		if (localtime_r(&now, &tm) == NULL ||
+		    strftime(srv->ctl_since, sizeof srv->ctl_since, "%H:%M:%S",
+			     &tm) == 0)
+			snprintf(srv->ctl_since, sizeof srv->ctl_since, "?");
+		dmn_log(DMN_INFO, "conn %llu: console %s controls session %llu",
+			(unsigned long long)c->id, name,
+			(unsigned long long)srv->next_session);
+	}
+	if (wire_pack_session_ok(&c->peer.out, wire_peer_seq(&c->peer),
+				 srv->next_session, c->peer.max_frame) != 0)
+		dmn_conn_close_soon(c);
+}
+
+/* State READY: every message after authentication. */
+static void dmn_on_ready(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
+{
+	char err[WIRE_TEXT_MAX];
+
+	switch (m->type) {
+	case WIRE_PING:
+		dmn_on_ping(c, m, t_recv);
+		return;
+	case WIRE_SESSION_OPEN:
+		dmn_on_session_open(c, m);
+		return;
+	case WIRE_BYE:
+		dmn_log(DMN_INFO, "conn %llu: BYE from %s",
+			(unsigned long long)c->id, c->console);
+		dmn_conn_close_soon(c);
+		return;
+	case WIRE_ERROR:
+		dmn_log(DMN_WARN, "conn %llu: peer reported an error",
+			(unsigned long long)c->id);
+		return;
+	}
+	if (wire_type_name(m->type) == NULL) {
+		snprintf(err, sizeof err, "unknown message type %u", m->type);
+		dmn_conn_error(c, WIRE_EUNKNOWN, m->seq, err, 0);
+		return;
+	}
+	snprintf(err, sizeof err, "%s is not expected from a console now",
+		 wire_type_name(m->type));
+	dmn_conn_error(c, WIRE_EPROTO, m->seq, err, 0);
+}
+
+/* Routes one decoded frame by state. */
+static void dmn_conn_handle(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
+{
+	switch (c->state) {
+	case DMN_ST_HELLO:
+		dmn_on_hello(c, m);
+		break;
+	case DMN_ST_AUTH:
+		dmn_on_auth(c, m);
+		break;
+	case DMN_ST_READY:
+		dmn_on_ready(c, m, t_recv);
+		break;
+	}
+}
+
+/* ---- loop callbacks ------------------------------------------------------ */
+
+/* Reads what is there and handles every complete frame. */
+static void dmn_conn_on_read(dmn_loop *l, int fd, void *ctx)
+{
+	dmn_conn *c = ctx;
+	wire_msg m;
+	int rc;
+
+	rc = wire_peer_fill(&c->peer);
+	if (rc < 0 && rc != WIRE_EEOF) {
+		dmn_conn_drop(c, c->peer.errmsg);
+		return;
+	}
+	while (!c->closing) {
+		rc = wire_peer_next(&c->peer, &m);
+		if (rc == 0)
+			break;
+		if (rc == 1) {
+			dmn_conn_handle(c, &m, wire_now_ns());
+			continue;
+		}
+		if (rc == WIRE_EEOF) {
+			dmn_conn_drop(c, "closed by peer");
+			return;
+		}
+		/* The stream cannot be resynchronised: say why, then close. */
+		dmn_conn_error(c, rc, 0, c->peer.errmsg, 1);
+	}
+	dmn_conn_sync(c);
+}
+
+/* Output can move: flush and update the interest. */
+static void dmn_conn_on_write(dmn_loop *l, int fd, void *ctx)
+{
+	dmn_conn_sync(ctx);
+}
+
+/* The descriptor failed or hung up. */
+static void dmn_conn_on_error(dmn_loop *l, int fd, void *ctx)
+{
+	dmn_conn_drop(ctx, "connection lost");
+}
+
+/* Handshake timer: HELLO and AUTH did not arrive in time. */
+static void dmn_conn_handshake_expired(dmn_loop *l, long id, void *ctx)
+{
+	dmn_conn *c = ctx;
+
+	c->timer = 0;
+	dmn_conn_error(c, WIRE_ETIMEOUT, 0, "handshake not completed within "
+		       "10 s", 1);
+	dmn_conn_sync(c);
+}
+
+/* ---- server -------------------------------------------------------------- */
+
+void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg)
+{
+	memset(srv, 0, sizeof *srv);
+	srv->loop = loop;
+	srv->cfg = cfg;
+	wire_hello_local(&srv->hello, "daemon", cfg->name, PVT_PORT_NAME);
+	srv->hello.version = cfg->proto_version;
+	srv->hello.ncaps = 2;
+	snprintf(srv->hello.caps[0], sizeof srv->hello.caps[0], "ping");
+	snprintf(srv->hello.caps[1], sizeof srv->hello.caps[1], "session");
+}
+
+/* Answers a connection over the limit with ERROR EBUSY and closes it. */
+static void dmn_conn_refuse(dmn_server *srv, int rfd, int wfd,
+			    const char *addr)
+{
+	wire_peer p;
+	wire_io io;
+	char text[128];
+
+	snprintf(text, sizeof text, "too many connections (limit %d)",
+		 DMN_MAX_CONNS);
+	dmn_log(DMN_WARN, "refusing %s: %s", addr, text);
+	wire_io_fd(&io, rfd, wfd);
+	if (wire_peer_init(&p, &io, DMN_PREAUTH_FRAME) != 0)
+		return;
+	wire_peer_send_error(&p, WIRE_EBUSY, 0, text);
+	wire_peer_flush(&p); /* one small frame: fits the socket buffer */
+	wire_peer_destroy(&p);
+}
+
+/* A free slot in srv->conns, or -1. */
+static int dmn_server_slot(dmn_server *srv)
+{
+	int i;
+
+	for (i = 0; i < DMN_MAX_CONNS; i++)
+		if (srv->conns[i] == NULL)
+			return i;
+	return -1;
+}
+
+/* Registers c's descriptors with the loop.  0 or -1. */
+static int dmn_conn_register(dmn_conn *c)
+{
+	dmn_loop *l = c->srv->loop;
+
+	if (dmn_loop_add(l, c->rfd, &dmn_conn_ops, c, 1) != 0)
+		return -1;
+	if (c->wfd != c->rfd &&
+	    dmn_loop_add(l, c->wfd, &dmn_conn_wops, c, 0) != 0) {
+		dmn_loop_del(l, c->rfd);
+		return -1;
+	}
+	return 0;
+}
+
+int dmn_conn_open(dmn_server *srv, int rfd, int wfd, const char *addr)
+{
+	dmn_conn *c;
+	wire_io io;
+	int slot = dmn_server_slot(srv);
+
+	if (slot < 0) {
+		dmn_conn_refuse(srv, rfd, wfd, addr);
+		return WIRE_EBUSY;
+	}
+	c = calloc(1, sizeof *c);
+	wire_io_fd(&io, rfd, wfd);
+	if (c == NULL) {
+		if (io.close != NULL)
+			io.close(io.ctx);
+		else
+			close(rfd);
+		return WIRE_ENOMEM;
+	}
+	if (wire_peer_init(&c->peer, &io, srv->cfg->max_frame) != 0)
+		goto out_free;
+	c->srv = srv;
+	c->rfd = rfd;
+	c->wfd = wfd;
+	c->slot = slot;
+	c->id = ++srv->next_id;
+	snprintf(c->addr, sizeof c->addr, "%s", addr);
+	c->peer.dec.max = DMN_PREAUTH_FRAME < c->peer.max_frame
+				  ? DMN_PREAUTH_FRAME
+				  : c->peer.max_frame;
+	if (dmn_conn_register(c) != 0)
+		goto out_peer;
+	srv->conns[slot] = c;
+	srv->nconns++;
+	c->timer = dmn_timer_add(srv->loop, DMN_HANDSHAKE_MS,
+				 dmn_conn_handshake_expired, c);
+	dmn_log(DMN_INFO, "conn %llu: connection from %s",
+		(unsigned long long)c->id, addr);
+	wire_pack_hello(&c->peer.out, wire_peer_seq(&c->peer), &srv->hello,
+			c->peer.max_frame);
+	dmn_conn_sync(c);
+	return 0;
+out_peer:
+	wire_peer_destroy(&c->peer);
+out_free:
+	free(c);
+	return WIRE_ENOMEM;
+}
+
+void dmn_server_shutdown(dmn_server *srv, const char *reason, unsigned ms)
+{
+	uint64_t deadline = wire_now_ns() + (uint64_t)ms * 1000000u;
+	dmn_conn *c;
+	int i;
+
+	for (i = 0; i < DMN_MAX_CONNS; i++) {
+		c = srv->conns[i];
+		if (c == NULL)
+			continue;
+		wire_pack_bye(&c->peer.out, wire_peer_seq(&c->peer), reason,
+			      c->peer.max_frame);
+		wire_peer_drain(&c->peer, deadline);
+		srv->stop_when_idle = 0;
+		dmn_conn_drop(c, reason);
+	}
+}
