@@ -12,6 +12,7 @@
 #     version of wire/wire.h;
 #   - README.md gives the two set-up commands.
 # Every problem is reported before the test fails.
+# shellcheck source=tests/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || fail "no $TOP"
 
@@ -119,12 +120,15 @@ done <"$T/errnames"
 # ---- version, limits, ABI names --------------------------------------------
 pv=$(sed -n 's/^#define WIRE_PROTO_VERSION \([0-9][0-9]*\).*/\1/p' wire/wire.h)
 sv=$(sed -n 's/^#define PARAVT_VERSION "\(.*\)".*/\1/p' wire/wire.h)
-[ -n "$pv" ] && [ -n "$sv" ] || fail "cannot read the versions in wire/wire.h"
+if [ -z "$pv" ] || [ -z "$sv" ]; then
+	fail "cannot read the versions in wire/wire.h"
+fi
 grep -q "protocol version $pv, spoken by paravt $sv" "$PROTO" ||
 	problem "$PROTO does not say \"protocol version $pv, spoken by paravt $sv\""
 for lim in WIRE_FRAME_MAX_DEFAULT WIRE_FRAME_MAX_HARD; do
 	expr=$(sed -n "s/^#define $lim (\(.*\))\$/\1/p" wire/wire.h | tr -d 'u')
 	[ -n "$expr" ] || { problem "cannot read $lim"; continue; }
+	# shellcheck disable=SC2004 # expr is "16 * 1024 * 1024", not a name
 	bytes=$(($expr))
 	grep -q "($bytes bytes)" "$PROTO" || problem "$PROTO does not give $lim ($bytes bytes)"
 done
@@ -139,7 +143,7 @@ done <"$T/ctypes"
 # ---- the programs' --help and --version --------------------------------------
 # Option words (starting with "-") of a rendered SYNOPSIS or usage text.
 optwords() {
-	tr '[]|' '   ' | sed 's/\.\.\.//g' | tr -s ' \t' '\n\n' | grep -E '^-' | sort -u
+	tr '[]|' '   ' | sed 's/\.\.\.//g' | tr -s ' \t' '\n' | grep -E '^-' | sort -u
 }
 check_prog() { # check_prog BIN MANPAGE
 	bin=$1 man=$2 name=$(basename "$1")
