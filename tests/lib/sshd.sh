@@ -109,3 +109,21 @@ sshd_fingerprint() {
 sshd_url() {
 	echo "ssh://root@127.0.0.1:$SSHD_PORT$PARAVTD"
 }
+
+# sshd_console OUT CMD...: runs the console in batch mode with one -e per
+# CMD, output (stdout and stderr) in OUT; sets CON_RC to its exit status.
+# SSH_AUTH_SOCK is cleared so that a developer's agent cannot take part.
+sshd_console() {
+	_out=$1; shift
+	[ -x "$PARAVT" ] || fail "no $PARAVT (run make)"
+	_k=$#
+	while [ "$_k" -gt 0 ]; do # turn each CMD into "-e CMD"
+		set -- "$@" -e "$1"
+		shift
+		_k=$((_k - 1))
+	done
+	env -u SSH_AUTH_SOCK "$PARAVT" -n "$@" >"$_out" 2>&1 </dev/null
+	CON_RC=$?
+	echo "--- paravt -n $* (exit $CON_RC):"
+	cat "$_out"
+}
