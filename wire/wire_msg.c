@@ -213,8 +213,10 @@ int wire_pack_hello(wire_buf *out, uint32_t seq, const wire_hello *h,
 {
 	wire_enc e;
 	msgpack_packer *pk;
-	uint32_t i;
+	uint32_t i, ncaps;
 
+	/* Never announce more caps than the array holds. */
+	ncaps = h->ncaps < WIRE_CAPS_MAX ? h->ncaps : WIRE_CAPS_MAX;
 	if (wire_enc_begin(&e, out, WIRE_HELLO, seq, 11) == 0) {
 		pk = wire_enc_packer(&e);
 		msgpack_pack_uint32(pk, h->version);
@@ -226,8 +228,8 @@ int wire_pack_hello(wire_buf *out, uint32_t seq, const wire_hello *h,
 		wire_pk_str(pk, h->abi.byte_order);
 		wire_pk_abi(pk, &h->abi);
 		wire_pk_str(pk, h->port);
-		msgpack_pack_array(pk, h->ncaps);
-		for (i = 0; i < h->ncaps && i < WIRE_CAPS_MAX; i++)
+		msgpack_pack_array(pk, ncaps);
+		for (i = 0; i < ncaps; i++)
 			wire_pk_str(pk, h->caps[i]);
 		wire_pk_str(pk, h->software);
 	}
@@ -299,6 +301,9 @@ static int wire_get_caps(const wire_msg *m, uint32_t i, wire_hello *h,
 		if (c->type != MSGPACK_OBJECT_STR)
 			return wire_bad(err, errlen, m,
 					"field caps has a non-string");
+		if (memchr(c->via.str.ptr, '\0', c->via.str.size) != NULL)
+			return wire_bad(err, errlen, m,
+					"field caps has a NUL byte");
 		if (h->ncaps == WIRE_CAPS_MAX || c->via.str.size >= 32)
 			continue; /* more than we keep: ignored */
 		memcpy(h->caps[h->ncaps], c->via.str.ptr, c->via.str.size);
