@@ -1,1 +1,10 @@
-# tests/tools/module.mk — (filled in by the tools layer)
+# tests/tools/module.mk — host-side helper programs for the shell tests.
+# wirepoke: a raw protocol client (tests/tools/wirepoke.c), linked with the
+# host build of the wire library.
+WIREPOKE := build/tests/tools/wirepoke
+TEST_BINS += $(WIREPOKE)
+
+$(WIREPOKE): tests/tools/wirepoke.c $(HOST_WIRE_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -o $@ tests/tools/wirepoke.c \
+		$(HOST_WIRE_LIB) -lmsgpackc

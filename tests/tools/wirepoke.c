@@ -1,0 +1,532 @@
+/*
+ * wirepoke.c — a raw protocol client for the tests: connects to a paravtd
+ * (TCP, or a command's stdin/stdout with --exec), runs a script of steps
+ * given on the command line, and prints every frame it receives as one
+ * line ("HELLO ...", "ERROR EAUTH ref=2 ...", "PONG rtt_us=...", "CLOSED").
+ *
+ * Layout: options into a step list; connection set-up; a reader that
+ * prints frames for a while; the step runner; main.  Host-only (C11).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wire_msg.h"
+#include "wire_peer.h"
+#include "wire_token.h"
+
+#define WP_MAX_STEPS 64
+
+static const char wp_usage[] =
+	"usage: wirepoke [options] HOST:PORT\n"
+	"       wirepoke [options] --exec COMMAND\n"
+	"\n"
+	"Connects, reads the daemon's HELLO, sends HELLO and AUTH (unless told\n"
+	"not to), then runs the steps in order, printing every frame received,\n"
+	"one per line; \"CLOSED\" when the peer closes.\n"
+	"\n"
+	"  --exec COMMAND     run COMMAND (sh -c) and talk over its stdin/stdout\n"
+	"  --version N        protocol version in our HELLO (default 1)\n"
+	"  --role ROLE        role in our HELLO (default console)\n"
+	"  --token T          token for AUTH\n"
+	"  --token-file F     read the token from F (default ~/.paravt/token)\n"
+	"  --no-hello         do not send HELLO\n"
+	"  --no-auth          do not send AUTH\n"
+	"  --wait-ms MS       longest wait for an answer (default 2000)\n"
+	"  --linger-ms MS     at the end, read until closed or MS (default 100)\n"
+	"steps (any number, run in order):\n"
+	"  --send TYPE[:ARG]  HELLO, AUTH[:token], PING, BYE[:reason],\n"
+	"                     SESSION_OPEN[:console], or a number N[:string]\n"
+	"                     (a frame [N, seq] with an optional string field)\n"
+	"  --raw HEX          send these bytes as they are\n"
+	"  --frame-len N      send a 4-byte frame header claiming N bytes\n"
+	"  --sleep-ms MS      read and print for MS ms (ends early if closed)\n"
+	"  --close            close the connection now (ends the script)\n"
+	"exit status: 0 script ran, 1 connection failed, 2 usage error\n";
+
+enum wp_kind { WP_SEND, WP_RAW, WP_FRAMELEN, WP_SLEEP, WP_CLOSE };
+
+typedef struct wp_step {
+	enum wp_kind kind; /* what to do */
+	const char *arg;   /* option argument */
+} wp_step;
+
+typedef struct wp_opts {
+	const char *target;       /* HOST:PORT, or NULL with exec */
+	const char *exec;         /* command for --exec */
+	unsigned version;         /* HELLO version */
+	const char *role;         /* HELLO role */
+	const char *token;        /* AUTH token, or NULL */
+	const char *token_file;   /* token file, or NULL */
+	int hello, auth;          /* send HELLO / AUTH first */
+	unsigned wait_ms;         /* answer wait */
+	unsigned linger_ms;       /* final read */
+	wp_step steps[WP_MAX_STEPS]; /* the script */
+	int nsteps;               /* entries used */
+} wp_opts;
+
+typedef struct wp_conn {
+	wire_peer peer;  /* the connection */
+	pid_t child;     /* --exec child, or 0 */
+	int closed;      /* peer closed or stream broken */
+	char tok[WIRE_TOKEN_MAX]; /* token for AUTH */
+} wp_conn;
+
+/* ---- options ------------------------------------------------------------- */
+
+/* Appends a step.  0 or -1 when the script is full. */
+static int wp_add_step(wp_opts *o, enum wp_kind k, const char *arg)
+{
+	if (o->nsteps == WP_MAX_STEPS)
+		return -1;
+	o->steps[o->nsteps].kind = k;
+	o->steps[o->nsteps].arg = arg;
+	o->nsteps++;
+	return 0;
+}
+
+/* Options with a value.  1 handled, 0 not this kind, -1 bad. */
+static int wp_opt_value(wp_opts *o, const char *a, const char *v)
+{
+	static const struct {
+		const char *name;
+		int step;
+	} steps[] = {{"--send", WP_SEND}, {"--raw", WP_RAW},
+		     {"--frame-len", WP_FRAMELEN}, {"--sleep-ms", WP_SLEEP}};
+	size_t i;
+
+	for (i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		if (strcmp(a, steps[i].name) == 0)
+			return wp_add_step(o, steps[i].step, v) == 0 ? 1 : -1;
+	if (strcmp(a, "--exec") == 0)
+		o->exec = v;
+	else if (strcmp(a, "--version") == 0)
+		o->version = (unsigned)strtoul(v, NULL, 0);
+	else if (strcmp(a, "--role") == 0)
+		o->role = v;
+	else if (strcmp(a, "--token") == 0)
+		o->token = v;
+	else if (strcmp(a, "--token-file") == 0)
+		o->token_file = v;
+	else if (strcmp(a, "--wait-ms") == 0)
+		o->wait_ms = (unsigned)strtoul(v, NULL, 10);
+	else if (strcmp(a, "--linger-ms") == 0)
+		o->linger_ms = (unsigned)strtoul(v, NULL, 10);
+	else
+		return 0;
+	return 1;
+}
+
+/* Parses argv.  0 ok, 1 help printed, -1 usage error. */
+static int wp_parse(int argc, char **argv, wp_opts *o)
+{
+	int i, r;
+
+	memset(o, 0, sizeof *o);
+	o->version = WIRE_PROTO_VERSION;
+	o->role = "console";
+	o->hello = o->auth = 1;
+	o->wait_ms = 2000;
+	o->linger_ms = 100;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(wp_usage, stdout);
+			return 1;
+		} else if (strcmp(a, "--no-hello") == 0)
+			o->hello = 0;
+		else if (strcmp(a, "--no-auth") == 0)
+			o->auth = 0;
+		else if (strcmp(a, "--close") == 0)
+			wp_add_step(o, WP_CLOSE, NULL);
+		else if (a[0] == '-' && i + 1 < argc &&
+			 (r = wp_opt_value(o, a, argv[i + 1])) != 0) {
+			if (r < 0)
+				return -1;
+			i++;
+		} else if (a[0] != '-' && o->target == NULL)
+			o->target = a;
+		else {
+			fprintf(stderr, "wirepoke: bad argument %s\n", a);
+			return -1;
+		}
+	}
+	return (o->target == NULL) == (o->exec == NULL) ? -1 : 0;
+}
+
+/* ---- connecting ---------------------------------------------------------- */
+
+/* TCP connection to "A.B.C.D:PORT".  fd or -1. */
+static int wp_connect(const char *target)
+{
+	struct sockaddr_in sin;
+	char host[64];
+	const char *colon = strrchr(target, ':');
+	int fd;
+
+	if (colon == NULL || (size_t)(colon - target) >= sizeof host)
+		return -1;
+	memcpy(host, target, (size_t)(colon - target));
+	host[colon - target] = '\0';
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((unsigned short)atoi(colon + 1));
+	if (inet_pton(AF_INET, host, &sin.sin_addr) != 1)
+		return -1;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Starts sh -c cmd with pipes; sets rfd and wfd.  The child pid or -1. */
+static pid_t wp_spawn(const char *cmd, int *rfd, int *wfd)
+{
+	int in[2], out[2];
+	pid_t pid;
+
+	if (pipe(in) != 0 || pipe(out) != 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	*wfd = in[1];
+	*rfd = out[0];
+	return pid;
+}
+
+/* Opens the connection described by o.  0 or -1. */
+static int wp_open(const wp_opts *o, wp_conn *c)
+{
+	wire_io io;
+	int rfd, wfd;
+
+	memset(c, 0, sizeof *c);
+	if (o->exec != NULL) {
+		c->child = wp_spawn(o->exec, &rfd, &wfd);
+		if (c->child < 0)
+			return -1;
+	} else {
+		rfd = wfd = wp_connect(o->target);
+		if (rfd < 0)
+			return -1;
+	}
+	wire_io_fd(&io, rfd, wfd);
+	return wire_peer_init(&c->peer, &io, WIRE_FRAME_MAX_DEFAULT) == 0
+		       ? 0
+		       : -1;
+}
+
+/* ---- printing what arrives ----------------------------------------------- */
+
+/* Prints a HELLO line. */
+static void wp_print_hello(const wire_msg *m)
+{
+	wire_hello h;
+	char err[256];
+	uint32_t i;
+
+	if (wire_unpack_hello(m, &h, err, sizeof err) != 0) {
+		printf("HELLO? version=%u %s\n", h.version, err);
+		return;
+	}
+	printf("HELLO version=%u role=%s node=%s os=%s arch=%s order=%s "
+	       "long=%u ptr=%u port=%s caps=", h.version, h.role, h.node,
+	       h.os, h.arch, h.abi.byte_order, h.abi.size[WIRE_CT_LONG],
+	       h.abi.size[WIRE_CT_PTR], h.port);
+	for (i = 0; i < h.ncaps; i++)
+		printf("%s%s", i ? "," : "", h.caps[i]);
+	printf("\n");
+}
+
+/* Prints one received frame as one line. */
+static void wp_print(const wire_msg *m)
+{
+	char s[WIRE_TEXT_MAX], err[256];
+	wire_error_msg e;
+	wire_pong p;
+	uint64_t u;
+
+	if (m->type == WIRE_HELLO)
+		wp_print_hello(m);
+	else if (m->type == WIRE_ERROR && wire_unpack_error(m, &e, err,
+			sizeof err) == 0)
+		printf("ERROR %s ref=%u %s\n", wire_errname(-(int)e.code),
+		       e.ref_seq, e.message);
+	else if (m->type == WIRE_AUTH_OK &&
+		 wire_unpack_auth_ok(m, s, err, sizeof err) == 0)
+		printf("AUTH_OK how=%s\n", s);
+	else if (m->type == WIRE_BYE &&
+		 wire_unpack_bye(m, s, err, sizeof err) == 0)
+		printf("BYE %s\n", s);
+	else if (m->type == WIRE_PONG &&
+		 wire_unpack_pong(m, &p, err, sizeof err) == 0)
+		printf("PONG rtt_us=%llu t_recv=%llu t_send=%llu clock=%s\n",
+		       (unsigned long long)((wire_now_ns() - p.t_console) /
+					    1000),
+		       (unsigned long long)p.t_recv,
+		       (unsigned long long)p.t_send,
+		       p.t_send >= p.t_recv ? "ok" : "backwards");
+	else if (m->type == WIRE_SESSION_OK &&
+		 wire_unpack_session_ok(m, &u, err, sizeof err) == 0)
+		printf("SESSION_OK session=%llu\n", (unsigned long long)u);
+	else
+		printf("FRAME type=%u seq=%u nf=%u\n", m->type, m->seq, m->nf);
+	fflush(stdout);
+}
+
+/*
+ * Reads and prints frames until ms pass, the peer closes, or (with
+ * until_one) the first frame has arrived.  Marks c->closed at the end of
+ * the stream.
+ */
+static void wp_read(wp_conn *c, unsigned ms, int until_one)
+{
+	uint64_t deadline = wire_now_ns() + (uint64_t)ms * 1000000u;
+	wire_msg m;
+	int rc;
+
+	while (!c->closed) {
+		rc = wire_peer_wait(&c->peer, &m, deadline);
+		if (rc == 1) {
+			wp_print(&m);
+			if (until_one)
+				deadline = wire_now_ns() + 50000000u;
+			continue;
+		}
+		if (rc == WIRE_ETIMEOUT)
+			return;
+		if (rc == WIRE_EEOF || rc == WIRE_EIO)
+			printf("CLOSED\n");
+		else
+			printf("BADFRAME %s\n", c->peer.errmsg);
+		fflush(stdout);
+		c->closed = 1;
+	}
+}
+
+/* ---- steps --------------------------------------------------------------- */
+
+/* Appends the bytes of a hex string.  0 or -1. */
+static int wp_hex(wire_buf *out, const char *hex)
+{
+	unsigned char b;
+	unsigned v;
+
+	for (; hex[0] != '\0'; hex += 2) {
+		if (hex[1] == '\0' || sscanf(hex, "%2x", &v) != 1)
+			return -1;
+		b = (unsigned char)v;
+		if (wire_buf_append(out, &b, 1) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Packs a frame [type, seq] or [type, seq, "arg"]. */
+static int wp_pack_num(wp_conn *c, uint32_t type, const char *arg)
+{
+	wire_enc e;
+
+	if (wire_enc_begin(&e, &c->peer.out, type, wire_peer_seq(&c->peer),
+			   arg ? 1 : 0) == 0 && arg != NULL) {
+		msgpack_pack_str(wire_enc_packer(&e), strlen(arg));
+		msgpack_pack_str_body(wire_enc_packer(&e), arg, strlen(arg));
+	}
+	return wire_enc_end(&e, c->peer.max_frame);
+}
+
+/* Queues the frame of a --send step.  0, or -1 for an unknown TYPE. */
+static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
+{
+	char name[32];
+	const char *arg = strchr(spec, ':');
+	size_t n = arg ? (size_t)(arg - spec) : strlen(spec);
+	wire_buf *out = &c->peer.out;
+	uint32_t seq;
+	wire_hello h;
+
+	if (n >= sizeof name)
+		return -1;
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	arg = arg ? arg + 1 : NULL;
+	if (name[0] >= '0' && name[0] <= '9')
+		return wp_pack_num(c, (uint32_t)strtoul(name, NULL, 0), arg);
+	seq = wire_peer_seq(&c->peer);
+	if (strcmp(name, "HELLO") == 0) {
+		wire_hello_local(&h, o->role, NULL, "wirepoke");
+		h.version = o->version;
+		return wire_pack_hello(out, seq, &h, c->peer.max_frame);
+	}
+	if (strcmp(name, "AUTH") == 0)
+		return wire_pack_auth(out, seq, arg ? arg : c->tok, 1 << 20);
+	if (strcmp(name, "PING") == 0)
+		return wire_pack_ping(out, seq, wire_now_ns(), 1 << 20);
+	if (strcmp(name, "BYE") == 0)
+		return wire_pack_bye(out, seq, arg ? arg : "wirepoke done",
+				     1 << 20);
+	if (strcmp(name, "SESSION_OPEN") == 0)
+		return wire_pack_session_open(out, seq, arg ? arg : "wirepoke",
+					      1 << 20);
+	return -1;
+}
+
+/* Runs one step.  0, or -1 for a bad step. */
+static int wp_step_run(wp_conn *c, const wp_opts *o, const wp_step *s)
+{
+	unsigned char hdr[4];
+	unsigned long n;
+
+	switch (s->kind) {
+	case WP_SLEEP:
+		wp_read(c, (unsigned)strtoul(s->arg, NULL, 10), 0);
+		return 0;
+	case WP_CLOSE:
+		return 0;
+	case WP_SEND:
+		if (wp_pack_send(c, o, s->arg) != 0)
+			return -1;
+		break;
+	case WP_RAW:
+		if (wp_hex(&c->peer.out, s->arg) != 0)
+			return -1;
+		break;
+	case WP_FRAMELEN:
+		n = strtoul(s->arg, NULL, 0);
+		hdr[0] = (unsigned char)(n >> 24);
+		hdr[1] = (unsigned char)(n >> 16);
+		hdr[2] = (unsigned char)(n >> 8);
+		hdr[3] = (unsigned char)n;
+		wire_buf_append(&c->peer.out, hdr, 4);
+		break;
+	}
+	if (wire_peer_drain(&c->peer, wire_now_ns() + 2000000000u) != 0)
+		return 0; /* the read below reports the closed peer */
+	/* Our HELLO is not answered unless it is refused: short wait. */
+	if (s->kind == WP_SEND && strncmp(s->arg, "HELLO", 5) == 0)
+		wp_read(c, 100, 1);
+	else
+		wp_read(c, o->wait_ms, 1);
+	return 0;
+}
+
+/* Runs the implicit HELLO/AUTH and then the script. */
+static int wp_script(wp_conn *c, const wp_opts *o)
+{
+	wp_step s;
+	int i;
+
+	wp_read(c, o->wait_ms, 1); /* the daemon's HELLO */
+	s.kind = WP_SEND;
+	if (o->hello && !c->closed) {
+		s.arg = "HELLO";
+		wp_step_run(c, o, &s);
+	}
+	if (o->auth && !c->closed) {
+		s.arg = "AUTH";
+		wp_step_run(c, o, &s);
+	}
+	for (i = 0; i < o->nsteps && !c->closed; i++) {
+		if (o->steps[i].kind == WP_CLOSE)
+			return 0;
+		if (wp_step_run(c, o, &o->steps[i]) != 0) {
+			fprintf(stderr, "wirepoke: bad step %s\n",
+				o->steps[i].arg);
+			return -1;
+		}
+	}
+	wp_read(c, o->linger_ms, 0);
+	return 0;
+}
+
+/* Loads the token for AUTH from the options.  0 or -1. */
+static int wp_token(const wp_opts *o, wp_conn *c)
+{
+	char path[1024], err[256];
+
+	if (o->token != NULL) {
+		snprintf(c->tok, sizeof c->tok, "%s", o->token);
+		return 0;
+	}
+	if (!o->auth)
+		return 0;
+	if (o->token_file != NULL)
+		snprintf(path, sizeof path, "%s", o->token_file);
+	else if (wire_token_default_path(path, sizeof path) != 0)
+		return -1;
+	if (wire_token_load(path, 0, c->tok, err, sizeof err) != 0) {
+		fprintf(stderr, "wirepoke: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Waits (bounded, 5 s) for the --exec child and prints its status. */
+static void wp_reap(pid_t pid)
+{
+	struct timespec ts = {0, 50000000};
+	int st, i;
+
+	for (i = 0; i < 100; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			if (WIFEXITED(st))
+				printf("EXIT %d\n", WEXITSTATUS(st));
+			else
+				printf("SIGNAL %d\n", WTERMSIG(st));
+			return;
+		}
+		nanosleep(&ts, NULL);
+	}
+	printf("EXIT timeout\n");
+}
+
+int main(int argc, char **argv)
+{
+	wp_opts o;
+	wp_conn c;
+	int rc;
+
+	rc = wp_parse(argc, argv, &o);
+	if (rc != 0) {
+		if (rc < 0)
+			fputs(wp_usage, stderr);
+		return rc < 0 ? 2 : 0;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (wp_open(&o, &c) != 0) {
+		fprintf(stderr, "wirepoke: cannot connect to %s: %s\n",
+			o.target ? o.target : o.exec, strerror(errno));
+		return 1;
+	}
+	if (wp_token(&o, &c) != 0)
+		return 1;
+	rc = wp_script(&c, &o);
+	wire_peer_destroy(&c.peer);
+	if (c.child > 0)
+		wp_reap(c.child);
+	fflush(stdout);
+	return rc == 0 ? 0 : 2;
+}
