@@ -152,7 +152,7 @@ check_prog() { # check_prog BIN MANPAGE
 		return 0
 	fi
 	[ -f "$man" ] || { problem "$bin is built but $man is missing"; return 0; }
-	groff -mandoc -Tascii -rLL=300n "$man" 2>/dev/null | col -bx |
+	groff -mandoc -Tascii -rLL=300n -P-cbou "$man" 2>/dev/null |
 		awk '/^SYNOPSIS/ { on = 1; next } on && /^[A-Z]/ { exit } on' \
 		>"$T/$name.synopsis"
 	[ -s "$T/$name.synopsis" ] || { problem "$man has no SYNOPSIS"; return 0; }
