@@ -1,0 +1,58 @@
+/*
+ * td_node.h — the target side of typedesc (libpvttd.a, C99 + POSIX).
+ *
+ * Linked into instrumented user programs.  It serialises the evaluated type
+ * table once per build, serialises any value from (type id, address) with
+ * one generic walker, and serves value requests (td_request) that the
+ * console built from a value path.  Every pointer taken from the program's
+ * memory is probed for readability before it is followed (td_readable), so
+ * a dangling or wild pointer is reported as unreadable, never a crash.
+ *
+ * Output goes through a msgpack_packer (its write callback decides where:
+ * socket, file, buffer).  Functions return 0 or a negative TD_E* code and
+ * never print.  Not thread-safe: the runtime calls it from a stopped task.
+ */
+#ifndef PARAVT_TD_NODE_H
+#define PARAVT_TD_NODE_H
+
+#include <msgpack.h>
+#include "td.h"
+
+/* Writes the whole table t as one msgpack array:
+ * ["paravt-td", TD_FORMAT_VERSION, build, [type...]] with
+ * type = [id, kind, quals, signed, name, size, align, base, count,
+ *         [[name, type, offset, bit_width]...], [[name, value]...]].
+ * 0 or TD_EWRITE. */
+int td_table_pack(msgpack_packer *pk, const td_table *t);
+
+/* Serialises the value of type id at addr (an address the caller knows to
+ * be valid, e.g. a variable's) in the canonical form (td.h).  Pointers
+ * inside are probed before being followed.  lim may be NULL (defaults).
+ * 0, TD_ETYPE (bad table entry), TD_EDEPTH or TD_EWRITE. */
+int td_pack_value(msgpack_packer *pk, const td_table *t, uint32_t id,
+		  const void *addr, const td_limits *lim);
+
+/* Serves a request: follows req's steps from its variable, checking every
+ * index and probing every address (the request's own address too), then
+ * serialises the value found (a slice as an array).  Memory found
+ * unreadable on the way is packed as TD_EXT_UNREADABLE.  Nothing is packed
+ * when an error is returned: TD_ETYPE, TD_ERANGE, TD_EARG, TD_EWRITE. */
+int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
+	     const td_limits *lim);
+
+/* 1 if len bytes at addr can be read without a fault, else 0.  Probes one
+ * byte per page by writing it into a private pipe (EFAULT, never SIGSEGV).
+ * The pipe is opened on first use; td_probe_close releases it. */
+int td_readable(const void *addr, size_t len);
+
+/* Closes the probe pipe (reopened on demand). */
+void td_probe_close(void);
+
+/* Writes a request as [type, addr, [[op, arg]...]].  0 or TD_EWRITE. */
+int td_request_pack(msgpack_packer *pk, const td_request *req);
+
+/* Reads a request from a decoded msgpack object, checking every field.
+ * 0 or TD_EMALFORMED. */
+int td_request_unpack(const msgpack_object *o, td_request *req);
+
+#endif

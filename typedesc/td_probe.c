@@ -1,0 +1,97 @@
+/*
+ * td_probe.c — readability probe for addresses taken from the program.
+ *
+ * A pointer is never trusted.  Before the walker reads through one, it asks
+ * the kernel to copy one byte of every page in the range into a private
+ * pipe: write(2) fails with EFAULT for an unmapped or unreadable page
+ * instead of raising SIGSEGV, and the byte is read back to keep the pipe
+ * empty.  Works with plain POSIX, and under qemu-user (which checks guest
+ * pages on syscalls).  The pipe is non-blocking and close-on-exec.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "td_node.h"
+
+/* The probe pipe; -1 while closed. */
+static int td_pfd[2] = { -1, -1 };
+
+/* Page size, looked up once. */
+static size_t td_page;
+
+/* Sets O_NONBLOCK and FD_CLOEXEC on fd.  0 or -1. */
+static int td_fd_setup(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -1;
+	return fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+/* Opens the pipe on first use.  0 or -1. */
+static int td_probe_open(void)
+{
+	long ps;
+
+	if (td_pfd[0] >= 0)
+		return 0;
+	if (pipe(td_pfd) < 0)
+		return -1;
+	if (td_fd_setup(td_pfd[0]) < 0 || td_fd_setup(td_pfd[1]) < 0) {
+		td_probe_close();
+		return -1;
+	}
+	ps = sysconf(_SC_PAGESIZE);
+	td_page = ps > 0 ? (size_t)ps : 4096;
+	return 0;
+}
+
+/* Releases the pipe. */
+void td_probe_close(void)
+{
+	if (td_pfd[0] >= 0)
+		close(td_pfd[0]);
+	if (td_pfd[1] >= 0)
+		close(td_pfd[1]);
+	td_pfd[0] = td_pfd[1] = -1;
+}
+
+/* 1 if the byte at a is readable.  Drains what it wrote. */
+static int td_probe_byte(const char *a)
+{
+	char c;
+	ssize_t n;
+
+	do
+		n = write(td_pfd[1], a, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		return 0;
+	do
+		n = read(td_pfd[0], &c, 1);
+	while (n < 0 && errno == EINTR);
+	return 1;
+}
+
+/* One probe per page touched by [addr, addr + len). */
+int td_readable(const void *addr, size_t len)
+{
+	uintptr_t a = (uintptr_t)addr, end, next;
+
+	if (len == 0)
+		return 1;
+	if (addr == NULL || a + (len - 1) < a || td_probe_open() < 0)
+		return 0;
+	end = a + (len - 1);
+	for (;;) {
+		if (!td_probe_byte((const char *)a))
+			return 0;
+		next = (a / td_page + 1) * td_page;
+		if (next == 0 || next > end)
+			break;
+		a = next;
+	}
+	return 1;
+}

@@ -1,0 +1,237 @@
+/*
+ * td_serve.c — serving a value request on the node.
+ *
+ * A request names a variable (type id, address) and a list of steps
+ * (member, index, deref, final slice).  The steps are applied here again,
+ * with every index checked against the table and every address probed
+ * before memory is read: the console's request is input, not trust.  The
+ * path is resolved first, so nothing is packed when a step is invalid;
+ * memory that turns out unreadable is packed as TD_EXT_UNREADABLE.
+ */
+#include <string.h>
+
+#include "td_node.h"
+
+/* Where a walk along the steps stands. */
+typedef struct td_pos {
+	uint32_t type;    /* type id of the object at addr */
+	uint64_t addr;    /* its address */
+	int bad;          /* 1: memory on the way was unreadable at addr */
+	const td_member *bitf; /* final bit-field member, else NULL */
+	uint64_t slice;   /* elements of a final slice; 0 if none */
+	int sliced;       /* 1 if the last step is a slice */
+} td_pos;
+
+/* Loads the pointer stored at pos into pos->addr, moving to its target.
+ * Returns 0 (pos->bad set if unreadable) or TD_ETYPE. */
+static int td_serve_load(const td_table *t, const td_type *pt, td_pos *pos)
+{
+	unsigned char b[8];
+	uint32_t a32;
+	uint64_t a;
+
+	if (pt->size != 4 && pt->size != 8)
+		return TD_ETYPE;
+	if (pos->addr > (uint64_t)UINTPTR_MAX ||
+	    !td_readable((const void *)(uintptr_t)pos->addr, pt->size)) {
+		pos->bad = 1;
+		return 0;
+	}
+	memcpy(b, (const void *)(uintptr_t)pos->addr, pt->size);
+	if (pt->size == 4) {
+		memcpy(&a32, b, 4);
+		a = a32;
+	} else {
+		memcpy(&a, b, 8);
+	}
+	pos->addr = a;
+	pos->type = pt->base;
+	return td_type_get(t, pt->base) ? 0 : TD_ETYPE;
+}
+
+/* Size of the element type of an array or pointer; 0 if unknown/void. */
+static uint64_t td_elem_size(const td_table *t, const td_type *ty)
+{
+	const td_type *el = td_type_get(t, ty->base);
+
+	return el != NULL ? el->size : 0;
+}
+
+/* MEMBER step. */
+static int td_step_member(const td_table *t, const td_type *ty, uint64_t k,
+			  td_pos *pos, int last)
+{
+	const td_member *m;
+
+	if (ty->kind != TD_STRUCT && ty->kind != TD_UNION)
+		return TD_ETYPE;
+	if (k >= ty->nmembers)
+		return TD_ERANGE;
+	m = &ty->members[k];
+	if (m->bit_width) {
+		if (!last)
+			return TD_EARG;
+		pos->bitf = m;
+		return 0;
+	}
+	pos->addr += m->offset;
+	pos->type = m->type;
+	return td_type_get(t, m->type) ? 0 : TD_ETYPE;
+}
+
+/* INDEX and DEREF steps (deref is index 0). */
+static int td_step_index(const td_table *t, const td_type *ty, uint64_t i,
+			 td_pos *pos)
+{
+	uint64_t es = td_elem_size(t, ty);
+	int rc;
+
+	if (ty->kind == TD_ARRAY) {
+		if (i >= ty->count)
+			return TD_ERANGE;
+		pos->addr += i * es;
+		pos->type = ty->base;
+		return 0;
+	}
+	if (ty->kind != TD_POINTER || es == 0)
+		return TD_ETYPE;
+	rc = td_serve_load(t, ty, pos);
+	if (rc == 0 && !pos->bad)
+		pos->addr += i * es;
+	return rc;
+}
+
+/* Applies every step to pos. */
+static int td_serve_walk(const td_table *t, const td_request *req,
+			 td_pos *pos)
+{
+	const td_type *ty;
+	const td_step *s;
+	uint32_t k;
+	int rc = 0, last;
+
+	for (k = 0; k < req->nsteps && !pos->bad; k++) {
+		s = &req->steps[k];
+		last = k + 1 == req->nsteps;
+		ty = td_type_strip(t, pos->type);
+		if (ty == NULL)
+			return TD_ETYPE;
+		if (s->op == TD_STEP_MEMBER)
+			rc = td_step_member(t, ty, s->arg, pos, last);
+		else if (s->op == TD_STEP_INDEX)
+			rc = td_step_index(t, ty, s->arg, pos);
+		else if (s->op == TD_STEP_DEREF)
+			rc = td_step_index(t, ty, 0, pos);
+		else if (s->op == TD_STEP_SLICE && last && s->arg > 0)
+			pos->sliced = 1, pos->slice = s->arg;
+		else
+			return TD_EARG;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Packs the unreadable marker for address a. */
+static int td_serve_unreadable(msgpack_packer *pk, uint64_t a)
+{
+	unsigned char b[8];
+
+	td_put_be64(b, a);
+	if (msgpack_pack_ext(pk, 8, TD_EXT_UNREADABLE) ||
+	    msgpack_pack_ext_body(pk, b, 8))
+		return TD_EWRITE;
+	return 0;
+}
+
+/* Packs a final slice of n elements of type id at a. */
+static int td_serve_slice(msgpack_packer *pk, const td_table *t,
+			  const td_pos *pos, const td_limits *lim)
+{
+	const td_type *el = td_type_get(t, pos->type);
+	uint64_t n = pos->slice, i;
+	const unsigned char *p = (const unsigned char *)(uintptr_t)pos->addr;
+	int rc;
+
+	if (el == NULL || el->size == 0)
+		return TD_ETYPE;
+	if (n > lim->max_elems)
+		n = lim->max_elems;
+	if (n > (uint64_t)SIZE_MAX / el->size ||
+	    !td_readable(p, (size_t)(n * el->size)))
+		return td_serve_unreadable(pk, pos->addr);
+	if (msgpack_pack_array(pk, (uint32_t)(n + (n < pos->slice))))
+		return TD_EWRITE;
+	for (i = 0; i < n; i++) {
+		rc = td_pack_value(pk, t, pos->type, p + i * el->size, lim);
+		if (rc)
+			return rc;
+	}
+	if (n < pos->slice) {
+		unsigned char b[8];
+		td_put_be64(b, pos->slice - n);
+		if (msgpack_pack_ext(pk, 8, TD_EXT_MORE) ||
+		    msgpack_pack_ext_body(pk, b, 8))
+			return TD_EWRITE;
+	}
+	return 0;
+}
+
+/* Packs the value at the end of the path (probed first). */
+static int td_serve_final(msgpack_packer *pk, const td_table *t,
+			  const td_pos *pos, const td_limits *lim)
+{
+	const td_type *ty = td_type_get(t, pos->type);
+	const void *p = (const void *)(uintptr_t)pos->addr;
+	const td_type *pt;
+	uint64_t v;
+
+	if (ty == NULL)
+		return TD_ETYPE;
+	if (pos->sliced)
+		return td_serve_slice(pk, t, pos, lim);
+	if (!td_readable(p, (size_t)ty->size))
+		return td_serve_unreadable(pk, pos->addr);
+	if (pos->bitf == NULL)
+		return td_pack_value(pk, t, pos->type, p, lim);
+	pt = td_type_strip(t, pos->bitf->type);
+	if (pt == NULL || pos->bitf->get == NULL)
+		return TD_ETYPE;
+	v = pos->bitf->get(p);
+	if (pt->kind == TD_BOOL)
+		return (v ? msgpack_pack_true(pk) : msgpack_pack_false(pk))
+			       ? TD_EWRITE
+			       : 0;
+	if (pt->is_signed)
+		return msgpack_pack_int64(pk, (int64_t)v) ? TD_EWRITE : 0;
+	return msgpack_pack_uint64(pk, v) ? TD_EWRITE : 0;
+}
+
+int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
+	     const td_limits *lim)
+{
+	td_limits def;
+	td_pos pos;
+	int rc;
+
+	if (pk == NULL || t == NULL || req == NULL ||
+	    req->nsteps > TD_MAX_STEPS)
+		return TD_EARG;
+	if (lim == NULL) {
+		td_limits_default(&def);
+		lim = &def;
+	}
+	memset(&pos, 0, sizeof pos);
+	pos.type = req->type;
+	pos.addr = req->addr;
+	if (td_type_get(t, pos.type) == NULL)
+		return TD_ETYPE;
+	if (pos.addr > (uint64_t)UINTPTR_MAX)
+		pos.bad = 1;
+	rc = td_serve_walk(t, req, &pos);
+	if (rc)
+		return rc;
+	if (pos.bad)
+		return td_serve_unreadable(pk, pos.addr);
+	return td_serve_final(pk, t, &pos, lim);
+}
