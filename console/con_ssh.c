@@ -472,13 +472,15 @@ static int con_ssh_kh_append(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh,
 	size_t len = 0;
 	FILE *f;
 	int fd;
+	off_t end;
+	char last;
 
 	con_ssh_kh_name(j->o, name, sizeof name);
 	if (libssh2_knownhost_addc(kh, name, NULL, key, klen, NULL, 0,
 				   LIBSSH2_KNOWNHOST_TYPE_PLAIN |
 				   LIBSSH2_KNOWNHOST_KEYENC_RAW | ktype,
 				   &ent) != 0 ||
-	    libssh2_knownhost_writeline(kh, ent, line, sizeof line, &len,
+	    libssh2_knownhost_writeline(kh, ent, line, sizeof line - 1, &len,
 					LIBSSH2_KNOWNHOST_FILE_OPENSSH) != 0)
 		return con_ssh_fail(j, "cannot format the host key for %s",
 				    path);
@@ -488,7 +490,14 @@ static int con_ssh_kh_append(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh,
 			return con_ssh_fail(j, "cannot create %s: %s", dir,
 					    strerror(errno));
 	}
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	/* a last line without its newline gets one before ours */
+	if (fd >= 0 && (end = lseek(fd, 0, SEEK_END)) > 0 &&
+	    pread(fd, &last, 1, end - 1) == 1 && last != '\n') {
+		memmove(line + 1, line, len + 1);
+		line[0] = '\n';
+		len++;
+	}
 	f = fd >= 0 ? fdopen(fd, "a") : NULL;
 	if (f == NULL) {
 		if (fd >= 0)
