@@ -677,8 +677,8 @@ static int con_ssh_auth_file(con_ssh_job *j, const char *path, int given,
 	if (rc == 0)
 		return 1;
 	if (rc == LIBSSH2_ERROR_FILE || rc == LIBSSH2_ERROR_PUBLICKEY_UNVERIFIED)
-		snprintf(note, sizeof note, "%s: unreadable or needs a "
-			 "passphrase (use the agent)", shown);
+		snprintf(note, sizeof note, "%s: unreadable or passphrase-"
+			 "protected, load it into the agent", shown);
 	else
 		snprintf(note, sizeof note, "%s", shown);
 	con_ssh_tried(tried, n, note);
