@@ -1,0 +1,82 @@
+/*
+ * con_cmd.h — the console's commands: table, parsing, help and completion.
+ *
+ * A command line is split into words (quotes and backslashes as in the
+ * shell; a word starting with # begins a comment), the first word is looked
+ * up in the command table, and a command with subcommands ("node add")
+ * looks the second word up in its own table.  Every command returns 0, a
+ * negative code with a sentence in err, or CON_CMD_QUIT.  This is the one
+ * layer that prints errors: con_cmd_exec() writes "paravt: WHERE: error:
+ * ..." to stderr.  The same tables drive `help` and tab completion, so a
+ * new command is described in one place.
+ */
+#ifndef PARAVT_CON_CMD_H
+#define PARAVT_CON_CMD_H
+
+#include <stddef.h>
+
+#include "con_node.h"
+
+#define CON_CMD_QUIT 1      /* a command asked the console to leave */
+#define CON_CMD_ARGS 64     /* most words in one command line */
+#define CON_CMD_LINE 8192   /* longest command line, bytes */
+#define CON_CMD_ERR 1024    /* size of error sentences */
+
+/* A command's body: argv[0] is the (sub)command word.  Returns 0, a
+ * negative WIRE_E* code with err filled, or CON_CMD_QUIT. */
+typedef int con_cmd_fn(int argc, char **argv, char *err, size_t errlen);
+
+/* What the words after a command complete to. */
+enum con_cmd_arg {
+	CON_ARG_NONE,  /* nothing known */
+	CON_ARG_NODE,  /* the first argument is a node name */
+	CON_ARG_CMD    /* command words (for help) */
+};
+
+/* One entry of a command table; tables end with a NULL name. */
+typedef struct con_cmd {
+	const char *name;            /* the word typed */
+	const char *usage;           /* full usage, starting with the words */
+	const char *summary;         /* one line for `help` */
+	const char *help;            /* description for `help CMD` */
+	con_cmd_fn *run;             /* body, NULL if subs is set */
+	const struct con_cmd *subs;  /* subcommand table, or NULL */
+	int arg;                     /* enum con_cmd_arg for completion */
+	const char *const *flags;    /* option words (completion), or NULL */
+} con_cmd;
+
+/* The subcommands of `node` (con_cmd_node.c). */
+extern const con_cmd con_node_cmds[];
+
+/* Runs one command line.  where ("SCRIPT:LINE" or NULL) prefixes error
+ * messages.  First reads what the nodes sent (announcing nodes that went
+ * down).  Returns 0 (also for a blank line), -1 after printing an error,
+ * or CON_CMD_QUIT. */
+int con_cmd_exec(const char *line, const char *where);
+
+/* Prints an error line "paravt: [WHERE: ]error: MSG" to stderr. */
+void con_cmd_error(const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The con_node_event_fn that announces node happenings on stderr:
+ * "[node n2 is down: REASON]". */
+void con_cmd_announce(const con_node *n, int kind, const char *text,
+		      void *ctx);
+
+/* Splits line into at most max words stored in buf (size buflen), with
+ * argv pointing into buf.  With partial != 0 an unterminated quote is
+ * accepted (for completion).  Returns the word count, or -1 with err. */
+int con_cmd_split(const char *line, char *buf, size_t buflen, char **argv,
+		  int max, int partial, char *err, size_t errlen);
+
+/* Calls add(word, ctx) for every completion of the word text when it is
+ * word number argc of a line whose earlier words are argv[0..argc-1]. */
+void con_cmd_complete(int argc, char **argv, const char *text,
+		      void (*add)(const char *word, void *ctx), void *ctx);
+
+/* Writes "did you mean 'X'?" for the entry of tab nearest to word, or
+ * "try 'help'" when none is close, into buf. */
+void con_cmd_suggest(const con_cmd *tab, const char *word, char *buf,
+		     size_t buflen);
+
+#endif

@@ -1,0 +1,580 @@
+/*
+ * con_node.c — the node table and the console side of the protocol
+ * (con_node.h).
+ *
+ * Layout: the table (a singly linked list in insertion order) and its
+ * lookups; opening a transport (TCP or SSH) and finding the token; the
+ * request/answer helper con_node_expect() through which every wait passes
+ * (always with a deadline); the handshake; pings and the clock estimate;
+ * the non-blocking check that notices nodes going down; closing.
+ *
+ * Error sentences of the inner steps carry no node name; con_node_connect()
+ * is the one place that prefixes "node NAME: " and records the reason.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "con_node.h"
+#include "con_tcp.h"
+#include "wire.h"
+#include "wire_token.h"
+
+#define CON_NODE_CONNECT_MS 5000            /* TCP connect limit */
+#define CON_NODE_SSH_MS 10000               /* SSH set-up limit */
+#define CON_NODE_WAIT_NS 10000000000ull     /* one answer's limit (10 s) */
+#define CON_NODE_BYE_NS 300000000ull        /* flush of BYE when leaving */
+
+static con_node *con_nodes;                     /* the table */
+static char con_token_file[CON_NODE_PATH_MAX];  /* global --token-file */
+
+/* ---- table ------------------------------------------------------------ */
+
+void con_node_set_token_file(const char *path)
+{
+	snprintf(con_token_file, sizeof con_token_file, "%s",
+		 path != NULL ? path : "");
+}
+
+int con_node_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n < 1 || n >= CON_NODE_NAME_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)name[i]) &&
+		    strchr("_.-", name[i]) == NULL)
+			return 0;
+	return 1;
+}
+
+con_node *con_node_find(const char *name)
+{
+	con_node *n;
+
+	for (n = con_nodes; n != NULL; n = n->next)
+		if (strcmp(n->spec.name, name) == 0)
+			return n;
+	return NULL;
+}
+
+con_node *con_node_first(void)
+{
+	return con_nodes;
+}
+
+/* Appends n at the end of the table. */
+static void con_node_link(con_node *n)
+{
+	con_node **pp = &con_nodes;
+
+	while (*pp != NULL)
+		pp = &(*pp)->next;
+	n->next = NULL;
+	*pp = n;
+}
+
+/* Takes n out of the table (it is not freed). */
+static void con_node_unlink(con_node *n)
+{
+	con_node **pp = &con_nodes;
+
+	while (*pp != NULL && *pp != n)
+		pp = &(*pp)->next;
+	if (*pp != NULL)
+		*pp = n->next;
+}
+
+/* Marks n down with reason (copied first: it may live in n->peer) and
+ * closes its transport. */
+static void con_node_down(con_node *n, const char *reason)
+{
+	char why[WIRE_TEXT_MAX];
+
+	snprintf(why, sizeof why, "%.*s", (int)sizeof why - 1, reason);
+	if (n->up)
+		wire_peer_destroy(&n->peer);
+	n->up = 0;
+	snprintf(n->reason, sizeof n->reason, "%s", why);
+}
+
+/* Queues BYE on an up node and gives it until deadline to leave, then
+ * closes; the node is left down with reason. */
+static void con_node_say_bye(con_node *n, const char *reason,
+			     uint64_t deadline)
+{
+	if (!n->up)
+		return;
+	if (wire_pack_bye(wire_peer_out(&n->peer), wire_peer_seq(&n->peer),
+			  reason, n->peer.max_frame) == 0)
+		wire_peer_drain(&n->peer, deadline);
+	con_node_down(n, reason);
+}
+
+/* ---- transport and token ---------------------------------------------- */
+
+/* Opens the transport named by the spec.  0 with *io, or a code. */
+static int con_node_open_io(con_node *n, wire_io *io, char *err,
+			    size_t errlen)
+{
+	char host[256], port[16];
+	con_ssh_opts o;
+	int fd, rc;
+
+	if (n->spec.is_ssh) {
+		o = n->spec.ssh;
+		if (o.timeout_ms <= 0)
+			o.timeout_ms = CON_NODE_SSH_MS;
+		return con_ssh_open(&o, io, err, errlen) == 0 ? 0 : WIRE_EIO;
+	}
+	rc = con_tcp_split(n->spec.addr, host, sizeof host, port, sizeof port,
+			   err, errlen);
+	if (rc == 0)
+		rc = con_tcp_connect(host, port, CON_NODE_CONNECT_MS, &fd, err,
+				     errlen);
+	if (rc < 0)
+		return rc;
+	wire_io_fd(io, fd, fd);
+	if (io->ctx == NULL) {
+		close(fd);
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	return 0;
+}
+
+/* Finds and loads the token: the node's --token-file, else the global one,
+ * else ~/.paravt/token.  Over SSH a token is optional unless a file was
+ * named.  0 with tok (maybe "") and n->token_path set, or WIRE_EAUTH. */
+static int con_node_token(con_node *n, char tok[WIRE_TOKEN_MAX], char *err,
+			  size_t errlen)
+{
+	const char *path = n->spec.token_file;
+	int named = 1, rc;
+
+	if (path[0] == '\0')
+		path = con_token_file;
+	if (path[0] == '\0') {
+		named = 0;
+		if (wire_token_default_path(n->token_path,
+					    sizeof n->token_path) != 0)
+			n->token_path[0] = '\0';
+	} else {
+		snprintf(n->token_path, sizeof n->token_path, "%s", path);
+	}
+	tok[0] = '\0';
+	rc = wire_token_load(n->token_path, 0, tok, err, errlen);
+	if (rc < 0 && n->spec.is_ssh && !named) {
+		n->token_path[0] = '\0';
+		tok[0] = '\0';
+		return 0;
+	}
+	return rc;
+}
+
+/* ---- waiting for answers ---------------------------------------------- */
+
+/* Turns an ERROR frame into a code and the daemon's sentence in err. */
+static int con_node_remote_error(const wire_msg *m, char *err, size_t errlen)
+{
+	wire_error_msg e;
+	char why[160];
+
+	if (wire_unpack_error(m, &e, why, sizeof why) != 0) {
+		snprintf(err, errlen, "malformed ERROR from the daemon: %s",
+			 why);
+		return WIRE_EMALFORMED;
+	}
+	snprintf(err, errlen, "%s", e.message[0] != '\0' ? e.message :
+		 wire_strerror(-(int)e.code));
+	return e.code > 0 && e.code < 1000 ? -(int)e.code : WIRE_EPROTO;
+}
+
+/*
+ * Flushes output and waits (deadline: CON_NODE_WAIT_NS) for a frame of
+ * type want, skipping anything else but ERROR and BYE.  0 with *m
+ * (borrowed until the next read), the code of an ERROR answer with its
+ * sentence in err (*broken = 0), or a transport failure, BYE or timeout
+ * with *broken = 1 (the connection cannot be used any more).
+ */
+static int con_node_expect(con_node *n, uint32_t want, wire_msg *m,
+			   int *broken, char *err, size_t errlen)
+{
+	uint64_t deadline = wire_now_ns() + CON_NODE_WAIT_NS;
+	char reason[WIRE_TEXT_MAX], why[160];
+	int rc;
+
+	*broken = 1;
+	for (;;) {
+		rc = wire_peer_wait(&n->peer, m, deadline);
+		if (rc == WIRE_ETIMEOUT) {
+			snprintf(err, errlen, "no %s from the daemon within "
+				 "%llu s", wire_type_name(want),
+				 CON_NODE_WAIT_NS / 1000000000ull);
+			return rc;
+		}
+		if (rc < 0) {
+			snprintf(err, errlen, "%s", n->peer.errmsg[0] != '\0' ?
+				 n->peer.errmsg : wire_strerror(rc));
+			return rc;
+		}
+		if (m->type == want)
+			break;
+		if (m->type == WIRE_ERROR) {
+			*broken = 0;
+			return con_node_remote_error(m, err, errlen);
+		}
+		if (m->type == WIRE_BYE) {
+			if (wire_unpack_bye(m, reason, why, sizeof why) != 0)
+				snprintf(reason, sizeof reason, "?");
+			snprintf(err, errlen, "daemon closed the connection: "
+				 "%.400s", reason);
+			return WIRE_EEOF;
+		}
+	}
+	*broken = 0;
+	return 0;
+}
+
+/* ---- handshake -------------------------------------------------------- */
+
+/* Exchanges HELLO and checks the daemon's.  0 or a code with err. */
+static int con_node_hello(con_node *n, wire_hello *me, char *err,
+			  size_t errlen)
+{
+	wire_hello h;
+	wire_msg m;
+	char why[160];
+	int rc, broken;
+
+	rc = wire_pack_hello(wire_peer_out(&n->peer), wire_peer_seq(&n->peer),
+			     me, n->peer.max_frame);
+	if (rc == 0)
+		rc = con_node_expect(n, WIRE_HELLO, &m, &broken, err, errlen);
+	if (rc < 0)
+		return rc;
+	memset(&h, 0, sizeof h);
+	rc = wire_unpack_hello(&m, &h, why, sizeof why);
+	if (rc < 0 && h.version == WIRE_PROTO_VERSION) {
+		snprintf(err, errlen, "malformed HELLO from the daemon: %s",
+			 why);
+		return rc;
+	}
+	rc = wire_hello_check(&h, "daemon", err, errlen);
+	if (rc < 0)
+		return rc;
+	n->hello = h;
+	n->have_hello = 1;
+	return 0;
+}
+
+/* Sends AUTH and waits for AUTH_OK.  0 or a code with err. */
+static int con_node_auth(con_node *n, const char *tok, char *err,
+			 size_t errlen)
+{
+	char said[WIRE_TEXT_MAX];
+	wire_msg m;
+	int rc, broken;
+
+	rc = wire_pack_auth(wire_peer_out(&n->peer), wire_peer_seq(&n->peer),
+			    tok, n->peer.max_frame);
+	if (rc == 0)
+		rc = con_node_expect(n, WIRE_AUTH_OK, &m, &broken, said,
+				     sizeof said);
+	if (rc == WIRE_EAUTH)
+		snprintf(err, errlen, "authentication failed: bad token "
+			 "(token file %.200s); daemon said: \"%.200s\"",
+			 n->token_path[0] != '\0' ? n->token_path : "none",
+			 said);
+	else if (rc < 0)
+		snprintf(err, errlen, "authentication: %.400s", said);
+	return rc;
+}
+
+/* Asks for the session.  0 with n->session, or a code with err (EBUSY
+ * when another console holds it). */
+static int con_node_session(con_node *n, const wire_hello *me, char *err,
+			    size_t errlen)
+{
+	char said[WIRE_TEXT_MAX];
+	wire_msg m;
+	int rc, broken;
+
+	rc = wire_pack_session_open(wire_peer_out(&n->peer),
+				    wire_peer_seq(&n->peer), me->node,
+				    n->peer.max_frame);
+	if (rc == 0)
+		rc = con_node_expect(n, WIRE_SESSION_OK, &m, &broken, said,
+				     sizeof said);
+	if (rc == 0)
+		rc = wire_unpack_session_ok(&m, &n->session, said,
+					    sizeof said);
+	if (rc == WIRE_EBUSY && strstr(said, "busy") == NULL)
+		snprintf(err, errlen, "busy: %.400s", said);
+	else if (rc < 0)
+		snprintf(err, errlen, "%s", said);
+	return rc;
+}
+
+/* ---- clock ------------------------------------------------------------ */
+
+/* One PING/PONG exchange on an open connection; see con_node_ping.
+ * *broken tells whether a failure ruined the connection. */
+static int con_node_ping_raw(con_node *n, con_clock *s, int *broken,
+			     char *err, size_t errlen)
+{
+	uint64_t t0, t3;
+	wire_pong p = {0, 0, 0};
+	wire_msg m;
+	int rc;
+
+	t0 = wire_now_ns();
+	rc = wire_pack_ping(wire_peer_out(&n->peer), wire_peer_seq(&n->peer),
+			    t0, n->peer.max_frame);
+	if (rc < 0) {
+		*broken = 0;
+		snprintf(err, errlen, "cannot encode PING");
+		return rc;
+	}
+	do {
+		rc = con_node_expect(n, WIRE_PONG, &m, broken, err, errlen);
+		if (rc == 0 && wire_unpack_pong(&m, &p, err, errlen) != 0)
+			rc = WIRE_EMALFORMED;
+	} while (rc == 0 && p.t_console != t0); /* skip stale answers */
+	if (rc < 0)
+		return rc;
+	t3 = wire_now_ns();
+	s->valid = 1;
+	s->rtt_ns = (int64_t)(t3 - t0) - (int64_t)(p.t_send - p.t_recv);
+	if (s->rtt_ns < 0)
+		s->rtt_ns = 0;
+	s->offset_ns = ((int64_t)(p.t_recv - t0) + (int64_t)(p.t_send - t3))
+		       / 2;
+	s->err_ns = s->rtt_ns / 2;
+	if (!n->clock.valid || s->rtt_ns < n->clock.rtt_ns)
+		n->clock = *s;
+	return 0;
+}
+
+/* Takes CON_NODE_PINGS samples and keeps the best.  0 or a code. */
+static int con_node_clock_init(con_node *n, char *err, size_t errlen)
+{
+	con_clock s;
+	int i, rc, broken;
+
+	memset(&n->clock, 0, sizeof n->clock);
+	for (i = 0; i < CON_NODE_PINGS; i++) {
+		rc = con_node_ping_raw(n, &s, &broken, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int con_node_ping(con_node *n, con_clock *sample, char *err, size_t errlen)
+{
+	char why[WIRE_TEXT_MAX];
+	int rc, broken = 0;
+
+	if (!n->up) {
+		snprintf(err, errlen, "node %s: is down (%s)", n->spec.name,
+			 n->reason);
+		return WIRE_ESTATE;
+	}
+	rc = con_node_ping_raw(n, sample, &broken, why, sizeof why);
+	if (rc < 0) {
+		snprintf(err, errlen, "node %s: ping: %s", n->spec.name, why);
+		if (broken)
+			con_node_down(n, why);
+	}
+	return rc;
+}
+
+/* ---- connecting ------------------------------------------------------- */
+
+/* Opens the transport and runs the whole opening of the protocol.  On
+ * success n is up; otherwise n is down with the failure as reason and err
+ * says "node NAME: ...". */
+static int con_node_connect(con_node *n, char *err, size_t errlen)
+{
+	char tok[WIRE_TOKEN_MAX], why[WIRE_TEXT_MAX];
+	wire_hello me;
+	wire_io io;
+	int rc;
+
+	rc = con_node_token(n, tok, why, sizeof why);
+	if (rc == 0)
+		rc = con_node_open_io(n, &io, why, sizeof why);
+	if (rc < 0)
+		goto out_fail;
+	rc = wire_peer_init(&n->peer, &io, WIRE_FRAME_MAX_DEFAULT);
+	if (rc < 0) {
+		snprintf(why, sizeof why, "out of memory");
+		goto out_fail;
+	}
+	wire_hello_local(&me, "console", NULL, PVT_PORT_NAME);
+	rc = con_node_hello(n, &me, why, sizeof why);
+	if (rc == 0)
+		rc = con_node_auth(n, tok, why, sizeof why);
+	if (rc == 0)
+		rc = con_node_session(n, &me, why, sizeof why);
+	if (rc == 0)
+		rc = con_node_clock_init(n, why, sizeof why);
+	if (rc < 0)
+		goto out_peer;
+	explicit_bzero(tok, sizeof tok);
+	n->up = 1;
+	n->reason[0] = '\0';
+	return 0;
+out_peer:
+	wire_peer_destroy(&n->peer);
+out_fail:
+	explicit_bzero(tok, sizeof tok);
+	n->up = 0;
+	snprintf(n->reason, sizeof n->reason, "%s", why);
+	snprintf(err, errlen, "node %s: %.450s", n->spec.name, why);
+	return rc;
+}
+
+int con_node_add(const con_node_spec *spec, char *err, size_t errlen)
+{
+	con_node *n;
+	int rc;
+
+	if (!con_node_name_ok(spec->name)) {
+		snprintf(err, errlen, "bad node name '%s': use 1 to %d of "
+			 "A-Z a-z 0-9 _ . -", spec->name,
+			 CON_NODE_NAME_MAX - 1);
+		return WIRE_EARG;
+	}
+	if (con_node_find(spec->name) != NULL) {
+		snprintf(err, errlen, "node %s already exists (node remove "
+			 "or node reconnect it)", spec->name);
+		return WIRE_EARG;
+	}
+	n = calloc(1, sizeof *n);
+	if (n == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	n->spec = *spec;
+	rc = con_node_connect(n, err, errlen);
+	if (rc < 0) {
+		free(n);
+		return rc;
+	}
+	con_node_link(n);
+	return 0;
+}
+
+int con_node_reconnect(con_node *n, char *err, size_t errlen)
+{
+	con_node_say_bye(n, "console reconnecting",
+			 wire_now_ns() + CON_NODE_BYE_NS);
+	return con_node_connect(n, err, errlen);
+}
+
+void con_node_remove(con_node *n)
+{
+	con_node_say_bye(n, "node removed by the console",
+			 wire_now_ns() + CON_NODE_BYE_NS);
+	con_node_unlink(n);
+	free(n);
+}
+
+/* ---- watching --------------------------------------------------------- */
+
+/* Handles one unsolicited frame.  Returns 1 if the node went down. */
+static int con_node_handle(con_node *n, const wire_msg *m,
+			   con_node_event_fn *fn, void *ctx)
+{
+	char text[WIRE_TEXT_MAX + 32], why[160];
+	wire_error_msg e;
+
+	if (m->type == WIRE_BYE) {
+		if (wire_unpack_bye(m, text, why, sizeof why) != 0 ||
+		    text[0] == '\0')
+			snprintf(text, sizeof text, "daemon said goodbye");
+		con_node_down(n, text);
+		if (fn != NULL)
+			fn(n, CON_NODE_EV_DOWN, n->reason, ctx);
+		return 1;
+	}
+	if (m->type == WIRE_ERROR && fn != NULL) {
+		if (wire_unpack_error(m, &e, why, sizeof why) == 0)
+			snprintf(text, sizeof text, "%s: %s",
+				 wire_errname(-(int)e.code), e.message);
+		else
+			snprintf(text, sizeof text, "malformed ERROR: %s",
+				 why);
+		fn(n, CON_NODE_EV_ERROR, text, ctx);
+	}
+	return 0; /* late PONGs and the like are dropped */
+}
+
+/* Reads what one up node has sent without blocking.  1 if it went down. */
+static int con_node_check(con_node *n, con_node_event_fn *fn, void *ctx)
+{
+	wire_msg m;
+	int rc;
+
+	wire_peer_flush(&n->peer);
+	wire_peer_fill(&n->peer);
+	while ((rc = wire_peer_next(&n->peer, &m)) == 1)
+		if (con_node_handle(n, &m, fn, ctx))
+			return 1;
+	if (rc == 0)
+		return 0;
+	con_node_down(n, n->peer.errmsg[0] != '\0' ? n->peer.errmsg :
+		      wire_strerror(rc));
+	if (fn != NULL)
+		fn(n, CON_NODE_EV_DOWN, n->reason, ctx);
+	return 1;
+}
+
+int con_node_check_all(con_node_event_fn *fn, void *ctx)
+{
+	con_node *n;
+	int down = 0;
+
+	for (n = con_nodes; n != NULL; n = n->next)
+		if (n->up)
+			down += con_node_check(n, fn, ctx);
+	return down;
+}
+
+int con_node_pollfds(struct pollfd *pfd, int max)
+{
+	con_node *n;
+	int k = 0;
+
+	for (n = con_nodes; n != NULL && k < max; n = n->next) {
+		if (!n->up)
+			continue;
+		pfd[k].fd = n->peer.io.pollfd(n->peer.io.ctx,
+					      &pfd[k].events);
+		if (pfd[k].fd < 0)
+			continue;
+		if (wire_peer_pending(&n->peer))
+			pfd[k].events |= POLLOUT;
+		pfd[k].revents = 0;
+		k++;
+	}
+	return k;
+}
+
+void con_node_close_all(void)
+{
+	uint64_t deadline = wire_now_ns() + CON_NODE_BYE_NS;
+	con_node *n, *next;
+
+	for (n = con_nodes; n != NULL; n = next) {
+		next = n->next;
+		con_node_say_bye(n, "console leaving", deadline);
+		free(n);
+	}
+	con_nodes = NULL;
+}
