@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <msgpack.h>
 
+#include "wire.h"
 #include "wire_buf.h"
 
 typedef struct wire_enc {
