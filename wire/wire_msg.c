@@ -95,6 +95,21 @@ static int wire_need(const wire_msg *m, uint32_t n, char *err, size_t errlen)
 	return wire_bad(err, errlen, m, what);
 }
 
+/* True if a msgpack string holds a NUL byte.  msgpack-c gives an empty
+ * string a NULL pointer, which memchr must not see. */
+static bool wire_str_has_nul(const msgpack_object_str *s)
+{
+	return s->size > 0 && memchr(s->ptr, '\0', s->size) != NULL;
+}
+
+/* Copies a msgpack string (size < cap, checked) into dst with a NUL. */
+static void wire_str_copy(char *dst, const msgpack_object_str *s)
+{
+	if (s->size > 0)
+		memcpy(dst, s->ptr, s->size);
+	dst[s->size] = '\0';
+}
+
 /* Copies string field i into dst (cap bytes with NUL); refuses longer ones
  * and strings with an embedded NUL. */
 static int wire_get_str(const wire_msg *m, uint32_t i, char *dst, size_t cap,
@@ -107,14 +122,12 @@ static int wire_get_str(const wire_msg *m, uint32_t i, char *dst, size_t cap,
 		snprintf(what, sizeof what, "field %s is not a string", field);
 		return wire_bad(err, errlen, m, what);
 	}
-	if (o->via.str.size >= cap ||
-	    memchr(o->via.str.ptr, '\0', o->via.str.size) != NULL) {
+	if (o->via.str.size >= cap || wire_str_has_nul(&o->via.str)) {
 		snprintf(what, sizeof what,
 			 "field %s too long or has a NUL byte", field);
 		return wire_bad(err, errlen, m, what);
 	}
-	memcpy(dst, o->via.str.ptr, o->via.str.size);
-	dst[o->via.str.size] = '\0';
+	wire_str_copy(dst, &o->via.str);
 	return 0;
 }
 
@@ -301,14 +314,12 @@ static int wire_get_caps(const wire_msg *m, uint32_t i, wire_hello *h,
 		if (c->type != MSGPACK_OBJECT_STR)
 			return wire_bad(err, errlen, m,
 					"field caps has a non-string");
-		if (memchr(c->via.str.ptr, '\0', c->via.str.size) != NULL)
+		if (wire_str_has_nul(&c->via.str))
 			return wire_bad(err, errlen, m,
 					"field caps has a NUL byte");
 		if (h->ncaps == WIRE_CAPS_MAX || c->via.str.size >= 32)
 			continue; /* more than we keep: ignored */
-		memcpy(h->caps[h->ncaps], c->via.str.ptr, c->via.str.size);
-		h->caps[h->ncaps][c->via.str.size] = '\0';
-		h->ncaps++;
+		wire_str_copy(h->caps[h->ncaps++], &c->via.str);
 	}
 	return 0;
 }
