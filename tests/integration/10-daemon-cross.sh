@@ -1,7 +1,7 @@
 #!/bin/sh
 # 10-daemon-cross.sh — the daemon built for the emulated ports (s390x:
 # big-endian 64-bit; i386: 32-bit) under qemu-user, talking to the x86_64
-# wirepoke: handshake, ping, bad token.
+# wirepoke: handshake, ping, bad token, and --stdio through pipes.
 . "$(dirname "$0")/../lib/common.sh"
 WP=$TOP/build/tests/tools/wirepoke
 [ -x "$WP" ] || fail "no $WP (make test-bins)"
@@ -30,6 +30,13 @@ check() {
 	expect_grep '^ERROR EAUTH ref=2 authentication failed: bad token$' "$T/$_n.bad"
 	expect_grep '^CLOSED$' "$T/$_n.bad"
 	expect_grep 'EAUTH authentication failed: bad token' "$T/$_n.log"
+	"$WP" --exec "$(port_prefix "$_p") $TOP/build/$_p/bin/paravtd --stdio --name $_n" \
+		--wait-ms 5000 --token any --send PING >"$T/$_n.stdio" 2>"$T/$_n.stdio.err"
+	cat "$T/$_n.stdio"
+	expect_grep "^HELLO version=1 role=daemon node=$_n .*arch=$2 order=$3 " "$T/$_n.stdio"
+	expect_grep '^AUTH_OK how=transport$' "$T/$_n.stdio"
+	expect_grep '^PONG .*clock=ok$' "$T/$_n.stdio"
+	expect_grep '^EXIT 0$' "$T/$_n.stdio"
 	ran=$((ran + 1))
 }
 
