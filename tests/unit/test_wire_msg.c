@@ -253,6 +253,9 @@ static void test_string_limits(void **state)
 			sp.strlen = cap - 1; /* the longest that fits */
 			assert_int_equal(try(&specs[i], n, 0, &sp, &o, err,
 					     sizeof err), 0);
+			sp.strlen = 0; /* empty: msgpack-c gives a NULL ptr */
+			assert_int_equal(try(&specs[i], n, 0, &sp, &o, err,
+					     sizeof err), 0);
 		}
 	}
 }
