@@ -87,6 +87,7 @@ static int con_cmd_quit(int argc, char **argv, char *err, size_t errlen)
 
 /* ---- splitting -------------------------------------------------------- */
 
+/* Shell-like splitting: quotes group, backslash escapes, # starts a comment. */
 int con_cmd_split(const char *line, char *buf, size_t buflen, char **argv,
 		  int max, int partial, char *err, size_t errlen)
 {
@@ -170,6 +171,7 @@ static size_t con_cmd_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* Suggests the nearest entry (a prefix, or an edit distance of at most 2). */
 void con_cmd_suggest(const con_cmd *tab, const char *word, char *buf,
 		     size_t buflen)
 {
@@ -218,6 +220,7 @@ static int con_cmd_dispatch(const con_cmd *tab, const char *kind, int argc,
 				errlen);
 }
 
+/* Prints one error line on stderr, after what stdout holds. */
 void con_cmd_error(const char *where, const char *fmt, ...)
 {
 	va_list ap;
@@ -233,6 +236,7 @@ void con_cmd_error(const char *where, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* Announces a node happening on stderr. */
 void con_cmd_announce(const con_node *n, int kind, const char *text,
 		      void *ctx)
 {
@@ -244,6 +248,7 @@ void con_cmd_announce(const con_node *n, int kind, const char *text,
 			text);
 }
 
+/* Checks the nodes, splits the line and runs it; the one place errors print. */
 int con_cmd_exec(const char *line, const char *where)
 {
 	static char buf[CON_CMD_LINE];
@@ -374,6 +379,7 @@ static void con_cmd_offer_nodes(const char *text,
 			add(n->spec.name, ctx);
 }
 
+/* Walks the tables along the words typed and offers what may come next. */
 void con_cmd_complete(int argc, char **argv, const char *text,
 		      void (*add)(const char *word, void *ctx), void *ctx)
 {

@@ -288,14 +288,17 @@ static void con_node_cmd_row(const con_node *n,
 		snprintf(cell[3], CON_LIST_CELL, "%s", h->os);
 		snprintf(cell[4], CON_LIST_CELL, "%s", h->arch);
 		snprintf(cell[5], CON_LIST_CELL, "%s", h->abi.byte_order);
-		snprintf(cell[6], CON_LIST_CELL, "%u", h->abi.size[WIRE_CT_LONG]);
-		snprintf(cell[7], CON_LIST_CELL, "%u", h->abi.size[WIRE_CT_PTR]);
+		snprintf(cell[6], CON_LIST_CELL, "%u",
+			 h->abi.size[WIRE_CT_LONG]);
+		snprintf(cell[7], CON_LIST_CELL, "%u",
+			 h->abi.size[WIRE_CT_PTR]);
 		snprintf(cell[8], CON_LIST_CELL, "%s", h->port);
 	}
 	if (n->up && n->clock.valid) {
 		con_node_cmd_ms(cell[9], CON_LIST_CELL, n->clock.rtt_ns,
 				CON_FMT_RTT);
-		con_node_cmd_ms(off, sizeof off, n->clock.offset_ns, CON_FMT_OFF);
+		con_node_cmd_ms(off, sizeof off, n->clock.offset_ns,
+				CON_FMT_OFF);
 		con_node_cmd_ms(err, sizeof err, n->clock.err_ns, CON_FMT_ERR);
 		snprintf(cell[10], CON_LIST_CELL, "%s \xc2\xb1%s", off, err);
 	}

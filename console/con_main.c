@@ -165,6 +165,7 @@ static int con_run(const con_opts *o)
 	return failed;
 }
 
+/* Parses the options, runs the rc file and the work, says goodbye. */
 int main(int argc, char **argv)
 {
 	con_opts o;

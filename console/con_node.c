@@ -32,12 +32,14 @@ static char con_token_file[CON_NODE_PATH_MAX];  /* global --token-file */
 
 /* ---- table ------------------------------------------------------------ */
 
+/* Remembers the global --token-file. */
 void con_node_set_token_file(const char *path)
 {
 	snprintf(con_token_file, sizeof con_token_file, "%s",
 		 path != NULL ? path : "");
 }
 
+/* Checks a node name against [A-Za-z0-9_.-]{1,32}. */
 int con_node_name_ok(const char *name)
 {
 	size_t i, n = strlen(name);
@@ -51,6 +53,7 @@ int con_node_name_ok(const char *name)
 	return 1;
 }
 
+/* Linear lookup by name (tables are small). */
 con_node *con_node_find(const char *name)
 {
 	con_node *n;
@@ -61,6 +64,7 @@ con_node *con_node_find(const char *name)
 	return NULL;
 }
 
+/* Head of the table. */
 con_node *con_node_first(void)
 {
 	return con_nodes;
@@ -374,6 +378,7 @@ static int con_node_clock_init(con_node *n, char *err, size_t errlen)
 	return 0;
 }
 
+/* Public ping: refuses a down node, marks it down if the link broke. */
 int con_node_ping(con_node *n, con_clock *sample, char *err, size_t errlen)
 {
 	char why[WIRE_TEXT_MAX];
@@ -439,6 +444,7 @@ out_fail:
 	return rc;
 }
 
+/* Validates the spec, connects, and links the node only on success. */
 int con_node_add(const con_node_spec *spec, char *err, size_t errlen)
 {
 	con_node *n;
@@ -470,6 +476,7 @@ int con_node_add(const con_node_spec *spec, char *err, size_t errlen)
 	return 0;
 }
 
+/* Says BYE if still up, then runs the whole opening again. */
 int con_node_reconnect(con_node *n, char *err, size_t errlen)
 {
 	con_node_say_bye(n, "console reconnecting",
@@ -477,6 +484,7 @@ int con_node_reconnect(con_node *n, char *err, size_t errlen)
 	return con_node_connect(n, err, errlen);
 }
 
+/* Says BYE, unlinks and frees. */
 void con_node_remove(con_node *n)
 {
 	con_node_say_bye(n, "node removed by the console",
@@ -535,6 +543,7 @@ static int con_node_check(con_node *n, con_node_event_fn *fn, void *ctx)
 	return 1;
 }
 
+/* Non-blocking read of every up node. */
 int con_node_check_all(con_node_event_fn *fn, void *ctx)
 {
 	con_node *n;
@@ -546,6 +555,7 @@ int con_node_check_all(con_node_event_fn *fn, void *ctx)
 	return down;
 }
 
+/* Poll entries of the up nodes, with POLLOUT while output waits. */
 int con_node_pollfds(struct pollfd *pfd, int max)
 {
 	con_node *n;
@@ -566,6 +576,7 @@ int con_node_pollfds(struct pollfd *pfd, int max)
 	return k;
 }
 
+/* BYE to every up node within one shared deadline, then frees all. */
 void con_node_close_all(void)
 {
 	uint64_t deadline = wire_now_ns() + CON_NODE_BYE_NS;

@@ -231,6 +231,7 @@ static void con_repl_turn(void)
 		rl_callback_read_char();
 }
 
+/* Sets up readline and history, runs the loop, saves history. */
 int con_repl_run(void)
 {
 	int i;

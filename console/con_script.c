@@ -9,6 +9,7 @@
 #include "con_cmd.h"
 #include "con_script.h"
 
+/* Reads and runs lines until end of file or quit. */
 int con_script_run(FILE *f, const char *name, int *quit)
 {
 	char *line = NULL, where[1100];
@@ -33,6 +34,7 @@ int con_script_run(FILE *f, const char *name, int *quit)
 	return failed;
 }
 
+/* Opens path and runs it; a missing rc file is not an error. */
 int con_script_run_file(const char *path, int missing_ok, int *quit,
 			char *err, size_t errlen)
 {

@@ -30,6 +30,7 @@ static int con_tcp_copy(char *dst, size_t dstlen, const char *s, size_t n)
 	return 0;
 }
 
+/* Splits at the last colon, or after "]" for a bracketed IPv6 address. */
 int con_tcp_split(const char *addr, char *host, size_t hostlen, char *port,
 		  size_t portlen, char *err, size_t errlen)
 {
@@ -114,6 +115,7 @@ out_errno:
 	return WIRE_EIO;
 }
 
+/* Resolves, then tries each address within the one deadline. */
 int con_tcp_connect(const char *host, const char *port, int timeout_ms,
 		    int *fd, char *err, size_t errlen)
 {
