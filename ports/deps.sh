@@ -12,7 +12,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 PKGS="gcc make pkg-config clang pvm pvm-dev libssh2-1-dev libmsgpack-dev
 libreadline-dev libclang-dev libcmocka-dev openssh-server openssh-client
 qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu
-libc6-dev-i386-cross tmux iproute2 procps psmisc"
+libc6-dev-i386-cross tmux iproute2 procps psmisc groff-base"
 # Target libraries unpacked (not installed) into build/sysroot/<arch>.
 SYSROOT_ARCHS="s390x i386"
 SYSROOT_DEBS="libmsgpack-dev libmsgpackc2"
