@@ -26,7 +26,8 @@ sshd_console "$T/c1" "node add s1 $URL --accept-new-host-key" "node list"
 expect_grep '^s1 +ssh://[^ ]+ +up +Linux +x86_64' "$T/c1"
 [ -f "$KH" ] || fail "known_hosts not created"
 key=$(cut -d' ' -f1,2 "$SSHD_DIR/host_ed25519.pub")
-expect_grep "^\[127\.0\.0\.1\]:$SSHD_PORT $key" "$KH" "host key not recorded"
+grep -qxF "[127.0.0.1]:$SSHD_PORT $key" "$KH" ||
+	{ cat "$KH"; fail "host key not recorded as [127.0.0.1]:$SSHD_PORT"; }
 [ "$(stat -c %a "$HOME/.ssh")" = 700 ] || fail "\$HOME/.ssh is not 0700"
 ok "new host key accepted and recorded"
 
