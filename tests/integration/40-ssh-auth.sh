@@ -2,7 +2,9 @@
 # (f) With no authorized key, and with a --key the server does not know,
 # the console reports "authentication failed for user root (tried ...)";
 # a closed SSH port reports the connect step.
+# shellcheck source=tests/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=tests/lib/sshd.sh
 . "$(dirname "$0")/../lib/sshd.sh"
 
 [ -x "$PARAVTD" ] || fail "no $PARAVTD (run make)"

@@ -4,7 +4,9 @@
 # daemon's own architecture.  Then trust on first use: with an empty
 # known_hosts the connection works only with --accept-new-host-key, which
 # records the key; a later connection without the flag works.
+# shellcheck source=tests/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=tests/lib/sshd.sh
 . "$(dirname "$0")/../lib/sshd.sh"
 
 [ -x "$PARAVTD" ] || fail "no $PARAVTD (run make)"

@@ -4,7 +4,9 @@
 # known_hosts that holds a different key for [127.0.0.1]:PORT is refused
 # loudly and left untouched; --accept-changed-host-key connects anyway.
 # Hashed known_hosts entries and --known-hosts FILE are checked too.
+# shellcheck source=tests/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=tests/lib/sshd.sh
 . "$(dirname "$0")/../lib/sshd.sh"
 
 [ -x "$PARAVTD" ] || fail "no $PARAVTD (run make)"

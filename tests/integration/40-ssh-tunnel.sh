@@ -2,7 +2,9 @@
 # The test starts paravtd listening on 127.0.0.1:P (as it would on a remote
 # host's loopback) and the console reaches it through the private sshd
 # with --tunnel P; the token is the private HOME's, shared by both.
+# shellcheck source=tests/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=tests/lib/sshd.sh
 . "$(dirname "$0")/../lib/sshd.sh"
 
 start_sshd
