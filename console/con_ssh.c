@@ -33,10 +33,10 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +47,6 @@
 
 #include <libssh2.h>
 
-#include "wire.h" /* wire_frame.h, pulled in by con_ssh.h, needs it first */
 #include "con_ssh.h"
 
 #define CON_SSH_DEFAULT_TIMEOUT_MS 10000
@@ -56,27 +55,27 @@
 
 /* State of one open connection, the ctx of its wire_io. */
 typedef struct con_ssh_conn {
-	int sock;                 /* TCP socket to the SSH server */
-	LIBSSH2_SESSION *sess;    /* SSH session (non-blocking once open) */
-	LIBSSH2_CHANNEL *chan;    /* exec or direct-tcpip channel */
-	char errline[256];        /* last complete line of remote stderr */
-	char errpart[256];        /* stderr line being assembled */
-	size_t errpart_len;       /* bytes used in errpart */
+	int sock;              /* TCP socket to the SSH server */
+	LIBSSH2_SESSION *sess; /* SSH session (non-blocking once open) */
+	LIBSSH2_CHANNEL *chan; /* exec or direct-tcpip channel */
+	char errline[256];     /* last complete line of remote stderr */
+	char errpart[256];     /* stderr line being assembled */
+	size_t errpart_len;    /* bytes used in errpart */
 } con_ssh_conn;
 
 /* Everything con_ssh_open needs while it works through the steps. */
 typedef struct con_ssh_job {
-	const con_ssh_opts *o;    /* caller's options */
-	con_ssh_conn *c;          /* connection being built */
-	uint64_t deadline_ms;     /* monotonic time the whole open must end */
-	char where[300];          /* "ssh HOST:PORT" prefix for errors */
-	char user[64];            /* user name actually used */
-	char *err;                /* caller's error buffer */
-	size_t errlen;            /* its size */
+	const con_ssh_opts *o; /* caller's options */
+	con_ssh_conn *c;       /* connection being built */
+	uint64_t deadline_ms;  /* monotonic time the whole open must end */
+	char where[300];       /* "ssh HOST:PORT" prefix for errors */
+	char user[64];         /* user name actually used */
+	char *err;             /* caller's error buffer */
+	size_t errlen;         /* its size */
 } con_ssh_job;
 
 static pthread_once_t con_ssh_once = PTHREAD_ONCE_INIT;
-static int con_ssh_init_rc;   /* result of libssh2_init */
+static int con_ssh_init_rc; /* result of libssh2_init */
 
 /* ---- small helpers --------------------------------------------------- */
 
@@ -105,7 +104,7 @@ static long con_ssh_left_ms(const con_ssh_job *j)
 
 /* Formats "WHERE: " + message into the caller's buffer; returns -1. */
 static int con_ssh_fail(con_ssh_job *j, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static int con_ssh_fail(con_ssh_job *j, const char *fmt, ...)
 {
 	va_list ap;
@@ -132,7 +131,8 @@ static const char *con_ssh_lasterr(LIBSSH2_SESSION *s)
 	if (s == NULL)
 		return "unknown error";
 	code = libssh2_session_last_error(s, &msg, NULL, 0);
-	if (code == LIBSSH2_ERROR_TIMEOUT || code == LIBSSH2_ERROR_SOCKET_TIMEOUT)
+	if (code == LIBSSH2_ERROR_TIMEOUT ||
+	    code == LIBSSH2_ERROR_SOCKET_TIMEOUT)
 		return "timed out (no answer within the connection timeout)";
 	return msg != NULL && *msg != '\0' ? msg : "unknown error";
 }
@@ -151,10 +151,10 @@ static const char *con_ssh_home(void)
 
 /* Base64 without padding, as OpenSSH prints fingerprints. */
 static void con_ssh_b64(const unsigned char *in, size_t n, char *out,
-			size_t outlen)
+                        size_t outlen)
 {
 	static const char tab[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	size_t i, o = 0;
 	unsigned long v;
 	int k, chars;
@@ -178,19 +178,19 @@ static void con_ssh_b64(const unsigned char *in, size_t n, char *out,
  * handed to the remote shell unquoted. */
 static int con_ssh_path_ok(const char *s, size_t n)
 {
+	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                           "abcdefghijklmnopqrstuvwxyz0123456789/._+-~";
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			   "0123456789/._+-~", s[i]) == NULL || s[i] == '\0')
+		if (s[i] == '\0' || strchr(safe, s[i]) == NULL)
 			return 0;
 	return 1;
 }
 
 /* Splits "[user@]" off the authority; 0 or -1 with err filled. */
-static int con_ssh_parse_user(const char *url, const char **p,
-			      const char *end, con_ssh_opts *o, char *err,
-			      size_t errlen)
+static int con_ssh_parse_user(const char *url, const char **p, const char *end,
+                              con_ssh_opts *o, char *err, size_t errlen)
 {
 	const char *at = memchr(*p, '@', (size_t)(end - *p));
 	size_t n;
@@ -199,13 +199,17 @@ static int con_ssh_parse_user(const char *url, const char **p,
 		return 0;
 	n = (size_t)(at - *p);
 	if (memchr(*p, ':', n) != NULL) {
-		snprintf(err, errlen, "%s: passwords in ssh:// URLs are not "
-			 "supported; use the SSH agent or a key file", url);
+		snprintf(err, errlen,
+		         "%s: passwords in ssh:// URLs are not "
+		         "supported; use the SSH agent or a key file",
+		         url);
 		return -1;
 	}
 	if (n == 0 || n >= sizeof o->user) {
-		snprintf(err, errlen, "%s: the user name before '@' must be "
-			 "1 to %zu characters", url, sizeof o->user - 1);
+		snprintf(err, errlen,
+		         "%s: the user name before '@' must be "
+		         "1 to %zu characters",
+		         url, sizeof o->user - 1);
 		return -1;
 	}
 	memcpy(o->user, *p, n);
@@ -214,9 +218,8 @@ static int con_ssh_parse_user(const char *url, const char **p,
 }
 
 /* Parses "host", "[v6addr]" and an optional ":port" up to end. */
-static int con_ssh_parse_host(const char *url, const char *p,
-			      const char *end, con_ssh_opts *o, char *err,
-			      size_t errlen)
+static int con_ssh_parse_host(const char *url, const char *p, const char *end,
+                              con_ssh_opts *o, char *err, size_t errlen)
 {
 	const char *hend, *colon, *q;
 	long port;
@@ -244,29 +247,34 @@ static int con_ssh_parse_host(const char *url, const char *p,
 	     q++)
 		port = port * 10 + (*q - '0');
 	if (colon + 1 == end || q != end || port < 1 || port > 65535) {
-		snprintf(err, errlen, "%s: the port after ':' must be a "
-			 "number from 1 to 65535", url);
+		snprintf(err, errlen,
+		         "%s: the port after ':' must be a "
+		         "number from 1 to 65535",
+		         url);
 		return -1;
 	}
 	o->port = (int)port;
 	return 0;
 bad:
-	snprintf(err, errlen, "%s: expected ssh://[user@]host[:port][/path/"
-		 "to/paravtd] with a host name or address", url);
+	snprintf(err, errlen,
+	         "%s: expected ssh://[user@]host[:port][/path/"
+	         "to/paravtd] with a host name or address",
+	         url);
 	return -1;
 }
 
 int con_ssh_parse_url(const char *url, con_ssh_opts *o, char *err,
-		      size_t errlen)
+                      size_t errlen)
 {
 	const char *p, *slash, *end;
 	size_t plen;
 
 	memset(o, 0, sizeof *o);
 	if (url == NULL || strncmp(url, "ssh://", 6) != 0) {
-		snprintf(err, errlen, "%s: not an ssh:// URL (expected "
-			 "ssh://[user@]host[:port][/path/to/paravtd])",
-			 url != NULL ? url : "(null)");
+		snprintf(err, errlen,
+		         "%s: not an ssh:// URL (expected "
+		         "ssh://[user@]host[:port][/path/to/paravtd])",
+		         url != NULL ? url : "(null)");
 		return -1;
 	}
 	p = url + 6;
@@ -279,8 +287,10 @@ int con_ssh_parse_url(const char *url, con_ssh_opts *o, char *err,
 		return 0;
 	plen = strlen(slash);
 	if (!con_ssh_path_ok(slash, plen)) {
-		snprintf(err, errlen, "%s: the daemon path may only hold "
-			 "letters, digits and / . _ + - ~", url);
+		snprintf(err, errlen,
+		         "%s: the daemon path may only hold "
+		         "letters, digits and / . _ + - ~",
+		         url);
 		goto fail;
 	}
 	if (plen + sizeof " --stdio" > sizeof o->remote_cmd) {
@@ -305,7 +315,7 @@ static int con_ssh_connect_one(const struct addrinfo *ai, con_ssh_job *j)
 	socklen_t sl = sizeof soerr;
 
 	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
-		    ai->ai_protocol);
+	            ai->ai_protocol);
 	if (fd < 0)
 		return -1;
 	flags = fcntl(fd, F_GETFL);
@@ -322,8 +332,8 @@ static int con_ssh_connect_one(const struct addrinfo *ai, con_ssh_job *j)
 			errno = ETIMEDOUT;
 			goto out_close;
 		}
-		if (r < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr,
-					&sl) != 0)
+		if (r < 0 ||
+		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) != 0)
 			goto out_close;
 		if (soerr != 0) {
 			errno = soerr;
@@ -354,7 +364,7 @@ static int con_ssh_connect(con_ssh_job *j)
 	rc = getaddrinfo(j->o->host, port, &hints, &res);
 	if (rc != 0)
 		return con_ssh_fail(j, "resolve %s: %s", j->o->host,
-				    gai_strerror(rc));
+		                    gai_strerror(rc));
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		j->c->sock = con_ssh_connect_one(ai, j);
 		if (j->c->sock >= 0)
@@ -374,20 +384,20 @@ static int con_ssh_connect(con_ssh_job *j)
 /* Host key types: libssh2's session type, its known_hosts type bit, its
  * algorithm name in known_hosts and in method preferences. */
 static const struct con_ssh_ktype {
-	int hostkey;           /* LIBSSH2_HOSTKEY_TYPE_* */
-	int known;             /* LIBSSH2_KNOWNHOST_KEY_* */
-	const char *name;      /* name in known_hosts and method lists */
+	int hostkey;      /* LIBSSH2_HOSTKEY_TYPE_* */
+	int known;        /* LIBSSH2_KNOWNHOST_KEY_* */
+	const char *name; /* name in known_hosts and method lists */
 } con_ssh_ktypes[] = {
-	{LIBSSH2_HOSTKEY_TYPE_ED25519, LIBSSH2_KNOWNHOST_KEY_ED25519,
-	 "ssh-ed25519"},
-	{LIBSSH2_HOSTKEY_TYPE_ECDSA_256, LIBSSH2_KNOWNHOST_KEY_ECDSA_256,
-	 "ecdsa-sha2-nistp256"},
-	{LIBSSH2_HOSTKEY_TYPE_ECDSA_384, LIBSSH2_KNOWNHOST_KEY_ECDSA_384,
-	 "ecdsa-sha2-nistp384"},
-	{LIBSSH2_HOSTKEY_TYPE_ECDSA_521, LIBSSH2_KNOWNHOST_KEY_ECDSA_521,
-	 "ecdsa-sha2-nistp521"},
-	{LIBSSH2_HOSTKEY_TYPE_RSA, LIBSSH2_KNOWNHOST_KEY_SSHRSA, "ssh-rsa"},
-	{LIBSSH2_HOSTKEY_TYPE_DSS, LIBSSH2_KNOWNHOST_KEY_SSHDSS, "ssh-dss"},
+    {LIBSSH2_HOSTKEY_TYPE_ED25519, LIBSSH2_KNOWNHOST_KEY_ED25519,
+     "ssh-ed25519"},
+    {LIBSSH2_HOSTKEY_TYPE_ECDSA_256, LIBSSH2_KNOWNHOST_KEY_ECDSA_256,
+     "ecdsa-sha2-nistp256"},
+    {LIBSSH2_HOSTKEY_TYPE_ECDSA_384, LIBSSH2_KNOWNHOST_KEY_ECDSA_384,
+     "ecdsa-sha2-nistp384"},
+    {LIBSSH2_HOSTKEY_TYPE_ECDSA_521, LIBSSH2_KNOWNHOST_KEY_ECDSA_521,
+     "ecdsa-sha2-nistp521"},
+    {LIBSSH2_HOSTKEY_TYPE_RSA, LIBSSH2_KNOWNHOST_KEY_SSHRSA, "ssh-rsa"},
+    {LIBSSH2_HOSTKEY_TYPE_DSS, LIBSSH2_KNOWNHOST_KEY_SSHDSS, "ssh-dss"},
 };
 #define CON_SSH_NKTYPES (sizeof con_ssh_ktypes / sizeof con_ssh_ktypes[0])
 
@@ -414,7 +424,7 @@ static void con_ssh_kh_name(const con_ssh_opts *o, char *buf, size_t n)
  * key types it does not know) are skipped.  A missing file is empty.
  * 0, or -1 with err filled. */
 static int con_ssh_kh_load(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh,
-			   const char *path)
+                           const char *path)
 {
 	char line[16384];
 	FILE *f = fopen(path, "r");
@@ -423,10 +433,10 @@ static int con_ssh_kh_load(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh,
 		return 0;
 	if (f == NULL)
 		return con_ssh_fail(j, "cannot read known hosts file %s: %s",
-				    path, strerror(errno));
+		                    path, strerror(errno));
 	while (fgets(line, sizeof line, f) != NULL)
-		(void)libssh2_knownhost_readline(kh, line, strlen(line),
-					LIBSSH2_KNOWNHOST_FILE_OPENSSH);
+		(void)libssh2_knownhost_readline(
+		    kh, line, strlen(line), LIBSSH2_KNOWNHOST_FILE_OPENSSH);
 	fclose(f);
 	return 0;
 }
@@ -444,9 +454,10 @@ static void con_ssh_kh_prefer(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh)
 
 	for (i = 0; i < CON_SSH_NKTYPES; i++) {
 		r = libssh2_knownhost_checkp(kh, j->o->host, j->o->port, "x", 1,
-				LIBSSH2_KNOWNHOST_TYPE_PLAIN |
-				LIBSSH2_KNOWNHOST_KEYENC_RAW |
-				con_ssh_ktypes[i].known, NULL);
+		                             LIBSSH2_KNOWNHOST_TYPE_PLAIN |
+		                                 LIBSSH2_KNOWNHOST_KEYENC_RAW |
+		                                 con_ssh_ktypes[i].known,
+		                             NULL);
 		dst = r == LIBSSH2_KNOWNHOST_CHECK_MISMATCH ? known : rest;
 		if (*dst != '\0')
 			strcat(dst, ",");
@@ -458,14 +469,14 @@ static void con_ssh_kh_prefer(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh)
 		return; /* keep libssh2's own order */
 	snprintf(pref, sizeof pref, "%s,%s", known, rest);
 	(void)libssh2_session_method_pref(j->c->sess, LIBSSH2_METHOD_HOSTKEY,
-					  pref);
+	                                  pref);
 }
 
 /* Appends the server's key to known_hosts, creating ~/.ssh (0700) and the
  * file (0600) if needed.  0, or -1 with err filled. */
 static int con_ssh_kh_append(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh,
-			     const char *path, const char *key, size_t klen,
-			     int ktype)
+                             const char *path, const char *key, size_t klen,
+                             int ktype)
 {
 	struct libssh2_knownhost *ent = NULL;
 	char name[300], dir[1100], line[16384];
@@ -477,18 +488,18 @@ static int con_ssh_kh_append(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh,
 
 	con_ssh_kh_name(j->o, name, sizeof name);
 	if (libssh2_knownhost_addc(kh, name, NULL, key, klen, NULL, 0,
-				   LIBSSH2_KNOWNHOST_TYPE_PLAIN |
-				   LIBSSH2_KNOWNHOST_KEYENC_RAW | ktype,
-				   &ent) != 0 ||
+	                           LIBSSH2_KNOWNHOST_TYPE_PLAIN |
+	                               LIBSSH2_KNOWNHOST_KEYENC_RAW | ktype,
+	                           &ent) != 0 ||
 	    libssh2_knownhost_writeline(kh, ent, line, sizeof line - 1, &len,
-					LIBSSH2_KNOWNHOST_FILE_OPENSSH) != 0)
+	                                LIBSSH2_KNOWNHOST_FILE_OPENSSH) != 0)
 		return con_ssh_fail(j, "cannot format the host key for %s",
-				    path);
+		                    path);
 	if (j->o->known_hosts[0] == '\0') {
 		snprintf(dir, sizeof dir, "%s/.ssh", con_ssh_home());
 		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
 			return con_ssh_fail(j, "cannot create %s: %s", dir,
-					    strerror(errno));
+			                    strerror(errno));
 	}
 	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	/* a last line without its newline gets one before ours */
@@ -503,19 +514,19 @@ static int con_ssh_kh_append(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh,
 		if (fd >= 0)
 			close(fd);
 		return con_ssh_fail(j, "cannot add the host key to %s: %s",
-				    path, strerror(errno));
+		                    path, strerror(errno));
 	}
 	if (fwrite(line, 1, len, f) != len || fclose(f) != 0)
 		return con_ssh_fail(j, "cannot write %s: %s", path,
-				    strerror(errno));
+		                    strerror(errno));
 	return 0;
 }
 
 /* The server's key: raw bytes, known_hosts type bit, algorithm name and
  * SHA256 fingerprint.  0, or -1 with err filled. */
 static int con_ssh_server_key(con_ssh_job *j, const char **key, size_t *klen,
-			      int *ktype, const char **kname, char *fp,
-			      size_t fplen)
+                              int *ktype, const char **kname, char *fp,
+                              size_t fplen)
 {
 	const unsigned char *h;
 	int t = 0;
@@ -529,11 +540,12 @@ static int con_ssh_server_key(con_ssh_job *j, const char **key, size_t *klen,
 			*ktype = con_ssh_ktypes[i].known;
 			*kname = con_ssh_ktypes[i].name;
 		}
-	h = (const unsigned char *)libssh2_hostkey_hash(j->c->sess,
-					LIBSSH2_HOSTKEY_HASH_SHA256);
-	if (*key == NULL || h == NULL || *ktype == LIBSSH2_KNOWNHOST_KEY_UNKNOWN)
+	h = (const unsigned char *)libssh2_hostkey_hash(
+	    j->c->sess, LIBSSH2_HOSTKEY_HASH_SHA256);
+	if (*key == NULL || h == NULL ||
+	    *ktype == LIBSSH2_KNOWNHOST_KEY_UNKNOWN)
 		return con_ssh_fail(j, "host key: the server's key could not "
-				    "be read or has an unsupported type");
+		                       "be read or has an unsupported type");
 	memcpy(fp, "SHA256:", 8);
 	con_ssh_b64(h, 32, fp + 7, fplen - 7);
 	return 0;
@@ -542,41 +554,45 @@ static int con_ssh_server_key(con_ssh_job *j, const char **key, size_t *klen,
 /* Decides on the server's host key after the handshake.  0 if trusted,
  * or -1 with err filled. */
 static int con_ssh_check_key(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh,
-			     const char *path)
+                             const char *path)
 {
 	const char *key, *kname;
 	size_t klen;
 	int ktype, r;
 	char fp[64], name[300];
 
-	if (con_ssh_server_key(j, &key, &klen, &ktype, &kname, fp,
-			       sizeof fp) != 0)
+	if (con_ssh_server_key(j, &key, &klen, &ktype, &kname, fp, sizeof fp) !=
+	    0)
 		return -1;
 	con_ssh_kh_name(j->o, name, sizeof name);
 	r = libssh2_knownhost_checkp(kh, j->o->host, j->o->port, key, klen,
-				     LIBSSH2_KNOWNHOST_TYPE_PLAIN |
-				     LIBSSH2_KNOWNHOST_KEYENC_RAW | ktype,
-				     NULL);
+	                             LIBSSH2_KNOWNHOST_TYPE_PLAIN |
+	                                 LIBSSH2_KNOWNHOST_KEYENC_RAW | ktype,
+	                             NULL);
 	if (r == LIBSSH2_KNOWNHOST_CHECK_MATCH)
 		return 0;
 	if (r == LIBSSH2_KNOWNHOST_CHECK_MISMATCH && j->o->accept_changed)
 		return 0;
 	if (r == LIBSSH2_KNOWNHOST_CHECK_MISMATCH)
-		return con_ssh_fail(j, "HOST KEY FOR %s HAS CHANGED: the "
-			"server now offers %s key %s, which differs from the "
-			"one recorded in %s. Someone may be intercepting the "
-			"connection, or the host was reinstalled. Check the "
-			"key, then remove the old line (ssh-keygen -R '%s' -f "
-			"%s) or use --accept-changed-host-key to connect anyway",
-			name, kname, fp, path, name, path);
+		return con_ssh_fail(
+		    j,
+		    "HOST KEY FOR %s HAS CHANGED: the "
+		    "server now offers %s key %s, which differs from the "
+		    "one recorded in %s. Someone may be intercepting the "
+		    "connection, or the host was reinstalled. Check the "
+		    "key, then remove the old line (ssh-keygen -R '%s' -f "
+		    "%s) or use --accept-changed-host-key to connect anyway",
+		    name, kname, fp, path, name, path);
 	if (r != LIBSSH2_KNOWNHOST_CHECK_NOTFOUND)
 		return con_ssh_fail(j, "host key check failed: %s",
-				    con_ssh_lasterr(j->c->sess));
+		                    con_ssh_lasterr(j->c->sess));
 	if (!j->o->accept_unknown)
-		return con_ssh_fail(j, "host key not known: %s offers %s key "
-			"%s, which is not in %s. If that fingerprint is right, "
-			"add --accept-new-host-key to trust and record it",
-			name, kname, fp, path);
+		return con_ssh_fail(
+		    j,
+		    "host key not known: %s offers %s key "
+		    "%s, which is not in %s. If that fingerprint is right, "
+		    "add --accept-new-host-key to trust and record it",
+		    name, kname, fp, path);
 	return con_ssh_kh_append(j, kh, path, key, klen, ktype);
 }
 
@@ -658,7 +674,7 @@ out_free:
 /* Tries one private key file (public key derived from it).  1
  * authenticated, 0 not; a missing default key is skipped silently. */
 static int con_ssh_auth_file(con_ssh_job *j, const char *path, int given,
-			     char *tried, size_t n)
+                             char *tried, size_t n)
 {
 	char shown[1100], note[1300];
 	int rc;
@@ -673,12 +689,15 @@ static int con_ssh_auth_file(con_ssh_job *j, const char *path, int given,
 	}
 	libssh2_session_set_timeout(j->c->sess, con_ssh_left_ms(j));
 	rc = libssh2_userauth_publickey_fromfile(j->c->sess, j->user, NULL,
-						 path, NULL);
+	                                         path, NULL);
 	if (rc == 0)
 		return 1;
-	if (rc == LIBSSH2_ERROR_FILE || rc == LIBSSH2_ERROR_PUBLICKEY_UNVERIFIED)
-		snprintf(note, sizeof note, "%s: unreadable or passphrase-"
-			 "protected, load it into the agent", shown);
+	if (rc == LIBSSH2_ERROR_FILE ||
+	    rc == LIBSSH2_ERROR_PUBLICKEY_UNVERIFIED)
+		snprintf(note, sizeof note,
+		         "%s: unreadable or passphrase-"
+		         "protected, load it into the agent",
+		         shown);
 	else
 		snprintf(note, sizeof note, "%s", shown);
 	con_ssh_tried(tried, n, note);
@@ -690,13 +709,13 @@ static int con_ssh_auth_file(con_ssh_job *j, const char *path, int given,
 static int con_ssh_auth(con_ssh_job *j)
 {
 	static const char *const defaults[] = {"id_ed25519", "id_ecdsa",
-					       "id_rsa"};
+	                                       "id_rsa"};
 	char tried[2048] = "", path[1100];
 	size_t i;
 
 	libssh2_session_set_timeout(j->c->sess, con_ssh_left_ms(j));
 	if (libssh2_userauth_list(j->c->sess, j->user,
-				  (unsigned)strlen(j->user)) == NULL &&
+	                          (unsigned)strlen(j->user)) == NULL &&
 	    libssh2_userauth_authenticated(j->c->sess))
 		return 0;
 	if (con_ssh_auth_agent(j, tried, sizeof tried))
@@ -706,14 +725,14 @@ static int con_ssh_auth(con_ssh_job *j)
 		return 0;
 	for (i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
 		snprintf(path, sizeof path, "%s/.ssh/%s", con_ssh_home(),
-			 defaults[i]);
+		         defaults[i]);
 		if (con_ssh_auth_file(j, path, 0, tried, sizeof tried))
 			return 0;
 	}
 	if (tried[0] == '\0')
 		snprintf(tried, sizeof tried, "no agent, no key in ~/.ssh");
 	return con_ssh_fail(j, "authentication failed for user %s (tried %s)",
-			    j->user, tried);
+	                    j->user, tried);
 }
 
 /* ---- channel --------------------------------------------------------- */
@@ -723,23 +742,27 @@ static int con_ssh_auth(con_ssh_job *j)
 static int con_ssh_channel(con_ssh_job *j)
 {
 	const char *cmd = j->o->remote_cmd[0] != '\0' ? j->o->remote_cmd
-						      : CON_SSH_DEFAULT_CMD;
+	                                              : CON_SSH_DEFAULT_CMD;
 	LIBSSH2_SESSION *s = j->c->sess;
 
 	libssh2_session_set_timeout(s, con_ssh_left_ms(j));
 	if (j->o->tunnel_port > 0) {
-		j->c->chan = libssh2_channel_direct_tcpip_ex(s, "127.0.0.1",
-				j->o->tunnel_port, "127.0.0.1", 0);
+		j->c->chan = libssh2_channel_direct_tcpip_ex(
+		    s, "127.0.0.1", j->o->tunnel_port, "127.0.0.1", 0);
 		if (j->c->chan == NULL)
-			return con_ssh_fail(j, "tunnel to 127.0.0.1:%d on the "
-					    "remote host: %s", j->o->tunnel_port,
-					    con_ssh_lasterr(s));
+			return con_ssh_fail(j,
+			                    "tunnel to 127.0.0.1:%d on the "
+			                    "remote host: %s",
+			                    j->o->tunnel_port,
+			                    con_ssh_lasterr(s));
 		return 0;
 	}
 	j->c->chan = libssh2_channel_open_session(s);
 	if (j->c->chan == NULL)
-		return con_ssh_fail(j, "exec %s: cannot open a session "
-				    "channel: %s", cmd, con_ssh_lasterr(s));
+		return con_ssh_fail(j,
+		                    "exec %s: cannot open a session "
+		                    "channel: %s",
+		                    cmd, con_ssh_lasterr(s));
 	if (libssh2_channel_exec(j->c->chan, cmd) != 0)
 		return con_ssh_fail(j, "exec %s: %s", cmd, con_ssh_lasterr(s));
 	return 0;
@@ -784,6 +807,8 @@ static ssize_t con_ssh_read(void *ctx, void *buf, size_t n)
 
 	con_ssh_drain_stderr(c);
 	r = libssh2_channel_read(c->chan, buf, n);
+	if (r == 0 && c->errpart_len > 0) /* unterminated last line */
+		con_ssh_keep_stderr(c, "\n", 1);
 	if (r >= 0)
 		return r;
 	errno = r == LIBSSH2_ERROR_EAGAIN ? EAGAIN : EIO;
@@ -803,8 +828,8 @@ static ssize_t con_ssh_write(void *ctx, const void *buf, size_t n)
 	if (r == LIBSSH2_ERROR_EAGAIN)
 		errno = EAGAIN;
 	else if (r == LIBSSH2_ERROR_CHANNEL_CLOSED ||
-		 r == LIBSSH2_ERROR_CHANNEL_EOF_SENT ||
-		 r == LIBSSH2_ERROR_SOCKET_SEND)
+	         r == LIBSSH2_ERROR_CHANNEL_EOF_SENT ||
+	         r == LIBSSH2_ERROR_SOCKET_SEND)
 		errno = EPIPE;
 	else
 		errno = EIO;
@@ -861,8 +886,8 @@ static void con_ssh_close(void *ctx)
 /* ---- open ------------------------------------------------------------ */
 
 /* Fills the job: deadline, error prefix, user name. */
-static void con_ssh_job_init(con_ssh_job *j, const con_ssh_opts *o,
-			     char *err, size_t errlen)
+static void con_ssh_job_init(con_ssh_job *j, const con_ssh_opts *o, char *err,
+                             size_t errlen)
 {
 	const char *u = getenv("USER");
 	struct passwd *pw;
@@ -875,10 +900,10 @@ static void con_ssh_job_init(con_ssh_job *j, const con_ssh_opts *o,
 	j->deadline_ms = con_ssh_now_ms() + (uint64_t)ms;
 	if (strchr(o->host, ':') != NULL)
 		snprintf(j->where, sizeof j->where, "ssh [%s]:%d", o->host,
-			 o->port);
+		         o->port);
 	else
 		snprintf(j->where, sizeof j->where, "ssh %s:%d", o->host,
-			 o->port);
+		         o->port);
 	if (o->user[0] != '\0')
 		u = o->user;
 	else if (u == NULL || *u == '\0')
@@ -886,8 +911,7 @@ static void con_ssh_job_init(con_ssh_job *j, const con_ssh_opts *o,
 	snprintf(j->user, sizeof j->user, "%s", u);
 }
 
-int con_ssh_open(const con_ssh_opts *o, wire_io *io, char *err,
-		 size_t errlen)
+int con_ssh_open(const con_ssh_opts *o, wire_io *io, char *err, size_t errlen)
 {
 	con_ssh_job j;
 
