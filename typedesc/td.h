@@ -210,6 +210,12 @@ const char *td_kind_name(int kind);
 /* 1 for the integer kinds that have no structure (bool, char..ullong). */
 int td_kind_is_int(int kind);
 
+/* Checks, without allocating, that buf starts with one complete msgpack
+ * object whose container counts the bytes can hold (msgpack-c allocates
+ * for announced counts before reading them).  Call it before decoding
+ * untrusted bytes.  0 with *used = the object's length, or TD_EMALFORMED. */
+int td_msgpack_check(const void *buf, size_t len, size_t *used);
+
 /* Encoding helpers for the fixed-size big-endian fields of the ext types. */
 void td_put_be64(unsigned char *p, uint64_t v);
 uint64_t td_get_be64(const unsigned char *p);

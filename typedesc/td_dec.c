@@ -249,13 +249,13 @@ int td_table_decode_buf(const char *buf, size_t len, td_table **out,
 			char *err, size_t errlen)
 {
 	msgpack_unpacked u;
-	size_t off = 0;
+	size_t off = 0, used = 0;
 	int rc;
 
 	*out = NULL;
 	msgpack_unpacked_init(&u);
-	if (msgpack_unpack_next(&u, buf, len, &off) != MSGPACK_UNPACK_SUCCESS ||
-	    off != len)
+	if (td_msgpack_check(buf, len, &used) || used != len ||
+	    msgpack_unpack_next(&u, buf, len, &off) != MSGPACK_UNPACK_SUCCESS)
 		rc = td_dec_fail(err, errlen, TD_EMALFORMED,
 				 "type table is not one msgpack object");
 	else

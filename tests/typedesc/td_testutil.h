@@ -21,7 +21,7 @@ static td_table *tu_table;
 /* Replaces every 0x<hex> in s by 0xADDR, in place (s has room: it only
  * shrinks or keeps length for addresses of 4+ digits; short ones grow, so
  * the result goes to a new heap string). */
-static char *tu_mask(const char *s)
+static inline char *tu_mask(const char *s)
 {
 	char *out = malloc(strlen(s) * 3 + 1), *o = out;
 
@@ -41,7 +41,7 @@ static char *tu_mask(const char *s)
 }
 
 /* Decodes the node's table once. */
-static int tu_setup(void **state)
+static inline int tu_setup(void **state)
 {
 	msgpack_sbuffer sb;
 	msgpack_packer pk;
@@ -61,7 +61,7 @@ static int tu_setup(void **state)
 	return rc;
 }
 
-static int tu_teardown(void **state)
+static inline int tu_teardown(void **state)
 {
 	(void)state;
 	td_table_free(tu_table);
@@ -72,7 +72,7 @@ static int tu_teardown(void **state)
 
 /* Prints object v of the result res into a new string (masked if mask);
  * on error returns "ERR: <sentence>". */
-static char *tu_print_obj(const td_path_result *res, const msgpack_object *v,
+static inline char *tu_print_obj(const td_path_result *res, const msgpack_object *v,
 			  int mask)
 {
 	char err[256], *s, *m;
@@ -96,7 +96,7 @@ static char *tu_print_obj(const td_path_result *res, const msgpack_object *v,
 }
 
 /* Unpacks bytes and prints them as res; "ERR: ..." on failure. */
-static char *tu_print_bytes(const td_path_result *res, const char *buf,
+static inline char *tu_print_bytes(const td_path_result *res, const char *buf,
 			    size_t len, int mask)
 {
 	msgpack_unpacked u;
@@ -104,7 +104,9 @@ static char *tu_print_bytes(const td_path_result *res, const char *buf,
 	char *s;
 
 	msgpack_unpacked_init(&u);
-	if (msgpack_unpack_next(&u, buf, len, &off) != MSGPACK_UNPACK_SUCCESS)
+	if (td_msgpack_check(buf, len, &off) ||
+	    (off = 0, msgpack_unpack_next(&u, buf, len, &off)) !=
+		    MSGPACK_UNPACK_SUCCESS)
 		s = strdup("ERR: unpack");
 	else
 		s = tu_print_obj(res, &u.data, mask);
@@ -113,7 +115,7 @@ static char *tu_print_bytes(const td_path_result *res, const char *buf,
 }
 
 /* Variable of the fixture scope by name. */
-static const td_var *tu_var(const char *name)
+static inline const td_var *tu_var(const char *name)
 {
 	uint32_t n, i;
 	const td_var *v = td_fixture_scope(&n);
@@ -126,7 +128,7 @@ static const td_var *tu_var(const char *name)
 
 /* Packs variable name with td_pack_value (limits lim or defaults) and
  * prints it through the console side.  Caller frees. */
-static char *tu_var_text(const char *name, const td_limits *lim, int mask)
+static inline char *tu_var_text(const char *name, const td_limits *lim, int mask)
 {
 	const td_var *v = tu_var(name);
 	td_path_result res;
@@ -149,7 +151,7 @@ static char *tu_var_text(const char *name, const td_limits *lim, int mask)
 }
 
 /* The scope as the console knows it. */
-static uint32_t tu_scope(td_scope_var *out, uint32_t max)
+static inline uint32_t tu_scope(td_scope_var *out, uint32_t max)
 {
 	uint32_t n, i;
 	const td_var *v = td_fixture_scope(&n);
@@ -164,7 +166,7 @@ static uint32_t tu_scope(td_scope_var *out, uint32_t max)
 
 /* Evaluates path on the console, sends the request through its wire form
  * to td_serve, prints the answer.  "ERR: ..." for path or node errors. */
-static char *tu_path_text(const char *path, uint32_t follow, int mask)
+static inline char *tu_path_text(const char *path, uint32_t follow, int mask)
 {
 	td_scope_var scope[64];
 	uint32_t n = tu_scope(scope, 64);
