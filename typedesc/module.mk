@@ -43,7 +43,8 @@ build/console/obj/typedesc/%.o: CON_CFLAGS += -Itypedesc
 
 # Host-only test binaries (built with the default PORT).
 TD_TEST_CFLAGS = $(TEST_CFLAGS) -Itypedesc -Itests/typedesc
-TD_UNIT_BINS := build/tests/unit/test_td_roundtrip build/tests/unit/test_td_bad
+TD_UNIT_BINS := build/tests/unit/test_td_roundtrip build/tests/unit/test_td_bad \
+	build/tests/unit/test_td_path
 
 TD_TOOLS := build/tests/td_show
 
