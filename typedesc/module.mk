@@ -46,7 +46,7 @@ TD_TEST_CFLAGS = $(TEST_CFLAGS) -Itypedesc -Itests/typedesc
 TD_UNIT_BINS := build/tests/unit/test_td_roundtrip build/tests/unit/test_td_bad \
 	build/tests/unit/test_td_path
 
-TD_TOOLS := build/tests/td_show
+TD_TOOLS := build/tests/td_show build/tests/td_bench
 
 ifeq ($(PORT),$(HOST_PORT))
 test-bins: $(TD_UNIT_BINS) $(TD_TOOLS)
@@ -71,9 +71,15 @@ build/tests/td_show: tests/typedesc/td_show.c $(TD_CON_LIB) $(HOST_WIRE_LIB)
 	$(TESTCC) $(TD_TEST_CFLAGS) -o $@ $< $(TD_CON_LIB) $(HOST_WIRE_LIB) \
 		-lmsgpackc
 
-build/tests/td_bench: tests/typedesc/td_bench.c $(HOST_TD_LIB)
+# The bench: host binary at build/tests/td_bench (make td-bench runs it);
+# any port's at build/$(PORT)/tests/td_bench (run it with RUN_PREFIX).
+build/tests/td_bench: $(HB)/tests/td_bench
 	@mkdir -p $(dir $@)
-	$(TESTCC) $(TD_TEST_CFLAGS) -O2 -o $@ $< $(HOST_TD_LIB) -lmsgpackc
+	cp $< $@
+
+$(B)/tests/td_bench: $(B)/obj/tests/typedesc/td_bench.o $(TD_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(NODE_LDFLAGS) -o $@ $< $(TD_LIB) $(MSGPACK_LIBS)
 
 td-bench: build/tests/td_bench
 	build/tests/td_bench

@@ -358,6 +358,7 @@ int td_pack_value(msgpack_packer *pk, const td_table *t, uint32_t id,
 	w.t = t;
 	w.lim = lim;
 	w.follow = lim->follow;
+	td_probe_begin();
 	return td_walk_value(&w, id, addr, 0, 1);
 }
 

@@ -45,6 +45,11 @@ int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
  * The pipe is opened on first use; td_probe_close releases it. */
 int td_readable(const void *addr, size_t len);
 
+/* Forgets the pages td_readable found readable.  td_pack_value and
+ * td_serve call it when they start; call it before a series of
+ * td_readable calls of your own if memory may have changed since. */
+void td_probe_begin(void);
+
 /* Closes the probe pipe (reopened on demand). */
 void td_probe_close(void);
 

@@ -221,6 +221,7 @@ int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
 		td_limits_default(&def);
 		lim = &def;
 	}
+	td_probe_begin();
 	memset(&pos, 0, sizeof pos);
 	pos.type = req->type;
 	pos.addr = req->addr;
