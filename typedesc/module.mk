@@ -61,7 +61,7 @@ TD_FIXTURE_OBJS := $(HB)/obj/tests/typedesc/td_probe_types.o \
 	$(HB)/obj/tests/typedesc/td_fixture.o
 
 build/tests/unit/test_td_%: tests/typedesc/test_td_%.c $(TD_FIXTURE_OBJS) \
-		$(HOST_TD_LIB) $(TD_CON_LIB)
+		$(HOST_TD_LIB) $(TD_CON_LIB) $(HOST_WIRE_LIB)
 	@mkdir -p $(dir $@)
 	$(TESTCC) $(TD_TEST_CFLAGS) -o $@ $< $(TD_FIXTURE_OBJS) $(TD_CON_LIB) \
 		$(HOST_TD_LIB) $(HOST_WIRE_LIB) -lcmocka -lmsgpackc
