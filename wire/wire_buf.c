@@ -98,7 +98,7 @@ size_t wire_buf_used(const wire_buf *b)
 
 char *wire_buf_tail(const wire_buf *b)
 {
-	return b->data + b->len;
+	return b->data ? b->data + b->len : NULL;
 }
 
 void wire_buf_commit(wire_buf *b, size_t n)

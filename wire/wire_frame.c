@@ -270,8 +270,10 @@ int wire_dec_step(wire_dec *d, const void *p, size_t n, size_t *used,
 	take = d->need - d->have;
 	if (take > n - *used)
 		take = n - *used;
-	memcpy(msgpack_unpacker_buffer(&d->up), b + *used, take);
-	msgpack_unpacker_buffer_consumed(&d->up, take);
+	if (take > 0) {
+		memcpy(msgpack_unpacker_buffer(&d->up), b + *used, take);
+		msgpack_unpacker_buffer_consumed(&d->up, take);
+	}
 	d->have += take;
 	*used += take;
 	if (d->have < d->need)
