@@ -188,7 +188,8 @@ static int wire_dec_header(wire_dec *d, const unsigned char *p, size_t n,
 
 	if (take > n)
 		take = n;
-	memcpy(d->hdr + d->hdr_have, p, take);
+	if (take > 0)
+		memcpy(d->hdr + d->hdr_have, p, take);
 	d->hdr_have += take;
 	*used += take;
 	if (d->hdr_have < WIRE_FRAME_HDR)
