@@ -46,7 +46,7 @@
 enum td_kind {
 	TD_VOID = 0,
 	TD_BOOL = 1,
-	TD_CHAR = 2,  /* plain char; is_signed tells the target's choice */
+	TD_CHAR = 2, /* plain char; is_signed tells the target's choice */
 	TD_SCHAR = 3,
 	TD_UCHAR = 4,
 	TD_SHORT = 5,
@@ -80,7 +80,7 @@ enum td_ext {
 	TD_EXT_LDOUBLE = 2,    /* 8-byte big-endian float64 + native bytes */
 	TD_EXT_UNREADABLE = 3, /* 8-byte big-endian address of the object */
 	TD_EXT_STRCUT = 4,     /* string bytes, cut at the length cap */
-	TD_EXT_MORE = 5        /* 8-byte big-endian count of elements left out */
+	TD_EXT_MORE = 5 /* 8-byte big-endian count of elements left out */
 };
 
 /* Validity byte of a TD_EXT_PTR value. */
@@ -104,14 +104,15 @@ enum td_step_op {
 /* Error codes: 0 or negative.  td_strerror() gives a sentence. */
 enum td_error {
 	TD_OK = 0,
-	TD_ENOMEM = -1,     /* out of memory */
-	TD_EMALFORMED = -2, /* input bytes are not a valid table/value/request */
-	TD_EARG = -3,       /* bad argument from the caller */
-	TD_ETYPE = -4,      /* type id unknown or of the wrong kind */
-	TD_ERANGE = -5,     /* index or slice outside the array */
-	TD_EDEPTH = -6,     /* nesting deeper than the limit */
-	TD_EWRITE = -7,     /* the packer's write callback failed */
-	TD_EPATH = -8,      /* value path not valid (message in err buffer) */
+	TD_ENOMEM = -1, /* out of memory */
+	TD_EMALFORMED =
+	    -2,         /* input bytes are not a valid table/value/request */
+	TD_EARG = -3,   /* bad argument from the caller */
+	TD_ETYPE = -4,  /* type id unknown or of the wrong kind */
+	TD_ERANGE = -5, /* index or slice outside the array */
+	TD_EDEPTH = -6, /* nesting deeper than the limit */
+	TD_EWRITE = -7, /* the packer's write callback failed */
+	TD_EPATH = -8,  /* value path not valid (message in err buffer) */
 	TD_EUNREADABLE = -9 /* memory on the way to the value is unreadable */
 };
 

@@ -7,25 +7,43 @@
 
 /* Sentences for td_strerror, indexed by -code. */
 static const char *const td_errors[] = {
-	"success",
-	"out of memory",
-	"malformed input (not a valid table, value or request)",
-	"bad argument",
-	"unknown type id or type of the wrong kind",
-	"index or slice outside the array",
-	"nesting deeper than the limit",
-	"could not write the serialised output",
-	"invalid value path",
-	"memory on the way to the value is not readable",
+    "success",
+    "out of memory",
+    "malformed input (not a valid table, value or request)",
+    "bad argument",
+    "unknown type id or type of the wrong kind",
+    "index or slice outside the array",
+    "nesting deeper than the limit",
+    "could not write the serialised output",
+    "invalid value path",
+    "memory on the way to the value is not readable",
 };
 
 /* Names of the kinds, indexed by enum td_kind. */
 static const char *const td_kinds[TD_KIND_COUNT] = {
-	"void", "_Bool", "char", "signed char", "unsigned char", "short",
-	"unsigned short", "int", "unsigned int", "long", "unsigned long",
-	"long long", "unsigned long long", "float", "double", "long double",
-	"enum", "struct", "union", "array", "pointer", "function pointer",
-	"typedef",
+    "void",
+    "_Bool",
+    "char",
+    "signed char",
+    "unsigned char",
+    "short",
+    "unsigned short",
+    "int",
+    "unsigned int",
+    "long",
+    "unsigned long",
+    "long long",
+    "unsigned long long",
+    "float",
+    "double",
+    "long double",
+    "enum",
+    "struct",
+    "union",
+    "array",
+    "pointer",
+    "function pointer",
+    "typedef",
 };
 
 /* Defaults chosen for interactive printing. */
@@ -123,13 +141,13 @@ static uint64_t td_mp_len(const unsigned char *p, int n)
  * *fixed further bytes; *elems objects for fixarray/fixmap.  -1 for 0xc1,
  * the byte msgpack never uses. */
 static int td_mp_head(unsigned b, int *lenb, int *per, uint64_t *fixed,
-		      uint64_t *elems)
+                      uint64_t *elems)
 {
 	/* For 0xc4..0xdf: width of the length field (bin, ext, str, array,
 	 * map) or size of the fixed payload (numbers, fixext). */
 	static const unsigned char w[] = {
-		1, 2, 4, 1, 2, 4, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8,
-		2, 3, 5, 9, 17, 1, 2, 4, 2, 4, 2, 4,
+	    1, 2, 4, 1, 2, 4, 4,  8, 1, 2, 4, 8, 1, 2,
+	    4, 8, 2, 3, 5, 9, 17, 1, 2, 4, 2, 4, 2, 4,
 	};
 
 	*lenb = 0, *per = 0, *fixed = 0, *elems = 0;

@@ -24,11 +24,11 @@
 /* Decodes one table object.  On success *out is a new table (caller frees
  * with td_table_free); on error *out is NULL and err says why. */
 int td_table_decode(const msgpack_object *o, td_table **out, char *err,
-		    size_t errlen);
+                    size_t errlen);
 
 /* Same, from len bytes holding exactly one msgpack table object. */
-int td_table_decode_buf(const char *buf, size_t len, td_table **out,
-			char *err, size_t errlen);
+int td_table_decode_buf(const char *buf, size_t len, td_table **out, char *err,
+                        size_t errlen);
 
 /* Frees a decoded table; NULL is a no-op. */
 void td_table_free(td_table *t);
@@ -38,7 +38,7 @@ void td_table_free(td_table *t);
  * TD_EMALFORMED (v does not fit the type), TD_ETYPE or TD_ENOMEM; out may
  * then hold part of the text. */
 int td_value_print(wire_buf *out, const td_table *t, uint32_t id,
-		   const msgpack_object *v, int top, char *err, size_t errlen);
+                   const msgpack_object *v, int top, char *err, size_t errlen);
 
 /* A variable the console can name in paths. */
 typedef struct td_scope_var {
@@ -57,14 +57,13 @@ typedef struct td_path_result {
 /* Parses path and resolves it against the nvars variables of scope and the
  * table.  0, or TD_EPATH with a sentence in err ("no member named 'q' in
  * struct cell"). */
-int td_path_eval(const td_table *t, const td_scope_var *scope,
-		 uint32_t nvars, const char *path, td_path_result *res,
-		 char *err, size_t errlen);
+int td_path_eval(const td_table *t, const td_scope_var *scope, uint32_t nvars,
+                 const char *path, td_path_result *res, char *err,
+                 size_t errlen);
 
 /* Prints the node's answer v to the request of res: a value, or for a
  * slice an array of elements.  Same returns as td_value_print. */
-int td_result_print(wire_buf *out, const td_table *t,
-		    const td_path_result *res, const msgpack_object *v,
-		    char *err, size_t errlen);
+int td_result_print(wire_buf *out, const td_table *t, const td_path_result *res,
+                    const msgpack_object *v, char *err, size_t errlen);
 
 #endif

@@ -15,8 +15,7 @@
 #include "td_con.h"
 
 /* Writes a formatted sentence into err (if any) and returns code. */
-static int td_dec_fail(char *err, size_t errlen, int code, const char *fmt,
-		       ...)
+static int td_dec_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -58,7 +57,7 @@ static char *td_dec_str(const msgpack_object *o, int nil_ok)
 
 /* Decodes [[name, type, offset, bit_width]...] into ty. */
 static int td_dec_members(const msgpack_object *o, td_type *ty, uint32_t nt,
-			  char *err, size_t errlen)
+                          char *err, size_t errlen)
 {
 	td_member *ms;
 	const msgpack_object *f;
@@ -68,7 +67,7 @@ static int td_dec_members(const msgpack_object *o, td_type *ty, uint32_t nt,
 	if (o->type != MSGPACK_OBJECT_ARRAY ||
 	    o->via.array.size > TD_MAX_MEMBERS)
 		return td_dec_fail(err, errlen, TD_EMALFORMED,
-				   "type %u: members are not a list", ty->id);
+		                   "type %u: members are not a list", ty->id);
 	ms = calloc(o->via.array.size + 1, sizeof *ms);
 	if (ms == NULL)
 		return td_dec_fail(err, errlen, TD_ENOMEM, "out of memory");
@@ -83,8 +82,8 @@ static int td_dec_members(const msgpack_object *o, td_type *ty, uint32_t nt,
 		    td_dec_uint(&f[2], UINT64_MAX, &v[1]) ||
 		    td_dec_uint(&f[3], 64, &v[2]))
 			return td_dec_fail(err, errlen, TD_EMALFORMED,
-					   "type %u: member %u is malformed",
-					   ty->id, i);
+			                   "type %u: member %u is malformed",
+			                   ty->id, i);
 		ms[i].type = (uint32_t)v[0];
 		ms[i].offset = v[1];
 		ms[i].bit_width = (uint32_t)v[2];
@@ -94,15 +93,16 @@ static int td_dec_members(const msgpack_object *o, td_type *ty, uint32_t nt,
 
 /* Decodes [[name, value]...] into ty. */
 static int td_dec_consts(const msgpack_object *o, td_type *ty, char *err,
-			 size_t errlen)
+                         size_t errlen)
 {
 	td_const *cs;
 	const msgpack_object *f;
 	uint32_t i;
 
-	if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size > TD_MAX_CONSTS)
+	if (o->type != MSGPACK_OBJECT_ARRAY ||
+	    o->via.array.size > TD_MAX_CONSTS)
 		return td_dec_fail(err, errlen, TD_EMALFORMED,
-				   "type %u: constants are not a list", ty->id);
+		                   "type %u: constants are not a list", ty->id);
 	cs = calloc(o->via.array.size + 1, sizeof *cs);
 	if (cs == NULL)
 		return td_dec_fail(err, errlen, TD_ENOMEM, "out of memory");
@@ -118,8 +118,9 @@ static int td_dec_consts(const msgpack_object *o, td_type *ty, char *err,
 		    (f[1].type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
 		     f[1].via.u64 > INT64_MAX))
 			return td_dec_fail(err, errlen, TD_EMALFORMED,
-					   "type %u: enum constant %u is "
-					   "malformed", ty->id, i);
+			                   "type %u: enum constant %u is "
+			                   "malformed",
+			                   ty->id, i);
 		cs[i].value = f[1].via.i64;
 	}
 	return 0;
@@ -127,7 +128,7 @@ static int td_dec_consts(const msgpack_object *o, td_type *ty, char *err,
 
 /* Decodes the scalar fields 0..8 of one entry. */
 static int td_dec_head(const msgpack_object *f, td_type *ty, uint32_t idx,
-		       uint32_t nt)
+                       uint32_t nt)
 {
 	uint64_t v[8];
 
@@ -154,7 +155,7 @@ static int td_dec_head(const msgpack_object *f, td_type *ty, uint32_t idx,
 
 /* Decodes entry idx of nt. */
 static int td_dec_type(const msgpack_object *o, td_type *ty, uint32_t idx,
-		       uint32_t nt, char *err, size_t errlen)
+                       uint32_t nt, char *err, size_t errlen)
 {
 	const msgpack_object *f = o->via.array.ptr;
 	int rc;
@@ -162,15 +163,15 @@ static int td_dec_type(const msgpack_object *o, td_type *ty, uint32_t idx,
 	if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size != 11 ||
 	    td_dec_head(f, ty, idx, nt))
 		return td_dec_fail(err, errlen, TD_EMALFORMED,
-				   "type %u: malformed entry", idx);
+		                   "type %u: malformed entry", idx);
 	rc = td_dec_members(&f[9], ty, nt, err, errlen);
 	if (rc == 0)
 		rc = td_dec_consts(&f[10], ty, err, errlen);
 	if (rc == 0 && ty->kind != TD_STRUCT && ty->kind != TD_UNION &&
 	    ty->nmembers > 0)
 		return td_dec_fail(err, errlen, TD_EMALFORMED,
-				   "type %u: a %s cannot have members", idx,
-				   td_kind_name(ty->kind));
+		                   "type %u: a %s cannot have members", idx,
+		                   td_kind_name(ty->kind));
 	return rc;
 }
 
@@ -182,13 +183,13 @@ static int td_dec_check(const td_table *t, char *err, size_t errlen)
 	for (i = 0; i < t->ntypes; i++)
 		if (td_type_strip(t, i) == NULL)
 			return td_dec_fail(err, errlen, TD_EMALFORMED,
-					   "type %u: typedef chain loops", i);
+			                   "type %u: typedef chain loops", i);
 	return 0;
 }
 
 /* Decodes the header and allocates the entries. */
 static int td_dec_top(const msgpack_object *o, td_table *t, char *err,
-		      size_t errlen)
+                      size_t errlen)
 {
 	const msgpack_object *f = o->via.array.ptr;
 	uint64_t ver;
@@ -197,16 +198,16 @@ static int td_dec_top(const msgpack_object *o, td_table *t, char *err,
 	    f[0].type != MSGPACK_OBJECT_STR || f[0].via.str.size != 9 ||
 	    memcmp(f[0].via.str.ptr, "paravt-td", 9) != 0)
 		return td_dec_fail(err, errlen, TD_EMALFORMED,
-				   "not a paravt type table");
+		                   "not a paravt type table");
 	if (td_dec_uint(&f[1], UINT32_MAX, &ver) || ver != TD_FORMAT_VERSION)
 		return td_dec_fail(err, errlen, TD_EMALFORMED,
-				   "type table format is not version %d",
-				   TD_FORMAT_VERSION);
+		                   "type table format is not version %d",
+		                   TD_FORMAT_VERSION);
 	t->build = td_dec_str(&f[2], 1);
 	if (t->build == NULL || f[3].type != MSGPACK_OBJECT_ARRAY ||
 	    f[3].via.array.size == 0 || f[3].via.array.size > TD_MAX_TYPES)
 		return td_dec_fail(err, errlen, TD_EMALFORMED,
-				   "type table header is malformed");
+		                   "type table header is malformed");
 	t->types = calloc(f[3].via.array.size, sizeof(td_type));
 	if (t->types == NULL)
 		return td_dec_fail(err, errlen, TD_ENOMEM, "out of memory");
@@ -214,7 +215,7 @@ static int td_dec_top(const msgpack_object *o, td_table *t, char *err,
 }
 
 int td_table_decode(const msgpack_object *o, td_table **out, char *err,
-		    size_t errlen)
+                    size_t errlen)
 {
 	const msgpack_object *types;
 	td_table *t = calloc(1, sizeof *t);
@@ -231,7 +232,7 @@ int td_table_decode(const msgpack_object *o, td_table **out, char *err,
 	n = types->via.array.size;
 	for (i = 0; i < n && rc == 0; i++) {
 		rc = td_dec_type(&types->via.array.ptr[i],
-				 (td_type *)&t->types[i], i, n, err, errlen);
+		                 (td_type *)&t->types[i], i, n, err, errlen);
 		t->ntypes = i + 1;
 	}
 	if (rc == 0)
@@ -245,8 +246,8 @@ out_free:
 	return rc;
 }
 
-int td_table_decode_buf(const char *buf, size_t len, td_table **out,
-			char *err, size_t errlen)
+int td_table_decode_buf(const char *buf, size_t len, td_table **out, char *err,
+                        size_t errlen)
 {
 	msgpack_unpacked u;
 	size_t off = 0, used = 0;
@@ -257,7 +258,7 @@ int td_table_decode_buf(const char *buf, size_t len, td_table **out,
 	if (td_msgpack_check(buf, len, &used) || used != len ||
 	    msgpack_unpack_next(&u, buf, len, &off) != MSGPACK_UNPACK_SUCCESS)
 		rc = td_dec_fail(err, errlen, TD_EMALFORMED,
-				 "type table is not one msgpack object");
+		                 "type table is not one msgpack object");
 	else
 		rc = td_table_decode(&u.data, out, err, errlen);
 	msgpack_unpacked_destroy(&u);

@@ -23,14 +23,13 @@ typedef struct td_walk {
 } td_walk;
 
 static int td_walk_value(td_walk *w, uint32_t id, const unsigned char *p,
-			 uint32_t depth, int trusted);
+                         uint32_t depth, int trusted);
 
 /* msgpack-c returns non-zero on a failed write. */
 #define TD_PK(call) ((call) ? TD_EWRITE : 0)
 
 /* Packs an ext of type code with payload n bytes. */
-static int td_pack_ext(msgpack_packer *pk, int8_t code, const void *b,
-		       size_t n)
+static int td_pack_ext(msgpack_packer *pk, int8_t code, const void *b, size_t n)
 {
 	if (msgpack_pack_ext(pk, n, code) || msgpack_pack_ext_body(pk, b, n))
 		return TD_EWRITE;
@@ -58,8 +57,7 @@ static int td_pack_ptr(msgpack_packer *pk, uint64_t a, int state)
 
 /* Reads an integer of size n (1, 2, 4, 8) at p, sign-extending if sgn.
  * 0 or TD_ETYPE for another size. */
-static int td_read_int(const unsigned char *p, uint64_t n, int sgn,
-		       uint64_t *v)
+static int td_read_int(const unsigned char *p, uint64_t n, int sgn, uint64_t *v)
 {
 	uint8_t u8;
 	uint16_t u16;
@@ -95,7 +93,7 @@ static int td_pack_int(msgpack_packer *pk, uint64_t v, int sgn)
 
 /* Long double: float64 approximation (big-endian) + the native bytes. */
 static int td_pack_ldouble(msgpack_packer *pk, const unsigned char *p,
-			   uint64_t size)
+                           uint64_t size)
 {
 	unsigned char b[8 + 32];
 	long double ld;
@@ -113,8 +111,7 @@ static int td_pack_ldouble(msgpack_packer *pk, const unsigned char *p,
 }
 
 /* Scalars: integers, enums, bool, floating point, void. */
-static int td_walk_scalar(td_walk *w, const td_type *ty,
-			  const unsigned char *p)
+static int td_walk_scalar(td_walk *w, const td_type *ty, const unsigned char *p)
 {
 	uint64_t v;
 	float f;
@@ -139,13 +136,13 @@ static int td_walk_scalar(td_walk *w, const td_type *ty,
 		return TD_ETYPE;
 	if (ty->kind == TD_BOOL)
 		return TD_PK(v ? msgpack_pack_true(w->pk)
-			       : msgpack_pack_false(w->pk));
+		               : msgpack_pack_false(w->pk));
 	return td_pack_int(w->pk, v, ty->is_signed);
 }
 
 /* Packs n string bytes, as str, or as TD_EXT_STRCUT when cut. */
 static int td_pack_strbytes(msgpack_packer *pk, const void *s, size_t n,
-			    int cut)
+                            int cut)
 {
 	if (cut)
 		return td_pack_ext(pk, TD_EXT_STRCUT, s, n);
@@ -156,10 +153,10 @@ static int td_pack_strbytes(msgpack_packer *pk, const void *s, size_t n,
 
 /* A char array: bytes up to the first NUL, the array's end or the cap. */
 static int td_walk_chararray(td_walk *w, const td_type *ty,
-			     const unsigned char *p)
+                             const unsigned char *p)
 {
-	uint64_t cap = ty->count < w->lim->max_string ? ty->count
-						      : w->lim->max_string;
+	uint64_t cap =
+	    ty->count < w->lim->max_string ? ty->count : w->lim->max_string;
 	const unsigned char *nul = memchr(p, 0, (size_t)cap);
 
 	if (nul != NULL)
@@ -204,14 +201,14 @@ static int td_ptr_state(td_walk *w, uint64_t a, const td_type *tgt)
 	if (a > (uint64_t)UINTPTR_MAX)
 		return TD_PTR_UNREADABLE;
 	return td_readable((const void *)(uintptr_t)a, (size_t)tgt->size)
-		       ? TD_PTR_OK
-		       : TD_PTR_UNREADABLE;
+	           ? TD_PTR_OK
+	           : TD_PTR_UNREADABLE;
 }
 
 /* Pointers: the address; char * with its string; followed levels as
  * [ptr, value]. */
 static int td_walk_pointer(td_walk *w, const td_type *ty,
-			   const unsigned char *p, uint32_t depth)
+                           const unsigned char *p, uint32_t depth)
 {
 	const td_type *tgt = td_type_strip(w->t, ty->base);
 	uint64_t a;
@@ -220,7 +217,8 @@ static int td_walk_pointer(td_walk *w, const td_type *ty,
 	if (td_read_int(p, ty->size, 0, &a))
 		return TD_ETYPE;
 	if (ty->kind == TD_FUNCPTR)
-		return td_pack_ptr(w->pk, a, a ? TD_PTR_UNCHECKED : TD_PTR_NULL);
+		return td_pack_ptr(w->pk, a,
+		                   a ? TD_PTR_UNCHECKED : TD_PTR_NULL);
 	if (tgt != NULL && w->lim->strings && tgt->size == 1 &&
 	    (tgt->kind == TD_CHAR || tgt->kind == TD_SCHAR ||
 	     tgt->kind == TD_UCHAR)) {
@@ -238,15 +236,15 @@ static int td_walk_pointer(td_walk *w, const td_type *ty,
 		return TD_EWRITE;
 	w->follow--;
 	rc = td_walk_value(w, ty->base, (const unsigned char *)(uintptr_t)a,
-			   depth + 1, 1);
+	                   depth + 1, 1);
 	w->follow++;
 	return rc;
 }
 
 /* Arrays: str for char arrays, else elements (cut at max_elems with a
  * TD_EXT_MORE marker). */
-static int td_walk_array(td_walk *w, const td_type *ty,
-			 const unsigned char *p, uint32_t depth)
+static int td_walk_array(td_walk *w, const td_type *ty, const unsigned char *p,
+                         uint32_t depth)
 {
 	const td_type *el = td_type_get(w->t, ty->base);
 	const td_type *sel = td_type_strip(w->t, ty->base);
@@ -256,7 +254,7 @@ static int td_walk_array(td_walk *w, const td_type *ty,
 	if (el == NULL || sel == NULL)
 		return TD_ETYPE;
 	if (sel->size == 1 && (sel->kind == TD_CHAR || sel->kind == TD_SCHAR ||
-			       sel->kind == TD_UCHAR))
+	                       sel->kind == TD_UCHAR))
 		return td_walk_chararray(w, ty, p);
 	n = ty->count < w->lim->max_elems ? ty->count : w->lim->max_elems;
 	if (msgpack_pack_array(w->pk, (uint32_t)(n + (n < ty->count))))
@@ -273,7 +271,7 @@ static int td_walk_array(td_walk *w, const td_type *ty,
 
 /* A bit-field through its generated accessor, as int or bool. */
 static int td_walk_bitfield(td_walk *w, const td_member *m,
-			    const unsigned char *obj)
+                            const unsigned char *obj)
 {
 	const td_type *mt = td_type_strip(w->t, m->type);
 	uint64_t v;
@@ -283,13 +281,13 @@ static int td_walk_bitfield(td_walk *w, const td_member *m,
 	v = m->get(obj);
 	if (mt->kind == TD_BOOL)
 		return TD_PK(v ? msgpack_pack_true(w->pk)
-			       : msgpack_pack_false(w->pk));
+		               : msgpack_pack_false(w->pk));
 	return td_pack_int(w->pk, v, mt->is_signed);
 }
 
 /* Structs and unions: every member, in order, as one array. */
-static int td_walk_record(td_walk *w, const td_type *ty,
-			  const unsigned char *p, uint32_t depth)
+static int td_walk_record(td_walk *w, const td_type *ty, const unsigned char *p,
+                          uint32_t depth)
 {
 	const td_member *m;
 	uint32_t i;
@@ -302,8 +300,8 @@ static int td_walk_record(td_walk *w, const td_type *ty,
 		if (m->bit_width)
 			rc = td_walk_bitfield(w, m, p);
 		else
-			rc = td_walk_value(w, m->type, p + m->offset,
-					   depth + 1, 1);
+			rc = td_walk_value(w, m->type, p + m->offset, depth + 1,
+			                   1);
 		if (rc)
 			return rc;
 	}
@@ -313,7 +311,7 @@ static int td_walk_record(td_walk *w, const td_type *ty,
 /* Dispatcher.  Untrusted objects are probed first and packed as
  * TD_EXT_UNREADABLE when they cannot be read. */
 static int td_walk_value(td_walk *w, uint32_t id, const unsigned char *p,
-			 uint32_t depth, int trusted)
+                         uint32_t depth, int trusted)
 {
 	const td_type *ty = td_type_get(w->t, id);
 
@@ -323,7 +321,7 @@ static int td_walk_value(td_walk *w, uint32_t id, const unsigned char *p,
 		return TD_EDEPTH;
 	if (!trusted && !td_readable(p, (size_t)ty->size))
 		return td_pack_addr_ext(w->pk, TD_EXT_UNREADABLE,
-					(uint64_t)(uintptr_t)p);
+		                        (uint64_t)(uintptr_t)p);
 	switch (ty->kind) {
 	case TD_TYPEDEF:
 		return td_walk_value(w, ty->base, p, depth + 1, 1);
@@ -343,7 +341,7 @@ static int td_walk_value(td_walk *w, uint32_t id, const unsigned char *p,
 }
 
 int td_pack_value(msgpack_packer *pk, const td_table *t, uint32_t id,
-		  const void *addr, const td_limits *lim)
+                  const void *addr, const td_limits *lim)
 {
 	td_limits def;
 	td_walk w;
@@ -370,7 +368,8 @@ static int td_pack_name(msgpack_packer *pk, const char *s)
 	if (s == NULL)
 		return TD_PK(msgpack_pack_nil(pk));
 	n = strlen(s);
-	return TD_PK(msgpack_pack_str(pk, n) || msgpack_pack_str_body(pk, s, n));
+	return TD_PK(msgpack_pack_str(pk, n) ||
+	             msgpack_pack_str_body(pk, s, n));
 }
 
 /* [[name, type, offset, bit_width]...] */

@@ -15,8 +15,8 @@
 #ifndef PARAVT_TD_NODE_H
 #define PARAVT_TD_NODE_H
 
-#include <msgpack.h>
 #include "td.h"
+#include <msgpack.h>
 
 /* Writes the whole table t as one msgpack array:
  * ["paravt-td", TD_FORMAT_VERSION, build, [type...]] with
@@ -30,7 +30,7 @@ int td_table_pack(msgpack_packer *pk, const td_table *t);
  * inside are probed before being followed.  lim may be NULL (defaults).
  * 0, TD_ETYPE (bad table entry), TD_EDEPTH or TD_EWRITE. */
 int td_pack_value(msgpack_packer *pk, const td_table *t, uint32_t id,
-		  const void *addr, const td_limits *lim);
+                  const void *addr, const td_limits *lim);
 
 /* Serves a request: follows req's steps from its variable, checking every
  * index and probing every address (the request's own address too), then
@@ -38,7 +38,7 @@ int td_pack_value(msgpack_packer *pk, const td_table *t, uint32_t id,
  * unreadable on the way is packed as TD_EXT_UNREADABLE.  Nothing is packed
  * when an error is returned: TD_ETYPE, TD_ERANGE, TD_EARG, TD_EWRITE. */
 int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
-	     const td_limits *lim);
+             const td_limits *lim);
 
 /* 1 if len bytes at addr can be read without a fault, else 0.  Probes one
  * byte per page by writing it into a private pipe (EFAULT, never SIGSEGV).

@@ -28,18 +28,18 @@
 
 /* Parser and evaluator state. */
 typedef struct td_ps {
-	const td_table *t;          /* types */
-	const td_scope_var *scope;  /* variables */
-	uint32_t nvars;             /* their number */
-	const char *s;              /* the path */
-	size_t pos;                 /* next character */
-	td_path_result *res;        /* output */
-	char expr[TD_EXPR_MAX];     /* text of what is evaluated so far */
-	int bitfield;               /* current value is a bit-field */
-	int last_index;             /* last step indexed an array */
-	uint64_t last_count;        /* that array's element count */
-	char *err;                  /* caller's error buffer */
-	size_t errlen;              /* its size */
+	const td_table *t;         /* types */
+	const td_scope_var *scope; /* variables */
+	uint32_t nvars;            /* their number */
+	const char *s;             /* the path */
+	size_t pos;                /* next character */
+	td_path_result *res;       /* output */
+	char expr[TD_EXPR_MAX];    /* text of what is evaluated so far */
+	int bitfield;              /* current value is a bit-field */
+	int last_index;            /* last step indexed an array */
+	uint64_t last_count;       /* that array's element count */
+	char *err;                 /* caller's error buffer */
+	size_t errlen;             /* its size */
 } td_ps;
 
 static int td_ps_unary(td_ps *ps);
@@ -73,9 +73,9 @@ static const td_type *td_ps_type(td_ps *ps)
 
 /* Sets the sub-expression text to pre + txt + post, cut to fit. */
 static void td_ps_text(td_ps *ps, const char *pre, const char *txt,
-		       const char *post)
+                       const char *post)
 {
-	const char *parts[3] = { pre, txt, post };
+	const char *parts[3] = {pre, txt, post};
 	char tmp[TD_EXPR_MAX];
 	size_t n = 0, k;
 	int i;
@@ -98,7 +98,7 @@ static int td_ps_step(td_ps *ps, int op, uint64_t arg)
 
 	if (r->nsteps >= TD_MAX_STEPS)
 		return td_ps_fail(ps, "path is too long (at most %u steps)",
-				  TD_MAX_STEPS);
+		                  TD_MAX_STEPS);
 	r->steps[r->nsteps].op = (uint8_t)op;
 	r->steps[r->nsteps].arg = arg;
 	r->nsteps++;
@@ -113,12 +113,15 @@ static int td_ps_name(td_ps *ps, char *buf, size_t len, const char *after)
 
 	td_ps_peek(ps);
 	if (!isalpha((unsigned char)ps->s[ps->pos]) && ps->s[ps->pos] != '_')
-		return td_ps_fail(ps, "syntax error at column %zu: expected a "
-				  "name%s", ps->pos + 1, after);
-	while (isalnum((unsigned char)ps->s[ps->pos]) || ps->s[ps->pos] == '_') {
+		return td_ps_fail(ps,
+		                  "syntax error at column %zu: expected a "
+		                  "name%s",
+		                  ps->pos + 1, after);
+	while (isalnum((unsigned char)ps->s[ps->pos]) ||
+	       ps->s[ps->pos] == '_') {
 		if (n + 1 >= len)
 			return td_ps_fail(ps, "name too long at column %zu",
-					  ps->pos + 1);
+			                  ps->pos + 1);
 		buf[n++] = ps->s[ps->pos++];
 	}
 	buf[n] = 0;
@@ -135,7 +138,7 @@ static int td_ps_number(td_ps *ps, uint64_t *v, const char *what)
 	start = ps->s + ps->pos;
 	if (!isdigit((unsigned char)*start))
 		return td_ps_fail(ps, "syntax error at column %zu: expected %s",
-				  ps->pos + 1, what);
+		                  ps->pos + 1, what);
 	*v = strtoull(start, &end, 0);
 	ps->pos += (size_t)(end - start);
 	return 0;
@@ -146,7 +149,7 @@ static int td_ps_not_bitfield(td_ps *ps, const char *op)
 {
 	if (ps->bitfield)
 		return td_ps_fail(ps, "cannot %s '%s': it is a bit-field", op,
-				  ps->expr);
+		                  ps->expr);
 	return 0;
 }
 
@@ -165,7 +168,8 @@ static int td_ps_primary_name(td_ps *ps)
 	if (i == ps->nvars)
 		return td_ps_fail(ps, "no variable named '%s' here", name);
 	if (td_type_strip(ps->t, ps->scope[i].type) == NULL)
-		return td_ps_fail(ps, "variable '%s' has an unknown type", name);
+		return td_ps_fail(ps, "variable '%s' has an unknown type",
+		                  name);
 	ps->res->req.type = ps->scope[i].type;
 	ps->res->req.addr = ps->scope[i].addr;
 	ps->res->type = ps->scope[i].type;
@@ -185,8 +189,9 @@ static int td_ps_primary(td_ps *ps)
 	if (rc)
 		return rc;
 	if (td_ps_peek(ps) != ')')
-		return td_ps_fail(ps, "syntax error at column %zu: expected ')'",
-				  ps->pos + 1);
+		return td_ps_fail(ps,
+		                  "syntax error at column %zu: expected ')'",
+		                  ps->pos + 1);
 	ps->pos++;
 	td_ps_text(ps, "(", ps->expr, ")");
 	return 0;
@@ -203,7 +208,7 @@ static int td_ps_member(td_ps *ps, const char *name)
 			break;
 	if (i == ty->nmembers)
 		return td_ps_fail(ps, "no member named '%s' in %s", name,
-				  ty->name);
+		                  ty->name);
 	ps->res->type = ty->members[i].type;
 	ps->bitfield = ty->members[i].bit_width != 0;
 	return td_ps_step(ps, TD_STEP_MEMBER, i);
@@ -218,25 +223,27 @@ static int td_ps_dot(td_ps *ps, int arrow)
 
 	if (rc == 0)
 		rc = td_ps_name(ps, name, sizeof name,
-				arrow ? " after '->'" : " after '.'");
+		                arrow ? " after '->'" : " after '.'");
 	if (rc)
 		return rc;
 	if (arrow) {
 		if (ty->kind != TD_POINTER)
-			return td_ps_fail(ps, "cannot use '->' on '%s': it is "
-					  "%s, not a pointer", ps->expr,
-					  ty->name);
+			return td_ps_fail(ps,
+			                  "cannot use '->' on '%s': it is "
+			                  "%s, not a pointer",
+			                  ps->expr, ty->name);
 		ps->res->type = ty->base;
 		ty = td_ps_type(ps);
 		if ((rc = td_ps_step(ps, TD_STEP_DEREF, 0)))
 			return rc;
 	}
 	if (ty->kind != TD_STRUCT && ty->kind != TD_UNION)
-		return td_ps_fail(ps, "cannot take member '%s' of '%s': it is "
-				  "%s, not a struct or union%s", name,
-				  ps->expr, ty->name,
-				  !arrow && ty->kind == TD_POINTER
-					  ? " (use '->')" : "");
+		return td_ps_fail(
+		    ps,
+		    "cannot take member '%s' of '%s': it is "
+		    "%s, not a struct or union%s",
+		    name, ps->expr, ty->name,
+		    !arrow && ty->kind == TD_POINTER ? " (use '->')" : "");
 	rc = td_ps_member(ps, name);
 	td_ps_text(ps, ps->expr, arrow ? "->" : ".", name);
 	return rc;
@@ -253,23 +260,27 @@ static int td_ps_index(td_ps *ps)
 	if (rc == 0)
 		rc = td_ps_number(ps, &i, "an index after '['");
 	if (rc == 0 && td_ps_peek(ps) != ']')
-		return td_ps_fail(ps, "syntax error at column %zu: expected ']'",
-				  ps->pos + 1);
+		return td_ps_fail(ps,
+		                  "syntax error at column %zu: expected ']'",
+		                  ps->pos + 1);
 	if (rc)
 		return rc;
 	ps->pos++;
 	el = td_type_strip(ps->t, ty->base);
 	if (ty->kind == TD_ARRAY && i >= ty->count)
-		return td_ps_fail(ps, "index %llu is out of bounds for '%s' "
-				  "(%s: %llu elements)", (unsigned long long)i,
-				  ps->expr, ty->name,
-				  (unsigned long long)ty->count);
+		return td_ps_fail(ps,
+		                  "index %llu is out of bounds for '%s' "
+		                  "(%s: %llu elements)",
+		                  (unsigned long long)i, ps->expr, ty->name,
+		                  (unsigned long long)ty->count);
 	if (ty->kind != TD_ARRAY && ty->kind != TD_POINTER)
-		return td_ps_fail(ps, "cannot index '%s': it is %s, not an "
-				  "array or pointer", ps->expr, ty->name);
+		return td_ps_fail(ps,
+		                  "cannot index '%s': it is %s, not an "
+		                  "array or pointer",
+		                  ps->expr, ty->name);
 	if (el == NULL || el->kind == TD_VOID)
 		return td_ps_fail(ps, "cannot index '%s': it points to void",
-				  ps->expr);
+		                  ps->expr);
 	ps->res->type = ty->base;
 	rc = td_ps_step(ps, TD_STEP_INDEX, i);
 	ps->last_index = ty->kind == TD_ARRAY;
@@ -312,15 +323,21 @@ static int td_ps_deref(td_ps *ps)
 	if (rc)
 		return rc;
 	if (ty->kind == TD_FUNCPTR)
-		return td_ps_fail(ps, "cannot dereference '%s': it is a "
-				  "function pointer", ps->expr);
+		return td_ps_fail(ps,
+		                  "cannot dereference '%s': it is a "
+		                  "function pointer",
+		                  ps->expr);
 	if (ty->kind != TD_POINTER && ty->kind != TD_ARRAY)
-		return td_ps_fail(ps, "cannot dereference '%s': it is %s, not "
-				  "a pointer", ps->expr, ty->name);
+		return td_ps_fail(ps,
+		                  "cannot dereference '%s': it is %s, not "
+		                  "a pointer",
+		                  ps->expr, ty->name);
 	el = td_type_strip(ps->t, ty->base);
 	if (el == NULL || el->kind == TD_VOID)
-		return td_ps_fail(ps, "cannot dereference '%s': it points to "
-				  "void", ps->expr);
+		return td_ps_fail(ps,
+		                  "cannot dereference '%s': it points to "
+		                  "void",
+		                  ps->expr);
 	ps->res->type = ty->base;
 	rc = td_ps_step(ps, TD_STEP_DEREF, 0);
 	td_ps_text(ps, "*", ps->expr, "");
@@ -350,20 +367,23 @@ static int td_ps_slice(td_ps *ps)
 	if (rc)
 		return rc;
 	if (n == 0 || n > 1000000)
-		return td_ps_fail(ps, "slice count must be 1 to 1000000, not "
-				  "%llu", (unsigned long long)n);
+		return td_ps_fail(ps,
+		                  "slice count must be 1 to 1000000, not "
+		                  "%llu",
+		                  (unsigned long long)n);
 	if (ps->last_index && n > ps->last_count)
-		return td_ps_fail(ps, "slice '%s@%llu' runs past the end of the "
-				  "array (%llu elements left)", ps->expr,
-				  (unsigned long long)n,
-				  (unsigned long long)ps->last_count);
+		return td_ps_fail(ps,
+		                  "slice '%s@%llu' runs past the end of the "
+		                  "array (%llu elements left)",
+		                  ps->expr, (unsigned long long)n,
+		                  (unsigned long long)ps->last_count);
 	ps->res->slice = n;
 	return td_ps_step(ps, TD_STEP_SLICE, n);
 }
 
-int td_path_eval(const td_table *t, const td_scope_var *scope,
-		 uint32_t nvars, const char *path, td_path_result *res,
-		 char *err, size_t errlen)
+int td_path_eval(const td_table *t, const td_scope_var *scope, uint32_t nvars,
+                 const char *path, td_path_result *res, char *err,
+                 size_t errlen)
 {
 	td_ps ps;
 	int rc;
@@ -383,7 +403,9 @@ int td_path_eval(const td_table *t, const td_scope_var *scope,
 		rc = td_ps_slice(&ps);
 	}
 	if (rc == 0 && td_ps_peek(&ps) != 0)
-		rc = td_ps_fail(&ps, "syntax error at column %zu: unexpected "
-				"'%c'", ps.pos + 1, ps.s[ps.pos]);
+		rc = td_ps_fail(&ps,
+		                "syntax error at column %zu: unexpected "
+		                "'%c'",
+		                ps.pos + 1, ps.s[ps.pos]);
 	return rc;
 }

@@ -25,17 +25,17 @@
 
 /* One print: output, table, error buffer. */
 typedef struct td_pr {
-	wire_buf *out;        /* text goes here */
-	const td_table *t;    /* types */
-	char *err;            /* caller's error buffer */
-	size_t errlen;        /* its size */
+	wire_buf *out;     /* text goes here */
+	const td_table *t; /* types */
+	char *err;         /* caller's error buffer */
+	size_t errlen;     /* its size */
 } td_pr;
 
 /* Deepest value nesting printed (the msgpack decoder bounds it too). */
 #define TD_PRINT_DEPTH 64
 
-static int td_pr_value(td_pr *p, uint32_t id, const msgpack_object *v,
-		       int top, int depth);
+static int td_pr_value(td_pr *p, uint32_t id, const msgpack_object *v, int top,
+                       int depth);
 
 /* Appends formatted text.  0 or TD_ENOMEM. */
 static int td_out(td_pr *p, const char *fmt, ...)
@@ -58,8 +58,9 @@ static int td_out(td_pr *p, const char *fmt, ...)
 static int td_bad(td_pr *p, const td_type *ty, const char *what)
 {
 	if (p->err != NULL && p->errlen > 0)
-		snprintf(p->err, p->errlen, "value does not fit type %s (%s): %s",
-			 ty->name, td_kind_name(ty->kind), what);
+		snprintf(p->err, p->errlen,
+		         "value does not fit type %s (%s): %s", ty->name,
+		         td_kind_name(ty->kind), what);
 	return TD_EMALFORMED;
 }
 
@@ -106,7 +107,7 @@ static int td_out_str(td_pr *p, const char *s, uint32_t n, int cut)
 
 /* Reads an integer object for type ty (signedness checked). */
 static int td_get_int(td_pr *p, const td_type *ty, const msgpack_object *v,
-		      int64_t *s, uint64_t *u)
+                      int64_t *s, uint64_t *u)
 {
 	if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
 		*u = v->via.u64;
@@ -144,7 +145,7 @@ static int td_pr_int(td_pr *p, const td_type *ty, const msgpack_object *v)
 			if (ty->consts[i].value == s)
 				return td_out(p, "%s", ty->consts[i].name);
 	rc = ty->is_signed ? td_out(p, "%lld", (long long)s)
-			   : td_out(p, "%llu", (unsigned long long)u);
+	                   : td_out(p, "%llu", (unsigned long long)u);
 	if (rc == 0 && ty->size == 1 && ty->kind >= TD_CHAR &&
 	    ty->kind <= TD_UCHAR) {
 		rc = td_out(p, " '");
@@ -181,7 +182,7 @@ static int td_pr_float(td_pr *p, const td_type *ty, const msgpack_object *v)
 		rc = td_out_double(p, d, 17);
 		if (rc == 0)
 			rc = td_out(p, " <long double, %u bytes>",
-				    v->via.ext.size - 8);
+			            v->via.ext.size - 8);
 		return rc;
 	}
 	if (v->type != MSGPACK_OBJECT_FLOAT64 &&
@@ -195,14 +196,14 @@ static int td_pr_float(td_pr *p, const td_type *ty, const msgpack_object *v)
 /* Prints "0x..." and the state note of a pointer ext. */
 static int td_pr_ptrext(td_pr *p, const td_type *ty, const msgpack_object *v)
 {
-	static const char *const note[] = { "", "", " <unreadable>", "",
-					    " <misaligned>" };
+	static const char *const note[] = {"", "", " <unreadable>", "",
+	                                   " <misaligned>"};
 	const unsigned char *b = (const unsigned char *)v->via.ext.ptr;
 
 	if (!td_is_ext(v, TD_EXT_PTR, 9) || b[8] > TD_PTR_MISALIGNED)
 		return td_bad(p, ty, "expected a pointer ext");
 	return td_out(p, "0x%llx%s", (unsigned long long)td_get_be64(b),
-		      note[b[8]]);
+	              note[b[8]]);
 }
 
 /* char *: [ptr, str | strcut | nil]. */
@@ -215,22 +216,24 @@ static int td_pr_cstr(td_pr *p, const td_type *ty, const msgpack_object *v)
 		return rc;
 	if (s->type == MSGPACK_OBJECT_STR) {
 		rc = td_out(p, " ");
-		return rc ? rc : td_out_str(p, s->via.str.ptr, s->via.str.size, 0);
+		return rc ? rc
+		          : td_out_str(p, s->via.str.ptr, s->via.str.size, 0);
 	}
 	if (td_is_ext(s, TD_EXT_STRCUT, s->via.ext.size)) {
 		rc = td_out(p, " ");
-		return rc ? rc : td_out_str(p, s->via.ext.ptr, s->via.ext.size, 1);
+		return rc ? rc
+		          : td_out_str(p, s->via.ext.ptr, s->via.ext.size, 1);
 	}
 	return td_bad(p, ty, "expected a string after a char pointer");
 }
 
 /* Pointers and function pointers, with "(T) " at the top. */
 static int td_pr_pointer(td_pr *p, const td_type *ty, const msgpack_object *v,
-			 int top, int depth)
+                         int top, int depth)
 {
 	const td_type *tgt = td_type_strip(p->t, ty->base);
 	int is_str = ty->kind == TD_POINTER && tgt != NULL && tgt->size == 1 &&
-		     tgt->kind >= TD_CHAR && tgt->kind <= TD_UCHAR;
+	             tgt->kind >= TD_CHAR && tgt->kind <= TD_UCHAR;
 	int rc = 0;
 
 	if (top && !(is_str && v->type == MSGPACK_OBJECT_ARRAY))
@@ -247,14 +250,15 @@ static int td_pr_pointer(td_pr *p, const td_type *ty, const msgpack_object *v,
 	if (rc == 0)
 		rc = td_out(p, " -> ");
 	if (rc == 0)
-		rc = td_pr_value(p, ty->base, &v->via.array.ptr[1], 0, depth + 1);
+		rc = td_pr_value(p, ty->base, &v->via.array.ptr[1], 0,
+		                 depth + 1);
 	return rc;
 }
 
 /* Elements of an array object (maybe ending in a TD_EXT_MORE marker)
  * between braces; max: how many elements the type allows. */
 static int td_pr_elems(td_pr *p, uint32_t el, const td_type *ty,
-		       const msgpack_object *v, uint64_t max, int depth)
+                       const msgpack_object *v, uint64_t max, int depth)
 {
 	uint32_t n, i;
 	int more, rc = td_out(p, "{");
@@ -272,7 +276,7 @@ static int td_pr_elems(td_pr *p, uint32_t el, const td_type *ty,
 			rc = td_out(p, ", ");
 		if (rc == 0)
 			rc = td_pr_value(p, el, &v->via.array.ptr[i], 0,
-					 depth + 1);
+			                 depth + 1);
 	}
 	if (rc == 0)
 		rc = td_out(p, more ? "...}" : "}");
@@ -281,17 +285,20 @@ static int td_pr_elems(td_pr *p, uint32_t el, const td_type *ty,
 
 /* Arrays: strings for char arrays, else {e, e, ...}. */
 static int td_pr_array(td_pr *p, const td_type *ty, const msgpack_object *v,
-		       int depth)
+                       int depth)
 {
 	const td_type *el = td_type_strip(p->t, ty->base);
 
 	if (el != NULL && el->size == 1 && el->kind >= TD_CHAR &&
 	    el->kind <= TD_UCHAR) {
-		if (v->type == MSGPACK_OBJECT_STR && v->via.str.size <= ty->count)
-			return td_out_str(p, v->via.str.ptr, v->via.str.size, 0);
+		if (v->type == MSGPACK_OBJECT_STR &&
+		    v->via.str.size <= ty->count)
+			return td_out_str(p, v->via.str.ptr, v->via.str.size,
+			                  0);
 		if (td_is_ext(v, TD_EXT_STRCUT, v->via.ext.size) &&
 		    v->via.ext.size <= ty->count)
-			return td_out_str(p, v->via.ext.ptr, v->via.ext.size, 1);
+			return td_out_str(p, v->via.ext.ptr, v->via.ext.size,
+			                  1);
 		return td_bad(p, ty, "expected a string");
 	}
 	return td_pr_elems(p, ty->base, ty, v, ty->count, depth);
@@ -299,27 +306,28 @@ static int td_pr_array(td_pr *p, const td_type *ty, const msgpack_object *v,
 
 /* Structs and unions: {name = value, ...} in member order. */
 static int td_pr_record(td_pr *p, const td_type *ty, const msgpack_object *v,
-			int depth)
+                        int depth)
 {
 	uint32_t i;
 	int rc;
 
-	if (v->type != MSGPACK_OBJECT_ARRAY || v->via.array.size != ty->nmembers)
+	if (v->type != MSGPACK_OBJECT_ARRAY ||
+	    v->via.array.size != ty->nmembers)
 		return td_bad(p, ty, "expected one value per member");
 	rc = td_out(p, "{");
 	for (i = 0; i < ty->nmembers && rc == 0; i++) {
 		rc = td_out(p, "%s%s = ", i ? ", " : "", ty->members[i].name);
 		if (rc == 0)
 			rc = td_pr_value(p, ty->members[i].type,
-					 &v->via.array.ptr[i], 0, depth + 1);
+			                 &v->via.array.ptr[i], 0, depth + 1);
 	}
 	return rc ? rc : td_out(p, "}");
 }
 
 /* Dispatcher: typedefs are looked through; unreadable memory is valid
  * for any type. */
-static int td_pr_value(td_pr *p, uint32_t id, const msgpack_object *v,
-		       int top, int depth)
+static int td_pr_value(td_pr *p, uint32_t id, const msgpack_object *v, int top,
+                       int depth)
 {
 	const td_type *ty = td_type_strip(p->t, id);
 
@@ -329,8 +337,8 @@ static int td_pr_value(td_pr *p, uint32_t id, const msgpack_object *v,
 		return td_bad(p, ty, "nested too deeply");
 	if (td_is_ext(v, TD_EXT_UNREADABLE, 8))
 		return td_out(p, "<unreadable at 0x%llx>",
-			      (unsigned long long)td_get_be64(
-				      (const unsigned char *)v->via.ext.ptr));
+		              (unsigned long long)td_get_be64(
+		                  (const unsigned char *)v->via.ext.ptr));
 	switch (ty->kind) {
 	case TD_VOID:
 		return td_out(p, "void");
@@ -352,9 +360,9 @@ static int td_pr_value(td_pr *p, uint32_t id, const msgpack_object *v,
 }
 
 int td_value_print(wire_buf *out, const td_table *t, uint32_t id,
-		   const msgpack_object *v, int top, char *err, size_t errlen)
+                   const msgpack_object *v, int top, char *err, size_t errlen)
 {
-	td_pr p = { out, t, err, errlen };
+	td_pr p = {out, t, err, errlen};
 	int rc = td_pr_value(&p, id, v, top, 0);
 
 	if (rc == TD_ETYPE && err != NULL && errlen > 0)
@@ -364,11 +372,10 @@ int td_value_print(wire_buf *out, const td_table *t, uint32_t id,
 	return rc;
 }
 
-int td_result_print(wire_buf *out, const td_table *t,
-		    const td_path_result *res, const msgpack_object *v,
-		    char *err, size_t errlen)
+int td_result_print(wire_buf *out, const td_table *t, const td_path_result *res,
+                    const msgpack_object *v, char *err, size_t errlen)
 {
-	td_pr p = { out, t, err, errlen };
+	td_pr p = {out, t, err, errlen};
 	const td_type *ty = td_type_strip(t, res->type);
 
 	if (res->slice == 0)

@@ -21,7 +21,7 @@
 #include "td_node.h"
 
 /* The probe pipe; -1 while closed. */
-static int td_pfd[2] = { -1, -1 };
+static int td_pfd[2] = {-1, -1};
 
 /* Page size, looked up once. */
 static size_t td_page;

@@ -14,12 +14,12 @@
 
 /* Where a walk along the steps stands. */
 typedef struct td_pos {
-	uint32_t type;    /* type id of the object at addr */
-	uint64_t addr;    /* its address */
-	int bad;          /* 1: memory on the way was unreadable at addr */
+	uint32_t type;         /* type id of the object at addr */
+	uint64_t addr;         /* its address */
+	int bad;               /* 1: memory on the way was unreadable at addr */
 	const td_member *bitf; /* final bit-field member, else NULL */
-	uint64_t slice;   /* elements of a final slice; 0 if none */
-	int sliced;       /* 1 if the last step is a slice */
+	uint64_t slice;        /* elements of a final slice; 0 if none */
+	int sliced;            /* 1 if the last step is a slice */
 } td_pos;
 
 /* Loads the pointer stored at pos into pos->addr, moving to its target.
@@ -59,7 +59,7 @@ static uint64_t td_elem_size(const td_table *t, const td_type *ty)
 
 /* MEMBER step. */
 static int td_step_member(const td_table *t, const td_type *ty, uint64_t k,
-			  td_pos *pos, int last)
+                          td_pos *pos, int last)
 {
 	const td_member *m;
 
@@ -81,7 +81,7 @@ static int td_step_member(const td_table *t, const td_type *ty, uint64_t k,
 
 /* INDEX and DEREF steps (deref is index 0). */
 static int td_step_index(const td_table *t, const td_type *ty, uint64_t i,
-			 td_pos *pos)
+                         td_pos *pos)
 {
 	uint64_t es = td_elem_size(t, ty);
 	int rc;
@@ -102,8 +102,7 @@ static int td_step_index(const td_table *t, const td_type *ty, uint64_t i,
 }
 
 /* Applies every step to pos. */
-static int td_serve_walk(const td_table *t, const td_request *req,
-			 td_pos *pos)
+static int td_serve_walk(const td_table *t, const td_request *req, td_pos *pos)
 {
 	const td_type *ty;
 	const td_step *s;
@@ -146,7 +145,7 @@ static int td_serve_unreadable(msgpack_packer *pk, uint64_t a)
 
 /* Packs a final slice of n elements of type id at a. */
 static int td_serve_slice(msgpack_packer *pk, const td_table *t,
-			  const td_pos *pos, const td_limits *lim)
+                          const td_pos *pos, const td_limits *lim)
 {
 	const td_type *el = td_type_get(t, pos->type);
 	uint64_t n = pos->slice, i;
@@ -179,7 +178,7 @@ static int td_serve_slice(msgpack_packer *pk, const td_table *t,
 
 /* Packs the value at the end of the path (probed first). */
 static int td_serve_final(msgpack_packer *pk, const td_table *t,
-			  const td_pos *pos, const td_limits *lim)
+                          const td_pos *pos, const td_limits *lim)
 {
 	const td_type *ty = td_type_get(t, pos->type);
 	const void *p = (const void *)(uintptr_t)pos->addr;
@@ -200,15 +199,15 @@ static int td_serve_final(msgpack_packer *pk, const td_table *t,
 	v = pos->bitf->get(p);
 	if (pt->kind == TD_BOOL)
 		return (v ? msgpack_pack_true(pk) : msgpack_pack_false(pk))
-			       ? TD_EWRITE
-			       : 0;
+		           ? TD_EWRITE
+		           : 0;
 	if (pt->is_signed)
 		return msgpack_pack_int64(pk, (int64_t)v) ? TD_EWRITE : 0;
 	return msgpack_pack_uint64(pk, v) ? TD_EWRITE : 0;
 }
 
 int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
-	     const td_limits *lim)
+             const td_limits *lim)
 {
 	td_limits def;
 	td_pos pos;

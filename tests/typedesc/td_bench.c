@@ -17,10 +17,10 @@
 
 /* A record without pointers. */
 struct rec {
-	int id;           /* sequence number */
-	double x, y;      /* coordinates */
-	short flags;      /* small integer */
-	char name[12];    /* short string */
+	int id;        /* sequence number */
+	double x, y;   /* coordinates */
+	short flags;   /* small integer */
+	char name[12]; /* short string */
 };
 
 /* The same with a pointer to the next record. */
@@ -29,55 +29,71 @@ struct prec {
 	struct prec *next; /* next record (probed) */
 };
 
-#define TD_ALIGNOF(T) ((uint32_t)offsetof(struct { char c; T t; }, t))
+#define TD_ALIGNOF(T)                                                          \
+	((uint32_t)offsetof(                                                   \
+	    struct {                                                           \
+		    char c;                                                    \
+		    T t;                                                       \
+	    },                                                                 \
+	    t))
 #define MB (1024 * 1024)
 
-enum { B_INT, B_DOUBLE, B_SHORT, B_CHAR, B_NAME, B_REC, B_PREC, B_PRECP,
-       B_ARR, B_PARR, B_COUNT };
+enum {
+	B_INT,
+	B_DOUBLE,
+	B_SHORT,
+	B_CHAR,
+	B_NAME,
+	B_REC,
+	B_PREC,
+	B_PRECP,
+	B_ARR,
+	B_PARR,
+	B_COUNT
+};
 
 typedef char bench_name_t[12];
 typedef struct rec bench_arr_t[MB / sizeof(struct rec)];
 typedef struct prec bench_parr_t[MB / sizeof(struct prec)];
 
 static const td_member rec_members[] = {
-	{ "id", B_INT, offsetof(struct rec, id), 0, NULL },
-	{ "x", B_DOUBLE, offsetof(struct rec, x), 0, NULL },
-	{ "y", B_DOUBLE, offsetof(struct rec, y), 0, NULL },
-	{ "flags", B_SHORT, offsetof(struct rec, flags), 0, NULL },
-	{ "name", B_NAME, offsetof(struct rec, name), 0, NULL },
+    {"id", B_INT, offsetof(struct rec, id), 0, NULL},
+    {"x", B_DOUBLE, offsetof(struct rec, x), 0, NULL},
+    {"y", B_DOUBLE, offsetof(struct rec, y), 0, NULL},
+    {"flags", B_SHORT, offsetof(struct rec, flags), 0, NULL},
+    {"name", B_NAME, offsetof(struct rec, name), 0, NULL},
 };
 
 static const td_member prec_members[] = {
-	{ "r", B_REC, offsetof(struct prec, r), 0, NULL },
-	{ "next", B_PRECP, offsetof(struct prec, next), 0, NULL },
+    {"r", B_REC, offsetof(struct prec, r), 0, NULL},
+    {"next", B_PRECP, offsetof(struct prec, next), 0, NULL},
 };
 
 static const td_type bench_types[B_COUNT] = {
-	{ B_INT, TD_INT, 0, 1, "int", sizeof(int), TD_ALIGNOF(int), 0, 0, 0,
-	  NULL, 0, NULL },
-	{ B_DOUBLE, TD_DOUBLE, 0, 1, "double", sizeof(double),
-	  TD_ALIGNOF(double), 0, 0, 0, NULL, 0, NULL },
-	{ B_SHORT, TD_SHORT, 0, 1, "short", sizeof(short), TD_ALIGNOF(short),
-	  0, 0, 0, NULL, 0, NULL },
-	{ B_CHAR, TD_CHAR, 0, ((char)-1 < (char)1), "char", 1, 1, 0, 0, 0,
-	  NULL, 0, NULL },
-	{ B_NAME, TD_ARRAY, 0, 0, "char [12]", sizeof(bench_name_t), 1,
-	  B_CHAR, 12, 0, NULL, 0, NULL },
-	{ B_REC, TD_STRUCT, 0, 0, "struct rec", sizeof(struct rec),
-	  TD_ALIGNOF(struct rec), 0, 0, 5, rec_members, 0, NULL },
-	{ B_PREC, TD_STRUCT, 0, 0, "struct prec", sizeof(struct prec),
-	  TD_ALIGNOF(struct prec), 0, 0, 2, prec_members, 0, NULL },
-	{ B_PRECP, TD_POINTER, 0, 0, "struct prec *", sizeof(struct prec *),
-	  TD_ALIGNOF(struct prec *), B_PREC, 0, 0, NULL, 0, NULL },
-	{ B_ARR, TD_ARRAY, 0, 0, "struct rec [N]", sizeof(bench_arr_t),
-	  TD_ALIGNOF(struct rec), B_REC, MB / sizeof(struct rec), 0, NULL, 0,
-	  NULL },
-	{ B_PARR, TD_ARRAY, 0, 0, "struct prec [N]", sizeof(bench_parr_t),
-	  TD_ALIGNOF(struct prec), B_PREC, MB / sizeof(struct prec), 0, NULL,
-	  0, NULL },
+    {B_INT, TD_INT, 0, 1, "int", sizeof(int), TD_ALIGNOF(int), 0, 0, 0, NULL, 0,
+     NULL},
+    {B_DOUBLE, TD_DOUBLE, 0, 1, "double", sizeof(double), TD_ALIGNOF(double), 0,
+     0, 0, NULL, 0, NULL},
+    {B_SHORT, TD_SHORT, 0, 1, "short", sizeof(short), TD_ALIGNOF(short), 0, 0,
+     0, NULL, 0, NULL},
+    {B_CHAR, TD_CHAR, 0, ((char)-1 < (char)1), "char", 1, 1, 0, 0, 0, NULL, 0,
+     NULL},
+    {B_NAME, TD_ARRAY, 0, 0, "char [12]", sizeof(bench_name_t), 1, B_CHAR, 12,
+     0, NULL, 0, NULL},
+    {B_REC, TD_STRUCT, 0, 0, "struct rec", sizeof(struct rec),
+     TD_ALIGNOF(struct rec), 0, 0, 5, rec_members, 0, NULL},
+    {B_PREC, TD_STRUCT, 0, 0, "struct prec", sizeof(struct prec),
+     TD_ALIGNOF(struct prec), 0, 0, 2, prec_members, 0, NULL},
+    {B_PRECP, TD_POINTER, 0, 0, "struct prec *", sizeof(struct prec *),
+     TD_ALIGNOF(struct prec *), B_PREC, 0, 0, NULL, 0, NULL},
+    {B_ARR, TD_ARRAY, 0, 0, "struct rec [N]", sizeof(bench_arr_t),
+     TD_ALIGNOF(struct rec), B_REC, MB / sizeof(struct rec), 0, NULL, 0, NULL},
+    {B_PARR, TD_ARRAY, 0, 0, "struct prec [N]", sizeof(bench_parr_t),
+     TD_ALIGNOF(struct prec), B_PREC, MB / sizeof(struct prec), 0, NULL, 0,
+     NULL},
 };
 
-static const td_table bench_table = { "td_bench", B_COUNT, bench_types };
+static const td_table bench_table = {"td_bench", B_COUNT, bench_types};
 
 /* Seconds since an arbitrary start. */
 static double now(void)
@@ -122,8 +138,8 @@ static int run(const char *label, uint32_t id, const void *a)
 	} while (rc == 0 && t < 1.0);
 	if (rc == 0)
 		printf("td_bench: %-32s %7.1f MB/s  (%lu records of %lu bytes, "
-		       "%lu wire bytes per MB, %ld runs)\n", label,
-		       n * (double)ty->size / MB / t,
+		       "%lu wire bytes per MB, %ld runs)\n",
+		       label, n * (double)ty->size / MB / t,
 		       (unsigned long)ty->count,
 		       (unsigned long)bench_types[ty->base].size,
 		       (unsigned long)sb.size, n);

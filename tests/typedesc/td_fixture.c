@@ -6,9 +6,9 @@
  * function pointer.  The same values on every architecture, except
  * g_long = LONG_MAX, which differs by ABI on purpose.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -20,11 +20,11 @@ static int td_square(int x)
 	return x * x;
 }
 
-static struct cell g_cells[3] = { { 1, NULL }, { 2, NULL }, { 3, NULL } };
-static struct cell g_ringc[2] = { { 10, NULL }, { 20, NULL } };
+static struct cell g_cells[3] = {{1, NULL}, {2, NULL}, {3, NULL}};
+static struct cell g_ringc[2] = {{10, NULL}, {20, NULL}};
 static struct cell *g_list, *g_ring, *g_wild;
-static union num g_num = { 1078530011 };
-static struct flags g_flags = { 5, -3, 1, 300 };
+static union num g_num = {1078530011};
+static struct flags g_flags = {5, -3, 1, 300};
 static pos_t g_grid[2][3];
 static long double g_ld = 0.1L;
 static char *g_str = "hello, world";
@@ -38,33 +38,49 @@ static int (*g_fn)(int) = td_square;
 static int g_arr[10];
 static int g_big[300];
 static void *g_vp;
-static struct all g_all = {
-	'A', -5, 200, -300, 60000, -70000, 4000000000u, -123456, 123456,
-	-9000000000LL, 18000000000000000000ULL, 3.14159274f,
-	2.718281828459045, 3.25L, 1, GREEN, 7, 9, "abc", "hello", td_square
-};
+static struct all g_all = {'A',
+                           -5,
+                           200,
+                           -300,
+                           60000,
+                           -70000,
+                           4000000000u,
+                           -123456,
+                           123456,
+                           -9000000000LL,
+                           18000000000000000000ULL,
+                           3.14159274f,
+                           2.718281828459045,
+                           3.25L,
+                           1,
+                           GREEN,
+                           7,
+                           9,
+                           "abc",
+                           "hello",
+                           td_square};
 
 /* The scope of the breakpoint, in declaration order. */
 static const td_var g_scope[] = {
-	{ "g_all", TID_ALL, &g_all },
-	{ "g_list", TID_CELLP, &g_list },
-	{ "g_ring", TID_CELLP, &g_ring },
-	{ "g_num", TID_NUM, &g_num },
-	{ "g_flags", TID_FLAGS, &g_flags },
-	{ "g_grid", TID_GRID, &g_grid },
-	{ "g_ld", TID_LDOUBLE, &g_ld },
-	{ "g_str", TID_CHARP, &g_str },
-	{ "g_nullstr", TID_CHARP, &g_nullstr },
-	{ "g_dangling", TID_INTP, &g_dangling },
-	{ "g_wild", TID_CELLP, &g_wild },
-	{ "g_color", TID_COLOR, &g_color },
-	{ "g_ci", TID_CINT, &g_ci },
-	{ "g_vol", TID_VLONG, (const void *)(uintptr_t)&g_vol },
-	{ "g_long", TID_LONG, &g_long },
-	{ "g_fn", TID_FNP, &g_fn },
-	{ "g_arr", TID_INT10, &g_arr },
-	{ "g_big", TID_INT300, &g_big },
-	{ "g_vp", TID_VOIDP, &g_vp },
+    {"g_all", TID_ALL, &g_all},
+    {"g_list", TID_CELLP, &g_list},
+    {"g_ring", TID_CELLP, &g_ring},
+    {"g_num", TID_NUM, &g_num},
+    {"g_flags", TID_FLAGS, &g_flags},
+    {"g_grid", TID_GRID, &g_grid},
+    {"g_ld", TID_LDOUBLE, &g_ld},
+    {"g_str", TID_CHARP, &g_str},
+    {"g_nullstr", TID_CHARP, &g_nullstr},
+    {"g_dangling", TID_INTP, &g_dangling},
+    {"g_wild", TID_CELLP, &g_wild},
+    {"g_color", TID_COLOR, &g_color},
+    {"g_ci", TID_CINT, &g_ci},
+    {"g_vol", TID_VLONG, (const void *)(uintptr_t)&g_vol},
+    {"g_long", TID_LONG, &g_long},
+    {"g_fn", TID_FNP, &g_fn},
+    {"g_arr", TID_INT10, &g_arr},
+    {"g_big", TID_INT300, &g_big},
+    {"g_vp", TID_VOIDP, &g_vp},
 };
 
 /* A pointer into a page that was mapped, written and unmapped again
@@ -73,8 +89,8 @@ static int *td_make_dangling(void)
 {
 	int fd = open("/dev/zero", O_RDWR);
 	void *p = fd < 0 ? MAP_FAILED
-			 : mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE, fd, 0);
+	                 : mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+	                        fd, 0);
 
 	if (fd >= 0)
 		close(fd);

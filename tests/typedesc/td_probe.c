@@ -50,7 +50,7 @@ static int probe_header(msgpack_packer *pk)
 	for (i = 0; i < n; i++) {
 		if (msgpack_pack_array(pk, 3) ||
 		    msgpack_pack_str_with_body(pk, v[i].name,
-					       strlen(v[i].name)) ||
+		                               strlen(v[i].name)) ||
 		    msgpack_pack_uint32(pk, v[i].type) ||
 		    msgpack_pack_uint64(pk, (uint64_t)(uintptr_t)v[i].addr))
 			return TD_EWRITE;
@@ -74,7 +74,7 @@ static int probe_file(const char *path)
 	v = td_fixture_scope(&n);
 	for (i = 0; i < n && rc == 0; i++)
 		rc = td_pack_value(&pk, &td_probe_table, v[i].type, v[i].addr,
-				   NULL);
+		                   NULL);
 	f = rc == 0 ? fopen(path, "wb") : NULL;
 	fd = f ? fileno(f) : -1;
 	if (rc == 0 && (fd < 0 || probe_write(fd, &sb) < 0))
@@ -89,7 +89,7 @@ static int probe_file(const char *path)
 
 /* Answers one [request, follow] message into sb. */
 static void probe_answer(msgpack_packer *pk, msgpack_sbuffer *sb,
-			 const msgpack_object *o)
+                         const msgpack_object *o)
 {
 	td_request req;
 	td_limits lim;
@@ -139,7 +139,8 @@ static int probe_serve(void)
 		if (n <= 0)
 			break;
 		msgpack_unpacker_buffer_consumed(&up, (size_t)n);
-		while (msgpack_unpacker_next(&up, &msg) == MSGPACK_UNPACK_SUCCESS) {
+		while (msgpack_unpacker_next(&up, &msg) ==
+		       MSGPACK_UNPACK_SUCCESS) {
 			msgpack_sbuffer_clear(&sb);
 			probe_answer(&pk, &sb, &msg.data);
 			if (probe_write(1, &sb) < 0)

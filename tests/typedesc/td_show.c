@@ -16,11 +16,11 @@
  * Exit status: 0, 1 on a decoding or I/O failure (message on stderr).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include "td_con.h"
@@ -28,7 +28,7 @@
 
 /* Everything the tool holds about the probe. */
 typedef struct show {
-	msgpack_unpacker up; /* input stream */
+	msgpack_unpacker up;  /* input stream */
 	msgpack_unpacked msg; /* last object */
 	int in;               /* fd to read from */
 	td_table *t;          /* decoded table */
@@ -115,7 +115,7 @@ static int show_header(show *s)
 
 /* Prints "label = value" for value v of type id (or a slice in res). */
 static void show_print(show *s, const char *label, const td_path_result *res,
-		       const msgpack_object *v)
+                       const msgpack_object *v)
 {
 	char err[256];
 	wire_buf b;
@@ -192,7 +192,8 @@ static int show_path(show *s, int out, char *line)
 		return 0;
 	if (sscanf(line, "+%u %n", &follow, &n) == 1 && n > 0)
 		line += n;
-	if (td_path_eval(s->t, s->vars, s->nvars, line, &res, err, sizeof err)) {
+	if (td_path_eval(s->t, s->vars, s->nvars, line, &res, err,
+	                 sizeof err)) {
 		printf("%s: error: %s\n", line, err);
 		return 0;
 	}
@@ -257,7 +258,7 @@ static int show_live(show *s, const char *paths, int sizes, char **cmd)
 	fclose(f);
 	close(to);
 	if (pid > 0 && (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
-			WEXITSTATUS(st) != 0)) {
+	                WEXITSTATUS(st) != 0)) {
 		fprintf(stderr, "td_show: probe failed\n");
 		rc = 1;
 	}
@@ -281,7 +282,7 @@ static void show_destroy(show *s)
 static void usage(void)
 {
 	fprintf(stderr, "usage: td_show -f FILE | "
-			"td_show [-s] -p PATHS -- PROBE-COMMAND...\n");
+	                "td_show [-s] -p PATHS -- PROBE-COMMAND...\n");
 	exit(2);
 }
 

@@ -26,7 +26,8 @@ static inline char *tu_mask(const char *s)
 	char *out = malloc(strlen(s) * 3 + 1), *o = out;
 
 	while (*s) {
-		if (s[0] == '0' && s[1] == 'x' && isxdigit((unsigned char)s[2])) {
+		if (s[0] == '0' && s[1] == 'x' &&
+		    isxdigit((unsigned char)s[2])) {
 			s += 2;
 			while (isxdigit((unsigned char)*s))
 				s++;
@@ -54,7 +55,7 @@ static inline int tu_setup(void **state)
 	rc = td_table_pack(&pk, &td_probe_table);
 	if (rc == 0)
 		rc = td_table_decode_buf(sb.data, sb.size, &tu_table, err,
-					 sizeof err);
+		                         sizeof err);
 	if (rc)
 		fprintf(stderr, "setup: %s\n", err);
 	msgpack_sbuffer_destroy(&sb);
@@ -72,8 +73,8 @@ static inline int tu_teardown(void **state)
 
 /* Prints object v of the result res into a new string (masked if mask);
  * on error returns "ERR: <sentence>". */
-static inline char *tu_print_obj(const td_path_result *res, const msgpack_object *v,
-			  int mask)
+static inline char *tu_print_obj(const td_path_result *res,
+                                 const msgpack_object *v, int mask)
 {
 	char err[256], *s, *m;
 	wire_buf b;
@@ -97,7 +98,7 @@ static inline char *tu_print_obj(const td_path_result *res, const msgpack_object
 
 /* Unpacks bytes and prints them as res; "ERR: ..." on failure. */
 static inline char *tu_print_bytes(const td_path_result *res, const char *buf,
-			    size_t len, int mask)
+                                   size_t len, int mask)
 {
 	msgpack_unpacked u;
 	size_t off = 0;
@@ -106,7 +107,7 @@ static inline char *tu_print_bytes(const td_path_result *res, const char *buf,
 	msgpack_unpacked_init(&u);
 	if (td_msgpack_check(buf, len, &off) ||
 	    (off = 0, msgpack_unpack_next(&u, buf, len, &off)) !=
-		    MSGPACK_UNPACK_SUCCESS)
+	        MSGPACK_UNPACK_SUCCESS)
 		s = strdup("ERR: unpack");
 	else
 		s = tu_print_obj(res, &u.data, mask);
@@ -128,7 +129,8 @@ static inline const td_var *tu_var(const char *name)
 
 /* Packs variable name with td_pack_value (limits lim or defaults) and
  * prints it through the console side.  Caller frees. */
-static inline char *tu_var_text(const char *name, const td_limits *lim, int mask)
+static inline char *tu_var_text(const char *name, const td_limits *lim,
+                                int mask)
 {
 	const td_var *v = tu_var(name);
 	td_path_result res;
@@ -144,8 +146,8 @@ static inline char *tu_var_text(const char *name, const td_limits *lim, int mask
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
 	rc = td_pack_value(&pk, &td_probe_table, v->type, v->addr, lim);
-	s = rc ? strdup("ERR: pack") : tu_print_bytes(&res, sb.data, sb.size,
-						      mask);
+	s = rc ? strdup("ERR: pack")
+	       : tu_print_bytes(&res, sb.data, sb.size, mask);
 	msgpack_sbuffer_destroy(&sb);
 	return s;
 }
@@ -191,7 +193,7 @@ static inline char *tu_path_text(const char *path, uint32_t follow, int mask)
 	msgpack_unpacked_init(&u);
 	if (td_request_pack(&pk, &res.req) ||
 	    msgpack_unpack_next(&u, sb.data, sb.size, &off) !=
-		    MSGPACK_UNPACK_SUCCESS ||
+	        MSGPACK_UNPACK_SUCCESS ||
 	    td_request_unpack(&u.data, &req))
 		s = strdup("ERR: request wire form");
 	msgpack_sbuffer_clear(&sb);
@@ -209,11 +211,11 @@ static inline char *tu_path_text(const char *path, uint32_t follow, int mask)
 }
 
 /* Asserts that got equals want, then frees got. */
-#define TU_EQ(got, want)                                                      \
-	do {                                                                  \
-		char *g_ = (got);                                             \
-		assert_string_equal(g_, (want));                             \
-		free(g_);                                                     \
+#define TU_EQ(got, want)                                                       \
+	do {                                                                   \
+		char *g_ = (got);                                              \
+		assert_string_equal(g_, (want));                               \
+		free(g_);                                                      \
 	} while (0)
 
 #endif

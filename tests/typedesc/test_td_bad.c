@@ -4,9 +4,10 @@
  * their type, malformed requests, requests the node must refuse, and wild
  * addresses in requests (reported unreadable).
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
+
 #include <cmocka.h>
 
 #include "td_testutil.h"
@@ -55,7 +56,7 @@ static void test_table_garbage(void **state)
 
 /* Packs a one-entry table whose entry is given as raw fields. */
 static void pack_one(msgpack_sbuffer *sb, uint64_t id, uint64_t kind,
-		     uint64_t base, int with_member, uint64_t mtype)
+                     uint64_t base, int with_member, uint64_t mtype)
 {
 	msgpack_packer pk;
 
@@ -96,8 +97,8 @@ static void test_table_rules(void **state)
 
 	(void)state;
 	pack_one(&sb, 0, TD_STRUCT, 0, 1, 0); /* valid: struct with a member */
-	assert_int_equal(td_table_decode_buf(sb.data, sb.size, &t, err,
-					     sizeof err), 0);
+	assert_int_equal(
+	    td_table_decode_buf(sb.data, sb.size, &t, err, sizeof err), 0);
 	td_table_free(t);
 	msgpack_sbuffer_destroy(&sb);
 	pack_one(&sb, 1, TD_INT, 0, 0, 0); /* id is not the index */
@@ -136,7 +137,7 @@ static void test_table_mutations(void **state)
 		for (bit = 0; bit < 8; bit += 3) {
 			sb.data[i] ^= (char)(1 << bit);
 			if (td_table_decode_buf(sb.data, sb.size, &t, err,
-						sizeof err) == 0) {
+			                        sizeof err) == 0) {
 				ok++;
 				td_table_free(t);
 			} else {
@@ -238,8 +239,8 @@ static void test_value_mutations(void **state)
 	res.type = v->type;
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	assert_int_equal(td_pack_value(&pk, &td_probe_table, v->type, v->addr,
-				       NULL), 0);
+	assert_int_equal(
+	    td_pack_value(&pk, &td_probe_table, v->type, v->addr, NULL), 0);
 	for (i = 0; i < sb.size; i++) {
 		sb.data[i] ^= 0x21;
 		s = tu_print_bytes(&res, sb.data, sb.size, 0);
@@ -264,7 +265,7 @@ static int unpack_req(void (*fn)(msgpack_packer *))
 	fn(&pk);
 	msgpack_unpacked_init(&u);
 	assert_int_equal(msgpack_unpack_next(&u, sb.data, sb.size, &off),
-			 MSGPACK_UNPACK_SUCCESS);
+	                 MSGPACK_UNPACK_SUCCESS);
 	rc = td_request_unpack(&u.data, &req);
 	msgpack_unpacked_destroy(&u);
 	msgpack_sbuffer_destroy(&sb);
@@ -412,13 +413,13 @@ static void test_msgpack_check(void **state)
 	assert_int_equal(td_msgpack_check(sb.data, sb.size, &used), 0);
 	assert_int_equal(used, sb.size);
 	assert_int_equal(td_msgpack_check(sb.data, sb.size - 1, &used),
-			 TD_EMALFORMED);
+	                 TD_EMALFORMED);
 	assert_int_equal(td_msgpack_check("\xdd\xff\xff\xff\xff", 5, &used),
-			 TD_EMALFORMED);
-	assert_int_equal(td_msgpack_check("\xdf\x7f\xff\xff\xff\0\0", 7,
-					  &used), TD_EMALFORMED);
+	                 TD_EMALFORMED);
+	assert_int_equal(td_msgpack_check("\xdf\x7f\xff\xff\xff\0\0", 7, &used),
+	                 TD_EMALFORMED);
 	assert_int_equal(td_msgpack_check("\xdb\xff\xff\xff\xf0x", 6, &used),
-			 TD_EMALFORMED);
+	                 TD_EMALFORMED);
 	assert_int_equal(td_msgpack_check("\xc1", 1, &used), TD_EMALFORMED);
 	assert_int_equal(td_msgpack_check("", 0, &used), TD_EMALFORMED);
 	msgpack_sbuffer_destroy(&sb);
@@ -427,14 +428,14 @@ static void test_msgpack_check(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_msgpack_check),
-		cmocka_unit_test(test_table_garbage),
-		cmocka_unit_test(test_table_rules),
-		cmocka_unit_test(test_table_mutations),
-		cmocka_unit_test(test_value_mismatch),
-		cmocka_unit_test(test_value_mutations),
-		cmocka_unit_test(test_request_malformed),
-		cmocka_unit_test(test_serve_refuses),
+	    cmocka_unit_test(test_msgpack_check),
+	    cmocka_unit_test(test_table_garbage),
+	    cmocka_unit_test(test_table_rules),
+	    cmocka_unit_test(test_table_mutations),
+	    cmocka_unit_test(test_value_mismatch),
+	    cmocka_unit_test(test_value_mutations),
+	    cmocka_unit_test(test_request_malformed),
+	    cmocka_unit_test(test_serve_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, tu_setup, tu_teardown);

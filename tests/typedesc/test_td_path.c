@@ -2,9 +2,10 @@
  * test_td_path.c — value paths: the requests they evaluate to (steps,
  * result type, slices) and the sentences of every kind of error.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
+
 #include <cmocka.h>
 
 #include "td_testutil.h"
@@ -31,7 +32,7 @@ static void fails(const char *path, const char *want)
 
 /* Expects path to give ops (a string of 'm', 'i', 'd', 's') and type. */
 static void steps(const char *path, const char *ops, uint32_t type,
-		  uint64_t slice)
+                  uint64_t slice)
 {
 	static const char names[] = "?mids";
 	td_path_result res;
@@ -72,7 +73,7 @@ static void test_paths_ok(void **state)
 	assert_int_equal(res.req.steps[2].arg, 1);
 	assert_int_equal(res.req.type, TID_GRID);
 	assert_int_equal(res.req.addr,
-			 (uint64_t)(uintptr_t)tu_var("g_grid")->addr);
+	                 (uint64_t)(uintptr_t)tu_var("g_grid")->addr);
 }
 
 /* Names that do not exist. */
@@ -90,19 +91,19 @@ static void test_wrong_kinds(void **state)
 {
 	(void)state;
 	fails("g_all.i[2]", "cannot index 'g_all.i': it is int, not an array "
-			    "or pointer");
+	                    "or pointer");
 	fails("*g_color", "cannot dereference 'g_color': it is enum color, "
-			  "not a pointer");
+	                  "not a pointer");
 	fails("*g_all.d", "cannot dereference 'g_all.d': it is double, not a "
-			  "pointer");
+	                  "pointer");
 	fails("g_all->i", "cannot use '->' on 'g_all': it is struct all, not "
-			  "a pointer");
+	                  "a pointer");
 	fails("g_list.v", "cannot take member 'v' of 'g_list': it is struct "
-			  "cell *, not a struct or union (use '->')");
+	                  "cell *, not a struct or union (use '->')");
 	fails("g_arr.x", "cannot take member 'x' of 'g_arr': it is int [10], "
-			 "not a struct or union");
+	                 "not a struct or union");
 	fails("g_flags.a.b", "cannot take a member of 'g_flags.a': it is a "
-			     "bit-field");
+	                     "bit-field");
 	fails("g_flags.a[0]", "cannot index 'g_flags.a': it is a bit-field");
 	fails("*g_vp", "cannot dereference 'g_vp': it points to void");
 	fails("g_vp[1]", "cannot index 'g_vp': it points to void");
@@ -114,11 +115,11 @@ static void test_bounds(void **state)
 {
 	(void)state;
 	fails("g_arr[10]", "index 10 is out of bounds for 'g_arr' (int [10]: "
-			   "10 elements)");
+	                   "10 elements)");
 	fails("g_grid[1][3]", "index 3 is out of bounds for 'g_grid[1]' "
-			      "(pos_t [3]: 3 elements)");
+	                      "(pos_t [3]: 3 elements)");
 	fails("g_arr[8]@5", "slice 'g_arr[8]@5' runs past the end of the "
-			    "array (2 elements left)");
+	                    "array (2 elements left)");
 	fails("g_arr@0", "slice count must be 1 to 1000000, not 0");
 	fails("g_flags.a@2", "cannot slice 'g_flags.a': it is a bit-field");
 }
@@ -129,15 +130,15 @@ static void test_syntax(void **state)
 	(void)state;
 	fails("", "syntax error at column 1: expected a name");
 	fails("g_list->", "syntax error at column 9: expected a name after "
-			  "'->'");
+	                  "'->'");
 	fails("g_all.", "syntax error at column 7: expected a name after '.'");
 	fails("g_arr[2", "syntax error at column 8: expected ']'");
 	fails("g_arr[x]", "syntax error at column 7: expected an index after "
-			  "'['");
+	                  "'['");
 	fails("(g_list", "syntax error at column 8: expected ')'");
 	fails("g_all.i )", "syntax error at column 9: unexpected ')'");
 	fails("g_arr[1]@", "syntax error at column 10: expected a count after "
-			   "'@'");
+	                   "'@'");
 	fails("g_arr[1]@2@3", "syntax error at column 11: unexpected '@'");
 }
 
@@ -158,12 +159,12 @@ static void test_too_long(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_paths_ok),
-		cmocka_unit_test(test_unknown_names),
-		cmocka_unit_test(test_wrong_kinds),
-		cmocka_unit_test(test_bounds),
-		cmocka_unit_test(test_syntax),
-		cmocka_unit_test(test_too_long),
+	    cmocka_unit_test(test_paths_ok),
+	    cmocka_unit_test(test_unknown_names),
+	    cmocka_unit_test(test_wrong_kinds),
+	    cmocka_unit_test(test_bounds),
+	    cmocka_unit_test(test_syntax),
+	    cmocka_unit_test(test_too_long),
 	};
 
 	return cmocka_run_group_tests(tests, tu_setup, tu_teardown);

@@ -4,9 +4,10 @@
  * msgpack, the console decodes the table and the value and prints it.
  * Uses the test program's variables and hand-written table.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
+
 #include <cmocka.h>
 
 #include "td_testutil.h"
@@ -34,15 +35,16 @@ static void test_table_roundtrip(void **state)
 		assert_int_equal(a->nmembers, b->nmembers);
 		for (k = 0; k < a->nmembers; k++) {
 			assert_string_equal(a->members[k].name,
-					    b->members[k].name);
+			                    b->members[k].name);
 			assert_int_equal(a->members[k].offset,
-					 b->members[k].offset);
+			                 b->members[k].offset);
 			assert_int_equal(a->members[k].bit_width,
-					 b->members[k].bit_width);
+			                 b->members[k].bit_width);
 		}
 		assert_int_equal(a->nconsts, b->nconsts);
 		for (k = 0; k < a->nconsts; k++)
-			assert_int_equal(a->consts[k].value, b->consts[k].value);
+			assert_int_equal(a->consts[k].value,
+			                 b->consts[k].value);
 	}
 }
 
@@ -71,7 +73,8 @@ static void test_scalars(void **state)
 static void test_aggregates(void **state)
 {
 	(void)state;
-	TU_EQ(tu_var_text("g_num", NULL, 0), "{i = 1078530011, f = 3.14159274}");
+	TU_EQ(tu_var_text("g_num", NULL, 0),
+	      "{i = 1078530011, f = 3.14159274}");
 	TU_EQ(tu_var_text("g_flags", NULL, 0),
 	      "{a = 5, b = -3, c = true, d = 300}");
 	TU_EQ(tu_var_text("g_grid", NULL, 0),
@@ -88,7 +91,8 @@ static void test_pointers(void **state)
 	TU_EQ(tu_var_text("g_list", NULL, 1), "(struct cell *) 0xADDR");
 	TU_EQ(tu_var_text("g_str", NULL, 1), "0xADDR \"hello, world\"");
 	TU_EQ(tu_var_text("g_nullstr", NULL, 0), "0x0");
-	TU_EQ(tu_var_text("g_dangling", NULL, 1), "(int *) 0xADDR <unreadable>");
+	TU_EQ(tu_var_text("g_dangling", NULL, 1),
+	      "(int *) 0xADDR <unreadable>");
 	TU_EQ(tu_var_text("g_wild", NULL, 0),
 	      "(struct cell *) 0xdead0 <unreadable>");
 	TU_EQ(tu_var_text("g_vp", NULL, 1), "(void *) 0xADDR");
@@ -174,13 +178,13 @@ static void test_enum_unknown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table_roundtrip),
-		cmocka_unit_test(test_scalars),
-		cmocka_unit_test(test_aggregates),
-		cmocka_unit_test(test_pointers),
-		cmocka_unit_test(test_limits),
-		cmocka_unit_test(test_paths),
-		cmocka_unit_test(test_enum_unknown),
+	    cmocka_unit_test(test_table_roundtrip),
+	    cmocka_unit_test(test_scalars),
+	    cmocka_unit_test(test_aggregates),
+	    cmocka_unit_test(test_pointers),
+	    cmocka_unit_test(test_limits),
+	    cmocka_unit_test(test_paths),
+	    cmocka_unit_test(test_enum_unknown),
 	};
 
 	return cmocka_run_group_tests(tests, tu_setup, tu_teardown);
