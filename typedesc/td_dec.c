@@ -279,6 +279,7 @@ static void td_type_release(td_type *ty)
 	free((char *)ty->name);
 }
 
+/* Frees every entry, then the table (see td_con.h). */
 void td_table_free(td_table *t)
 {
 	uint32_t i;

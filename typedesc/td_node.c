@@ -424,6 +424,7 @@ static int td_pack_type(msgpack_packer *pk, const td_type *ty)
 	return 0;
 }
 
+/* Header, then every entry in id order (see td_node.h). */
 int td_table_pack(msgpack_packer *pk, const td_table *t)
 {
 	uint32_t i;

@@ -14,6 +14,7 @@ static int td_req_u64(msgpack_packer *pk, uint64_t v)
 	return msgpack_pack_uint64(pk, v) ? TD_EWRITE : 0;
 }
 
+/* [type, addr, [[op, arg]...]]; 0, TD_EARG or TD_EWRITE. */
 int td_request_pack(msgpack_packer *pk, const td_request *req)
 {
 	uint32_t i;
@@ -57,6 +58,7 @@ static int td_req_step(const msgpack_object *o, td_step *s)
 	return 0;
 }
 
+/* Checks arity, ranges and the step count; 0 or TD_EMALFORMED. */
 int td_request_unpack(const msgpack_object *o, td_request *req)
 {
 	const msgpack_object *steps;

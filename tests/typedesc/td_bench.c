@@ -147,6 +147,7 @@ static int run(const char *label, uint32_t id, const void *a)
 	return rc;
 }
 
+/* Fills both arrays, runs both figures. */
 int main(void)
 {
 	size_t n = MB / sizeof(struct rec), m = MB / sizeof(struct prec), i;

@@ -126,6 +126,7 @@ static void td_fixture_init(void)
 		g_big[i] = i;
 }
 
+/* Initialises the variables on first use; see td_probe.h. */
 const td_var *td_fixture_scope(uint32_t *n)
 {
 	static int done;

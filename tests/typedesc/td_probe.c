@@ -153,6 +153,7 @@ static int probe_serve(void)
 	return rc;
 }
 
+/* Chooses the mode; see the top of the file. */
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "-o") == 0)

@@ -44,16 +44,19 @@ static uint64_t td_get_flags_a(const void *o)
 	return (uint64_t)((const struct flags *)o)->a;
 }
 
+/* Signed field: sign-extended to 64 bits first. */
 static uint64_t td_get_flags_b(const void *o)
 {
 	return (uint64_t)(int64_t)((const struct flags *)o)->b;
 }
 
+/* _Bool field. */
 static uint64_t td_get_flags_c(const void *o)
 {
 	return (uint64_t)((const struct flags *)o)->c;
 }
 
+/* 9-bit unsigned field. */
 static uint64_t td_get_flags_d(const void *o)
 {
 	return (uint64_t)((const struct flags *)o)->d;

@@ -279,6 +279,7 @@ static void show_destroy(show *s)
 	msgpack_unpacker_destroy(&s->up);
 }
 
+/* Prints the synopsis and exits 2. */
 static void usage(void)
 {
 	fprintf(stderr, "usage: td_show -f FILE | "
@@ -286,6 +287,7 @@ static void usage(void)
 	exit(2);
 }
 
+/* Parses the options and runs one of the two modes. */
 int main(int argc, char **argv)
 {
 	const char *paths = NULL;

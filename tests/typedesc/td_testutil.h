@@ -62,6 +62,7 @@ static inline int tu_setup(void **state)
 	return rc;
 }
 
+/* Frees the decoded table and the probe pipe. */
 static inline int tu_teardown(void **state)
 {
 	(void)state;

@@ -169,22 +169,26 @@ static void value_fails(uint32_t id, void (*fn)(msgpack_packer *))
 	msgpack_sbuffer_destroy(&sb);
 }
 
+/* Packers of values that do not fit their type: a string. */
 static void v_str(msgpack_packer *pk)
 {
 	msgpack_pack_str_with_body(pk, "x", 1);
 }
 
+/* A negative integer. */
 static void v_neg(msgpack_packer *pk)
 {
 	msgpack_pack_int(pk, -1);
 }
 
+/* A one-element array. */
 static void v_arr1(msgpack_packer *pk)
 {
 	msgpack_pack_array(pk, 1);
 	msgpack_pack_int(pk, 1);
 }
 
+/* Eleven elements (for an int [10]). */
 static void v_arr11(msgpack_packer *pk)
 {
 	int i;
@@ -194,16 +198,19 @@ static void v_arr11(msgpack_packer *pk)
 		msgpack_pack_int(pk, i);
 }
 
+/* A pointer ext of 4 bytes instead of 9. */
 static void v_shortptr(msgpack_packer *pk)
 {
 	msgpack_pack_ext_with_body(pk, "\0\0\0\1", 4, TD_EXT_PTR);
 }
 
+/* A string longer than a char [16]. */
 static void v_longstr(msgpack_packer *pk)
 {
 	msgpack_pack_str_with_body(pk, "0123456789abcdefXYZ", 19);
 }
 
+/* A plain integer. */
 static void v_int(msgpack_packer *pk)
 {
 	msgpack_pack_int(pk, 5);
@@ -272,6 +279,7 @@ static int unpack_req(void (*fn)(msgpack_packer *))
 	return rc;
 }
 
+/* Malformed requests: two fields instead of three. */
 static void r_short(msgpack_packer *pk)
 {
 	msgpack_pack_array(pk, 2);
@@ -279,6 +287,7 @@ static void r_short(msgpack_packer *pk)
 	msgpack_pack_int(pk, 2);
 }
 
+/* A step with an unknown op. */
 static void r_badop(msgpack_packer *pk)
 {
 	msgpack_pack_array(pk, 3);
@@ -290,6 +299,7 @@ static void r_badop(msgpack_packer *pk)
 	msgpack_pack_int(pk, 0);
 }
 
+/* A negative address. */
 static void r_negaddr(msgpack_packer *pk)
 {
 	msgpack_pack_array(pk, 3);
@@ -298,6 +308,7 @@ static void r_negaddr(msgpack_packer *pk)
 	msgpack_pack_array(pk, 0);
 }
 
+/* One step more than TD_MAX_STEPS. */
 static void r_toolong(msgpack_packer *pk)
 {
 	uint32_t i;
@@ -425,6 +436,7 @@ static void test_msgpack_check(void **state)
 	msgpack_sbuffer_destroy(&sb);
 }
 
+/* The registered list of cases. */
 int main(void)
 {
 	const struct CMUnitTest tests[] = {

@@ -156,6 +156,7 @@ static void test_too_long(void **state)
 	fails(path, "path is too long (at most 64 steps)");
 }
 
+/* The registered list of cases. */
 int main(void)
 {
 	const struct CMUnitTest tests[] = {

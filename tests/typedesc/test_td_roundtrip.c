@@ -175,6 +175,7 @@ static void test_enum_unknown(void **state)
 	msgpack_sbuffer_destroy(&sb);
 }
 
+/* The registered list of cases; the table is decoded once. */
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
