@@ -123,6 +123,16 @@ enum td_error {
 #define TD_MAX_STEPS 64u
 #define TD_MAX_NAME 256u
 
+/* For generated tables (evaluated by the target compiler, C99):
+ * alignment of type T (T must be writable as "T t": use a typedef for
+ * arrays and function pointers), and 1 if T is signed.  TD_SIGNED is the
+ * ((T)-1 < 0) of the design, compared with 1 so that compilers do not warn
+ * "always false" for unsigned T. */
+/* clang-format off */
+#define TD_ALIGNOF(T) ((uint32_t)offsetof(struct { char td_c_; T td_m_; }, td_m_))
+/* clang-format on */
+#define TD_SIGNED(T) ((T)-1 < (T)1)
+
 /* A generated bit-field accessor: returns the field of the struct at obj,
  * converted to uint64_t (a signed field's value is sign-extended first). */
 typedef uint64_t (*td_bitget)(const void *obj);

@@ -29,13 +29,6 @@ struct prec {
 	struct prec *next; /* next record (probed) */
 };
 
-#define TD_ALIGNOF(T)                                                          \
-	((uint32_t)offsetof(                                                   \
-	    struct {                                                           \
-		    char c;                                                    \
-		    T t;                                                       \
-	    },                                                                 \
-	    t))
 #define MB (1024 * 1024)
 
 enum {

@@ -10,19 +10,6 @@
 
 #include "td_probe.h"
 
-/* Alignment of T without C11: offset of T after one char. */
-#define TD_ALIGNOF(T)                                                          \
-	((uint32_t)offsetof(                                                   \
-	    struct {                                                           \
-		    char c;                                                    \
-		    T t;                                                       \
-	    },                                                                 \
-	    t))
-
-/* 1 if T is signed.  The target evaluates it; written against 1 rather
- * than 0 so that compilers do not warn "always false" for unsigned T. */
-#define TD_SIGNED(T) ((T)-1 < (T)1)
-
 /* A scalar entry of kind k for C type T. */
 #define TD_SCALAR(id, k, T, nm)                                                \
 	{                                                                      \
