@@ -34,10 +34,10 @@ TD_PROBE_SRCS := tests/typedesc/td_probe.c tests/typedesc/td_probe_types.c \
 	tests/typedesc/td_fixture.c
 $(B)/obj/tests/typedesc/%.o: NODE_CFLAGS += -Itypedesc
 $(B)/obj/typedesc/%.o: NODE_CFLAGS += -Itypedesc
-$(TD_PROBE): $(TD_PROBE_SRCS:%.c=$(B)/obj/%.o) $(TD_LIB)
+$(TD_PROBE): $(TD_PROBE_SRCS:%.c=$(B)/obj/%.o) $(TD_LIB) $(WIRE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(NODE_LDFLAGS) -o $@ $(TD_PROBE_SRCS:%.c=$(B)/obj/%.o) \
-		$(TD_LIB) $(MSGPACK_LIBS)
+		$(TD_LIB) $(WIRE_LIB) $(MSGPACK_LIBS)
 
 build/console/obj/typedesc/%.o: CON_CFLAGS += -Itypedesc
 
@@ -77,9 +77,9 @@ build/tests/td_bench: $(HB)/tests/td_bench
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-$(B)/tests/td_bench: $(B)/obj/tests/typedesc/td_bench.o $(TD_LIB)
+$(B)/tests/td_bench: $(B)/obj/tests/typedesc/td_bench.o $(TD_LIB) $(WIRE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $< $(TD_LIB) $(MSGPACK_LIBS)
+	$(CC) $(NODE_LDFLAGS) -o $@ $< $(TD_LIB) $(WIRE_LIB) $(MSGPACK_LIBS)
 
 td-bench: build/tests/td_bench
 	build/tests/td_bench

@@ -4,6 +4,7 @@
  * big-endian fields of the ext payloads.  C99, no allocation, no I/O.
  */
 #include "td.h"
+#include "wire_frame.h"
 
 /* Sentences for td_strerror, indexed by -code. */
 static const char *const td_errors[] = {
@@ -125,85 +126,17 @@ uint64_t td_get_be64(const unsigned char *p)
 	return v;
 }
 
-/* Big-endian unsigned of n (0, 1, 2, 4) bytes at p. */
-static uint64_t td_mp_len(const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-/* What type byte b announces: a length field of *lenb bytes that counts
- * payload bytes (*per = 0) or objects (*per = 1 array, 2 map), plus
- * *fixed further bytes; *elems objects for fixarray/fixmap.  -1 for 0xc1,
- * the byte msgpack never uses. */
-static int td_mp_head(unsigned b, int *lenb, int *per, uint64_t *fixed,
-                      uint64_t *elems)
-{
-	/* For 0xc4..0xdf: width of the length field (bin, ext, str, array,
-	 * map) or size of the fixed payload (numbers, fixext). */
-	static const unsigned char w[] = {
-	    1, 2, 4, 1, 2, 4, 4,  8, 1, 2, 4, 8, 1, 2,
-	    4, 8, 2, 3, 5, 9, 17, 1, 2, 4, 2, 4, 2, 4,
-	};
-
-	*lenb = 0, *per = 0, *fixed = 0, *elems = 0;
-	if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3)
-		return 0;
-	if (b <= 0x9f) {
-		*elems = (b & 0x0f) * (b <= 0x8f ? 2u : 1u);
-		return 0;
-	}
-	if (b <= 0xbf) {
-		*fixed = b & 0x1f;
-		return 0;
-	}
-	if (b == 0xc1)
-		return -1;
-	if ((b >= 0xc4 && b <= 0xc9) || (b >= 0xd9 && b <= 0xdb))
-		*lenb = w[b - 0xc4];
-	else if (b >= 0xdc)
-		*lenb = w[b - 0xc4], *per = b >= 0xde ? 2 : 1;
-	else
-		*fixed = w[b - 0xc4];
-	if (b >= 0xc7 && b <= 0xc9)
-		*fixed = 1; /* the ext type byte */
-	return 0;
-}
-
 /* Checks, without allocating, that buf starts with one complete msgpack
- * object whose container counts are plausible (every announced element
- * needs at least one byte), so that msgpack-c never allocates for counts
- * the bytes cannot hold.  0 with *used = its length, or TD_EMALFORMED. */
+ * object whose container counts are plausible, so that msgpack-c never
+ * allocates for counts the bytes cannot hold.  The scan itself is the wire
+ * library's (wire_msgpack_check).  0 with *used = its length, or
+ * TD_EMALFORMED. */
 int td_msgpack_check(const void *buf, size_t len, size_t *used)
 {
-	const unsigned char *p = buf;
-	uint64_t need = 1, fixed, elems, n;
-	size_t pos = 0;
-	int lenb, per;
+	long n = wire_msgpack_check(buf, len);
 
-	while (need > 0) {
-		if (pos >= len || need > len - pos ||
-		    td_mp_head(p[pos], &lenb, &per, &fixed, &elems) < 0)
-			return TD_EMALFORMED;
-		pos++;
-		need--;
-		if ((size_t)lenb > len - pos)
-			return TD_EMALFORMED;
-		n = td_mp_len(p + pos, lenb);
-		pos += (size_t)lenb;
-		if (per)
-			elems = n * (uint64_t)per;
-		else
-			fixed += n;
-		if (fixed > len - pos)
-			return TD_EMALFORMED;
-		pos += (size_t)fixed;
-		need += elems;
-	}
-	*used = pos;
+	if (n < 0)
+		return TD_EMALFORMED;
+	*used = (size_t)n;
 	return 0;
 }
