@@ -441,33 +441,56 @@ static int con_ssh_kh_load(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh,
 	return 0;
 }
 
-/* Puts the host key types known_hosts holds for this host first in the
- * session's preferences, so that the server offers the key we can check.
- * Probing with a dummy key: MISMATCH means "an entry of this type exists"
- * (this also sees hashed entries). */
+/* True if known_hosts holds a key of type ktype (LIBSSH2_KNOWNHOST_KEY_*)
+ * for this host.  Probing with a dummy key: MISMATCH means "an entry of
+ * this type exists" (this also sees hashed entries). */
+static int con_ssh_kh_has(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh, int ktype)
+{
+	return libssh2_knownhost_checkp(
+	           kh, j->o->host, j->o->port, "x", 1,
+	           LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW |
+	               ktype,
+	           NULL) == LIBSSH2_KNOWNHOST_CHECK_MISMATCH;
+}
+
+/* The known_hosts type of a host key algorithm name, 0 if none (the
+ * rsa-sha2 signatures use ssh-rsa keys; certificates are never listed). */
+static int con_ssh_alg_ktype(const char *alg)
+{
+	size_t i;
+
+	if (strncmp(alg, "rsa-sha2-", 9) == 0)
+		return LIBSSH2_KNOWNHOST_KEY_SSHRSA;
+	for (i = 0; i < CON_SSH_NKTYPES; i++)
+		if (strcmp(alg, con_ssh_ktypes[i].name) == 0)
+			return con_ssh_ktypes[i].known;
+	return 0;
+}
+
+/* Puts the host key algorithms whose key type known_hosts holds for this
+ * host first in the session's preferences, so that the server offers the
+ * key we can check.  Only names libssh2 reports as supported are used
+ * (1.10's method_pref misbehaves when it has to drop unknown names). */
 static void con_ssh_kh_prefer(con_ssh_job *j, LIBSSH2_KNOWNHOSTS *kh)
 {
-	char known[256] = "", rest[256] = "", pref[520];
+	char known[1024] = "", rest[1024] = "", pref[2100];
+	const char **algs = NULL;
 	char *dst;
-	size_t i;
-	int r;
+	int i, n, t;
 
-	for (i = 0; i < CON_SSH_NKTYPES; i++) {
-		r = libssh2_knownhost_checkp(kh, j->o->host, j->o->port, "x", 1,
-		                             LIBSSH2_KNOWNHOST_TYPE_PLAIN |
-		                                 LIBSSH2_KNOWNHOST_KEYENC_RAW |
-		                                 con_ssh_ktypes[i].known,
-		                             NULL);
-		dst = r == LIBSSH2_KNOWNHOST_CHECK_MISMATCH ? known : rest;
-		if (*dst != '\0')
-			strcat(dst, ",");
-		strcat(dst, con_ssh_ktypes[i].name);
-		if (con_ssh_ktypes[i].hostkey == LIBSSH2_HOSTKEY_TYPE_RSA)
-			strcat(dst, ",rsa-sha2-512,rsa-sha2-256");
+	n = libssh2_session_supported_algs(j->c->sess, LIBSSH2_METHOD_HOSTKEY,
+	                                   &algs);
+	for (i = 0; i < n; i++) {
+		t = con_ssh_alg_ktype(algs[i]);
+		dst = t != 0 && con_ssh_kh_has(j, kh, t) ? known : rest;
+		snprintf(dst + strlen(dst), sizeof known - strlen(dst), "%s%s",
+		         *dst != '\0' ? "," : "", algs[i]);
 	}
+	if (n > 0)
+		libssh2_free(j->c->sess, algs);
 	if (known[0] == '\0')
 		return; /* keep libssh2's own order */
-	snprintf(pref, sizeof pref, "%s,%s", known, rest);
+	snprintf(pref, sizeof pref, "%s%s%s", known, rest[0] ? "," : "", rest);
 	(void)libssh2_session_method_pref(j->c->sess, LIBSSH2_METHOD_HOSTKEY,
 	                                  pref);
 }
