@@ -29,19 +29,39 @@
 #include "wire_abi.h"
 #include "wire_frame.h"
 
-/* X(number, NAME, "fields as documented") */
+/* X(number, NAME, "field:type ...").  The letter after each field name is
+ * its type for the generic codec (wire_pack / wire_unpack, wire_fmt.h):
+ *   u unsigned int   i signed int   b bool   s short string (<= 512 bytes)
+ *   d data (str or bin, any length up to the frame limit)
+ *   A array of strings   o any msgpack object (checked by its user)
+ * Bump WIRE_PROTO_VERSION (wire.h) when anything here changes. */
 #define WIRE_MESSAGES(X)                                                       \
 	X(1, HELLO,                                                            \
-	  "version role node os os_release arch byte_order abi port caps "    \
-	  "software")                                                          \
-	X(2, AUTH, "token")                                                    \
-	X(3, AUTH_OK, "how")                                                   \
-	X(4, ERROR, "code ref_seq message")                                    \
-	X(5, BYE, "reason")                                                    \
-	X(16, PING, "t_console")                                               \
-	X(17, PONG, "t_console t_recv t_send")                                 \
-	X(32, SESSION_OPEN, "console")                                         \
-	X(33, SESSION_OK, "session")
+	  "version:u role:s node:s os:s os_release:s arch:s byte_order:s "    \
+	  "abi:o port:s caps:A software:s")                                    \
+	X(2, AUTH, "token:s")                                                  \
+	X(3, AUTH_OK, "how:s")                                                 \
+	X(4, ERROR, "code:u ref_seq:u message:s")                              \
+	X(5, BYE, "reason:s")                                                  \
+	X(16, PING, "t_console:u")                                             \
+	X(17, PONG, "t_console:u t_recv:u t_send:u")                           \
+	X(32, SESSION_OPEN, "console:s")                                       \
+	X(33, SESSION_OK, "session:u")                                         \
+	X(48, FILE_PUT, "build:u name:s mode:u data:d")                        \
+	X(49, BUILD, "build:u program:s sources:A cflags:A")                   \
+	X(50, BUILD_RESULT, "build:u ok:b program:s diagnostics:d")            \
+	X(64, RUN, "run:u build:u kind:s program:s args:A")                    \
+	X(65, PROC_START, "run:u proc:u pid:u")                                \
+	X(66, PROC_EXIT, "proc:u status:i signal:i last:s")                    \
+	X(67, OUTPUT, "proc:u stream:u data:d")                                \
+	X(68, KILL, "proc:u")                                                  \
+	X(80, TASK_HELLO, "proc:u pid:u")                                      \
+	X(96, TYPE_TABLE, "proc:u table:u data:o")                             \
+	X(97, BP_HIT,                                                          \
+	  "proc:u bp:u file:s line:u func:s table:u vars:o stack:o")           \
+	X(98, INSPECT, "proc:u req:u table:u request:o")                       \
+	X(99, VALUE, "proc:u req:u ok:b value:o")                              \
+	X(100, RESUME, "proc:u")
 
 enum wire_type {
 #define WIRE_ENUM_(n, name, fields) WIRE_##name = n,

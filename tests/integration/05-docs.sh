@@ -65,6 +65,7 @@ END {
 			f = f substr(s, RSTART + 1, RLENGTH - 2)
 			s = substr(s, RSTART + RLENGTH)
 		}
+		gsub(/:[a-zA-Z]/, "", f)
 		gsub(/[ \t]+/, " ", f)
 		sub(/^ /, "", f)
 		sub(/ $/, "", f)
