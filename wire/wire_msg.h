@@ -56,6 +56,7 @@
 	X(67, OUTPUT, "proc:u stream:u data:d")                                \
 	X(68, KILL, "proc:u")                                                  \
 	X(80, TASK_HELLO, "proc:u pid:u")                                      \
+	X(81, TASK_CRASH, "proc:u signal:i file:s line:u func:s stack:o")     \
 	X(96, TYPE_TABLE, "proc:u table:u data:o")                             \
 	X(97, BP_HIT,                                                          \
 	  "proc:u bp:u file:s line:u func:s table:u vars:o stack:o")           \
