@@ -34,11 +34,15 @@ NODE_LDFLAGS = $(PORT_LDFLAGS)
 # Console side: C11, host compiler, console-only libraries.
 HOSTCC ?= cc
 CON_PKGS := readline libssh2 msgpack
+# libclang (the instrumenter): Debian's libclang-dev, LLVM 14 layout.
+LLVM_DIR ?= /usr/lib/llvm-14
 CON_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iwire -Iconsole \
+	-Itypedesc -Ibreakpoints -I$(LLVM_DIR)/include \
 	$(shell pkg-config --cflags $(CON_PKGS) 2>/dev/null) \
 	-DPVT_PORT_NAME='"$(HOST_PORT)"' -MMD -MP
 CON_LIBS = $(shell pkg-config --libs $(CON_PKGS) 2>/dev/null || \
-	echo -lreadline -lssh2 -lmsgpackc)
+	echo -lreadline -lssh2 -lmsgpackc) \
+	-L$(LLVM_DIR)/lib -lclang -Wl,-rpath,$(LLVM_DIR)/lib
 
 .PHONY: all node nodes deps check demo fuzz bench install clean help
 all: node console
@@ -48,6 +52,8 @@ help:
 
 include wire/module.mk
 -include typedesc/module.mk
+-include wrappers/module.mk
+-include breakpoints/module.mk
 include daemon/module.mk
 include console/module.mk
 include tests/module.mk

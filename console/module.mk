@@ -5,10 +5,11 @@ CONSOLE_BIN := $(HB)/bin/paravt
 .PHONY: console
 console: $(CONSOLE_BIN)
 
-$(CONSOLE_BIN): $(CONSOLE_SRCS:%.c=build/console/obj/%.o) $(HOST_WIRE_LIB)
+$(CONSOLE_BIN): $(CONSOLE_SRCS:%.c=build/console/obj/%.o) $(TD_CON_LIB) \
+		$(HOST_WIRE_LIB)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -o $@ $(CONSOLE_SRCS:%.c=build/console/obj/%.o) \
-		$(HOST_WIRE_LIB) $(CON_LIBS)
+		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS)
 
 ifneq ($(PORT),$(HOST_PORT))
 $(HOST_WIRE_LIB):
