@@ -13,9 +13,19 @@ PKGS="gcc make pkg-config clang pvm pvm-dev libssh2-1-dev libmsgpack-dev
 libreadline-dev libclang-dev libcmocka-dev openssh-server openssh-client
 qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu
 libc6-dev-i386-cross tmux iproute2 procps psmisc groff-base"
-# Target libraries unpacked (not installed) into build/sysroot/<arch>.
+# Target libraries unpacked (not installed) into build/sysroot/<arch>:
+# msgpack-c for the node side, plus PVM 3.4.6 so that (a) the target's own
+# pvmd (and pvmgs) runs under "qemu-<arch> -L build/sysroot/<arch>" as a
+# second PVM host, and (b) PVM test tasks link statically against the
+# target's libpvm3.a/libgpvm3.a and libtirpc.a (tests/pvm/pvm-cluster.sh).
+# The runtime list is what the target pvmd's dynamic loader asks for.
 SYSROOT_ARCHS="s390x i386"
-SYSROOT_DEBS="libmsgpack-dev libmsgpackc2"
+SYSROOT_DEBS="libmsgpack-dev libmsgpackc2
+pvm libpvm3 pvm-dev libtirpc3 libtirpc-dev libc6 libgcc-s1
+libgssapi-krb5-2 libkrb5-3 libk5crypto3 libcom-err2 libkrb5support0 libkeyutils1"
+# Bump when SYSROOT_DEBS changes: a sysroot whose .done holds another
+# version is rebuilt.
+SYSROOT_VERSION="2 msgpack+pvm"
 
 check_only=no
 [ "${1-}" = "--check" ] && check_only=yes
@@ -28,7 +38,8 @@ done
 
 need_sysroot=""
 for a in $SYSROOT_ARCHS; do
-	[ -f "$TOP/build/sysroot/$a/.done" ] || need_sysroot="$need_sysroot $a"
+	v=$(cat "$TOP/build/sysroot/$a/.done" 2>/dev/null || true)
+	[ "$v" = "$SYSROOT_VERSION" ] || need_sysroot="$need_sysroot $a"
 done
 
 if [ "$check_only" = yes ]; then
@@ -83,6 +94,6 @@ for a in $need_sysroot; do
 	}
 	for f in "$dl"/*.deb; do dpkg-deb -x "$f" "$dir"; done
 	rm -rf "$dl"
-	touch "$dir/.done"
+	echo "$SYSROOT_VERSION" >"$dir/.done"
 done
 echo "deps: done"
