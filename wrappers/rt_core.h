@@ -1,0 +1,111 @@
+/*
+ * rt_core.h — internals of the paravt runtime (libparavt.a), shared by
+ * the runtime's own files only; instrumented programs see paravt_rt.h.
+ *
+ * The runtime is linked into user programs, so every name with external
+ * linkage here is pvt__rt_* (nothing can collide with the application,
+ * PVM or MPI).  It is single-threaded, like the programs of issue 3.
+ *
+ *   rt_chan.c   the channel to the local paravtd: connect, handshake,
+ *               send, detach; a scratch buffer for msgpack objects
+ *   rt_stack.c  the shadow call stack and the last known location
+ *               (para_vt_fn_enter / para_vt_fn_exit)
+ *   rt_crash.c  the crash handler (TASK_CRASH, then die of the signal)
+ *   rt_start.c  para_vt_start / para_vt_exit
+ *   ../breakpoints/bp_rt.c  para_vt_break: BP_HIT, INSPECT, RESUME
+ *
+ * Node side: C99 + POSIX + msgpack-c.
+ */
+#ifndef PARAVT_RT_CORE_H
+#define PARAVT_RT_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <msgpack.h>
+
+#include "wire_buf.h"
+#include "wire_peer.h"
+
+/* Frames of the shadow stack that are stored; deeper ones are counted. */
+#define PVT_RT_STACK_MAX 256
+
+/* How long a send may wait for the daemon to read, and how long the
+ * daemon's HELLO may take, in nanoseconds. */
+#define PVT_RT_SEND_NS (30ull * 1000000000ull)
+#define PVT_RT_HELLO_NS (10ull * 1000000000ull)
+
+/* A source location: a function and where in it. */
+typedef struct pvt__rt_loc {
+	const char *func; /* function name (generated literal), or NULL */
+	const char *file; /* source file as the user wrote it, or NULL */
+	int line;         /* line in file */
+} pvt__rt_loc;
+
+/* ---- channel (rt_chan.c) ----------------------------------------------- */
+
+/* Connects to the daemon's socket at path, sends HELLO and
+ * TASK_HELLO(proc, pid) and checks the daemon's HELLO.  0, or a WIRE_E*
+ * code with a sentence in err; the runtime is then unattached. */
+int pvt__rt_connect(const char *path, uint64_t proc, char *err,
+		    size_t errlen);
+
+/* The connection, or NULL when unattached (never started, detached, or
+ * in a forked child that did not make the connection).  Borrowed. */
+wire_peer *pvt__rt_peer(void);
+
+/* This task's process number (PARAVT_PROC). */
+uint64_t pvt__rt_proc(void);
+
+/* Writes everything queued, waiting up to PVT_RT_SEND_NS.  0, or an error
+ * after which the runtime has detached (with its warning). */
+int pvt__rt_push(void);
+
+/* Prints the runtime's one-line warning "paravt: WHY; running without
+ * paravt" on stderr and closes the connection.  No-op when unattached. */
+void pvt__rt_detach(const char *why);
+
+/* Flushes (bounded) and closes the connection without a warning.
+ * Idempotent; in a forked child only closes its copy of the socket. */
+void pvt__rt_close(void);
+
+/* The connection's socket, or -1 when unattached or in a forked child.
+ * Async-signal-safe (for the crash handler). */
+int pvt__rt_fd(void);
+
+/* Like pvt__rt_peer but without side effects, for the crash handler,
+ * which reads its output queue and sequence counter.  Borrowed. */
+wire_peer *pvt__rt_peer_sigsafe(void);
+
+/* Empties the scratch buffer and points pk at it: msgpack objects for the
+ * 'o' fields are packed there (grows up to the frame limit, kept between
+ * calls so that breakpoints after the first do not allocate). */
+void pvt__rt_scratch(msgpack_packer *pk);
+
+/* The scratch buffer's bytes (borrowed until the next pvt__rt_scratch). */
+wire_buf *pvt__rt_scratch_buf(void);
+
+/* ---- shadow stack (rt_stack.c) ----------------------------------------- */
+
+/* Records that the task reached a breakpoint at (func, file, line): the
+ * last known location, and the current line of the innermost frame. */
+void pvt__rt_stack_break(const char *func, const char *file, int line);
+
+/* The last known location (innermost frame, or the last breakpoint). */
+pvt__rt_loc pvt__rt_stack_last(void);
+
+/* Packs the stack as an array of [func, file, line], innermost first, at
+ * most max frames, strings cut at maxstr bytes.  A first entry
+ * ["...", "", N] says N frames deeper than the stored ones were not
+ * recorded.  With no frames at all, the last known location is the one
+ * entry.  Allocation-free and async-signal-safe if pk's callback is.
+ * 0, or -1 if the packer's callback failed. */
+int pvt__rt_stack_pack(msgpack_packer *pk, uint32_t max, size_t maxstr);
+
+/* ---- crash handler (rt_crash.c) ---------------------------------------- */
+
+/* Installs the handler for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT on
+ * an alternate stack.  0, or -1 if sigaltstack/sigaction failed. */
+int pvt__rt_crash_install(void);
+
+#endif
