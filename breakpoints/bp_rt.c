@@ -76,7 +76,7 @@ static int bp_send_fail(int rc, const char *what)
 	char why[200];
 
 	snprintf(why, sizeof why, "cannot send %s: %s", what,
-		 wire_strerror(rc));
+	         wire_strerror(rc));
 	pvt__rt_detach(why);
 	return rc;
 }
@@ -94,8 +94,8 @@ static int bp_send_table(const pvt_unit *unit)
 		return bp_send_fail(WIRE_ENOMEM, "the type table");
 	sb = pvt__rt_scratch_buf();
 	rc = wire_pack(wire_peer_out(p), WIRE_TYPE_TABLE, wire_peer_seq(p),
-		       p->max_frame, pvt__rt_proc(), (uint64_t)unit->id,
-		       (const void *)wire_buf_head(sb), wire_buf_used(sb));
+	               p->max_frame, pvt__rt_proc(), (uint64_t)unit->id,
+	               (const void *)wire_buf_head(sb), wire_buf_used(sb));
 	if (rc != 0)
 		return bp_send_fail(rc, "the type table");
 	return pvt__rt_push();
@@ -116,7 +116,8 @@ static int bp_pack_vars(msgpack_packer *pk, const pvt_var *vars, uint32_t n)
 		if (msgpack_pack_array(pk, 4) ||
 		    msgpack_pack_str_with_body(pk, name, strlen(name)) ||
 		    msgpack_pack_uint32(pk, vars[i].type) ||
-		    msgpack_pack_uint64(pk, (uint64_t)(uintptr_t)vars[i].addr) ||
+		    msgpack_pack_uint64(pk,
+		                        (uint64_t)(uintptr_t)vars[i].addr) ||
 		    msgpack_pack_uint8(pk, vars[i].scope))
 			return -1;
 	}
@@ -133,7 +134,7 @@ typedef struct bp_where {
 
 /* Sends BP_HIT.  0 or an error (then detached). */
 static int bp_send_hit(const pvt_unit *unit, const bp_where *w,
-		       const pvt_var *vars, uint32_t nvars)
+                       const pvt_var *vars, uint32_t nvars)
 {
 	wire_peer *p = pvt__rt_peer();
 	msgpack_packer pk;
@@ -148,14 +149,12 @@ static int bp_send_hit(const pvt_unit *unit, const bp_where *w,
 	if (pvt__rt_stack_pack(&pk, PVT_RT_STACK_MAX, 4096) != 0)
 		return bp_send_fail(WIRE_ENOMEM, "the breakpoint");
 	sb = pvt__rt_scratch_buf();
-	rc = wire_pack(wire_peer_out(p), WIRE_BP_HIT, wire_peer_seq(p),
-		       p->max_frame, pvt__rt_proc(), (uint64_t)w->bp,
-		       w->file ? w->file : "",
-		       (uint64_t)(w->line > 0 ? w->line : 0),
-		       w->func ? w->func : "", (uint64_t)unit->id,
-		       (const void *)wire_buf_head(sb), nv,
-		       (const void *)(wire_buf_head(sb) + nv),
-		       wire_buf_used(sb) - nv);
+	rc = wire_pack(
+	    wire_peer_out(p), WIRE_BP_HIT, wire_peer_seq(p), p->max_frame,
+	    pvt__rt_proc(), (uint64_t)w->bp, w->file ? w->file : "",
+	    (uint64_t)(w->line > 0 ? w->line : 0), w->func ? w->func : "",
+	    (uint64_t)unit->id, (const void *)wire_buf_head(sb), nv,
+	    (const void *)(wire_buf_head(sb) + nv), wire_buf_used(sb) - nv);
 	if (rc != 0)
 		return bp_send_fail(rc, "the breakpoint");
 	return pvt__rt_push();
@@ -174,8 +173,8 @@ static int bp_value_error(uint64_t req, const char *sentence)
 		return bp_send_fail(WIRE_ENOMEM, "a value");
 	sb = pvt__rt_scratch_buf();
 	rc = wire_pack(wire_peer_out(p), WIRE_VALUE, wire_peer_seq(p),
-		       p->max_frame, pvt__rt_proc(), req, 0,
-		       (const void *)wire_buf_head(sb), wire_buf_used(sb));
+	               p->max_frame, pvt__rt_proc(), req, 0,
+	               (const void *)wire_buf_head(sb), wire_buf_used(sb));
 	if (rc != 0)
 		return bp_send_fail(rc, "a value");
 	return pvt__rt_push();
@@ -199,8 +198,8 @@ static int bp_value(uint64_t req, const td_table *t, const td_request *r)
 		return bp_value_error(req, td_strerror(rc));
 	sb = pvt__rt_scratch_buf();
 	rc = wire_pack(wire_peer_out(p), WIRE_VALUE, wire_peer_seq(p),
-		       p->max_frame, pvt__rt_proc(), req, 1,
-		       (const void *)wire_buf_head(sb), wire_buf_used(sb));
+	               p->max_frame, pvt__rt_proc(), req, 1,
+	               (const void *)wire_buf_head(sb), wire_buf_used(sb));
 	if (rc == WIRE_ETOOBIG || rc == WIRE_ENOMEM)
 		return bp_value_error(req, "the value is too large to send");
 	if (rc != 0)
@@ -221,19 +220,21 @@ static int bp_inspect(const wire_msg *m)
 	rc = wire_unpack(m, err, sizeof err, &proc, &req, &table, &ro);
 	if (rc != 0) {
 		(void)wire_peer_send_error(pvt__rt_peer(), WIRE_EMALFORMED,
-					   m->seq, err);
+		                           m->seq, err);
 		return pvt__rt_push();
 	}
 	if (proc != pvt__rt_proc()) {
-		snprintf(err, sizeof err, "INSPECT for process %llu reached "
-			 "process %llu", (unsigned long long)proc,
-			 (unsigned long long)pvt__rt_proc());
+		snprintf(err, sizeof err,
+		         "INSPECT for process %llu reached "
+		         "process %llu",
+		         (unsigned long long)proc,
+		         (unsigned long long)pvt__rt_proc());
 		return bp_value_error(req, err);
 	}
 	t = bp_table(table);
 	if (t == NULL) {
 		snprintf(err, sizeof err, "no type table %llu in this process",
-			 (unsigned long long)table);
+		         (unsigned long long)table);
 		return bp_value_error(req, err);
 	}
 	if (td_request_unpack(ro, &r) != 0)
@@ -253,11 +254,13 @@ static int bp_resume(const wire_msg *m)
 	if (rc == 0 && proc == pvt__rt_proc())
 		return 1;
 	if (rc == 0)
-		snprintf(err, sizeof err, "RESUME for process %llu reached "
-			 "process %llu", (unsigned long long)proc,
-			 (unsigned long long)pvt__rt_proc());
+		snprintf(err, sizeof err,
+		         "RESUME for process %llu reached "
+		         "process %llu",
+		         (unsigned long long)proc,
+		         (unsigned long long)pvt__rt_proc());
 	(void)wire_peer_send_error(pvt__rt_peer(), WIRE_EMALFORMED, m->seq,
-				   err);
+	                           err);
 	rc = pvt__rt_push();
 	return rc < 0 ? rc : 0;
 }
@@ -270,14 +273,13 @@ static void bp_daemon_quit(const wire_msg *m)
 
 	if (m->type == WIRE_BYE && wire_unpack_bye(m, reason, NULL, 0) == 0)
 		snprintf(why, sizeof why, "the daemon said goodbye (%s)",
-			 reason);
+		         reason);
 	else if (m->type == WIRE_ERROR &&
-		 wire_unpack_error(m, &e, NULL, 0) == 0)
-		snprintf(why, sizeof why, "the daemon reported: %s",
-			 e.message);
+	         wire_unpack_error(m, &e, NULL, 0) == 0)
+		snprintf(why, sizeof why, "the daemon reported: %s", e.message);
 	else
 		snprintf(why, sizeof why, "the daemon sent a bad %s",
-			 m->type == WIRE_BYE ? "BYE" : "ERROR");
+		         m->type == WIRE_BYE ? "BYE" : "ERROR");
 	pvt__rt_detach(why);
 }
 
@@ -290,11 +292,12 @@ static int bp_unexpected(const wire_msg *m)
 	if (name == NULL)
 		snprintf(err, sizeof err, "unknown message type %u", m->type);
 	else
-		snprintf(err, sizeof err, "%s is not expected by a task at a "
-			 "breakpoint", name);
-	(void)wire_peer_send_error(pvt__rt_peer(),
-				   name ? WIRE_EPROTO : WIRE_EUNKNOWN, m->seq,
-				   err);
+		snprintf(err, sizeof err,
+		         "%s is not expected by a task at a "
+		         "breakpoint",
+		         name);
+	(void)wire_peer_send_error(
+	    pvt__rt_peer(), name ? WIRE_EPROTO : WIRE_EUNKNOWN, m->seq, err);
 	return pvt__rt_push();
 }
 
@@ -329,9 +332,10 @@ static void bp_serve(void)
 		if (rc == WIRE_ETIMEOUT)
 			continue;
 		if (rc < 0) {
-			snprintf(why, sizeof why, "lost the daemon at a "
-				 "breakpoint: %s",
-				 p->errmsg[0] ? p->errmsg : wire_strerror(rc));
+			snprintf(why, sizeof why,
+			         "lost the daemon at a "
+			         "breakpoint: %s",
+			         p->errmsg[0] ? p->errmsg : wire_strerror(rc));
 			pvt__rt_detach(why);
 			return;
 		}
@@ -342,7 +346,7 @@ static void bp_serve(void)
 
 /* Breakpoint template (paravt_rt.h). */
 void para_vt_break(pvt_unit *unit, uint32_t bp, const char *file, int line,
-		   const char *func, const pvt_var *vars, uint32_t nvars)
+                   const char *func, const pvt_var *vars, uint32_t nvars)
 {
 	bp_where w;
 

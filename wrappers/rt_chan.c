@@ -100,7 +100,7 @@ static int rt_chan_dial(const char *path, char *err, size_t errlen)
 	memset(&sa, 0, sizeof sa);
 	if (strlen(path) >= sizeof sa.sun_path) {
 		snprintf(err, errlen, "socket path of %lu bytes is too long",
-			 (unsigned long)strlen(path));
+		         (unsigned long)strlen(path));
 		return -1;
 	}
 	sa.sun_family = AF_UNIX;
@@ -124,7 +124,7 @@ out_close:
 	errno = r;
 out_err:
 	snprintf(err, errlen, "cannot connect to %s: %s", path,
-		 strerror(errno));
+	         strerror(errno));
 	return -1;
 }
 
@@ -137,11 +137,11 @@ static int rt_chan_greet(uint64_t proc)
 
 	wire_hello_local(&h, "task", NULL, PVT_PORT_NAME);
 	rc = wire_pack_hello(wire_peer_out(p), wire_peer_seq(p), &h,
-			     p->max_frame);
+	                     p->max_frame);
 	if (rc == 0)
 		rc = wire_pack(wire_peer_out(p), WIRE_TASK_HELLO,
-			       wire_peer_seq(p), p->max_frame, proc,
-			       (uint64_t)getpid());
+		               wire_peer_seq(p), p->max_frame, proc,
+		               (uint64_t)getpid());
 	return rc;
 }
 
@@ -152,15 +152,14 @@ static void rt_chan_refusal(const wire_msg *m, char *err, size_t errlen)
 	char reason[WIRE_TEXT_MAX];
 
 	if (m->type == WIRE_ERROR && wire_unpack_error(m, &e, NULL, 0) == 0)
-		snprintf(err, errlen, "daemon refused the task: %s",
-			 e.message);
+		snprintf(err, errlen, "daemon refused the task: %s", e.message);
 	else if (m->type == WIRE_BYE &&
-		 wire_unpack_bye(m, reason, NULL, 0) == 0)
+	         wire_unpack_bye(m, reason, NULL, 0) == 0)
 		snprintf(err, errlen, "daemon said goodbye: %s", reason);
 	else
 		snprintf(err, errlen, "daemon sent %s instead of HELLO",
-			 wire_type_name(m->type) ? wire_type_name(m->type)
-						 : "an unknown message");
+		         wire_type_name(m->type) ? wire_type_name(m->type)
+		                                 : "an unknown message");
 }
 
 /* Waits for the daemon's HELLO and checks it.  0 or a WIRE_E* code. */
@@ -179,7 +178,7 @@ static int rt_chan_expect_hello(char *err, size_t errlen)
 	}
 	if (rc < 0) {
 		snprintf(err, errlen, "handshake failed: %s",
-			 p->errmsg[0] ? p->errmsg : wire_strerror(rc));
+		         p->errmsg[0] ? p->errmsg : wire_strerror(rc));
 		return rc;
 	}
 	if (m.type != WIRE_HELLO) {
@@ -195,8 +194,7 @@ static int rt_chan_expect_hello(char *err, size_t errlen)
 }
 
 /* See rt_core.h. */
-int pvt__rt_connect(const char *path, uint64_t proc, char *err,
-		    size_t errlen)
+int pvt__rt_connect(const char *path, uint64_t proc, char *err, size_t errlen)
 {
 	wire_io io;
 	int rc;
@@ -219,7 +217,7 @@ int pvt__rt_connect(const char *path, uint64_t proc, char *err,
 	rc = rt_chan_greet(proc);
 	if (rc < 0)
 		snprintf(err, errlen, "cannot encode HELLO: %s",
-			 wire_strerror(rc));
+		         wire_strerror(rc));
 	if (rc == 0)
 		rc = rt_chan_expect_hello(err, errlen);
 	if (rc < 0) {
@@ -283,9 +281,9 @@ int pvt__rt_push(void)
 	if (rc == 0)
 		return 0;
 	snprintf(why, sizeof why, "lost the daemon: %s",
-		 rc == WIRE_ETIMEOUT ? "it did not read for 30 s"
-		 : p->errmsg[0]      ? p->errmsg
-				     : wire_strerror(rc));
+	         rc == WIRE_ETIMEOUT ? "it did not read for 30 s"
+	         : p->errmsg[0]      ? p->errmsg
+	                             : wire_strerror(rc));
 	pvt__rt_detach(why);
 	return rc;
 }

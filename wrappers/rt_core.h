@@ -47,8 +47,7 @@ typedef struct pvt__rt_loc {
 /* Connects to the daemon's socket at path, sends HELLO and
  * TASK_HELLO(proc, pid) and checks the daemon's HELLO.  0, or a WIRE_E*
  * code with a sentence in err; the runtime is then unattached. */
-int pvt__rt_connect(const char *path, uint64_t proc, char *err,
-		    size_t errlen);
+int pvt__rt_connect(const char *path, uint64_t proc, char *err, size_t errlen);
 
 /* The connection, or NULL when unattached (never started, detached, or
  * in a forked child that did not make the connection).  Borrowed. */

@@ -49,8 +49,7 @@ typedef struct rt_fixbuf {
 } rt_fixbuf;
 
 /* The signals handled. */
-static const int rt_crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-				    SIGABRT};
+static const int rt_crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 /* Alternate stack and the frame being built; static so that a crash
  * needs no memory. */
@@ -144,7 +143,8 @@ static void rt_crash_handler(int sig)
 
 	if (fd >= 0 && p != NULL) {
 		n = wire_buf_used(&p->out);
-		if (n == 0 || rt_crash_send(fd, wire_buf_head(&p->out), n) == 0) {
+		if (n == 0 ||
+		    rt_crash_send(fd, wire_buf_head(&p->out), n) == 0) {
 			n = rt_crash_build(p, sig);
 			if (n > 0)
 				(void)rt_crash_send(fd, rt_crash_frame, n);

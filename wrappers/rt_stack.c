@@ -23,8 +23,8 @@
 /* The stack: stored frames, the true depth, the last known location. */
 static struct {
 	pvt__rt_loc frame[PVT_RT_STACK_MAX]; /* frame[0] is the outermost */
-	uint32_t depth;                       /* calls active (may exceed MAX) */
-	pvt__rt_loc last;                     /* last known location */
+	uint32_t depth;                      /* calls active (may exceed MAX) */
+	pvt__rt_loc last;                    /* last known location */
 } rt_stk;
 
 /* True if the two function names are the same (generated literals are
@@ -118,8 +118,7 @@ static int rt_pack_str(msgpack_packer *pk, const char *s, size_t max)
 }
 
 /* Packs one [func, file, line]. */
-static int rt_pack_loc(msgpack_packer *pk, const pvt__rt_loc *l,
-		       size_t maxstr)
+static int rt_pack_loc(msgpack_packer *pk, const pvt__rt_loc *l, size_t maxstr)
 {
 	if (msgpack_pack_array(pk, 3) || rt_pack_str(pk, l->func, maxstr) ||
 	    rt_pack_str(pk, l->file, maxstr))
@@ -146,9 +145,9 @@ int pvt__rt_stack_pack(msgpack_packer *pk, uint32_t max, size_t maxstr)
 	if (msgpack_pack_array(pk, n + (more ? 1 : 0)))
 		return -1;
 	if (more) {
-		lost.line = (int)((depth - stored) > 0x7fffffff
-				      ? 0x7fffffff
-				      : depth - stored);
+		lost.line =
+		    (int)((depth - stored) > 0x7fffffff ? 0x7fffffff
+		                                        : depth - stored);
 		if (rt_pack_loc(pk, &lost, maxstr))
 			return -1;
 	}

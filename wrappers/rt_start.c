@@ -58,7 +58,7 @@ void para_vt_start(void)
 	started = 1;
 	if (rt_parse_proc(&proc) != 0) {
 		fprintf(stderr, "paravt: PARAVT_PROC is not a process number; "
-				"running without paravt\n");
+		                "running without paravt\n");
 		return;
 	}
 	if (pvt__rt_connect(sock, proc, err, sizeof err) != 0) {

@@ -57,7 +57,7 @@ static int work(struct rec *r, int n)
 	    {"s_msg", 4, &s_msg, PVT_STATIC} };
 	  para_vt_break(&pvt__unit, 1, "rt_prog.c", 59, "work", pvt__v, 5); }
 	if (s_crash) {
-		int *volatile np = NULL;
+		volatile int *volatile np = NULL;
 
 		*np = n; /* the crash of --crash mode */
 	}
