@@ -10,6 +10,7 @@
 # answered without harm, BYE and a refused HELLO leave the program
 # running; and without PARAVT_SOCK the program runs as usual.
 # Skips (77) only when a cross compiler or qemu is missing.
+# shellcheck source=tests/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
 PORTS="linux-x86_64 linux-s390x-qemu linux-i386-qemu"
@@ -21,7 +22,7 @@ cd "$TOP" || fail "no $TOP"
 make -s build/tests/rt_fakedmn >"$T/make.log" 2>&1 ||
 	{ cat "$T/make.log"; fail "building rt_fakedmn"; }
 for p in $PORTS; do
-	make -s PORT=$p build/$p/tests/rt_prog >"$T/make.log" 2>&1 ||
+	make -s PORT="$p" "build/$p/tests/rt_prog" >"$T/make.log" 2>&1 ||
 		{ cat "$T/make.log"; fail "building rt_prog for $p"; }
 done
 ok "rt_prog built and linked with libparavt.a for $PORTS"
@@ -149,21 +150,21 @@ ok "BYE or a refused HELLO: one warning, the program runs on unattached"
 # A socket path nobody listens on: one warning, status 3.
 for p in $PORTS; do
 	# shellcheck disable=SC2046
-	env -u PARAVT_SOCK $(port_prefix $p) build/$p/tests/rt_prog \
+	env -u PARAVT_SOCK $(port_prefix "$p") "build/$p/tests/rt_prog" \
 		>"$T/plain.out" 2>"$T/plain.err"
 	rc=$?
 	[ $rc = 3 ] || fail "$p: without PARAVT_SOCK exit status $rc, not 3"
 	expect "$T/plain.out" 'rt_prog: total=200 g_count=107 next=alpha'
 	[ -s "$T/plain.err" ] && { cat "$T/plain.err"; fail "$p: stderr without PARAVT_SOCK"; }
 	# shellcheck disable=SC2046
-	PARAVT_SOCK=$T/nobody.sock PARAVT_PROC=1 $(port_prefix $p) \
-		build/$p/tests/rt_prog >"$T/plain.out" 2>"$T/plain.err"
+	PARAVT_SOCK=$T/nobody.sock PARAVT_PROC=1 $(port_prefix "$p") \
+		"build/$p/tests/rt_prog" >"$T/plain.out" 2>"$T/plain.err"
 	rc=$?
 	[ $rc = 3 ] || fail "$p: unreachable daemon: exit status $rc, not 3"
 	expect_grep '^paravt: cannot connect to .*nobody.sock: .*; running without paravt$' "$T/plain.err"
 	[ "$(wc -l <"$T/plain.err")" = 1 ] || fail "$p: more than one warning"
 	# shellcheck disable=SC2046
-	env -u PARAVT_SOCK $(port_prefix $p) build/$p/tests/rt_prog --crash \
+	env -u PARAVT_SOCK $(port_prefix "$p") "build/$p/tests/rt_prog" --crash \
 		>/dev/null 2>&1
 	rc=$?
 	[ $rc = 139 ] || fail "$p: unattached crash: status $rc, not 139 (SIGSEGV)"
