@@ -1,0 +1,284 @@
+# tests/pvm/pvm-cluster.sh — a private, real PVM 3.4.6 virtual machine for
+# tests: one host (native), or two hosts in two network namespaces where the
+# second is the s390x Debian pvmd running under qemu-s390x.
+#
+# Source it after tests/lib/common.sh (it uses $T, $TOP, track_pid,
+# on_exit, wait_for, fail, skip):
+#
+#   . "$(dirname "$0")/../lib/common.sh"
+#   . "$TOP/tests/pvm/pvm-cluster.sh"
+#   pvm_build_host pvm_master pvm_worker     # -> $T/bin/LINUX64
+#   pvm_build_s390x pvm_master pvm_worker    # -> $T/bin/LINUXS390 (+ qemu)
+#   pvm_start_single          # or: pvm_start_hetero  (needs root + netns)
+#   pvm_run mw 60 pvm_master 6 || fail ...   # $T/mw.out, $T/mw.err
+#   pvm_halt
+#
+# Everything is private to the test: PVM_TMP=$T/pvmtmp (pvmd.<uid>,
+# pvml.<uid>, sockets; remote hosts get $PVM_TMP/host-ADDR), HOME=$T/home
+# from common.sh, namespace and veth names carry $$.  pvm_halt and the exit
+# hook stop the virtual machine and then kill, by PID, every process whose
+# environment carries this PVM_TMP or that lives in one of our namespaces,
+# then delete the namespaces — on success, failure or interruption alike.
+# Every wait is bounded.
+
+PVM_HARNESS=$TOP/tests/pvm
+PVM_SYSROOT_S390X=${PVM_SYSROOT_S390X:-$TOP/build/sysroot/s390x}
+export PVM_ROOT=${PVM_ROOT:-/usr/lib/pvm3}
+export PVM_TMP=$T/pvmtmp
+# As root, the console, pvmd and every task refuse to run without this.
+[ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
+unset PVM_VMID PVM_EXPORT PVM_DPATH 2>/dev/null || true
+mkdir -p "$PVM_TMP" "$T/bin/LINUX64" "$T/bin/LINUXS390" "$T/obj"
+# pvm_spawn's default search path is $HOME/pvm3/bin/$PVM_ARCH: point it at
+# the same build directories as ep= does, so hosts started without a
+# hostfile line find the programs too.
+mkdir -p "$HOME/pvm3"
+ln -sfn "$T/bin" "$HOME/pvm3/bin"
+
+PVM_MODE=none          # none | single | hetero
+PVM_NS_A="" PVM_NS_B=""
+PVM_ADDR_A="" PVM_ADDR_B=""
+PVM_DPID=""
+PVM_CFLAGS_HARNESS="-std=c99 -D_DEFAULT_SOURCE -O1 -g -Wall -Wextra"
+
+# Runs a command in the master host's namespace (or here in single mode).
+pvm_in_a() {
+	if [ -n "$PVM_NS_A" ]; then ip netns exec "$PVM_NS_A" "$@"; else "$@"; fi
+}
+
+# pvm_build_host PROG...: builds tests/programs/PROG.c for this machine into
+# $T/bin/LINUX64/PROG (the group library first: the ring uses groups).
+pvm_build_host() {
+	for _p in "$@"; do
+		cc $PVM_CFLAGS_HARNESS -o "$T/bin/LINUX64/$_p" "$TOP/tests/programs/$_p.c" \
+			-lgpvm3 -lpvm3 >"$T/obj/$_p.host.log" 2>&1 ||
+			{ cat "$T/obj/$_p.host.log"; fail "host build of $_p"; }
+	done
+	# The group server, spawned by the first group call wherever pvmd
+	# places it; ep= replaces the default path, so it must be here.
+	ln -sf /usr/lib/pvm3/lib/pvmgs "$T/bin/LINUX64/pvmgs"
+}
+
+# pvm_qemu_wrapper OUT QEMU TARGET: writes the "#!" script that runs a target
+# binary under qemu-user with the s390x sysroot (see qemu-exec.in).
+pvm_qemu_wrapper() {
+	sed -e "s|@QEMU@|$2|" -e "s|@SYSROOT@|$PVM_SYSROOT_S390X|" -e "s|@TARGET@|$3|" \
+		"$PVM_HARNESS/qemu-exec.in" >"$1"
+	chmod +x "$1"
+}
+
+# pvm_need_s390x: skips the test unless the s390x toolchain, qemu and the
+# PVM sysroot (ports/deps.sh, sysroot version 2) are there.
+pvm_need_s390x() {
+	command -v s390x-linux-gnu-gcc >/dev/null || skip "no s390x-linux-gnu-gcc (run ports/deps.sh)"
+	command -v qemu-s390x >/dev/null || skip "no qemu-s390x (run ports/deps.sh)"
+	for _f in usr/bin/pvmd usr/bin/pvmgs usr/lib/s390x-linux-gnu/libpvm3.a \
+		usr/lib/s390x-linux-gnu/libgpvm3.a usr/lib/s390x-linux-gnu/libtirpc.a \
+		usr/include/pvm3.h; do
+		[ -e "$PVM_SYSROOT_S390X/$_f" ] ||
+			skip "no $PVM_SYSROOT_S390X/$_f: run ports/deps.sh (sysroot version 2 adds PVM)"
+	done
+}
+
+# pvm_build_s390x PROG...: cross-compiles PROG statically against the
+# sysroot's libgpvm3.a/libpvm3.a/libtirpc.a (sysroot headers first: the
+# cross gcc would otherwise take the host's pvm3.h) into $T/obj/s390x/PROG,
+# and puts a qemu wrapper for it in $T/bin/LINUXS390/PROG (plus one for the
+# s390x group server).
+pvm_build_s390x() {
+	pvm_need_s390x
+	_sr=$PVM_SYSROOT_S390X
+	_lib=$_sr/usr/lib/s390x-linux-gnu
+	mkdir -p "$T/obj/s390x"
+	for _p in "$@"; do
+		s390x-linux-gnu-gcc $PVM_CFLAGS_HARNESS -static -I"$_sr/usr/include" \
+			-o "$T/obj/s390x/$_p" "$TOP/tests/programs/$_p.c" \
+			"$_lib/libgpvm3.a" "$_lib/libpvm3.a" "$_lib/libtirpc.a" \
+			>"$T/obj/$_p.s390x.log" 2>&1 ||
+			{ cat "$T/obj/$_p.s390x.log"; fail "s390x build of $_p"; }
+		pvm_qemu_wrapper "$T/bin/LINUXS390/$_p" qemu-s390x "$T/obj/s390x/$_p"
+	done
+	pvm_qemu_wrapper "$T/bin/LINUXS390/pvmgs" qemu-s390x "$_sr/usr/bin/pvmgs"
+}
+
+# PIDs of every process of this virtual machine: those whose environment
+# holds our PVM_TMP (pvmds, tasks, group servers, qemu — they all inherit
+# it, remote hosts with a /host-ADDR suffix) and those in our namespaces.
+_pvm_pids() {
+	# One grep over every environ file (-z: NUL-separated entries).
+	# (grep itself runs without PVM_TMP, or it would find its own.)
+	env -u PVM_TMP grep -lzs "^PVM_TMP=$PVM_TMP\(/.*\)\{0,1\}\$" /proc/[0-9]*/environ 2>/dev/null |
+		sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p' | grep -vx "$$"
+	for _n in $PVM_NS_A $PVM_NS_B; do
+		ip netns pids "$_n" 2>/dev/null
+	done
+}
+
+# Kills the leftovers by PID (TERM, up to 2 s, then KILL).
+_pvm_kill_all() {
+	_l=$(_pvm_pids | sort -u)
+	[ -n "$_l" ] || return 0
+	# shellcheck disable=SC2086
+	kill $_l 2>/dev/null
+	_i=0
+	while [ $_i -lt 20 ]; do
+		_alive=""
+		for _p in $_l; do kill -0 "$_p" 2>/dev/null && _alive="$_alive $_p"; done
+		[ -z "$_alive" ] && return 0
+		sleep 0.1; _i=$((_i + 1))
+	done
+	# shellcheck disable=SC2086
+	kill -9 $_alive 2>/dev/null
+	return 0
+}
+
+# _pvm_gone PID: true once PID has exited (a zombie counts as gone).
+_pvm_gone() {
+	[ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null
+}
+
+# Exit hook: halt quietly, kill leftovers, delete namespaces.
+_pvm_cleanup() {
+	[ "$PVM_MODE" != none ] && pvm_halt >/dev/null 2>&1
+	_pvm_kill_all
+	for _n in $PVM_NS_A $PVM_NS_B; do ip netns del "$_n" 2>/dev/null; done
+	return 0
+}
+on_exit _pvm_cleanup
+
+# pvm_console CMD...: runs the PVM console in the master's namespace with
+# the commands as its input (bounded to 15 s).  Only while our pvmd lives:
+# a console that finds no pvmd would start one of its own.
+pvm_console() {
+	[ -n "$PVM_DPID" ] && kill -0 "$PVM_DPID" 2>/dev/null || { echo "pvm_console: no pvmd" >&2; return 1; }
+	printf '%s\n' "$@" quit | pvm_in_a timeout -k 2 15 pvm 2>&1
+}
+
+# pvm_conf: the console's "conf" table (host lines only).
+pvm_conf() {
+	pvm_console conf | sed -n '/^ *HOST  *DTID/,/^pvm>/p' | grep -v '^pvm>'
+}
+
+# pvm_nhosts: how many hosts the running virtual machine has.
+pvm_nhosts() {
+	pvm_console conf | sed -n 's/^\([0-9][0-9]*\) hosts*, .*/\1/p'
+}
+
+# _pvm_has_hosts N: true when the virtual machine has N hosts (a function,
+# so that wait_for re-evaluates it each time).
+_pvm_has_hosts() { [ "$(pvm_nhosts)" = "$1" ]; }
+
+_pvm_start_pvmd() {
+	# $1: -n address or empty; $2: hostfile or empty.  pvmd stays in the
+	# foreground and prints its socket name; its log is PVM_TMP/pvml.<uid>.
+	_uid=$(id -u)
+	rm -f "$PVM_TMP/pvmd.$_uid"
+	# Not through pvm_in_a: a backgrounded function is a subshell, and
+	# $! must be the pvmd itself (ip netns exec execs its command).
+	if [ -n "$PVM_NS_A" ]; then
+		# shellcheck disable=SC2086
+		ip netns exec "$PVM_NS_A" pvmd $1 $2 </dev/null >"$T/pvmd.out" 2>&1 &
+	else
+		# shellcheck disable=SC2086
+		pvmd $1 $2 </dev/null >"$T/pvmd.out" 2>&1 &
+	fi
+	PVM_DPID=$!
+	track_pid "$PVM_DPID"
+	wait_for 15 test -s "$PVM_TMP/pvmd.$_uid" || {
+		cat "$T/pvmd.out" "$PVM_TMP/pvml.$_uid" 2>/dev/null
+		fail "pvmd did not start"
+	}
+}
+
+# pvm_start_single: one native host, in this namespace.
+pvm_start_single() {
+	[ "$PVM_MODE" = none ] || fail "a virtual machine is already running"
+	PVM_MODE=single
+	_pvm_start_pvmd "" ""
+	wait_for 10 _pvm_has_hosts 1 || { pvm_console conf; fail "single-host VM not up"; }
+}
+
+# pvm_start_hetero [DX_B EP_B]: two hosts.  Namespace A (10.231.7.1) runs
+# the native master pvmd; namespace B (10.231.7.2) gets, through
+# tests/pvm/pvm-rsh.sh, the s390x pvmd under qemu (default) or the pvmd
+# command DX_B, with executable path EP_B.  Exits 77 if network namespaces
+# cannot be made (not root, no CAP_SYS_ADMIN, no iproute2).
+pvm_start_hetero() {
+	[ "$PVM_MODE" = none ] || fail "a virtual machine is already running"
+	command -v ip >/dev/null || skip "no ip(8): network namespaces unavailable"
+	_dx=${1-} _ep=${2:-$T/bin/LINUXS390}
+	if [ -z "$_dx" ]; then
+		pvm_need_s390x
+		_dx=$T/pvmd-s390x
+		pvm_qemu_wrapper "$_dx" qemu-s390x "$PVM_SYSROOT_S390X/usr/bin/pvmd"
+	fi
+	PVM_NS_A=pvtA$$ PVM_NS_B=pvtB$$
+	ip netns add "$PVM_NS_A" 2>"$T/netns.err" || {
+		PVM_NS_A="" PVM_NS_B=""
+		skip "network namespaces not available here: $(cat "$T/netns.err")"
+	}
+	ip netns add "$PVM_NS_B" || fail "ip netns add $PVM_NS_B"
+	PVM_MODE=hetero
+	PVM_ADDR_A=10.231.7.1 PVM_ADDR_B=10.231.7.2
+	# Namespaces are private, so the fixed subnet cannot clash with another
+	# run; only the names must be unique.
+	ip link add "pva$$" type veth peer name "pvb$$" &&
+		ip link set "pva$$" netns "$PVM_NS_A" &&
+		ip link set "pvb$$" netns "$PVM_NS_B" &&
+		ip -n "$PVM_NS_A" addr add "$PVM_ADDR_A/24" dev "pva$$" &&
+		ip -n "$PVM_NS_B" addr add "$PVM_ADDR_B/24" dev "pvb$$" &&
+		ip -n "$PVM_NS_A" link set "pva$$" up &&
+		ip -n "$PVM_NS_B" link set "pvb$$" up &&
+		ip -n "$PVM_NS_A" link set lo up &&
+		ip -n "$PVM_NS_B" link set lo up || fail "veth setup"
+	sed -e "s|@ADDR_A@|$PVM_ADDR_A|" -e "s|@EP_A@|$T/bin/LINUX64|" \
+		-e "s|@ADDR_B@|$PVM_ADDR_B|" -e "s|@DX_B@|$_dx|" -e "s|@EP_B@|$_ep|" \
+		"$PVM_HARNESS/hostfile.hetero.in" >"$T/hostfile"
+	export PVM_RSH="$PVM_HARNESS/pvm-rsh.sh"
+	export PVM_RSH_NETNS="$PVM_ADDR_B=$PVM_NS_B"
+	export PVM_RSH_LOG="$T/rsh.log"
+	_pvm_start_pvmd "-n$PVM_ADDR_A" "$T/hostfile"
+	wait_for 20 _pvm_has_hosts 2 || {
+		pvm_console conf
+		cat "$T/rsh.log" "$PVM_TMP/pvml.$(id -u)" 2>/dev/null
+		fail "second host did not join"
+	}
+}
+
+# pvm_run NAME SECONDS PROG [ARGS...]: runs $T/bin/LINUX64/PROG on the
+# master host with a time limit; stdout in $T/NAME.out, stderr in
+# $T/NAME.err; returns PROG's exit status (124 on timeout).
+pvm_run() {
+	_n=$1 _s=$2 _p=$3; shift 3
+	pvm_in_a timeout -k 5 "$_s" "$T/bin/LINUX64/$_p" "$@" </dev/null \
+		>"$T/$_n.out" 2>"$T/$_n.err"
+}
+
+# pvm_now: a time stamp in seconds; pvm_secs T0 T1: T1-T0 to 0.1 s.
+pvm_now() { date +%s.%N; }
+pvm_secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# pvm_show NAME: prints a run's output and errors (for failure messages).
+pvm_show() {
+	echo "--- $1 stdout:"; cat "$T/$1.out" 2>/dev/null
+	echo "--- $1 stderr:"; cat "$T/$1.err" 2>/dev/null
+}
+
+# pvm_halt: halts the virtual machine (the console's "halt", which also
+# kills the console: exit 143 is normal), waits up to 10 s for the pvmd to
+# go, then kills whatever is left by PID and removes PVM_TMP's files.
+pvm_halt() {
+	[ "$PVM_MODE" = none ] && return 0
+	if [ -n "$PVM_DPID" ] && kill -0 "$PVM_DPID" 2>/dev/null; then
+		printf 'halt\n' | pvm_in_a timeout -k 2 10 pvm >/dev/null 2>&1
+		wait_for 10 _pvm_gone "$PVM_DPID"
+	fi
+	wait "$PVM_DPID" 2>/dev/null
+	_pvm_kill_all
+	for _n in $PVM_NS_A $PVM_NS_B; do ip netns del "$_n" 2>/dev/null; done
+	PVM_NS_A="" PVM_NS_B="" PVM_DPID="" PVM_MODE=none
+	unset PVM_RSH PVM_RSH_NETNS
+	rm -rf "$PVM_TMP"
+	mkdir -p "$PVM_TMP"
+	return 0
+}
