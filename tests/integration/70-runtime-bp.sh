@@ -49,6 +49,7 @@ mask() {
 for p in $PORTS; do
 	run $p normal normal
 	run $p crash normal --crash
+	run $p deep normal --deep
 	run $p bad bad
 	run $p bye bye
 	run $p refuse refuse
@@ -64,16 +65,16 @@ expect() {
 expect "$R" 'dmn: HELLO role=task version=1'
 expect "$R" 'dmn: TASK_HELLO proc=1 pid=ok'
 expect "$R" 'dmn: TYPE_TABLE proc=1 table=0 build=rt_prog types=13'
-expect "$R" 'dmn: BP_HIT proc=1 bp=1 at rt_prog.c:59 in work table=0'
-expect "$R" 'dmn:   #0 work at rt_prog.c:59'
-expect "$R" 'dmn:   #1 main at rt_prog.c:70'
+expect "$R" 'dmn: BP_HIT proc=1 bp=1 at rt_prog.c:78 in work table=0'
+expect "$R" 'dmn:   #0 work at rt_prog.c:78'
+expect "$R" 'dmn:   #1 main at rt_prog.c:89'
 expect "$R" 'dmn:   var r type=10 scope=param'
 expect "$R" 'dmn:   var s_msg type=4 scope=static'
 expect "$R" 'dmn:   n = 2'
 expect "$R" 'dmn:   total = 100'
 expect "$R" 'dmn:   g_count = 7'
-expect "$R" 'dmn: BP_HIT proc=1 bp=2 at rt_prog.c:87 in main table=0'
-expect "$R" 'dmn:   #0 main at rt_prog.c:87'
+expect "$R" 'dmn: BP_HIT proc=1 bp=2 at rt_prog.c:108 in main table=0'
+expect "$R" 'dmn:   #0 main at rt_prog.c:108'
 expect "$R" 'dmn:   arr = {1, 4, 9, 16, 25}'
 expect "$R" 'dmn:   total = 200'
 expect "$R" 'dmn:   g_count = 107'
@@ -102,16 +103,35 @@ ok "s390x (big-endian) and i386 (32-bit) print the same as x86_64"
 
 for p in $PORTS; do
 	C=$T/$p.crash
-	expect "$C" 'dmn: BP_HIT proc=1 bp=1 at rt_prog.c:59 in work table=0'
-	expect "$C" 'dmn: TASK_CRASH proc=1 signal=11 at rt_prog.c:59 in work'
+	expect "$C" 'dmn: BP_HIT proc=1 bp=1 at rt_prog.c:78 in work table=0'
+	expect "$C" 'dmn: TASK_CRASH proc=1 signal=11 at rt_prog.c:78 in work'
 	expect "$C" 'dmn: SIGNAL 11'
 	expect_no_grep 'bp=2' "$C" "$p: crash mode went on to breakpoint 2"
-	[ "$(sed -n '/TASK_CRASH/{n;p;}' "$C")" = 'dmn:   #0 work at rt_prog.c:59' ] ||
+	[ "$(sed -n '/TASK_CRASH/{n;p;}' "$C")" = 'dmn:   #0 work at rt_prog.c:78' ] ||
 		fail "$p: crash stack"
-	[ "$(sed -n '/TASK_CRASH/{n;n;p;}' "$C")" = 'dmn:   #1 main at rt_prog.c:70' ] ||
+	[ "$(sed -n '/TASK_CRASH/{n;n;p;}' "$C")" = 'dmn:   #1 main at rt_prog.c:89' ] ||
 		fail "$p: crash stack (outer frame)"
 done
 ok "crash: TASK_CRASH with the last location and stack, then death by SIGSEGV"
+
+# A stack deeper than the 256 stored frames: the frames not stored are
+# counted (one "..." entry), and it unwinds right: breakpoint 2 in main
+# afterwards has main alone on the stack.
+for p in $PORTS; do
+	D=$T/$p.deep
+	expect "$D" 'dmn: BP_HIT proc=1 bp=3 at rt_prog.c:62 in dive table=0'
+	[ "$(sed -n '/bp=3/{n;p;}' "$D")" = 'dmn:   #0 ... at :46' ] ||
+		fail "$p: deep stack: no count of the frames not stored"
+	[ "$(sed -n '/bp=3/{n;n;p;}' "$D")" = 'dmn:   #1 dive at rt_prog.c:50' ] ||
+		fail "$p: deep stack: innermost stored frame"
+	expect "$D" 'dmn:   #256 main at rt_prog.c:89'
+	expect_no_grep '#257' "$D" "$p: deep stack longer than 256 frames + 1"
+	expect "$D" 'dmn:   k = 0'
+	[ "$(sed -n '/bp=2/{n;n;p;}' "$D")" = 'dmn:   var argc type=0 scope=param' ] ||
+		fail "$p: stack not unwound after the deep recursion"
+	expect "$D" 'dmn: EXIT 3'
+done
+ok "deep recursion: frames beyond 256 counted, stack unwound afterwards"
 
 for p in $PORTS; do
 	B=$T/$p.bad

@@ -12,6 +12,9 @@
  *                      prints "rt_prog: total=200" and exits with 3
  *   rt_prog --crash    stops at breakpoint 1, then writes through a NULL
  *                      pointer in work() and dies of SIGSEGV
+ *   rt_prog --deep     first recurses 300 calls deep into dive() and stops
+ *                      at breakpoint 3 at the bottom (deeper than the
+ *                      runtime's stored stack), then runs as usual
  *
  * Built for every port with only build/$(PORT)/include on the include
  * path and linked with libparavt.a + msgpack-c, as paravtd builds a user
@@ -43,10 +46,26 @@ long g_count = 7;                           /* a global */
 static const char *s_msg = "hello, paravt"; /* a file static */
 static int s_crash;                         /* 1 in --crash mode */
 
+/* Recurses k more levels, then stops at breakpoint 3. */
+static int dive(int k)
+{
+	para_vt_fn_enter("dive", "rt_prog.c", 50);
+	if (k > 0) {
+		int r = dive(k - 1) + 1;
+
+		para_vt_fn_exit("dive", "rt_prog.c", 57);
+		return r;
+	}
+	{ pvt_var pvt__v[] = { {"k", 0, &k, PVT_PARAM} };
+	  para_vt_break(&pvt__unit, 3, "rt_prog.c", 62, "dive", pvt__v, 1); }
+	para_vt_fn_exit("dive", "rt_prog.c", 62);
+	return 0;
+}
+
 /* Sums r's scores, stops at breakpoint 1, and returns the sum times n. */
 static int work(struct rec *r, int n)
 {
-	para_vt_fn_enter("work", "rt_prog.c", 47);
+	para_vt_fn_enter("work", "rt_prog.c", 66);
 	int total = 0;
 	int i;
 
@@ -55,14 +74,14 @@ static int work(struct rec *r, int n)
 	{ pvt_var pvt__v[] = { {"r", 10, &r, PVT_PARAM}, {"n", 0, &n, PVT_PARAM},
 	    {"total", 0, &total, PVT_LOCAL}, {"g_count", 1, &g_count, PVT_GLOBAL},
 	    {"s_msg", 4, &s_msg, PVT_STATIC} };
-	  para_vt_break(&pvt__unit, 1, "rt_prog.c", 59, "work", pvt__v, 5); }
+	  para_vt_break(&pvt__unit, 1, "rt_prog.c", 78, "work", pvt__v, 5); }
 	if (s_crash) {
 		volatile int *volatile np = NULL;
 
 		*np = n; /* the crash of --crash mode */
 	}
 	g_count += total;
-	para_vt_fn_exit("work", "rt_prog.c", 66);
+	para_vt_fn_exit("work", "rt_prog.c", 85);
 	return total * n;
 }
 
@@ -70,7 +89,7 @@ static int work(struct rec *r, int n)
 int main(int argc, char **argv)
 {
 	para_vt_start();
-	para_vt_fn_enter("main", "rt_prog.c", 70);
+	para_vt_fn_enter("main", "rt_prog.c", 89);
 	struct rec a = {"alpha", {1, -2}, {10, 20, 30, 40}, "first", NULL, 1.5};
 	struct rec b = {"beta", {3, 4}, {5, 6, 7, 2}, "second", &a, 2.25};
 	int arr[5] = {1, 4, 9, 16, 25};
@@ -78,15 +97,17 @@ int main(int argc, char **argv)
 	int total;
 
 	s_crash = argc > 1 && strcmp(argv[1], "--crash") == 0;
+	if (argc > 1 && strcmp(argv[1], "--deep") == 0)
+		dive(300);
 	total = work(&a, 2);
 	{ pvt_var pvt__v[] = { {"argc", 0, &argc, PVT_PARAM}, {"a", 9, &a, PVT_LOCAL},
 	    {"b", 9, &b, PVT_LOCAL}, {"arr", 11, &arr, PVT_LOCAL},
 	    {"ip", 12, &ip, PVT_LOCAL}, {"total", 0, &total, PVT_LOCAL},
 	    {"g_count", 1, &g_count, PVT_GLOBAL} };
-	  para_vt_break(&pvt__unit, 2, "rt_prog.c", 87, "main", pvt__v, 7); }
+	  para_vt_break(&pvt__unit, 2, "rt_prog.c", 108, "main", pvt__v, 7); }
 	printf("rt_prog: total=%d g_count=%ld next=%s\n", total, g_count,
 	       b.next->name);
-	para_vt_fn_exit("main", "rt_prog.c", 91);
+	para_vt_fn_exit("main", "rt_prog.c", 112);
 	para_vt_exit(3);
 	return 3;
 }
