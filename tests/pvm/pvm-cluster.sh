@@ -105,10 +105,14 @@ pvm_build_s390x() {
 # holds our PVM_TMP (pvmds, tasks, group servers, qemu — they all inherit
 # it, remote hosts with a /host-ADDR suffix) and those in our namespaces.
 _pvm_pids() {
-	# One grep over every environ file (-z: NUL-separated entries).
-	# (grep itself runs without PVM_TMP, or it would find its own.)
-	env -u PVM_TMP grep -lzs "^PVM_TMP=$PVM_TMP\(/.*\)\{0,1\}\$" /proc/[0-9]*/environ 2>/dev/null |
-		sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p' | grep -vx "$$"
+	# One grep over every environ file (-z: NUL-separated entries).  The
+	# pipeline runs without PVM_TMP, or it would find its own processes.
+	(
+		_tmp=$PVM_TMP
+		unset PVM_TMP
+		grep -lzs "^PVM_TMP=$_tmp\(/.*\)\{0,1\}\$" /proc/[0-9]*/environ 2>/dev/null |
+			sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p' | grep -vx "$$"
+	)
 	for _n in $PVM_NS_A $PVM_NS_B; do
 		ip netns pids "$_n" 2>/dev/null
 	done
