@@ -68,6 +68,8 @@ typedef struct con_inst_result {
 				 from foo.c:10 to foo.c:12"), or NULL; owned */
 	double seconds;       /* time spent (for the bench) */
 	size_t lines;         /* source lines processed */
+	char *root;           /* absolute directory the file names are
+				 relative to; owned */
 } con_inst_result;
 
 /* Options of one run. */
@@ -92,6 +94,16 @@ typedef struct con_inst_opts {
  */
 int con_inst_run(const con_inst_opts *o, con_inst_result *res, char *err,
 		 size_t errlen);
+
+/*
+ * Rewrites one compiler option for the shipped layout, where the daemon
+ * compiles in the directory that holds the shipped files: "-IDIR" or
+ * "-iquoteDIR" (joined form) with DIR inside res->root becomes relative to
+ * the root ("-Iinclude", "-I."); any other option is copied unchanged.
+ * Relative DIRs are taken from the console's current directory.  Caller
+ * frees; NULL on out of memory.
+ */
+char *con_inst_rel_cflag(const con_inst_result *res, const char *flag);
 
 /* Frees everything in res (NULL-safe) and zeroes it. */
 void con_inst_result_free(con_inst_result *res);
