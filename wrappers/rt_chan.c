@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -47,6 +48,7 @@ static struct {
 	uint64_t proc;    /* PARAVT_PROC */
 	wire_buf scratch; /* msgpack objects for 'o' fields */
 	int scratch_init; /* scratch initialised */
+	volatile sig_atomic_t building; /* a message is being packed */
 } rt_chan = {.fd = -1};
 
 /* Transport read: plain read() on the socket. */
@@ -238,6 +240,14 @@ static void rt_chan_forget(void)
 	rt_chan.attached = 0;
 }
 
+/* Frees the scratch buffer once the connection is gone. */
+static void rt_scratch_free(void)
+{
+	if (rt_chan.scratch_init)
+		wire_buf_destroy(&rt_chan.scratch);
+	rt_chan.scratch_init = 0;
+}
+
 /* See rt_core.h. */
 wire_peer *pvt__rt_peer(void)
 {
@@ -263,6 +273,12 @@ int pvt__rt_fd(void)
 }
 
 /* See rt_core.h. */
+int pvt__rt_building(void)
+{
+	return rt_chan.building;
+}
+
+/* See rt_core.h. */
 wire_peer *pvt__rt_peer_sigsafe(void)
 {
 	return pvt__rt_fd() >= 0 ? &rt_chan.peer : NULL;
@@ -277,6 +293,7 @@ int pvt__rt_push(void)
 
 	if (p == NULL)
 		return WIRE_ESTATE;
+	rt_chan.building = 0;
 	rc = wire_peer_drain(p, wire_now_ns() + PVT_RT_SEND_NS);
 	if (rc == 0)
 		return 0;
@@ -296,6 +313,7 @@ void pvt__rt_detach(const char *why)
 	fprintf(stderr, "paravt: %s; running without paravt\n", why);
 	wire_peer_destroy(&rt_chan.peer);
 	rt_chan.attached = 0;
+	rt_scratch_free();
 }
 
 /* See rt_core.h. */
@@ -308,6 +326,7 @@ void pvt__rt_close(void)
 	(void)wire_peer_drain(p, wire_now_ns() + PVT_RT_SEND_NS / 10);
 	wire_peer_destroy(p);
 	rt_chan.attached = 0;
+	rt_scratch_free();
 }
 
 /* msgpack write callback into the scratch buffer. */
@@ -323,6 +342,7 @@ void pvt__rt_scratch(msgpack_packer *pk)
 		wire_buf_init(&rt_chan.scratch, WIRE_FRAME_MAX_DEFAULT);
 		rt_chan.scratch_init = 1;
 	}
+	rt_chan.building = 1;
 	wire_buf_reset(&rt_chan.scratch);
 	msgpack_packer_init(pk, &rt_chan.scratch, rt_scratch_write);
 }

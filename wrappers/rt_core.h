@@ -76,7 +76,13 @@ int pvt__rt_fd(void);
  * which reads its output queue and sequence counter.  Borrowed. */
 wire_peer *pvt__rt_peer_sigsafe(void);
 
-/* Empties the scratch buffer and points pk at it: msgpack objects for the
+/* 1 between pvt__rt_scratch() and the next pvt__rt_push(): a message is
+ * being packed, so the output queue may end in a partial frame (the crash
+ * handler then sends only its own frame).  Async-signal-safe. */
+int pvt__rt_building(void);
+
+/* Empties the scratch buffer and points pk at it (and marks a message as
+ * being built, see pvt__rt_building): msgpack objects for the
  * 'o' fields are packed there (grows up to the frame limit, kept between
  * calls so that breakpoints after the first do not allocate). */
 void pvt__rt_scratch(msgpack_packer *pk);

@@ -11,13 +11,14 @@
  * too) and is installed with SA_RESETHAND, so a fault inside the handler
  * kills the task at once.  It only uses async-signal-safe means: the frame
  * is packed with msgpack-c's inline packer into a static buffer (no
- * allocation), written with send() and poll(); anything still queued for
- * the daemon (complete frames) goes first.  It is best effort: a frame
- * that does not fit or a socket that does not drain within about a second
- * is given up.  Afterwards the signal is raised again: it is blocked while
- * the handler runs, so it is delivered, with the default action restored,
- * as soon as the handler returns (a faulting instruction would also fault
- * again).
+ * allocation), written with send() and poll(); complete frames still
+ * queued for the daemon go first (a frame being packed when the crash
+ * came, e.g. an abort in malloc on a corrupted heap, is dropped).  It is best
+ * effort: a frame that does not fit or a socket that does not drain within
+ * about a second is given up.  Afterwards the signal is raised again: it is
+ * blocked while the handler runs, so it is delivered, with the default action
+ * restored, as soon as the handler returns (a faulting instruction would also
+ * fault again).
  */
 #include <errno.h>
 #include <poll.h>
@@ -142,7 +143,9 @@ static void rt_crash_handler(int sig)
 	size_t n;
 
 	if (fd >= 0 && p != NULL) {
-		n = wire_buf_used(&p->out);
+		/* Whole frames still queued go first; a half-packed one
+		 * (crash inside the runtime) is dropped. */
+		n = pvt__rt_building() ? 0 : wire_buf_used(&p->out);
 		if (n == 0 ||
 		    rt_crash_send(fd, wire_buf_head(&p->out), n) == 0) {
 			n = rt_crash_build(p, sig);
