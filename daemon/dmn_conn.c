@@ -20,7 +20,8 @@
 enum dmn_state {
 	DMN_ST_HELLO, /* waiting for the peer's HELLO */
 	DMN_ST_AUTH,  /* waiting for AUTH */
-	DMN_ST_READY  /* authenticated */
+	DMN_ST_TASK,  /* task: waiting for TASK_HELLO */
+	DMN_ST_READY  /* authenticated (console) or accepted (task) */
 };
 
 struct dmn_conn {
@@ -35,6 +36,8 @@ struct dmn_conn {
 	long timer;                  /* handshake or linger timer id, or 0 */
 	char addr[64];               /* peer address, for the log */
 	char console[WIRE_NAME_MAX]; /* peer's node name from its HELLO */
+	int task;                    /* a started program, not a console */
+	void *via;                   /* task: session of the socket it used */
 };
 
 static void dmn_conn_on_read(dmn_loop *l, int fd, void *ctx);
@@ -63,6 +66,7 @@ static void dmn_conn_release(dmn_conn *c)
 		(unsigned long long)c->id, srv->ctl_console);
 	srv->controller = NULL;
 	srv->ctl_console[0] = '\0';
+	dmn_work_release(srv);
 }
 
 /* Frees c at once: loop registration, timer, transport, slot. */
@@ -73,6 +77,8 @@ static void dmn_conn_drop(dmn_conn *c, const char *why)
 	dmn_log(DMN_INFO, "conn %llu: %s closed (%s)",
 		(unsigned long long)c->id, c->addr, why);
 	dmn_conn_release(c);
+	if (c->task)
+		dmn_work_task_gone(srv, c);
 	dmn_timer_del(srv->loop, c->timer);
 	dmn_loop_del(srv->loop, c->rfd);
 	if (c->wfd != c->rfd)
@@ -161,18 +167,18 @@ static void dmn_on_hello(dmn_conn *c, const wire_msg *m)
 		return;
 	}
 	rc = wire_unpack_hello(m, &h, err, sizeof err);
-	if (h.version != WIRE_PROTO_VERSION)
-		rc = wire_hello_check(&h, "console", err, sizeof err);
-	else if (rc == 0)
-		rc = wire_hello_check(&h, "console", err, sizeof err);
+	if (h.version != WIRE_PROTO_VERSION || rc == 0)
+		rc = wire_hello_check(&h, c->task ? "task" : "console", err,
+				      sizeof err);
 	if (rc != 0) {
 		dmn_conn_error(c, rc, m->seq, err, 1);
 		return;
 	}
 	snprintf(c->console, sizeof c->console, "%s", h.node);
-	dmn_log(DMN_INFO, "conn %llu: HELLO from console %s (%s %s, %s)",
-		(unsigned long long)c->id, h.node, h.os, h.arch, h.port);
-	c->state = DMN_ST_AUTH;
+	dmn_log(DMN_INFO, "conn %llu: HELLO from %s %s (%s %s, %s)",
+		(unsigned long long)c->id, c->task ? "task" : "console",
+		h.node, h.os, h.arch, h.port);
+	c->state = c->task ? DMN_ST_TASK : DMN_ST_AUTH;
 }
 
 /* State AUTH: the token, or (stdio without a token file) any AUTH. */
@@ -208,6 +214,30 @@ static void dmn_on_auth(dmn_conn *c, const wire_msg *m)
 	dmn_log(DMN_INFO, "conn %llu: %s authenticated by %s",
 		(unsigned long long)c->id, c->addr,
 		cfg->check_token ? "token" : "transport");
+}
+
+/* State TASK: a task names its process with TASK_HELLO. */
+static void dmn_on_task_hello(dmn_conn *c, const wire_msg *m)
+{
+	char err[WIRE_TEXT_MAX];
+	int rc;
+
+	if (m->type != WIRE_TASK_HELLO) {
+		snprintf(err, sizeof err, "expected TASK_HELLO, got %s",
+			 wire_type_name(m->type) ? wire_type_name(m->type)
+						 : "an unknown message type");
+		dmn_conn_error(c, WIRE_EPROTO, m->seq, err, 1);
+		return;
+	}
+	rc = dmn_work_task_hello(c->srv, c, m, err, sizeof err);
+	if (rc != 0) {
+		dmn_conn_error(c, rc, m->seq, err, 1);
+		return;
+	}
+	c->peer.dec.max = c->peer.max_frame;
+	dmn_timer_del(c->srv->loop, c->timer);
+	c->timer = 0;
+	c->state = DMN_ST_READY;
 }
 
 /* PING: answer with our receive and send clock readings. */
@@ -258,10 +288,47 @@ static void dmn_on_session_open(dmn_conn *c, const wire_msg *m)
 		dmn_log(DMN_INFO, "conn %llu: console %s controls session %llu",
 			(unsigned long long)c->id, name,
 			(unsigned long long)srv->next_session);
+		dmn_work_session(srv, srv->next_session);
 	}
 	if (wire_pack_session_ok(&c->peer.out, wire_peer_seq(&c->peer),
 				 srv->next_session, c->peer.max_frame) != 0)
 		dmn_conn_close_soon(c);
+}
+
+/* True for the session messages only the controller may send. */
+static int dmn_is_session_msg(uint32_t type)
+{
+	switch (type) {
+	case WIRE_FILE_PUT:
+	case WIRE_BUILD:
+	case WIRE_RUN:
+	case WIRE_KILL:
+	case WIRE_INSPECT:
+	case WIRE_RESUME:
+		return 1;
+	}
+	return 0;
+}
+
+/* A session message: served for the controller, refused otherwise. */
+static void dmn_on_session_msg(dmn_conn *c, const wire_msg *m)
+{
+	dmn_server *srv = c->srv;
+	char err[WIRE_TEXT_MAX];
+
+	if (srv->controller == c) {
+		dmn_work_console(srv, c, m);
+		return;
+	}
+	if (srv->controller != NULL)
+		snprintf(err, sizeof err, "%s: node %s is controlled by "
+			 "console %s since %s", wire_type_name(m->type),
+			 srv->hello.node, srv->ctl_console, srv->ctl_since);
+	else
+		snprintf(err, sizeof err, "%s needs a session: send "
+			 "SESSION_OPEN first", wire_type_name(m->type));
+	dmn_conn_error(c, srv->controller ? WIRE_EBUSY : WIRE_EPROTO, m->seq,
+		       err, 0);
 }
 
 /* State READY: every message after authentication. */
@@ -269,6 +336,14 @@ static void dmn_on_ready(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 {
 	char err[WIRE_TEXT_MAX];
 
+	if (c->task) {
+		dmn_work_task_msg(c->srv, c, m);
+		return;
+	}
+	if (dmn_is_session_msg(m->type)) {
+		dmn_on_session_msg(c, m);
+		return;
+	}
 	switch (m->type) {
 	case WIRE_PING:
 		dmn_on_ping(c, m, t_recv);
@@ -305,6 +380,9 @@ static void dmn_conn_handle(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 		break;
 	case DMN_ST_AUTH:
 		dmn_on_auth(c, m);
+		break;
+	case DMN_ST_TASK:
+		dmn_on_task_hello(c, m);
 		break;
 	case DMN_ST_READY:
 		dmn_on_ready(c, m, t_recv);
@@ -426,7 +504,9 @@ static int dmn_conn_register(dmn_conn *c)
 	return 0;
 }
 
-int dmn_conn_open(dmn_server *srv, int rfd, int wfd, const char *addr)
+/* Opens a console (task == 0) or task connection; see dmn_conn_open. */
+static int dmn_conn_open2(dmn_server *srv, int rfd, int wfd,
+			  const char *addr, int task, void *via)
 {
 	dmn_conn *c;
 	wire_io io;
@@ -452,6 +532,8 @@ int dmn_conn_open(dmn_server *srv, int rfd, int wfd, const char *addr)
 	c->wfd = wfd;
 	c->slot = slot;
 	c->id = ++srv->next_id;
+	c->task = task;
+	c->via = via;
 	snprintf(c->addr, sizeof c->addr, "%s", addr);
 	c->peer.dec.max = DMN_PREAUTH_FRAME < c->peer.max_frame
 				  ? DMN_PREAUTH_FRAME
@@ -473,6 +555,45 @@ out_peer:
 out_free:
 	free(c);
 	return WIRE_ENOMEM;
+}
+
+int dmn_conn_open(dmn_server *srv, int rfd, int wfd, const char *addr)
+{
+	return dmn_conn_open2(srv, rfd, wfd, addr, 0, NULL);
+}
+
+int dmn_conn_open_task(dmn_server *srv, int fd, const char *addr, void *via)
+{
+	return dmn_conn_open2(srv, fd, fd, addr, 1, via);
+}
+
+void *dmn_conn_via(const dmn_conn *c)
+{
+	return c->via;
+}
+
+unsigned long long dmn_conn_id(const dmn_conn *c)
+{
+	return (unsigned long long)c->id;
+}
+
+wire_peer *dmn_conn_peer(dmn_conn *c)
+{
+	return c->closing ? NULL : &c->peer;
+}
+
+void dmn_conn_kick(dmn_conn *c)
+{
+	dmn_loop_want_write(c->srv->loop, c->wfd, 1);
+}
+
+void dmn_conn_fail(dmn_conn *c, int code, uint32_t ref, const char *text,
+		   int fatal)
+{
+	if (c->closing)
+		return;
+	dmn_conn_error(c, code, ref, text, fatal);
+	dmn_conn_kick(c);
 }
 
 void dmn_server_shutdown(dmn_server *srv, const char *reason, unsigned ms)

@@ -9,6 +9,11 @@
  * flushed (bounded by a linger timer); errors in one message are answered
  * and the message skipped.  Only one connection at a time controls the
  * node's session (the "controller"); the others get EBUSY.
+ *
+ * The same engine serves the programs the daemon started ("tasks") on the
+ * session's Unix socket: their HELLO has role "task", and TASK_HELLO takes
+ * the place of AUTH.  What the controller and the tasks ask for beyond the
+ * handshake (build, run, relays) is handed to dmn_work (dmn_work.h).
  */
 #ifndef PARAVT_DMN_CONN_H
 #define PARAVT_DMN_CONN_H
@@ -18,6 +23,7 @@
 
 #include "dmn_loop.h"
 #include "wire_msg.h"
+#include "wire_peer.h"
 
 #define DMN_MAX_CONNS 64            /* connections served at once */
 #define DMN_HANDSHAKE_MS 10000      /* HELLO + AUTH must finish by then */
@@ -26,6 +32,7 @@
 #define DMN_OUT_HIGH (256u * 1024)  /* stop reading above this backlog */
 
 typedef struct dmn_conn dmn_conn;
+typedef struct dmn_work dmn_work;
 
 /* What main decided from the command line; read-only for the engine. */
 typedef struct dmn_config {
@@ -34,6 +41,8 @@ typedef struct dmn_config {
 	size_t max_frame;           /* frame limit after authentication */
 	int check_token;            /* AUTH must carry token */
 	char token[WIRE_TOKEN_MAX]; /* the secret, when check_token */
+	const char *argv0;          /* how we were started (runtime lookup) */
+	const char *runtime_dir;    /* --runtime-dir, or NULL */
 } dmn_config;
 
 typedef struct dmn_server {
@@ -48,6 +57,7 @@ typedef struct dmn_server {
 	uint64_t next_session;           /* last session id handed out */
 	uint64_t next_id;                /* last connection id handed out */
 	int stop_when_idle;              /* --stdio: stop when conns empty */
+	dmn_work *work;                  /* builds, programs, tasks; owned */
 } dmn_server;
 
 /* Prepares srv over loop and cfg (both borrowed for srv's lifetime). */
@@ -60,6 +70,49 @@ void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg);
  * WIRE_EBUSY (too many connections: the peer got an ERROR) or WIRE_ENOMEM.
  */
 int dmn_conn_open(dmn_server *srv, int rfd, int wfd, const char *addr);
+
+/* Serves a task that connected to a session's Unix socket fd (owned).
+ * via is the session (checked against the task's process).  0 or an
+ * error as dmn_conn_open. */
+int dmn_conn_open_task(dmn_server *srv, int fd, const char *addr, void *via);
+
+/* The session whose socket task connection c came in on, or NULL. */
+void *dmn_conn_via(const dmn_conn *c);
+/* Connection number (for the log). */
+unsigned long long dmn_conn_id(const dmn_conn *c);
+/* c's protocol peer to queue frames on, or NULL when c is closing.
+ * Borrowed; call dmn_conn_kick after queueing. */
+wire_peer *dmn_conn_peer(dmn_conn *c);
+/* Gets queued output of c written soon (from the loop, never here, so c
+ * is not freed under the caller). */
+void dmn_conn_kick(dmn_conn *c);
+/* Queues ERROR code (negative WIRE_E*) answering ref on c and logs it;
+ * with fatal, c closes after it. */
+void dmn_conn_fail(dmn_conn *c, int code, uint32_t ref, const char *text,
+		   int fatal);
+
+/* ---- session work (dmn_work.c, dmn_task.c) ------------------------------- */
+
+/* Makes srv->work: port settings, runtime location (argv0 and
+ * runtime_dir of srv's config).  0, or -1 with a sentence in err. */
+int dmn_work_new(dmn_server *srv, char *err, size_t errlen);
+/* Kills every started program and build, removes the work directories,
+ * frees srv->work.  NULL work is a no-op. */
+void dmn_work_free(dmn_server *srv);
+/* A console took control: session id is now the current one. */
+void dmn_work_session(dmn_server *srv, uint64_t id);
+/* The controller is gone (its stopped tasks stay stopped). */
+void dmn_work_release(dmn_server *srv);
+/* A session message (FILE_PUT ... RESUME) from the controller c. */
+void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+/* TASK_HELLO on task connection c: 0, or a WIRE_E* code with a sentence
+ * in err (the connection is then refused). */
+int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
+			char *err, size_t errlen);
+/* A message from an accepted task (relayed to the controller). */
+void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+/* Task connection c is being freed. */
+void dmn_work_task_gone(dmn_server *srv, dmn_conn *c);
 
 /* Sends BYE with reason to every connection, flushes for at most ms
  * milliseconds in all, and closes them. */

@@ -19,12 +19,14 @@
 #include "dmn_log.h"
 #include "dmn_loop.h"
 #include "dmn_net.h"
+#include "dmn_work.h"
 #include "wire_token.h"
 
 #define DMN_USAGE                                                          \
 	"usage: paravtd [-hV] [--listen ADDR:PORT] [--allow-remote] "      \
 	"[--stdio] [--token-file FILE] [--log FILE] [--name NODE] "        \
-	"[--port-file FILE] [--pid-file FILE] [--max-frame BYTES]\n"
+	"[--port-file FILE] [--pid-file FILE] [--max-frame BYTES] "        \
+	"[--runtime-dir DIR]\n"
 
 /* Everything the command line can say. */
 typedef struct dmn_opts {
@@ -38,9 +40,16 @@ typedef struct dmn_opts {
 	const char *pid_file;   /* where to write our pid */
 	unsigned long max_frame;/* frame limit in bytes */
 	unsigned long proto;    /* protocol version to announce (testing) */
+	const char *runtime_dir;/* holds lib/libparavt.a and include/ */
+	const char *argv0;      /* our argv[0] (finds the runtime) */
 	int help;               /* -h given */
 	int version;            /* -V given */
 } dmn_opts;
+
+/* Descriptors watched: connections, pipes of programs and builds, task
+ * sockets, the listener and the signal pipe. */
+#define DMN_LOOP_FDS \
+	(DMN_MAX_CONNS + 2 * DMN_MAX_PROCS + DMN_MAX_JOBS + DMN_MAX_SESS + 8)
 
 static int dmn_sig_pipe[2] = {-1, -1}; /* self-pipe: signal -> loop */
 static volatile sig_atomic_t dmn_sig_last; /* last signal number */
@@ -65,7 +74,11 @@ static void dmn_usage(FILE *fp)
 	      "  --port-file FILE       write the listening port to FILE\n"
 	      "  --pid-file FILE        write the process id to FILE\n"
 	      "  --max-frame BYTES      largest frame accepted "
-	      "(default 16777216)\n", fp);
+	      "(default 16777216)\n"
+	      "  --runtime-dir DIR      paravt runtime for user programs: "
+	      "DIR/lib, DIR/include\n"
+	      "                         (default: next to the paravtd "
+	      "binary, BIN/..)\n", fp);
 }
 
 /* Parses an unsigned number in [lo, hi].  0 or -1. */
@@ -98,6 +111,8 @@ static int dmn_opt_value(dmn_opts *o, const char *name, const char *v,
 		o->port_file = v;
 	else if (strcmp(name, "--pid-file") == 0)
 		o->pid_file = v;
+	else if (strcmp(name, "--runtime-dir") == 0)
+		o->runtime_dir = v;
 	else if (strcmp(name, "--max-frame") == 0) {
 		if (dmn_num(v, 64, WIRE_FRAME_MAX_HARD, &o->max_frame) != 0)
 			goto out_bad;
@@ -119,7 +134,8 @@ static int dmn_opt_takes_value(const char *name)
 {
 	static const char *const with[] = {
 		"--listen", "--token-file", "--log", "--name", "--port-file",
-		"--pid-file", "--max-frame", "--proto-version", NULL
+		"--pid-file", "--max-frame", "--proto-version",
+		"--runtime-dir", NULL
 	};
 	int i;
 
@@ -159,6 +175,7 @@ static int dmn_parse(int argc, char **argv, dmn_opts *o, char *err,
 	o->listen = DMN_DEFAULT_LISTEN;
 	o->max_frame = WIRE_FRAME_MAX_DEFAULT;
 	o->proto = WIRE_PROTO_VERSION;
+	o->argv0 = argv[0];
 	for (i = 1; i < argc; i++) {
 		eq = strchr(argv[i], '=');
 		if (strncmp(argv[i], "--", 2) == 0 && eq != NULL &&
@@ -323,12 +340,17 @@ static int dmn_run(const dmn_opts *o, dmn_loop *l)
 	int lfd = -1, rc = 1;
 
 	memset(&cfg, 0, sizeof cfg);
+	memset(&srv, 0, sizeof srv);
 	cfg.name = o->name;
 	cfg.proto_version = (unsigned)o->proto;
 	cfg.max_frame = o->max_frame;
+	cfg.argv0 = o->argv0;
+	cfg.runtime_dir = o->runtime_dir;
 	if (dmn_token(o, &cfg, err, sizeof err) != 0)
 		goto out_err;
 	dmn_server_init(&srv, l, &cfg);
+	if (dmn_work_new(&srv, err, sizeof err) != 0)
+		goto out_err;
 	if (dmn_signals(l) != 0) {
 		snprintf(err, sizeof err, "signal set-up failed");
 		goto out_err;
@@ -354,6 +376,7 @@ static int dmn_run(const dmn_opts *o, dmn_loop *l)
 		dmn_log(DMN_INFO, "shutting down on signal %d",
 			(int)dmn_sig_last);
 	dmn_server_shutdown(&srv, "daemon shutting down", 1000);
+	dmn_work_free(&srv);
 	rc = 0;
 out_files:
 	if (lfd >= 0)
@@ -367,6 +390,7 @@ out_files:
 		return 0;
 	}
 out_err:
+	dmn_work_free(&srv);
 	dmn_log(DMN_ERROR, "%s", err);
 	if (o->log != NULL)
 		fprintf(stderr, "paravtd: %s\n", err);
@@ -398,7 +422,7 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	l = dmn_loop_new(DMN_MAX_CONNS + 8, DMN_MAX_CONNS + 8);
+	l = dmn_loop_new(DMN_LOOP_FDS, DMN_MAX_CONNS + 8);
 	if (l == NULL) {
 		fprintf(stderr, "paravtd: out of memory\n");
 		return 1;

@@ -1,9 +1,40 @@
 # daemon/module.mk — paravtd, built for every port.
+#
+# The daemon builds user programs with its port's settings at run time:
+# build/$(PORT)/include/pvt_portconf.h holds make's expanded values of the
+# port file (CC, PORT_CFLAGS, PORT_LDFLAGS, MSGPACK_LIBS, RUN_PREFIX,
+# PORT_NAME) as C strings.  It is rewritten on every make but replaced only
+# when its text changes, so nothing is rebuilt needlessly.
 DAEMON_SRCS := $(wildcard daemon/*.c)
+DAEMON_OBJS := $(DAEMON_SRCS:%.c=$(B)/obj/%.o)
 DAEMON_BIN := $(B)/bin/paravtd
+PORTCONF_H := $(B)/include/pvt_portconf.h
 NODE_TARGETS += $(DAEMON_BIN)
 
-$(DAEMON_BIN): $(DAEMON_SRCS:%.c=$(B)/obj/%.o) $(WIRE_LIB)
+# $(call pvt_conf_line,NAME,VALUE): one '#define NAME "VALUE"' line, quoted
+# for C (backslash, double quote) and then for sh (single quote).
+pvt_hash := \#
+pvt_cstr = $(subst ",\",$(subst \,\\,$(strip $(1))))
+pvt_conf_line = '$(subst ','\'',$(pvt_hash)define $(1) "$(call pvt_cstr,$(2))")'
+
+$(DAEMON_OBJS): NODE_CFLAGS += -I$(B)/include
+$(B)/obj/daemon/dmn_port.o: $(PORTCONF_H)
+
+$(PORTCONF_H): FORCE_PORTCONF
 	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $(DAEMON_SRCS:%.c=$(B)/obj/%.o) \
-		$(WIRE_LIB) $(MSGPACK_LIBS)
+	@printf '%s\n' '/* Generated from ports/$(PORT).mk by daemon/module.mk. */' \
+		$(call pvt_conf_line,PVT_PORT_NAME_CONF,$(PORT_NAME)) \
+		$(call pvt_conf_line,PVT_PORT_CC,$(CC)) \
+		$(call pvt_conf_line,PVT_PORT_CFLAGS,$(PORT_CFLAGS)) \
+		$(call pvt_conf_line,PVT_PORT_LDFLAGS,$(PORT_LDFLAGS)) \
+		$(call pvt_conf_line,PVT_PORT_MSGPACK_LIBS,$(MSGPACK_LIBS)) \
+		$(call pvt_conf_line,PVT_PORT_RUN_PREFIX,$(RUN_PREFIX)) \
+		>$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+.PHONY: FORCE_PORTCONF
+FORCE_PORTCONF:
+
+$(DAEMON_BIN): $(DAEMON_OBJS) $(WIRE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(NODE_LDFLAGS) -o $@ $(DAEMON_OBJS) $(WIRE_LIB) $(MSGPACK_LIBS)

@@ -9,10 +9,10 @@ WP=$TOP/build/tests/tools/wirepoke
 start_daemon n1 linux-x86_64
 A=127.0.0.1:$DPORT_n1
 
-"$WP" "$A" --send 99 --send PING --send 16:x --send 16 --send 32 \
+"$WP" "$A" --send 999 --send PING --send 16:x --send 16 --send 32 \
 	--send PING >"$T/out" 2>&1
 cat "$T/out"
-expect_grep '^ERROR EUNKNOWN ref=3 unknown message type 99$' "$T/out"
+expect_grep '^ERROR EUNKNOWN ref=3 unknown message type 999$' "$T/out"
 expect_grep '^ERROR EMALFORMED ref=5 PING: field t_console is not an unsigned integer$' "$T/out"
 expect_grep '^ERROR EMALFORMED ref=6 PING: has 0 fields, needs 1$' "$T/out"
 expect_grep '^ERROR EMALFORMED ref=7 SESSION_OPEN: has 0 fields, needs 1$' "$T/out"

@@ -4,6 +4,11 @@
  * given on the command line, and prints every frame it receives as one
  * line ("HELLO ...", "ERROR EAUTH ref=2 ...", "PONG rtt_us=...", "CLOSED").
  *
+ * It also drives the session messages (FILE_PUT, BUILD, RUN, KILL,
+ * INSPECT, RESUME) and can play a task on a daemon's Unix socket (--unix,
+ * --role task, --no-auth, --send TASK_HELLO:PROC:PID ...), so the shell
+ * tests cover remote build, run and the task relays.
+ *
  * Layout: options into a step list; connection set-up; a reader that
  * prints frames for a while; the step runner; main.  Host-only (C11).
  */
@@ -15,10 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "wire_fmt.h"
 #include "wire_msg.h"
 #include "wire_peer.h"
 #include "wire_token.h"
@@ -28,12 +36,14 @@
 static const char wp_usage[] =
 	"usage: wirepoke [options] HOST:PORT\n"
 	"       wirepoke [options] --exec COMMAND\n"
+	"       wirepoke [options] --unix PATH\n"
 	"\n"
 	"Connects, reads the daemon's HELLO, sends HELLO and AUTH (unless told\n"
 	"not to), then runs the steps in order, printing every frame received,\n"
 	"one per line; \"CLOSED\" when the peer closes.\n"
 	"\n"
 	"  --exec COMMAND     run COMMAND (sh -c) and talk over its stdin/stdout\n"
+	"  --unix PATH        connect to a Unix socket (a session's task socket)\n"
 	"  --version N        protocol version in our HELLO (default 1)\n"
 	"  --role ROLE        role in our HELLO (default console)\n"
 	"  --token T          token for AUTH\n"
@@ -44,15 +54,27 @@ static const char wp_usage[] =
 	"  --linger-ms MS     at the end, read until closed or MS (default 100)\n"
 	"steps (any number, run in order):\n"
 	"  --send TYPE[:ARG]  HELLO, AUTH[:token], PING, BYE[:reason],\n"
-	"                     SESSION_OPEN[:console], or a number N[:string]\n"
+	"                     SESSION_OPEN[:console], KILL:PROC, RESUME:PROC,\n"
+	"                     INSPECT:PROC:REQ, TASK_HELLO:PROC:PID,\n"
+	"                     BP_HIT:PROC:BP:FILE:LINE:FUNC, VALUE:PROC:REQ,\n"
+	"                     TASK_CRASH:PROC:SIG:FILE:LINE:FUNC,\n"
+	"                     TYPE_TABLE:PROC, or a number N[:string]\n"
 	"                     (a frame [N, seq] with an optional string field)\n"
+	"  --put B:NAME=FILE  FILE_PUT of local FILE as NAME in build B (mode\n"
+	"                     0755 if FILE is executable, else 0644)\n"
+	"  --build B:PROG:SRCS[:CFLAGS]  BUILD; SRCS and CFLAGS blank-separated\n"
+	"  --run R:B:KIND:PROG[:ARGS]    RUN; ARGS blank-separated\n"
+	"  --until TYPE       read and print until a TYPE frame (or --wait-ms)\n"
 	"  --raw HEX          send these bytes as they are\n"
 	"  --frame-len N      send a 4-byte frame header claiming N bytes\n"
 	"  --sleep-ms MS      read and print for MS ms (ends early if closed)\n"
 	"  --close            close the connection now (ends the script)\n"
 	"exit status: 0 script ran, 1 connection failed, 2 usage error\n";
 
-enum wp_kind { WP_SEND, WP_RAW, WP_FRAMELEN, WP_SLEEP, WP_CLOSE };
+enum wp_kind {
+	WP_SEND, WP_RAW, WP_FRAMELEN, WP_SLEEP, WP_CLOSE, WP_PUT, WP_BUILD,
+	WP_RUN, WP_UNTIL
+};
 
 typedef struct wp_step {
 	enum wp_kind kind; /* what to do */
@@ -62,6 +84,7 @@ typedef struct wp_step {
 typedef struct wp_opts {
 	const char *target;       /* HOST:PORT, or NULL with exec */
 	const char *exec;         /* command for --exec */
+	const char *unix_path;    /* socket for --unix */
 	unsigned version;         /* HELLO version */
 	const char *role;         /* HELLO role */
 	const char *token;        /* AUTH token, or NULL */
@@ -77,6 +100,7 @@ typedef struct wp_conn {
 	wire_peer peer;  /* the connection */
 	pid_t child;     /* --exec child, or 0 */
 	int closed;      /* peer closed or stream broken */
+	unsigned char seen[256]; /* types printed since the last --until */
 	char tok[WIRE_TOKEN_MAX]; /* token for AUTH */
 } wp_conn;
 
@@ -100,7 +124,9 @@ static int wp_opt_value(wp_opts *o, const char *a, const char *v)
 		const char *name;
 		int step;
 	} steps[] = {{"--send", WP_SEND}, {"--raw", WP_RAW},
-		     {"--frame-len", WP_FRAMELEN}, {"--sleep-ms", WP_SLEEP}};
+		     {"--frame-len", WP_FRAMELEN}, {"--sleep-ms", WP_SLEEP},
+		     {"--put", WP_PUT}, {"--build", WP_BUILD},
+		     {"--run", WP_RUN}, {"--until", WP_UNTIL}};
 	size_t i;
 
 	for (i = 0; i < sizeof steps / sizeof steps[0]; i++)
@@ -108,6 +134,8 @@ static int wp_opt_value(wp_opts *o, const char *a, const char *v)
 			return wp_add_step(o, steps[i].step, v) == 0 ? 1 : -1;
 	if (strcmp(a, "--exec") == 0)
 		o->exec = v;
+	else if (strcmp(a, "--unix") == 0)
+		o->unix_path = v;
 	else if (strcmp(a, "--version") == 0)
 		o->version = (unsigned)strtoul(v, NULL, 0);
 	else if (strcmp(a, "--role") == 0)
@@ -160,7 +188,8 @@ static int wp_parse(int argc, char **argv, wp_opts *o)
 			return -1;
 		}
 	}
-	return (o->target == NULL) == (o->exec == NULL) ? -1 : 0;
+	return (o->target != NULL) + (o->exec != NULL) +
+			       (o->unix_path != NULL) != 1 ? -1 : 0;
 }
 
 /* ---- connecting ---------------------------------------------------------- */
@@ -186,6 +215,27 @@ static int wp_connect(const char *target)
 	if (fd < 0)
 		return -1;
 	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Connection to a Unix socket.  fd or -1. */
+static int wp_connect_unix(const char *path)
+{
+	struct sockaddr_un sun;
+	int fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path)
+		return -1;
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
 		close(fd);
 		return -1;
 	}
@@ -228,6 +278,10 @@ static int wp_open(const wp_opts *o, wp_conn *c)
 		c->child = wp_spawn(o->exec, &rfd, &wfd);
 		if (c->child < 0)
 			return -1;
+	} else if (o->unix_path != NULL) {
+		rfd = wfd = wp_connect_unix(o->unix_path);
+		if (rfd < 0)
+			return -1;
 	} else {
 		rfd = wfd = wp_connect(o->target);
 		if (rfd < 0)
@@ -261,6 +315,117 @@ static void wp_print_hello(const wire_msg *m)
 	printf("\n");
 }
 
+/* Prints data with newlines and other control bytes escaped. */
+static void wp_print_data(const char *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)d[i];
+
+		if (ch == '\n')
+			fputs("\\n", stdout);
+		else if (ch == '\\')
+			fputs("\\\\", stdout);
+		else if (ch < 32 || ch >= 127)
+			printf("\\x%02x", ch);
+		else
+			putchar(ch);
+	}
+}
+
+/* Prints diagnostics one line each, as "DIAG line". */
+static void wp_print_diag(const char *d, size_t n)
+{
+	const char *end;
+
+	while (n > 0) {
+		end = memchr(d, '\n', n);
+		printf("DIAG %.*s\n", (int)(end ? end - d : (long)n), d);
+		if (end == NULL)
+			break;
+		n -= (size_t)(end - d) + 1;
+		d = end + 1;
+	}
+}
+
+/* Prints the session messages (build, run, tasks).  1 if m was one. */
+static int wp_print_session(const wire_msg *m)
+{
+	char s1[WIRE_TEXT_MAX], s2[WIRE_TEXT_MAX], err[256];
+	uint64_t u1, u2, u3, u4;
+	int64_t i1, i2;
+	const char *d;
+	const msgpack_object *o;
+	size_t n;
+	int b;
+
+	switch (m->type) {
+	case WIRE_BUILD_RESULT:
+		if (wire_unpack(m, err, sizeof err, &u1, &b, s1, sizeof s1, &d,
+				&n) != 0)
+			break;
+		printf("BUILD_RESULT build=%llu ok=%s program=%s\n",
+		       (unsigned long long)u1, b ? "true" : "false", s1);
+		wp_print_diag(d, n);
+		return 1;
+	case WIRE_PROC_START:
+		if (wire_unpack(m, err, sizeof err, &u1, &u2, &u3) != 0)
+			break;
+		printf("PROC_START run=%llu proc=%llu pid=%llu\n",
+		       (unsigned long long)u1, (unsigned long long)u2,
+		       (unsigned long long)u3);
+		return 1;
+	case WIRE_OUTPUT:
+		if (wire_unpack(m, err, sizeof err, &u1, &u2, &d, &n) != 0)
+			break;
+		printf("OUTPUT proc=%llu stream=%llu ", (unsigned long long)u1,
+		       (unsigned long long)u2);
+		wp_print_data(d, n);
+		printf("\n");
+		return 1;
+	case WIRE_PROC_EXIT:
+		if (wire_unpack(m, err, sizeof err, &u1, &i1, &i2, s1,
+				sizeof s1) != 0)
+			break;
+		printf("PROC_EXIT proc=%llu status=%lld signal=%lld last=%s\n",
+		       (unsigned long long)u1, (long long)i1, (long long)i2,
+		       s1);
+		return 1;
+	case WIRE_BP_HIT:
+		if (wire_unpack(m, err, sizeof err, &u1, &u2, s1, sizeof s1,
+				&u3, s2, sizeof s2, &u4, &o, &o) != 0)
+			break;
+		printf("BP_HIT proc=%llu bp=%llu at %s:%llu %s\n",
+		       (unsigned long long)u1, (unsigned long long)u2, s1,
+		       (unsigned long long)u3, s2);
+		return 1;
+	case WIRE_TASK_CRASH:
+		if (wire_unpack(m, err, sizeof err, &u1, &i1, s1, sizeof s1,
+				&u3, s2, sizeof s2, &o) != 0)
+			break;
+		printf("TASK_CRASH proc=%llu signal=%lld at %s:%llu %s\n",
+		       (unsigned long long)u1, (long long)i1, s1,
+		       (unsigned long long)u3, s2);
+		return 1;
+	case WIRE_TYPE_TABLE:
+	case WIRE_INSPECT:
+	case WIRE_VALUE:
+	case WIRE_RESUME:
+		if (m->nf < 1 || m->f[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+			break;
+		printf("%s proc=%llu", wire_type_name(m->type),
+		       (unsigned long long)m->f[0].via.u64);
+		if (m->nf > 1 && m->type != WIRE_RESUME &&
+		    m->f[1].type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+			printf(" %s=%llu", m->type == WIRE_TYPE_TABLE ? "table"
+			       : "req", (unsigned long long)m->f[1].via.u64);
+		printf("\n");
+		return 1;
+	}
+	return 0;
+}
+
 /* Prints one received frame as one line. */
 static void wp_print(const wire_msg *m)
 {
@@ -269,7 +434,9 @@ static void wp_print(const wire_msg *m)
 	wire_pong p;
 	uint64_t u;
 
-	if (m->type == WIRE_HELLO)
+	if (wp_print_session(m))
+		;
+	else if (m->type == WIRE_HELLO)
 		wp_print_hello(m);
 	else if (m->type == WIRE_ERROR && wire_unpack_error(m, &e, err,
 			sizeof err) == 0)
@@ -298,11 +465,12 @@ static void wp_print(const wire_msg *m)
 }
 
 /*
- * Reads and prints frames until ms pass, the peer closes, or (with
- * until_one) the first frame has arrived.  Marks c->closed at the end of
- * the stream.
+ * Reads and prints frames until ms pass, the peer closes, a frame of type
+ * until_type arrives (if not 0), or (with until_one) the first frame has
+ * arrived.  Marks c->closed at the end of the stream.
  */
-static void wp_read(wp_conn *c, unsigned ms, int until_one)
+static void wp_read2(wp_conn *c, unsigned ms, int until_one,
+		     uint32_t until_type)
 {
 	uint64_t deadline = wire_now_ns() + (uint64_t)ms * 1000000u;
 	wire_msg m;
@@ -312,6 +480,10 @@ static void wp_read(wp_conn *c, unsigned ms, int until_one)
 		rc = wire_peer_wait(&c->peer, &m, deadline);
 		if (rc == 1) {
 			wp_print(&m);
+			if (m.type < 256)
+				c->seen[m.type] = 1;
+			if (until_type != 0 && m.type == until_type)
+				return;
 			if (until_one)
 				deadline = wire_now_ns() + 50000000u;
 			continue;
@@ -325,6 +497,12 @@ static void wp_read(wp_conn *c, unsigned ms, int until_one)
 		fflush(stdout);
 		c->closed = 1;
 	}
+}
+
+/* Reads and prints as wp_read2 without a type to wait for. */
+static void wp_read(wp_conn *c, unsigned ms, int until_one)
+{
+	wp_read2(c, ms, until_one, 0);
 }
 
 /* ---- steps --------------------------------------------------------------- */
@@ -358,6 +536,169 @@ static int wp_pack_num(wp_conn *c, uint32_t type, const char *arg)
 	return wire_enc_end(&e, c->peer.max_frame);
 }
 
+/* Splits spec at ':' into at most max fields (the last takes the rest);
+ * the copy lives in buf.  Returns the number of fields. */
+static int wp_split(const char *spec, char *buf, size_t cap, char **f,
+		    int max)
+{
+	int n = 0;
+	char *p;
+
+	snprintf(buf, cap, "%s", spec);
+	for (p = buf; n < max; n++) {
+		f[n] = p;
+		if (n == max - 1 || (p = strchr(p, ':')) == NULL) {
+			n++;
+			break;
+		}
+		*p++ = '\0';
+	}
+	return n;
+}
+
+/* Splits a blank-separated list in place into v (at most max).  Count. */
+static uint32_t wp_words(char *s, const char **v, uint32_t max)
+{
+	uint32_t n = 0;
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(s, " ", &save); tok != NULL && n < max;
+	     tok = strtok_r(NULL, " ", &save))
+		v[n++] = tok;
+	return n;
+}
+
+/* True for the names wp_pack_session packs. */
+static int wp_is_session_name(const char *name)
+{
+	static const char *const n[] = {
+		"KILL", "RESUME", "INSPECT", "TASK_HELLO", "VALUE",
+		"TYPE_TABLE", "BP_HIT", "TASK_CRASH", NULL
+	};
+	int i;
+
+	for (i = 0; n[i] != NULL; i++)
+		if (strcmp(name, n[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The task and control messages of --send.  0, 1 if name is not one of
+ * them, -1 on bad arguments. */
+static int wp_pack_session(wp_conn *c, const char *name, const char *arg)
+{
+	static const char nil[] = "\xc0", emptyarr[] = "\x90";
+	wire_buf *out = &c->peer.out;
+	uint32_t seq, t;
+	size_t max = c->peer.max_frame;
+	char buf[1024], *f[6];
+	int n = arg ? wp_split(arg, buf, sizeof buf, f, 6) : 0;
+	unsigned long long a0 = n > 0 ? strtoull(f[0], NULL, 0) : 0;
+	unsigned long long a1 = n > 1 ? strtoull(f[1], NULL, 0) : 0;
+
+	if (!wp_is_session_name(name))
+		return 1;
+	seq = wire_peer_seq(&c->peer);
+
+	if (strcmp(name, "KILL") == 0 || strcmp(name, "RESUME") == 0) {
+		t = name[0] == 'K' ? WIRE_KILL : WIRE_RESUME;
+		return wire_pack(out, t, seq, max, (uint64_t)a0);
+	}
+	if (strcmp(name, "INSPECT") == 0)
+		return wire_pack(out, WIRE_INSPECT, seq, max, (uint64_t)a0,
+				 (uint64_t)a1, (uint64_t)0, nil, (size_t)1);
+	if (strcmp(name, "TASK_HELLO") == 0)
+		return wire_pack(out, WIRE_TASK_HELLO, seq, max, (uint64_t)a0,
+				 (uint64_t)a1);
+	if (strcmp(name, "VALUE") == 0)
+		return wire_pack(out, WIRE_VALUE, seq, max, (uint64_t)a0,
+				 (uint64_t)a1, 1, nil, (size_t)1);
+	if (strcmp(name, "TYPE_TABLE") == 0)
+		return wire_pack(out, WIRE_TYPE_TABLE, seq, max, (uint64_t)a0,
+				 (uint64_t)0, emptyarr, (size_t)1);
+	if (strcmp(name, "BP_HIT") == 0 && n == 5)
+		return wire_pack(out, WIRE_BP_HIT, seq, max, (uint64_t)a0,
+				 (uint64_t)a1, f[2],
+				 (uint64_t)strtoull(f[3], NULL, 0), f[4],
+				 (uint64_t)0, emptyarr, (size_t)1, emptyarr,
+				 (size_t)1);
+	if (strcmp(name, "TASK_CRASH") == 0 && n == 5)
+		return wire_pack(out, WIRE_TASK_CRASH, seq, max, (uint64_t)a0,
+				 (int64_t)a1, f[2],
+				 (uint64_t)strtoull(f[3], NULL, 0), f[4],
+				 emptyarr, (size_t)1);
+	return -1;
+}
+
+/* Reads a whole local file into a malloc'd block.  NULL on error. */
+static char *wp_slurp(const char *path, size_t *n, int *exec)
+{
+	struct stat st;
+	FILE *fp = fopen(path, "rb");
+	char *d = NULL;
+
+	if (fp == NULL || fstat(fileno(fp), &st) != 0)
+		goto out;
+	*exec = (st.st_mode & 0111) != 0;
+	d = malloc((size_t)st.st_size + 1);
+	if (d != NULL)
+		*n = fread(d, 1, (size_t)st.st_size, fp);
+out:
+	if (fp != NULL)
+		fclose(fp);
+	return d;
+}
+
+/* --put B:NAME=FILE.  0 or -1. */
+static int wp_pack_put(wp_conn *c, const char *spec)
+{
+	char buf[1024], *f[2], *eq, *data;
+	size_t n = 0;
+	int exec = 0, rc;
+
+	if (wp_split(spec, buf, sizeof buf, f, 2) != 2 ||
+	    (eq = strchr(f[1], '=')) == NULL)
+		return -1;
+	*eq = '\0';
+	data = wp_slurp(eq + 1, &n, &exec);
+	if (data == NULL)
+		return -1;
+	rc = wire_pack(&c->peer.out, WIRE_FILE_PUT, wire_peer_seq(&c->peer),
+		       c->peer.max_frame, (uint64_t)strtoull(f[0], NULL, 0),
+		       f[1], (uint64_t)(exec ? 0755 : 0644), (const void *)data,
+		       n);
+	free(data);
+	return rc;
+}
+
+/* --build B:PROG:SRCS[:CFLAGS] and --run R:B:KIND:PROG[:ARGS].  0 or -1. */
+static int wp_pack_build_run(wp_conn *c, const char *spec, int run)
+{
+	char buf[4096], *f[5];
+	const char *v1[256], *v2[256];
+	uint32_t n1, n2 = 0;
+	int n = wp_split(spec, buf, sizeof buf, f, run ? 5 : 4);
+	uint32_t seq = wire_peer_seq(&c->peer);
+
+	if (n < (run ? 4 : 3))
+		return -1;
+	if (run) {
+		n1 = n > 4 ? wp_words(f[4], v1, 256) : 0;
+		return wire_pack(&c->peer.out, WIRE_RUN, seq,
+				 c->peer.max_frame,
+				 (uint64_t)strtoull(f[0], NULL, 0),
+				 (uint64_t)strtoull(f[1], NULL, 0), f[2], f[3],
+				 (const char *const *)v1, n1);
+	}
+	n1 = wp_words(f[2], v1, 256);
+	if (n > 3)
+		n2 = wp_words(f[3], v2, 256);
+	return wire_pack(&c->peer.out, WIRE_BUILD, seq, c->peer.max_frame,
+			 (uint64_t)strtoull(f[0], NULL, 0), f[1],
+			 (const char *const *)v1, n1, (const char *const *)v2,
+			 n2);
+}
+
 /* Queues the frame of a --send step.  0, or -1 for an unknown TYPE. */
 static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
 {
@@ -375,6 +716,8 @@ static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
 	arg = arg ? arg + 1 : NULL;
 	if (name[0] >= '0' && name[0] <= '9')
 		return wp_pack_num(c, (uint32_t)strtoul(name, NULL, 0), arg);
+	if ((n = (size_t)wp_pack_session(c, name, arg)) != 1)
+		return (int)n;
 	seq = wire_peer_seq(&c->peer);
 	if (strcmp(name, "HELLO") == 0) {
 		wire_hello_local(&h, o->role, NULL, "wirepoke");
@@ -394,6 +737,33 @@ static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
 	return -1;
 }
 
+/* Message number of a type name ("BUILD_RESULT"), or 0. */
+static uint32_t wp_type_by_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < wire_type_count(); i++)
+		if (strcmp(wire_type_name(wire_type_at(i)), name) == 0)
+			return wire_type_at(i);
+	return 0;
+}
+
+/* True for --send types that get no immediate answer. */
+static int wp_quiet(const char *spec)
+{
+	static const char *const q[] = {
+		"HELLO", "KILL", "RESUME", "INSPECT", "TASK_HELLO", "BP_HIT",
+		"VALUE", "TYPE_TABLE", "TASK_CRASH", NULL
+	};
+	size_t n = strcspn(spec, ":");
+	int i;
+
+	for (i = 0; q[i] != NULL; i++)
+		if (strlen(q[i]) == n && strncmp(spec, q[i], n) == 0)
+			return 1;
+	return 0;
+}
+
 /* Runs one step.  0, or -1 for a bad step. */
 static int wp_step_run(wp_conn *c, const wp_opts *o, const wp_step *s)
 {
@@ -406,6 +776,23 @@ static int wp_step_run(wp_conn *c, const wp_opts *o, const wp_step *s)
 		return 0;
 	case WP_CLOSE:
 		return 0;
+	case WP_UNTIL:
+		n = wp_type_by_name(s->arg);
+		if (n == 0 || n >= 256)
+			return -1;
+		if (!c->seen[n])
+			wp_read2(c, o->wait_ms, 0, (uint32_t)n);
+		c->seen[n] = 0;
+		return 0;
+	case WP_PUT:
+		if (wp_pack_put(c, s->arg) != 0)
+			return -1;
+		break;
+	case WP_BUILD:
+	case WP_RUN:
+		if (wp_pack_build_run(c, s->arg, s->kind == WP_RUN) != 0)
+			return -1;
+		break;
 	case WP_SEND:
 		if (wp_pack_send(c, o, s->arg) != 0)
 			return -1;
@@ -425,8 +812,11 @@ static int wp_step_run(wp_conn *c, const wp_opts *o, const wp_step *s)
 	}
 	if (wire_peer_drain(&c->peer, wire_now_ns() + 2000000000u) != 0)
 		return 0; /* the read below reports the closed peer */
-	/* Our HELLO is not answered unless it is refused: short wait. */
-	if (s->kind == WP_SEND && strncmp(s->arg, "HELLO", 5) == 0)
+	/* Our HELLO, FILE_PUT, BUILD (answered later) and the task and
+	 * control messages are not answered at once unless refused: short
+	 * wait. */
+	if ((s->kind == WP_SEND && wp_quiet(s->arg)) || s->kind == WP_PUT ||
+	    s->kind == WP_BUILD)
 		wp_read(c, 100, 1);
 	else
 		wp_read(c, o->wait_ms, 1);

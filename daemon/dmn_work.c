@@ -1,0 +1,318 @@
+/*
+ * dmn_work.c — sessions, work directories, the child reaper and the
+ * dispatch of session messages (dmn_work.h).
+ *
+ * Layout: helpers (errors, the controller's queue, removing trees), the
+ * work directories, session life, the reaper, then the public hooks that
+ * dmn_conn.c calls.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dmn_log.h"
+#include "dmn_work.h"
+#include "wire_fmt.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+void dmn_work_err(dmn_conn *c, int code, uint32_t ref, const char *fmt, ...)
+{
+	char text[WIRE_TEXT_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	dmn_conn_fail(c, code, ref, text, 0);
+}
+
+wire_peer *dmn_work_ctl(dmn_work *w)
+{
+	if (w->srv->controller == NULL)
+		return NULL;
+	return dmn_conn_peer(w->srv->controller);
+}
+
+/* nftw callback: removes one entry (children come first). */
+static int dmn_rm_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	if (flag == FTW_DP || flag == FTW_D)
+		return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
+	return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int dmn_rmtree(const char *path)
+{
+	if (path[0] == '\0')
+		return 0;
+	return nftw(path, dmn_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- work directories ---------------------------------------------------- */
+
+/* Makes (or checks) $TMPDIR/paravtd-<uid>: a directory of ours, mode 0700,
+ * not a link.  0, or -1 with a sentence in err. */
+static int dmn_work_base(dmn_work *w, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+
+	if (tmp == NULL || tmp[0] != '/')
+		tmp = "/tmp";
+	if (dmn_pathf(w->base, sizeof w->base, "%s/paravtd-%lu", tmp,
+		      (unsigned long)getuid()) != 0 ||
+	    (mkdir(w->base, 0700) != 0 && errno != EEXIST))
+		goto out_errno;
+	if (lstat(w->base, &st) != 0)
+		goto out_errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+	    (st.st_mode & 077) != 0) {
+		snprintf(err, errlen, "%s is not a private directory of ours "
+			 "(a directory, owned by us, mode 0700): refusing to "
+			 "use it", w->base);
+		return -1;
+	}
+	return 0;
+out_errno:
+	snprintf(err, errlen, "%s: %s", w->base, strerror(errno));
+	return -1;
+}
+
+/* Makes s's directory and task socket.  0, or -1 with err. */
+static int dmn_sess_make(dmn_work *w, dmn_sess *s, char *err, size_t errlen)
+{
+	if (dmn_work_base(w, err, errlen) != 0)
+		return -1;
+	if (dmn_pathf(s->dir, sizeof s->dir, "%s/%ld-s%llu", w->base,
+		      (long)getpid(), (unsigned long long)s->id) != 0) {
+		snprintf(err, errlen, "work directory path too long");
+		s->dir[0] = '\0';
+		return -1;
+	}
+	dmn_rmtree(s->dir); /* left over from an earlier daemon with our pid */
+	if (mkdir(s->dir, 0700) != 0) {
+		snprintf(err, errlen, "%s: %s", s->dir, strerror(errno));
+		s->dir[0] = '\0';
+		return -1;
+	}
+	if (dmn_task_listen(w, s, err, errlen) != 0) {
+		dmn_rmtree(s->dir);
+		s->dir[0] = '\0';
+		return -1;
+	}
+	dmn_log(DMN_INFO, "session %llu: work directory %s",
+		(unsigned long long)s->id, s->dir);
+	return 0;
+}
+
+/* ---- session life -------------------------------------------------------- */
+
+/* Frees s and removes its directory. */
+static void dmn_sess_free(dmn_work *w, dmn_sess *s)
+{
+	int i;
+
+	for (i = 0; i < DMN_MAX_SESS; i++)
+		if (w->sess[i] == s)
+			w->sess[i] = NULL;
+	if (w->cur == s)
+		w->cur = NULL;
+	dmn_task_unlisten(w, s);
+	if (s->dir[0] != '\0') {
+		if (dmn_rmtree(s->dir) != 0)
+			dmn_log(DMN_WARN, "cannot remove %s: %s", s->dir,
+				strerror(errno));
+		else
+			dmn_log(DMN_INFO, "session %llu: removed %s",
+				(unsigned long long)s->id, s->dir);
+	}
+	for (i = 0; i < DMN_MAX_BUILDS; i++)
+		free(s->builds[i]);
+	free(s);
+}
+
+void dmn_work_sess_check(dmn_work *w, dmn_sess *s)
+{
+	if (s != NULL && s->detached && s->nprocs == 0 && s->njobs == 0)
+		dmn_sess_free(w, s);
+}
+
+dmn_sess *dmn_work_cur(dmn_work *w, char *err, size_t errlen)
+{
+	dmn_sess *s = w->cur;
+
+	if (s == NULL) {
+		snprintf(err, errlen, "no session");
+		return NULL;
+	}
+	if (s->dir[0] == '\0' && dmn_sess_make(w, s, err, errlen) != 0)
+		return NULL;
+	return s;
+}
+
+/* ---- the reaper ---------------------------------------------------------- */
+
+/* True if a build or a process is running. */
+static int dmn_work_busy(const dmn_work *w)
+{
+	int i;
+
+	for (i = 0; i < DMN_MAX_JOBS; i++)
+		if (w->jobs[i] != NULL)
+			return 1;
+	for (i = 0; i < DMN_MAX_PROCS; i++)
+		if (w->procs[i] != NULL)
+			return 1;
+	return 0;
+}
+
+/* Timer: polls every child; rearms while any runs. */
+static void dmn_work_reap(dmn_loop *l, long id, void *ctx)
+{
+	dmn_work *w = ctx;
+	int i;
+
+	w->reaper = 0;
+	for (i = 0; i < DMN_MAX_JOBS; i++)
+		if (w->jobs[i] != NULL)
+			dmn_build_poll(w, w->jobs[i]);
+	for (i = 0; i < DMN_MAX_PROCS; i++)
+		if (w->procs[i] != NULL) {
+			dmn_run_throttle(w, w->procs[i]);
+			if (w->procs[i] != NULL)
+				dmn_run_poll(w, w->procs[i]);
+		}
+	dmn_work_reap_soon(w);
+}
+
+void dmn_work_reap_soon(dmn_work *w)
+{
+	if (w->reaper > 0 || !dmn_work_busy(w))
+		return;
+	w->reaper = dmn_timer_add(w->srv->loop, DMN_REAP_MS, dmn_work_reap, w);
+	if (w->reaper < 0) {
+		dmn_log(DMN_ERROR, "no timer slot for the child reaper");
+		w->reaper = 0;
+	}
+}
+
+/* ---- hooks for dmn_conn.c ------------------------------------------------ */
+
+int dmn_work_new(dmn_server *srv, char *err, size_t errlen)
+{
+	dmn_work *w = calloc(1, sizeof *w);
+
+	if (w == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	w->srv = srv;
+	if (dmn_port_init(&w->port, srv->cfg->argv0, srv->cfg->runtime_dir,
+			  err, errlen) != 0) {
+		free(w);
+		return -1;
+	}
+	if (access(w->port.rt_lib, R_OK) != 0)
+		dmn_log(DMN_WARN, "runtime library %s not found: programs are "
+			"linked without it", w->port.rt_lib);
+	dmn_log(DMN_INFO, "port %s: compiler %s, runtime %s", w->port.name,
+		w->port.cc.w[0], w->port.rt_dir);
+	srv->work = w;
+	return 0;
+}
+
+void dmn_work_free(dmn_server *srv)
+{
+	dmn_work *w = srv->work;
+	int i;
+
+	if (w == NULL)
+		return;
+	dmn_build_kill_all(w);
+	dmn_run_kill_all(w);
+	for (i = 0; i < DMN_MAX_SESS; i++)
+		if (w->sess[i] != NULL)
+			dmn_sess_free(w, w->sess[i]);
+	if (w->base[0] != '\0')
+		rmdir(w->base); /* only if no other daemon uses it */
+	dmn_timer_del(srv->loop, w->reaper);
+	dmn_port_destroy(&w->port);
+	free(w);
+	srv->work = NULL;
+}
+
+void dmn_work_session(dmn_server *srv, uint64_t id)
+{
+	dmn_work *w = srv->work;
+	dmn_sess *s;
+	int i;
+
+	if (w == NULL)
+		return;
+	for (i = 0; i < DMN_MAX_SESS && w->sess[i] != NULL; i++)
+		;
+	s = i < DMN_MAX_SESS ? calloc(1, sizeof *s) : NULL;
+	if (s == NULL) {
+		dmn_log(DMN_WARN, "session %llu: no room (limit %d sessions)",
+			(unsigned long long)id, DMN_MAX_SESS);
+		return;
+	}
+	s->work = w;
+	s->id = id;
+	s->lfd = -1;
+	w->sess[i] = s;
+	w->cur = s;
+}
+
+void dmn_work_release(dmn_server *srv)
+{
+	dmn_work *w = srv->work;
+	dmn_sess *s;
+
+	if (w == NULL || w->cur == NULL)
+		return;
+	s = w->cur;
+	w->cur = NULL;
+	s->detached = 1;
+	if (s->nprocs > 0)
+		dmn_log(DMN_INFO, "session %llu: console gone; %d process(es) "
+			"keep running (stopped ones stay stopped)",
+			(unsigned long long)s->id, s->nprocs);
+	dmn_work_sess_check(w, s);
+}
+
+void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m)
+{
+	dmn_work *w = srv->work;
+
+	if (w == NULL || w->cur == NULL) {
+		dmn_work_err(c, WIRE_ESTATE, m->seq, "%s: this daemon has no "
+			     "room for another session", wire_type_name(m->type));
+		return;
+	}
+	switch (m->type) {
+	case WIRE_FILE_PUT:
+		dmn_build_file_put(w, c, m);
+		break;
+	case WIRE_BUILD:
+		dmn_build_start(w, c, m);
+		break;
+	case WIRE_RUN:
+		dmn_run_start(w, c, m);
+		break;
+	case WIRE_KILL:
+		dmn_run_kill(w, c, m);
+		break;
+	case WIRE_INSPECT:
+	case WIRE_RESUME:
+		dmn_task_to_task(w, c, m);
+		break;
+	}
+}

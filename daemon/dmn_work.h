@@ -1,0 +1,174 @@
+/*
+ * dmn_work.h — what a session does on the node: its work directory, remote
+ * builds, the programs it runs and their task connections.
+ *
+ * A console that takes control (SESSION_OPEN) gets a session; its work
+ * directory $TMPDIR/paravtd-<uid>/<pid>-s<session>/ (mode 0700) is made
+ * on first use and holds one directory per build (b<build>/) and the Unix
+ * socket the started programs connect to (task.sock).  Processes are
+ * numbered across the daemon (proc 1, 2, ...), so a console that takes
+ * control later can still reach the tasks an earlier one left stopped.  A
+ * session ends when its console has gone and nothing of it runs any more;
+ * its directory is removed then, and all of them at daemon shutdown.
+ *
+ * Children (compilers, programs) are reaped by a 50 ms timer with
+ * waitpid(WNOHANG) while any runs, so the loop never blocks on them.
+ *
+ * Files: dmn_work.c (sessions, directories, the reaper, dispatch),
+ * dmn_build.c (FILE_PUT, BUILD), dmn_run.c (RUN, KILL, output, exits),
+ * dmn_task.c (the task socket and the relays).  Internal to daemon/.
+ */
+#ifndef PARAVT_DMN_WORK_H
+#define PARAVT_DMN_WORK_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "dmn_conn.h"
+#include "dmn_port.h"
+#include "wire_buf.h"
+
+#define DMN_MAX_SESS 16              /* sessions alive at once */
+#define DMN_MAX_BUILDS 64            /* builds per session */
+#define DMN_MAX_PROCS 64             /* programs running at once */
+#define DMN_MAX_JOBS 8               /* builds compiling at once */
+#define DMN_BUILD_FILES 256          /* files per build */
+#define DMN_BUILD_BYTES (64u << 20)  /* bytes per build */
+#define DMN_NAME_MAX 255             /* longest file name in a build */
+#define DMN_DIAG_MAX (256u * 1024)   /* compiler output kept per build */
+#define DMN_BUILD_SECONDS 120        /* a build is killed after this */
+#define DMN_REAP_MS 50               /* child polling interval */
+#define DMN_OUTPUT_CHUNK 16384       /* bytes per OUTPUT frame */
+
+typedef struct dmn_sess dmn_sess;
+typedef struct dmn_job dmn_job;
+
+/* One build directory of a session. */
+typedef struct dmn_build {
+	uint64_t id;            /* the console's build number */
+	char dir[DMN_PATH_MAX]; /* absolute path of b<id>/ */
+	unsigned nfiles;        /* files written by FILE_PUT */
+	uint64_t bytes;         /* bytes written by FILE_PUT */
+	dmn_job *job;           /* compile in progress, or NULL */
+} dmn_build;
+
+struct dmn_sess {
+	struct dmn_work *work;              /* the daemon's work state */
+	uint64_t id;                        /* session number */
+	char dir[DMN_PATH_MAX];             /* work directory, "" until made */
+	char sock[DMN_PATH_MAX];            /* task socket path */
+	int lfd;                            /* task socket, -1 until made */
+	dmn_build *builds[DMN_MAX_BUILDS];  /* builds, NULL = free */
+	int nprocs;                         /* live processes started here */
+	int njobs;                          /* builds compiling */
+	int detached;                       /* its console is gone */
+};
+
+/* A build in progress: compile each source, then link. */
+struct dmn_job {
+	struct dmn_work *work; /* the daemon's work state; borrowed */
+	dmn_sess *sess;       /* owning session */
+	dmn_build *build;     /* its build */
+	uint32_t ref_seq;     /* seq of the BUILD message */
+	char **srcs;          /* source names (owned, with the array) */
+	uint32_t nsrcs;       /* entries in srcs */
+	char **cflags;        /* checked extra flags (owned) */
+	uint32_t ncflags;     /* entries in cflags */
+	char program[DMN_NAME_MAX + 1]; /* output name */
+	uint32_t step;        /* next source to compile; nsrcs = link */
+	pid_t pid;            /* running step, or 0 */
+	int fd;               /* its output pipe, or -1 */
+	wire_buf diag;        /* collected compiler output */
+	int failed;           /* a step failed */
+	int truncated;        /* diag hit DMN_DIAG_MAX */
+	uint64_t deadline;    /* wire_now_ns() when it is killed */
+	int timed_out;        /* killed for the deadline */
+};
+
+/* A program started by RUN. */
+typedef struct dmn_proc {
+	struct dmn_work *work;  /* the daemon's work state; borrowed */
+	uint64_t num;           /* process number (PARAVT_PROC) */
+	uint64_t run;           /* the console's run number */
+	pid_t pid;              /* process (group leader) id */
+	dmn_sess *sess;         /* session that started it */
+	int fd[2];              /* stdout, stderr pipes, -1 when closed */
+	dmn_conn *task;         /* its task connection, or NULL */
+	int exited;             /* waitpid reported it */
+	char last[WIRE_TEXT_MAX]; /* "file:line func" of the last BP/crash */
+} dmn_proc;
+
+/* The daemon-wide state, srv->work. */
+struct dmn_work {
+	dmn_server *srv;                /* owner; borrowed */
+	dmn_port port;                  /* compiler and runtime settings */
+	char base[DMN_PATH_MAX];        /* $TMPDIR/paravtd-<uid> */
+	dmn_sess *sess[DMN_MAX_SESS];   /* sessions, NULL = free */
+	dmn_sess *cur;                  /* the controller's session, or NULL */
+	dmn_job *jobs[DMN_MAX_JOBS];    /* builds compiling, NULL = free */
+	dmn_proc *procs[DMN_MAX_PROCS]; /* programs, NULL = free */
+	uint64_t next_proc;             /* last process number handed out */
+	long reaper;                    /* reaper timer id, or 0 */
+};
+
+/* ---- dmn_work.c ---------------------------------------------------------- */
+
+/* The controller's session with its directory and task socket made.
+ * NULL with a sentence in err. */
+dmn_sess *dmn_work_cur(dmn_work *w, char *err, size_t errlen);
+/* Arms the reaper timer if children run and it is not armed. */
+void dmn_work_reap_soon(dmn_work *w);
+/* Ends s if it is detached and nothing of it runs. */
+void dmn_work_sess_check(dmn_work *w, dmn_sess *s);
+/* Removes a directory tree (no links followed).  0 or -1. */
+int dmn_rmtree(const char *path);
+/* Output queue of the controller, or NULL if there is none. */
+wire_peer *dmn_work_ctl(dmn_work *w);
+/* Answers c with ERROR code (not fatal). */
+void dmn_work_err(dmn_conn *c, int code, uint32_t ref, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+/* ---- dmn_build.c --------------------------------------------------------- */
+
+/* FILE_PUT and BUILD from the controller c. */
+void dmn_build_file_put(dmn_work *w, dmn_conn *c, const wire_msg *m);
+void dmn_build_start(dmn_work *w, dmn_conn *c, const wire_msg *m);
+/* Reaper: polls one job (may finish and free it). */
+void dmn_build_poll(dmn_work *w, dmn_job *j);
+/* Kills and frees every job (shutdown). */
+void dmn_build_kill_all(dmn_work *w);
+/* Checks a relative name inside a build.  0, or -1 with the reason (a
+ * phrase: "escapes the build directory") in err. */
+int dmn_build_name_ok(const char *name, int allow_dot, char *err,
+		      size_t errlen);
+/* The build of s numbered id, made if make != 0.  NULL with err. */
+dmn_build *dmn_build_get(dmn_sess *s, uint64_t id, int make, char *err,
+			 size_t errlen);
+
+/* ---- dmn_run.c ----------------------------------------------------------- */
+
+/* RUN and KILL from the controller c. */
+void dmn_run_start(dmn_work *w, dmn_conn *c, const wire_msg *m);
+void dmn_run_kill(dmn_work *w, dmn_conn *c, const wire_msg *m);
+/* Reaper: polls one process (may finish and free it). */
+void dmn_run_poll(dmn_work *w, dmn_proc *p);
+/* Turns pipe reading on or off by the controller's backlog. */
+void dmn_run_throttle(dmn_work *w, dmn_proc *p);
+/* SIGKILLs every process group and reaps (shutdown). */
+void dmn_run_kill_all(dmn_work *w);
+/* Process numbered num, or NULL. */
+dmn_proc *dmn_run_find(dmn_work *w, uint64_t num);
+
+/* ---- dmn_task.c ---------------------------------------------------------- */
+
+/* Opens s's task socket and watches it.  0, or -1 with err. */
+int dmn_task_listen(dmn_work *w, dmn_sess *s, char *err, size_t errlen);
+/* Stops watching and closes s's task socket. */
+void dmn_task_unlisten(dmn_work *w, dmn_sess *s);
+/* INSPECT and RESUME from the controller: relay to the task. */
+void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m);
+
+#endif
