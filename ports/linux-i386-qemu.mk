@@ -16,7 +16,11 @@ PORT_LDFLAGS  = -static
 MSGPACK_CFLAGS = -I$(SYSROOT)/usr/include
 MSGPACK_LIBS  = $(SYSROOT)/usr/lib/i386-linux-gnu/libmsgpackc.a
 PVM_CFLAGS    = -I$(SYSROOT)/usr/include
-PVM_LIBS      = $(SYSROOT)/usr/lib/i386-linux-gnu/libpvm3.a
+# PVM: static from the sysroot (ports/deps.sh, sysroot version 2); groups
+# need libgpvm3 first, and libpvm3 needs libtirpc (XDR).
+PVM_LIBS      = $(SYSROOT)/usr/lib/i386-linux-gnu/libgpvm3.a \
+                $(SYSROOT)/usr/lib/i386-linux-gnu/libpvm3.a \
+                $(SYSROOT)/usr/lib/i386-linux-gnu/libtirpc.a
 RUN_PREFIX    = qemu-i386 -L /usr/i686-linux-gnu
 PORT_NATIVE   = no
 PORT_DEBS     = libmsgpack-dev:i386 libmsgpackc2:i386

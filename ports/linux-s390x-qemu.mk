@@ -17,7 +17,11 @@ PORT_LDFLAGS  = -static
 MSGPACK_CFLAGS = -I$(SYSROOT)/usr/include
 MSGPACK_LIBS  = $(SYSROOT)/usr/lib/s390x-linux-gnu/libmsgpackc.a
 PVM_CFLAGS    = -I$(SYSROOT)/usr/include
-PVM_LIBS      = $(SYSROOT)/usr/lib/s390x-linux-gnu/libpvm3.a
+# PVM: static from the sysroot (ports/deps.sh, sysroot version 2); groups
+# need libgpvm3 first, and libpvm3 needs libtirpc (XDR).
+PVM_LIBS      = $(SYSROOT)/usr/lib/s390x-linux-gnu/libgpvm3.a \
+                $(SYSROOT)/usr/lib/s390x-linux-gnu/libpvm3.a \
+                $(SYSROOT)/usr/lib/s390x-linux-gnu/libtirpc.a
 RUN_PREFIX    = qemu-s390x -L /usr/s390x-linux-gnu
 PORT_NATIVE   = no
 PORT_DEBS     = libmsgpack-dev:s390x libmsgpackc2:s390x

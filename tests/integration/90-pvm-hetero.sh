@@ -20,8 +20,8 @@ t1=$(pvm_now)
 
 # Reference: the same programs on a one-host virtual machine.
 pvm_start_single
-pvm_run ref 60 pvm_master 6 || { pvm_show ref; fail "single-host pvm_master exited $?"; }
-pvm_run refring 60 pvm_ring 4 3 || { pvm_show refring; fail "single-host pvm_ring exited $?"; }
+pvm_run ref 60 pvm_master 6 || { rc=$?; pvm_show ref; fail "single-host pvm_master exited $rc"; }
+pvm_run refring 60 pvm_ring 4 3 || { rc=$?; pvm_show refring; fail "single-host pvm_ring exited $rc"; }
 pvm_halt
 t2=$(pvm_now)
 
@@ -32,7 +32,7 @@ expect_grep '^ *10\.231\.7\.1 +[0-9a-f]+ +LINUX64 ' "$T/conf" "host A is LINUX64
 expect_grep '^ *10\.231\.7\.2 +[0-9a-f]+ +LINUXS390 ' "$T/conf" "host B is LINUXS390"
 ok "conf: LINUX64 and LINUXS390"
 
-pvm_run mw 60 pvm_master 6 || { pvm_show mw; fail "pvm_master exited $?"; }
+pvm_run mw 60 pvm_master 6 || { rc=$?; pvm_show mw; fail "pvm_master exited $rc"; }
 diff -u "$T/ref.out" "$T/mw.out" || { pvm_show mw; fail "hetero output differs from single-host"; }
 diff -u "$TOP/tests/pvm/expected/master.out" "$T/mw.out" || fail "output differs from expected/master.out"
 grep '^placement:' "$T/mw.err"
@@ -42,12 +42,12 @@ expect_grep '^placement: worker [0-9]+ .* arch LINUXS390$' "$T/mw.err" "a worker
 expect_grep '^placement: worker 4 .* arch LINUXS390$' "$T/mw.err" "PvmTaskArch worker on s390x"
 ok "master/worker across LINUX64 and LINUXS390: same output as one host"
 
-pvm_run ring 60 pvm_ring 4 3 || { pvm_show ring; fail "pvm_ring exited $?"; }
+pvm_run ring 60 pvm_ring 4 3 || { rc=$?; pvm_show ring; fail "pvm_ring exited $rc"; }
 diff -u "$T/refring.out" "$T/ring.out" || { pvm_show ring; fail "ring output differs from single-host"; }
 expect_grep '^placement: instance [0-9]+ .* arch LINUXS390$' "$T/ring.err" "ring instance on s390x"
 ok "ring with groups across both hosts"
 
-pvm_run wild 60 pvm_wild 4 || { pvm_show wild; fail "pvm_wild exited $?"; }
+pvm_run wild 60 pvm_wild 4 || { rc=$?; pvm_show wild; fail "pvm_wild exited $rc"; }
 diff -u "$TOP/tests/pvm/expected/wild.out" "$T/wild.out" || { pvm_show wild; fail "wild output differs"; }
 ok "wildcard receives from both hosts"
 t4=$(pvm_now)

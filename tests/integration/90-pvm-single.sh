@@ -20,16 +20,16 @@ check() {
 		{ cat "$T/$2.diff"; pvm_show "$2"; fail "$2: output differs from expected/$1.out"; }
 }
 
-pvm_run mw 60 pvm_master 6 || { pvm_show mw; fail "pvm_master exited $?"; }
+pvm_run mw 60 pvm_master 6 || { rc=$?; pvm_show mw; fail "pvm_master exited $rc"; }
 check master mw
 expect_grep '^placement: worker 5 .* arch LINUX64$' "$T/mw.err"
 ok "master/worker: 6 workers, sums checked"
 
-pvm_run ring 60 pvm_ring 4 3 || { pvm_show ring; fail "pvm_ring exited $?"; }
+pvm_run ring 60 pvm_ring 4 3 || { rc=$?; pvm_show ring; fail "pvm_ring exited $rc"; }
 check ring ring
 ok "ring: 4 instances, 3 trips, bcast, reduce"
 
-pvm_run wild 60 pvm_wild 4 || { pvm_show wild; fail "pvm_wild exited $?"; }
+pvm_run wild 60 pvm_wild 4 || { rc=$?; pvm_show wild; fail "pvm_wild exited $rc"; }
 check wild wild
 ok "wildcard receives: per-source order kept"
 

@@ -23,6 +23,7 @@
 
 PVM_HARNESS=$TOP/tests/pvm
 PVM_SYSROOT_S390X=${PVM_SYSROOT_S390X:-$TOP/build/sysroot/s390x}
+PVM_SYSROOT_I386=${PVM_SYSROOT_I386:-$TOP/build/sysroot/i386}
 export PVM_ROOT=${PVM_ROOT:-/usr/lib/pvm3}
 export PVM_TMP=$T/pvmtmp
 # As root, the console, pvmd and every task refuse to run without this.
@@ -59,47 +60,61 @@ pvm_build_host() {
 	ln -sf /usr/lib/pvm3/lib/pvmgs "$T/bin/LINUX64/pvmgs"
 }
 
-# pvm_qemu_wrapper OUT QEMU TARGET: writes the "#!" script that runs a target
-# binary under qemu-user with the s390x sysroot (see qemu-exec.in).
+# _pvm_target ARCH: sets the cross compiler, qemu, sysroot, library
+# directory and PVM architecture name of a target (s390x or i386).
+_pvm_target() {
+	case $1 in
+	s390x) _tcc=s390x-linux-gnu-gcc _tqemu=qemu-s390x _tlib=s390x-linux-gnu
+		_tarch=LINUXS390 _tsr=$PVM_SYSROOT_S390X ;;
+	i386) _tcc=i686-linux-gnu-gcc _tqemu=qemu-i386 _tlib=i386-linux-gnu
+		_tarch=LINUX _tsr=$PVM_SYSROOT_I386 ;;
+	*) fail "unknown PVM target $1" ;;
+	esac
+}
+
+# pvm_qemu_wrapper OUT QEMU SYSROOT TARGET: writes the "#!" script that runs
+# a target binary under qemu-user with its sysroot (see qemu-exec.in).
 pvm_qemu_wrapper() {
-	sed -e "s|@QEMU@|$2|" -e "s|@SYSROOT@|$PVM_SYSROOT_S390X|" -e "s|@TARGET@|$3|" \
+	sed -e "s|@QEMU@|$2|" -e "s|@SYSROOT@|$3|" -e "s|@TARGET@|$4|" \
 		"$PVM_HARNESS/qemu-exec.in" >"$1"
 	chmod +x "$1"
 }
 
-# pvm_need_s390x: skips the test unless the s390x toolchain, qemu and the
-# PVM sysroot (ports/deps.sh, sysroot version 2) are there.
-pvm_need_s390x() {
-	command -v s390x-linux-gnu-gcc >/dev/null || skip "no s390x-linux-gnu-gcc (run ports/deps.sh)"
-	command -v qemu-s390x >/dev/null || skip "no qemu-s390x (run ports/deps.sh)"
-	for _f in usr/bin/pvmd usr/bin/pvmgs usr/lib/s390x-linux-gnu/libpvm3.a \
-		usr/lib/s390x-linux-gnu/libgpvm3.a usr/lib/s390x-linux-gnu/libtirpc.a \
-		usr/include/pvm3.h; do
-		[ -e "$PVM_SYSROOT_S390X/$_f" ] ||
-			skip "no $PVM_SYSROOT_S390X/$_f: run ports/deps.sh (sysroot version 2 adds PVM)"
+# pvm_need_target ARCH: skips the test unless the cross compiler, qemu and
+# the PVM sysroot (ports/deps.sh, sysroot version 2) are there.
+pvm_need_target() {
+	_pvm_target "$1"
+	command -v $_tcc >/dev/null || skip "no $_tcc (run ports/deps.sh)"
+	command -v $_tqemu >/dev/null || skip "no $_tqemu (run ports/deps.sh)"
+	for _f in usr/bin/pvmd usr/bin/pvmgs usr/lib/$_tlib/libpvm3.a \
+		usr/lib/$_tlib/libgpvm3.a usr/lib/$_tlib/libtirpc.a usr/include/pvm3.h; do
+		[ -e "$_tsr/$_f" ] ||
+			skip "no $_tsr/$_f: run ports/deps.sh (sysroot version 2 adds PVM)"
 	done
 }
+pvm_need_s390x() { pvm_need_target s390x; }
 
-# pvm_build_s390x PROG...: cross-compiles PROG statically against the
-# sysroot's libgpvm3.a/libpvm3.a/libtirpc.a (sysroot headers first: the
-# cross gcc would otherwise take the host's pvm3.h) into $T/obj/s390x/PROG,
-# and puts a qemu wrapper for it in $T/bin/LINUXS390/PROG (plus one for the
-# s390x group server).
-pvm_build_s390x() {
-	pvm_need_s390x
-	_sr=$PVM_SYSROOT_S390X
-	_lib=$_sr/usr/lib/s390x-linux-gnu
-	mkdir -p "$T/obj/s390x"
+# pvm_build_target ARCH PROG...: cross-compiles PROG statically against the
+# target sysroot's libgpvm3.a/libpvm3.a/libtirpc.a (sysroot headers first:
+# the cross gcc would otherwise take the host's pvm3.h) into
+# $T/obj/ARCH/PROG, and puts a qemu wrapper for it in $T/bin/<PVM arch>/PROG
+# (plus one for the target's group server, pvmgs).
+pvm_build_target() {
+	pvm_need_target "$1"
+	_a=$1; shift
+	mkdir -p "$T/obj/$_a" "$T/bin/$_tarch"
 	for _p in "$@"; do
-		s390x-linux-gnu-gcc $PVM_CFLAGS_HARNESS -static -I"$_sr/usr/include" \
-			-o "$T/obj/s390x/$_p" "$TOP/tests/programs/$_p.c" \
-			"$_lib/libgpvm3.a" "$_lib/libpvm3.a" "$_lib/libtirpc.a" \
-			>"$T/obj/$_p.s390x.log" 2>&1 ||
-			{ cat "$T/obj/$_p.s390x.log"; fail "s390x build of $_p"; }
-		pvm_qemu_wrapper "$T/bin/LINUXS390/$_p" qemu-s390x "$T/obj/s390x/$_p"
+		$_tcc $PVM_CFLAGS_HARNESS -static -I"$_tsr/usr/include" \
+			-o "$T/obj/$_a/$_p" "$TOP/tests/programs/$_p.c" \
+			"$_tsr/usr/lib/$_tlib/libgpvm3.a" "$_tsr/usr/lib/$_tlib/libpvm3.a" \
+			"$_tsr/usr/lib/$_tlib/libtirpc.a" >"$T/obj/$_p.$_a.log" 2>&1 ||
+			{ cat "$T/obj/$_p.$_a.log"; fail "$_a build of $_p"; }
+		pvm_qemu_wrapper "$T/bin/$_tarch/$_p" $_tqemu "$_tsr" "$T/obj/$_a/$_p"
 	done
-	pvm_qemu_wrapper "$T/bin/LINUXS390/pvmgs" qemu-s390x "$_sr/usr/bin/pvmgs"
+	pvm_qemu_wrapper "$T/bin/$_tarch/pvmgs" $_tqemu "$_tsr" "$_tsr/usr/bin/pvmgs"
 }
+# pvm_build_s390x PROG...: pvm_build_target s390x PROG...
+pvm_build_s390x() { pvm_build_target s390x "$@"; }
 
 # PIDs of every process of this virtual machine: those whose environment
 # holds our PVM_TMP (pvmds, tasks, group servers, qemu — they all inherit
@@ -202,19 +217,22 @@ pvm_start_single() {
 	wait_for 10 _pvm_has_hosts 1 || { pvm_console conf; fail "single-host VM not up"; }
 }
 
-# pvm_start_hetero [DX_B EP_B]: two hosts.  Namespace A (10.231.7.1) runs
-# the native master pvmd; namespace B (10.231.7.2) gets, through
-# tests/pvm/pvm-rsh.sh, the s390x pvmd under qemu (default) or the pvmd
-# command DX_B, with executable path EP_B.  Exits 77 if network namespaces
-# cannot be made (not root, no CAP_SYS_ADMIN, no iproute2).
+# pvm_start_hetero [ARCH]: two hosts.  Namespace A (10.231.7.1) runs the
+# native master pvmd; namespace B (10.231.7.2) gets, through
+# tests/pvm/pvm-rsh.sh, the pvmd of ARCH: s390x (default; Debian's s390x
+# pvmd under qemu-s390x, arch LINUXS390), i386 (qemu-i386, arch LINUX) or
+# native (a second LINUX64 host).  Each host's ep= is $T/bin/<its arch>.
+# Exits 77 if network namespaces cannot be made.
 pvm_start_hetero() {
 	[ "$PVM_MODE" = none ] || fail "a virtual machine is already running"
 	command -v ip >/dev/null || skip "no ip(8): network namespaces unavailable"
-	_dx=${1-} _ep=${2:-$T/bin/LINUXS390}
-	if [ -z "$_dx" ]; then
-		pvm_need_s390x
-		_dx=$T/pvmd-s390x
-		pvm_qemu_wrapper "$_dx" qemu-s390x "$PVM_SYSROOT_S390X/usr/bin/pvmd"
+	_b=${1:-s390x}
+	if [ "$_b" = native ]; then
+		_dx=/usr/lib/pvm3/lib/pvmd _ep=$T/bin/LINUX64
+	else
+		pvm_need_target "$_b"
+		_dx=$T/pvmd-$_b _ep=$T/bin/$_tarch
+		pvm_qemu_wrapper "$_dx" $_tqemu "$_tsr" "$_tsr/usr/bin/pvmd"
 	fi
 	PVM_NS_A=pvtA$$ PVM_NS_B=pvtB$$
 	ip netns add "$PVM_NS_A" 2>"$T/netns.err" || {
