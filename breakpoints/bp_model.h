@@ -1,0 +1,105 @@
+/*
+ * bp_model.h — the console's breakpoint model (console side of
+ * breakpoints/; plain C99, no console headers).
+ *
+ * The user edits a list of static breakpoints: `break FILE:LINE`,
+ * `break FUNCTION`, `tbreak`, `delete N`.  Breakpoints are compiled into
+ * the program, so each one also remembers whether the last build carries
+ * it and, if so, where the instrumenter made it land (the statement it
+ * stops before, which may be after the line asked for) and which
+ * variables it records.  Breakpoints found in the sources (`#pragma
+ * paravt break`) are added by the build with ids from the same counter.
+ *
+ * The list is kept in id order.  Functions return 0 or a negative BP_E*
+ * code with a sentence in the caller's err buffer; they never print.
+ */
+#ifndef PARAVT_BP_MODEL_H
+#define PARAVT_BP_MODEL_H
+
+#include <stddef.h>
+
+/* Error codes. */
+enum bp_error {
+	BP_OK = 0,
+	BP_ENOMEM = -1,  /* out of memory */
+	BP_EARG = -2,    /* bad location or number */
+	BP_ENOENT = -3   /* no breakpoint with that number */
+};
+
+/* One variable a landed breakpoint records. */
+typedef struct bp_var {
+	char *name;  /* identifier as in the source; owned */
+	char *type;  /* C spelling of its type; owned */
+	int scope;   /* enum pvt_scope (paravt_rt.h) */
+} bp_var;
+
+/* One breakpoint. */
+typedef struct bp {
+	int id;           /* number shown to the user, from 1 */
+	char *file;       /* "prog.c" for FILE:LINE, NULL for a function */
+	int line;         /* FILE:LINE's line, 0 for a function */
+	char *func;       /* FUNCTION, or NULL */
+	int temp;         /* tbreak: deleted after its first hit */
+	int enabled;      /* 1 (no disable command yet) */
+	int from_pragma;  /* found as #pragma paravt break by the build */
+	unsigned hits;    /* stops seen since it was set */
+	int built;        /* compiled into the last build */
+	int landed;       /* the fields below are valid */
+	char *at_file;    /* where it landed: file as loaded; owned */
+	int at_line;      /* line of the statement it stops before */
+	char *at_func;    /* enclosing function; owned */
+	int unit;         /* translation unit index of the build */
+	bp_var *vars;     /* recorded variables; owned */
+	size_t nvars;     /* entries in vars */
+	struct bp *next;  /* next in id order, or NULL */
+} bp;
+
+/* The whole list (caller storage: bp_model_init / bp_model_destroy). */
+typedef struct bp_model {
+	bp *head;     /* breakpoints in id order */
+	int next_id;  /* id the next breakpoint gets */
+} bp_model;
+
+/* Empties m; next id 1. */
+void bp_model_init(bp_model *m);
+
+/* Frees every breakpoint of m. */
+void bp_model_destroy(bp_model *m);
+
+/*
+ * Adds a breakpoint from the user's words: "FILE:LINE" (LINE >= 1) or a
+ * C identifier naming a function.  temp for tbreak.  0 with *out set
+ * (borrowed from m), or BP_EARG / BP_ENOMEM with err.
+ */
+int bp_add(bp_model *m, const char *where, int temp, bp **out, char *err,
+	   size_t errlen);
+
+/* Deletes breakpoint id.  0 or BP_ENOENT with err. */
+int bp_delete(bp_model *m, int id, char *err, size_t errlen);
+
+/* The breakpoint numbered id, or NULL.  Borrowed. */
+bp *bp_find(const bp_model *m, int id);
+
+/* Number of breakpoints in m. */
+size_t bp_count(const bp_model *m);
+
+/* Before recording a build: forgets every landing and clears built. */
+void bp_build_begin(bp_model *m);
+
+/*
+ * Records where breakpoint id landed in the new build (creating it when
+ * it came from a #pragma, with next_id moved past it).  Strings and vars
+ * are copied.  0 or BP_ENOMEM.
+ */
+int bp_land(bp_model *m, int id, const char *file, int line, const char *func,
+	    int unit, int temp, int from_pragma, const bp_var *vars,
+	    size_t nvars);
+
+/* Counts a stop at breakpoint id.  Returns the breakpoint (borrowed), or
+ * NULL if it is not in the list (deleted after the build). */
+bp *bp_hit(bp_model *m, int id);
+
+/* Text of the location the user asked for: "prog.c:42" or "main". */
+void bp_where(const bp *b, char *buf, size_t buflen);
+
+#endif
