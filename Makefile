@@ -92,4 +92,4 @@ install: all
 clean:
 	rm -rf build/linux-* build/console build/tests
 
--include $(shell find build -name '*.d' -type f 2>/dev/null)
+-include $(shell find build -path build/sysroot -prune -o -name '*.d' -type f -print 2>/dev/null)
