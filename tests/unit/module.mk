@@ -12,3 +12,16 @@ $(UNIT_BINS): build/tests/unit/%: tests/unit/%.c $(HOST_WIRE_LIB)
 	@mkdir -p $(dir $@)
 	$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(HOST_WIRE_LIB) \
 		$(UNIT_LIBS)
+
+# The instrumenter (console/con_inst*.c): linked with the console objects
+# it needs, libclang (rpath) and the host wire library (wire_buf).
+CON_INST_OBJS = $(patsubst %.c,build/console/obj/%.o,\
+	$(wildcard console/con_inst*.c))
+TEST_BINS += build/tests/unit/test_con_inst
+
+build/tests/unit/test_con_inst: tests/unit/test_con_inst.c $(CON_INST_OBJS) \
+		$(HOST_WIRE_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(CON_INST_OBJS) \
+		$(HOST_WIRE_LIB) $(UNIT_LIBS) -L$(LLVM_DIR)/lib -lclang \
+		-Wl,-rpath,$(LLVM_DIR)/lib
