@@ -22,6 +22,10 @@ static int con_cmd_help(int argc, char **argv, char *err, size_t errlen);
 static int con_cmd_sleep(int argc, char **argv, char *err, size_t errlen);
 static int con_cmd_quit(int argc, char **argv, char *err, size_t errlen);
 
+/* Option words of run and continue, and of print (completion). */
+static const char *const con_dbg_run_flags[] = {"--timeout", NULL};
+static const char *const con_dbg_print_flags[] = {"-all", NULL};
+
 /* The top-level commands. */
 static const con_cmd con_cmds[] = {
 	{"node", "node SUBCOMMAND [ARGS...]",
@@ -29,6 +33,80 @@ static const con_cmd con_cmds[] = {
 	 "Nodes are the machines of the cluster, each reached through its\n"
 	 "paravtd daemon over TCP or SSH.  Subcommands:",
 	 NULL, con_node_cmds, CON_ARG_NONE, NULL},
+	{"load", "load [-I DIR] [-D NAME[=VALUE]] [-U NAME] [-std=STD] FILE...",
+	 "choose the program's C sources and their options",
+	 "Remembers the C sources of the program to debug and the compiler\n"
+	 "options that parse them (relative -I directories are kept).  The\n"
+	 "files are read and instrumented by `build`.",
+	 con_cmd_dbg_load, NULL, CON_ARG_FILE, NULL},
+	{"break", "break FILE:LINE | FUNCTION",
+	 "set a static breakpoint",
+	 "Sets a breakpoint before the statement at FILE:LINE (or the next\n"
+	 "line with code) or at the start of FUNCTION.  Breakpoints are\n"
+	 "compiled into the program: set them before `build` (one set\n"
+	 "later takes effect at the next build).  A `#pragma paravt break`\n"
+	 "line in the sources is a breakpoint too.",
+	 con_cmd_dbg_break, NULL, CON_ARG_LOC, NULL},
+	{"tbreak", "tbreak FILE:LINE | FUNCTION",
+	 "set a breakpoint that is deleted after its first stop",
+	 "Like break, but the breakpoint is deleted when a process first\n"
+	 "stops at it; later passes do not stop.",
+	 con_cmd_dbg_break, NULL, CON_ARG_LOC, NULL},
+	{"delete", "delete [N...]",
+	 "delete breakpoints (all without numbers)",
+	 "Deletes the breakpoints numbered N.  A deleted breakpoint that is\n"
+	 "still compiled in no longer stops: processes pass it at once.",
+	 con_cmd_dbg_delete, NULL, CON_ARG_BP, NULL},
+	{"build", "build [NODE...]",
+	 "instrument the program and build it on the nodes",
+	 "Instruments the loaded sources with the breakpoints, ships them to\n"
+	 "the nodes (default: every node that is up) and has each daemon\n"
+	 "compile them with its own compiler.  Prints one line per node,\n"
+	 "with the diagnostics of a failed build; the command fails if any\n"
+	 "node failed, but the others still have their build.",
+	 con_cmd_dbg_build, NULL, CON_ARG_NODES, NULL},
+	{"run", "run [NODE...] [--timeout SECS] [-- ARGS...]",
+	 "start the program and wait until it stops or ends",
+	 "Runs the last build on the nodes named (default: every node whose\n"
+	 "build succeeded) with ARGS, one process each, named p1, p2, ...\n"
+	 "Waits until every process has stopped at a breakpoint, exited or\n"
+	 "crashed (at most SECS, default 60), printing what happens:\n"
+	 "[p1 on big stopped at breakpoint 1, main () at prog.c:42],\n"
+	 "[p1] program output, [p2 exited with status 0],\n"
+	 "[p3 killed by signal SIGSEGV at prog.c:17 in f ()].",
+	 con_cmd_dbg_run, NULL, CON_ARG_NODES, con_dbg_run_flags},
+	{"continue", "continue [PROC...|all] [--timeout SECS]",
+	 "resume stopped processes and wait again",
+	 "Resumes the current process (or those named, or every stopped one\n"
+	 "with all) and waits as run does.",
+	 con_cmd_dbg_continue, NULL, CON_ARG_PROC, con_dbg_run_flags},
+	{"print", "print [-all] EXPR",
+	 "show a value of the current (or every stopped) process",
+	 "Evaluates EXPR (x, s.f, p->f, a[3], *p, a[2]@10, p->next->v) at\n"
+	 "the breakpoint where the current process stopped and prints it:\n"
+	 "\"x = 5\".  With -all, asks every stopped process and groups equal\n"
+	 "answers: \"x = 5  [p1 p3]\".",
+	 con_cmd_dbg_print, NULL, CON_ARG_EXPR, con_dbg_print_flags},
+	{"where", "where",
+	 "the call stack of the current process",
+	 "Prints the stack of the current process at its breakpoint,\n"
+	 "innermost first: \"#0 f () at prog.c:17\".",
+	 con_cmd_dbg_where, NULL, CON_ARG_NONE, NULL},
+	{"proc", "proc [PROC]",
+	 "select the current process, or show it",
+	 "Makes PROC (pN) the process that print, where and info locals\n"
+	 "look at; without an argument, shows the current one.  The last\n"
+	 "process that stopped becomes current by itself.",
+	 con_cmd_dbg_proc, NULL, CON_ARG_PROC, NULL},
+	{"kill", "kill [PROC|all]",
+	 "end processes (default: all)",
+	 "Has the daemons kill one process, or every live process, and\n"
+	 "waits until they are gone.",
+	 con_cmd_dbg_kill, NULL, CON_ARG_PROC, NULL},
+	{"info", "info SUBCOMMAND",
+	 "show breakpoints, processes, variables",
+	 "Subcommands:",
+	 NULL, con_info_cmds, CON_ARG_NONE, NULL},
 	{"help", "help [COMMAND [SUBCOMMAND]]",
 	 "list the commands, or describe one",
 	 "Without an argument, lists every command with a one-line summary.\n"
@@ -257,6 +335,7 @@ int con_cmd_exec(const char *line, const char *where)
 	int argc, rc;
 
 	con_node_check_all(con_cmd_announce, NULL);
+	con_cmd_dbg_events();
 	argc = con_cmd_split(line, buf, sizeof buf, argv, CON_CMD_ARGS, 0,
 			     err, sizeof err);
 	if (argc <= 0) {
@@ -379,6 +458,21 @@ static void con_cmd_offer_nodes(const char *text,
 			add(n->spec.name, ctx);
 }
 
+/* File names: after load, or after an option that names a file. */
+int con_cmd_wants_file(int argc, char **argv)
+{
+	const con_cmd *c;
+
+	if (argc == 0)
+		return 0;
+	if (strcmp(argv[argc - 1], "--token-file") == 0 ||
+	    strcmp(argv[argc - 1], "--key") == 0 ||
+	    strcmp(argv[argc - 1], "--known-hosts") == 0)
+		return 1;
+	c = con_cmd_lookup(con_cmds, argv[0]);
+	return c != NULL && c->arg == CON_ARG_FILE;
+}
+
 /* Walks the tables along the words typed and offers what may come next. */
 void con_cmd_complete(int argc, char **argv, const char *text,
 		      void (*add)(const char *word, void *ctx), void *ctx)
@@ -411,6 +505,8 @@ void con_cmd_complete(int argc, char **argv, const char *text,
 				add(*f, ctx);
 	if (c->arg == CON_ARG_NODE && nargs == 0)
 		con_cmd_offer_nodes(text, add, ctx);
+	if (c->arg >= CON_ARG_NODES && text[0] != '-')
+		con_cmd_dbg_complete(c->arg, text, add, ctx);
 	if (c->arg == CON_ARG_CMD && nargs == 0)
 		con_cmd_offer_tab(con_cmds, text, add, ctx);
 	if (c->arg == CON_ARG_CMD && nargs == 1) {

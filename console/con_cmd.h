@@ -30,7 +30,13 @@ typedef int con_cmd_fn(int argc, char **argv, char *err, size_t errlen);
 enum con_cmd_arg {
 	CON_ARG_NONE,  /* nothing known */
 	CON_ARG_NODE,  /* the first argument is a node name */
-	CON_ARG_CMD    /* command words (for help) */
+	CON_ARG_CMD,   /* command words (for help) */
+	CON_ARG_FILE,  /* file names (load) */
+	CON_ARG_NODES, /* every argument is a node name (build, run) */
+	CON_ARG_PROC,  /* process names pN and "all" */
+	CON_ARG_BP,    /* breakpoint numbers */
+	CON_ARG_LOC,   /* breakpoint locations FILE:LINE, FUNCTION */
+	CON_ARG_EXPR   /* variables of the current process */
 };
 
 /* One entry of a command table; tables end with a NULL name. */
@@ -47,6 +53,26 @@ typedef struct con_cmd {
 
 /* The subcommands of `node` (con_cmd_node.c). */
 extern const con_cmd con_node_cmds[];
+
+/* The subcommands of `info` (con_cmd_dbg.c). */
+extern const con_cmd con_info_cmds[];
+
+/* The debugger's commands (con_cmd_dbg.c). */
+con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
+	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,
+	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
+	con_cmd_dbg_print;
+
+/* Prints the debugger events (stops, output, exits) queued so far. */
+void con_cmd_dbg_events(void);
+
+/* Offers completions of text for an argument kind >= CON_ARG_NODES. */
+void con_cmd_dbg_complete(int arg, const char *text,
+			  void (*add)(const char *word, void *ctx), void *ctx);
+
+/* True if the word being completed after argv[0..argc-1] is a file
+ * name (load's sources, --token-file and the like). */
+int con_cmd_wants_file(int argc, char **argv);
 
 /* Runs one command line.  where ("SCRIPT:LINE" or NULL) prefixes error
  * messages.  First reads what the nodes sent (announcing nodes that went

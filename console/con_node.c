@@ -29,8 +29,23 @@
 
 static con_node *con_nodes;                     /* the table */
 static char con_token_file[CON_NODE_PATH_MAX];  /* global --token-file */
+static con_node_msg_fn *con_msg_hook;           /* frames for others */
+static void *con_msg_ctx;                       /* its context */
 
 /* ---- table ------------------------------------------------------------ */
+
+/* Remembers the frame hook. */
+void con_node_set_msg_hook(con_node_msg_fn *fn, void *ctx)
+{
+	con_msg_hook = fn;
+	con_msg_ctx = ctx;
+}
+
+/* Offers a frame to the hook.  1 if it was consumed. */
+static int con_node_offer(con_node *n, const wire_msg *m)
+{
+	return con_msg_hook != NULL && con_msg_hook(n, m, con_msg_ctx);
+}
 
 /* Remembers the global --token-file. */
 void con_node_set_token_file(const char *path)
@@ -227,6 +242,8 @@ static int con_node_expect(con_node *n, uint32_t want, wire_msg *m,
 		}
 		if (m->type == want)
 			break;
+		if (m->type == WIRE_ERROR && con_node_offer(n, m))
+			continue;
 		if (m->type == WIRE_ERROR) {
 			*broken = 0;
 			return con_node_remote_error(m, err, errlen);
@@ -238,6 +255,7 @@ static int con_node_expect(con_node *n, uint32_t want, wire_msg *m,
 				 "%.400s", reason);
 			return WIRE_EEOF;
 		}
+		con_node_offer(n, m);
 	}
 	*broken = 0;
 	return 0;
@@ -511,6 +529,8 @@ static int con_node_handle(con_node *n, const wire_msg *m,
 			fn(n, CON_NODE_EV_DOWN, n->reason, ctx);
 		return 1;
 	}
+	if (con_node_offer(n, m))
+		return 0;
 	if (m->type == WIRE_ERROR && fn != NULL) {
 		if (wire_unpack_error(m, &e, why, sizeof why) == 0)
 			snprintf(text, sizeof text, "%s: %s",

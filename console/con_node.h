@@ -70,6 +70,15 @@ enum con_node_event {
 typedef void con_node_event_fn(const con_node *n, int kind, const char *text,
 			       void *ctx);
 
+/* Called for every frame a node sends that the node layer does not handle
+ * itself (everything but BYE and the answer a request waits for; ERROR
+ * frames too).  m is borrowed until the hook returns.  Returns 1 if it
+ * consumed the frame (an ERROR is then not announced), else 0. */
+typedef int con_node_msg_fn(con_node *n, const wire_msg *m, void *ctx);
+
+/* Installs the frame hook (NULL: frames are dropped, as before). */
+void con_node_set_msg_hook(con_node_msg_fn *fn, void *ctx);
+
 /* Sets the token file used when `node add` has no --token-file ("" or
  * NULL: $HOME/.paravt/token).  The string is copied. */
 void con_node_set_token_file(const char *path);

@@ -19,6 +19,7 @@
 #include <readline/readline.h>
 
 #include "con_cmd.h"
+#include "con_dbg.h"
 #include "con_node.h"
 #include "con_repl.h"
 
@@ -119,10 +120,7 @@ static char **con_repl_complete(const char *text, int start, int end)
 	if (argc < 0)
 		return NULL;
 	con_cmd_complete(argc, argv, text, con_repl_cand, NULL);
-	if (con_repl.ncands == 0 && argc > 0 &&
-	    (strcmp(argv[argc - 1], "--token-file") == 0 ||
-	     strcmp(argv[argc - 1], "--key") == 0 ||
-	     strcmp(argv[argc - 1], "--known-hosts") == 0)) {
+	if (con_repl.ncands == 0 && con_cmd_wants_file(argc, argv)) {
 		rl_attempted_completion_over = 0;
 		return NULL;
 	}
@@ -138,6 +136,18 @@ static void con_repl_announce(const con_node *n, int kind, const char *text,
 {
 	rl_clear_visible_line();
 	con_cmd_announce(n, kind, text, ctx);
+	rl_on_new_line();
+	rl_redisplay();
+}
+
+/* Prints the debugger's events (stops, output, exits) that arrived while
+ * the user was typing, keeping the edited line intact. */
+static void con_repl_events(void)
+{
+	if (!con_dbg_event_pending())
+		return;
+	rl_clear_visible_line();
+	con_cmd_dbg_events();
 	rl_on_new_line();
 	rl_redisplay();
 }
@@ -225,6 +235,7 @@ static void con_repl_turn(void)
 	for (i = 1; i < n; i++)
 		if (pfd[i].revents != 0) {
 			con_node_check_all(con_repl_announce, NULL);
+			con_repl_events();
 			break;
 		}
 	if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))

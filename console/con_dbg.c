@@ -1,0 +1,861 @@
+/*
+ * con_dbg.c — the debugging session's state, events, waiting, frame hook
+ * and processes (con_dbg.h).
+ *
+ * Layout: the state and small helpers; the event queue; processes (find,
+ * create, free, stop data); the handlers of the task and run messages
+ * (PROC_START, OUTPUT, PROC_EXIT, TASK_CRASH, TYPE_TABLE, BP_HIT) and the
+ * frame hook that dispatches them (build and inspection answers go to
+ * con_dbg_build.c and con_dbg_insp.c); run, resume and kill; the wait
+ * loop.  Nothing here prints: events are queued for the command layer.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "con_dbg_int.h"
+#include "paravt_rt.h"
+#include "wire.h"
+
+#define CON_DBG_VARS_MAX 4096   /* variables accepted in one BP_HIT */
+#define CON_DBG_STACK_MAX 1024  /* frames accepted in one stack */
+#define CON_DBG_UNITS_MAX 4096  /* translation units per program */
+#define CON_DBG_LINE_MAX 65536  /* unterminated output kept per process */
+
+con_dbg_state con_dbg;
+
+static int con_dbg_on_msg(con_node *n, const wire_msg *m, void *ctx);
+
+/* ---- state ------------------------------------------------------------ */
+
+/* Installs the frame hook once. */
+void con_dbg_init(void)
+{
+	if (con_dbg.inited)
+		return;
+	con_dbg.inited = 1;
+	bp_model_init(&con_dbg.bps);
+	con_dbg.next_proc = 1;
+	con_dbg.ev_tail = &con_dbg.ev_head;
+	con_node_set_msg_hook(con_dbg_on_msg, NULL);
+}
+
+/* The breakpoint model. */
+bp_model *con_dbg_bps(void)
+{
+	return &con_dbg.bps;
+}
+
+/* The up node called name, or NULL. */
+con_node *con_dbg_node_up(const char *name)
+{
+	con_node *n = con_node_find(name);
+
+	return n != NULL && n->up ? n : NULL;
+}
+
+/* Flushes n's output after a wire_pack whose result is rc. */
+int con_dbg_flush(con_node *n, int rc, char *err, size_t errlen)
+{
+	if (rc == 0)
+		rc = wire_peer_flush(&n->peer);
+	if (rc < 0)
+		snprintf(err, errlen, "node %s: cannot send: %s", n->spec.name,
+			 wire_strerror(rc));
+	return rc;
+}
+
+/* Signal name through the C library; "signal N" when unknown. */
+const char *con_dbg_signame(int64_t sig, char *buf, size_t buflen)
+{
+	const char *s = sig > 0 && sig < 128 ? sigabbrev_np((int)sig) : NULL;
+
+	if (s == NULL)
+		snprintf(buf, buflen, "signal %lld", (long long)sig);
+	else
+		snprintf(buf, buflen, "SIG%s", s);
+	return buf;
+}
+
+/* ---- events ----------------------------------------------------------- */
+
+/* Appends an event to the queue (dropped when memory runs out). */
+con_dbg_event *con_dbg_event_add(int kind, const con_proc *p, const char *node,
+		       const char *text)
+{
+	con_dbg_event *e = calloc(1, sizeof *e);
+
+	if (e == NULL)
+		return NULL;
+	e->kind = kind;
+	e->text = strdup(text != NULL ? text : "");
+	if (p != NULL) {
+		e->proc = p->id;
+		e->bp = p->bp;
+		e->status = kind == CON_EV_START ? (int64_t)p->pid : p->status;
+		e->sig = p->sig;
+		node = p->node;
+	}
+	snprintf(e->node, sizeof e->node, "%s", node != NULL ? node : "");
+	*con_dbg.ev_tail = e;
+	con_dbg.ev_tail = &e->next;
+	return e;
+}
+
+/* True if the queue is not empty. */
+int con_dbg_event_pending(void)
+{
+	return con_dbg.ev_head != NULL;
+}
+
+/* Pops the oldest event. */
+con_dbg_event *con_dbg_event_next(void)
+{
+	con_dbg_event *e = con_dbg.ev_head;
+
+	if (e == NULL)
+		return NULL;
+	con_dbg.ev_head = e->next;
+	if (con_dbg.ev_head == NULL)
+		con_dbg.ev_tail = &con_dbg.ev_head;
+	e->next = NULL;
+	return e;
+}
+
+/* Frees one event. */
+void con_dbg_event_free(con_dbg_event *e)
+{
+	if (e == NULL)
+		return;
+	free(e->text);
+	free(e);
+}
+
+/* ---- processes -------------------------------------------------------- */
+
+/* First process. */
+con_proc *con_dbg_proc_first(void)
+{
+	return con_dbg.procs;
+}
+
+/* Current process. */
+con_proc *con_dbg_current(void)
+{
+	return con_dbg.current;
+}
+
+/* Selects p. */
+void con_dbg_select(con_proc *p)
+{
+	con_dbg.current = p;
+}
+
+/* "p3" or "3" to a process. */
+con_proc *con_dbg_proc_find(const char *name, char *err, size_t errlen)
+{
+	const char *s = name[0] == 'p' ? name + 1 : name;
+	con_proc *p;
+	char *end;
+	long id = strtol(s, &end, 10);
+
+	for (p = con_dbg.procs; *s != '\0' && *end == '\0' && p != NULL;
+	     p = p->next)
+		if (p->id == id)
+			return p;
+	snprintf(err, errlen, "no process '%s' (see 'info procs')", name);
+	return NULL;
+}
+
+/* Frees what a stop recorded (variables and stack). */
+static void con_proc_clear_stop(con_proc *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nvars; i++)
+		free(p->vars[i].name);
+	for (i = 0; i < p->nstack; i++) {
+		free(p->stack[i].func);
+		free(p->stack[i].file);
+	}
+	free(p->vars);
+	free(p->stack);
+	p->vars = NULL;
+	p->stack = NULL;
+	p->nvars = p->nstack = 0;
+}
+
+/* Frees one process. */
+static void con_proc_free(con_proc *p)
+{
+	size_t i;
+
+	con_proc_clear_stop(p);
+	for (i = 0; i < p->ntables; i++)
+		td_table_free(p->tables[i]);
+	free(p->tables);
+	free(p->partial);
+	free(p);
+}
+
+/* Drops the processes that ended (before a new run). */
+static void con_proc_forget_ended(void)
+{
+	con_proc **pp = &con_dbg.procs, *p;
+
+	while ((p = *pp) != NULL) {
+		if (p->state == CON_PROC_EXITED || p->state == CON_PROC_CRASHED) {
+			*pp = p->next;
+			if (con_dbg.current == p)
+				con_dbg.current = NULL;
+			con_proc_free(p);
+		} else {
+			pp = &p->next;
+		}
+	}
+}
+
+/* The process (node, proc), created when unknown.  NULL if out of
+ * memory. */
+static con_proc *con_proc_get(const con_node *n, uint64_t proc)
+{
+	con_proc *p, **pp = &con_dbg.procs;
+
+	for (; *pp != NULL; pp = &(*pp)->next)
+		if ((*pp)->proc == proc &&
+		    strcmp((*pp)->node, n->spec.name) == 0)
+			return *pp;
+	p = calloc(1, sizeof *p);
+	if (p == NULL)
+		return NULL;
+	p->id = con_dbg.next_proc++;
+	p->proc = (uint32_t)proc;
+	p->state = CON_PROC_RUNNING;
+	snprintf(p->node, sizeof p->node, "%s", n->spec.name);
+	*pp = p;
+	return p;
+}
+
+/* "f () at prog.c:17" */
+static void con_proc_set_where(con_proc *p, const char *func,
+			       const char *file, uint64_t line)
+{
+	snprintf(p->where, sizeof p->where, "%.150s () at %.300s:%llu",
+		 func[0] != '\0' ? func : "??", file,
+		 (unsigned long long)line);
+}
+
+/* ---- handlers: run and output ----------------------------------------- */
+
+/* PROC_START: the RUN on n was answered; a process exists. */
+static int con_dbg_on_start(con_node *n, const wire_msg *m)
+{
+	uint64_t run, proc, pid;
+	con_runreq *r;
+	con_proc *p;
+	char why[160];
+
+	if (wire_unpack(m, why, sizeof why, &run, &proc, &pid) != 0)
+		return 1;
+	for (r = con_dbg.runs; r != NULL; r = r->next)
+		if (r->run == run && strcmp(r->node, n->spec.name) == 0)
+			r->pending = 0;
+	p = con_proc_get(n, proc);
+	if (p == NULL)
+		return 1;
+	p->run = (uint32_t)run;
+	p->pid = pid;
+	con_dbg_event_add(CON_EV_START, p, NULL, NULL);
+	return 1;
+}
+
+/* Queues each complete line of p's output; keeps the rest. */
+static void con_dbg_output_lines(con_proc *p, const char *data, size_t len)
+{
+	size_t have = p->partial != NULL ? strlen(p->partial) : 0;
+	char *buf, *line, *nl;
+
+	if (have + len > CON_DBG_LINE_MAX)
+		len = have > CON_DBG_LINE_MAX ? 0 : CON_DBG_LINE_MAX - have;
+	buf = realloc(p->partial, have + len + 1);
+	if (buf == NULL)
+		return;
+	memcpy(buf + have, data, len);
+	buf[have + len] = '\0';
+	for (line = buf; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+		*nl = '\0';
+		con_dbg_event_add(CON_EV_OUTPUT, p, NULL, line);
+	}
+	memmove(buf, line, strlen(line) + 1);
+	p->partial = buf;
+	if (have + len == CON_DBG_LINE_MAX) {
+		con_dbg_event_add(CON_EV_OUTPUT, p, NULL, buf);
+		buf[0] = '\0';
+	}
+}
+
+/* Queues what is left of p's output as a last line. */
+static void con_dbg_output_flush(con_proc *p)
+{
+	if (p->partial != NULL && p->partial[0] != '\0')
+		con_dbg_event_add(CON_EV_OUTPUT, p, NULL, p->partial);
+	free(p->partial);
+	p->partial = NULL;
+}
+
+/* OUTPUT: program output, any bytes (NULs are cut). */
+static int con_dbg_on_output(con_node *n, const wire_msg *m)
+{
+	uint64_t proc, stream;
+	const char *data;
+	size_t len, i;
+	con_proc *p;
+	char why[160];
+
+	if (wire_unpack(m, why, sizeof why, &proc, &stream, &data, &len) != 0)
+		return 1;
+	p = con_proc_get(n, proc);
+	if (p == NULL)
+		return 1;
+	for (i = 0; i < len && data[i] != '\0'; i++)
+		;
+	con_dbg_output_lines(p, data, i);
+	return 1;
+}
+
+/* Turns PROC_EXIT's last location "FILE:LINE FUNC" into the form the
+ * crash reports use, "FILE:LINE in FUNC ()" (other text is copied). */
+static void con_dbg_last(const char *last, char *buf, size_t buflen)
+{
+	const char *sp = strchr(last, ' ');
+
+	if (sp != NULL && strchr(sp + 1, ' ') == NULL && sp[1] != '\0')
+		snprintf(buf, buflen, "%.*s in %s ()", (int)(sp - last), last,
+			 sp + 1);
+	else
+		snprintf(buf, buflen, "%s", last);
+}
+
+/* PROC_EXIT: the process ended, by exit status or signal. */
+static int con_dbg_on_exit(con_node *n, const wire_msg *m)
+{
+	char last[WIRE_TEXT_MAX], why[160];
+	int64_t status, sig;
+	uint64_t proc;
+	con_proc *p;
+
+	if (wire_unpack(m, why, sizeof why, &proc, &status, &sig, last,
+			sizeof last) != 0)
+		return 1;
+	p = con_proc_get(n, proc);
+	if (p == NULL)
+		return 1;
+	con_dbg_output_flush(p);
+	con_proc_clear_stop(p);
+	p->status = status;
+	p->sig = sig;
+	if (sig == 0) {
+		p->state = CON_PROC_EXITED;
+		con_dbg_event_add(CON_EV_EXIT, p, NULL, NULL);
+		return 1;
+	}
+	p->state = CON_PROC_CRASHED;
+	if (!p->crash_told) {
+		con_dbg_last(last, p->where, sizeof p->where);
+		con_dbg_event_add(CON_EV_CRASH, p, NULL, p->where);
+	}
+	return 1;
+}
+
+/* ---- handlers: tasks -------------------------------------------------- */
+
+/* Copies one msgpack str into a new string ("" for other types). */
+static char *con_dbg_strdup_obj(const msgpack_object *o)
+{
+	if (o->type != MSGPACK_OBJECT_STR)
+		return strdup("");
+	return strndup(o->via.str.ptr, o->via.str.size);
+}
+
+/* Decodes a stack [[func, file, line]...] into p.  0 or -1. */
+static int con_dbg_stack(con_proc *p, const msgpack_object *o)
+{
+	const msgpack_object *f;
+	uint32_t i, k = 0;
+
+	if (o->type != MSGPACK_OBJECT_ARRAY ||
+	    o->via.array.size > CON_DBG_STACK_MAX)
+		return -1;
+	p->stack = calloc(o->via.array.size + 1, sizeof *p->stack);
+	if (p->stack == NULL)
+		return -1;
+	for (i = 0; i < o->via.array.size; i++) {
+		f = o->via.array.ptr[i].via.array.ptr;
+		if (o->via.array.ptr[i].type != MSGPACK_OBJECT_ARRAY ||
+		    o->via.array.ptr[i].via.array.size < 3 ||
+		    f[2].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+			continue;
+		p->stack[k].func = con_dbg_strdup_obj(&f[0]);
+		p->stack[k].file = con_dbg_strdup_obj(&f[1]);
+		p->stack[k].line = (int)f[2].via.u64;
+		p->nstack = ++k;
+	}
+	return 0;
+}
+
+/* Decodes variables [[name, type, addr, scope]...] into p.  0 or -1. */
+static int con_dbg_vars(con_proc *p, const msgpack_object *o)
+{
+	const msgpack_object *f;
+	uint32_t i, k = 0;
+
+	if (o->type != MSGPACK_OBJECT_ARRAY ||
+	    o->via.array.size > CON_DBG_VARS_MAX)
+		return -1;
+	p->vars = calloc(o->via.array.size + 1, sizeof *p->vars);
+	if (p->vars == NULL)
+		return -1;
+	for (i = 0; i < o->via.array.size; i++) {
+		f = o->via.array.ptr[i].via.array.ptr;
+		if (o->via.array.ptr[i].type != MSGPACK_OBJECT_ARRAY ||
+		    o->via.array.ptr[i].via.array.size < 4 ||
+		    f[0].type != MSGPACK_OBJECT_STR ||
+		    f[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+		    f[2].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+		    f[3].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+			continue;
+		p->vars[k].name = con_dbg_strdup_obj(&f[0]);
+		p->vars[k].type = (uint32_t)f[1].via.u64;
+		p->vars[k].addr = f[2].via.u64;
+		p->vars[k].scope = (int)f[3].via.u64;
+		p->nvars = ++k;
+	}
+	return 0;
+}
+
+/* TYPE_TABLE: a unit's evaluated type table, kept per process. */
+static int con_dbg_on_table(con_node *n, const wire_msg *m)
+{
+	const msgpack_object *o;
+	uint64_t proc, unit;
+	td_table *t, **tabs;
+	con_proc *p;
+	char why[160];
+
+	if (wire_unpack(m, why, sizeof why, &proc, &unit, &o) != 0 ||
+	    unit >= CON_DBG_UNITS_MAX)
+		return 1;
+	p = con_proc_get(n, proc);
+	if (p == NULL || td_table_decode(o, &t, why, sizeof why) != 0) {
+		if (p != NULL)
+			con_dbg_event_add(CON_EV_NOTE, p, NULL, why);
+		return 1;
+	}
+	if (unit >= p->ntables) {
+		tabs = realloc(p->tables, (unit + 1) * sizeof *tabs);
+		if (tabs == NULL) {
+			td_table_free(t);
+			return 1;
+		}
+		memset(tabs + p->ntables, 0,
+		       (unit + 1 - p->ntables) * sizeof *tabs);
+		p->tables = tabs;
+		p->ntables = unit + 1;
+	}
+	td_table_free(p->tables[unit]);
+	p->tables[unit] = t;
+	return 1;
+}
+
+/* BP_HIT: the process stopped.  A breakpoint deleted since the build is
+ * passed over with a RESUME; a tbreak is deleted after its hit. */
+static int con_dbg_on_hit(con_node *n, const wire_msg *m)
+{
+	char file[WIRE_TEXT_MAX], func[WIRE_TEXT_MAX], why[160];
+	const msgpack_object *vars, *stack;
+	uint64_t proc, bpno, line, unit;
+	con_dbg_event *e;
+	con_proc *p;
+	bp *b;
+
+	if (wire_unpack(m, why, sizeof why, &proc, &bpno, file, sizeof file,
+			&line, func, sizeof func, &unit, &vars, &stack) != 0)
+		return 1;
+	p = con_proc_get(n, proc);
+	if (p == NULL)
+		return 1;
+	b = bp_hit(&con_dbg.bps, (int)bpno);
+	if (b == NULL) {
+		con_dbg_flush(n, wire_pack(wire_peer_out(&n->peer),
+					   WIRE_RESUME, wire_peer_seq(&n->peer),
+					   n->peer.max_frame, proc),
+			      why, sizeof why);
+		return 1;
+	}
+	con_proc_clear_stop(p);
+	if (con_dbg_vars(p, vars) < 0 || con_dbg_stack(p, stack) < 0)
+		con_dbg_event_add(CON_EV_NOTE, p, NULL,
+				  "malformed variables or stack at a stop");
+	p->state = CON_PROC_STOPPED;
+	p->bp = (int)bpno;
+	p->unit = (uint32_t)unit;
+	con_proc_set_where(p, func, file, line);
+	con_dbg.current = p;
+	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
+	if (b->temp) {
+		if (e != NULL)
+			e->temp = 1;
+		bp_delete(&con_dbg.bps, b->id, why, sizeof why);
+	}
+	return 1;
+}
+
+/* TASK_CRASH: the task caught a fatal signal; where it was. */
+static int con_dbg_on_crash(con_node *n, const wire_msg *m)
+{
+	char file[WIRE_TEXT_MAX], func[WIRE_TEXT_MAX], text[WIRE_TEXT_MAX];
+	const msgpack_object *stack;
+	uint64_t proc, line;
+	int64_t sig;
+	con_proc *p;
+	char why[160];
+
+	if (wire_unpack(m, why, sizeof why, &proc, &sig, file, sizeof file,
+			&line, func, sizeof func, &stack) != 0)
+		return 1;
+	p = con_proc_get(n, proc);
+	if (p == NULL)
+		return 1;
+	con_dbg_output_flush(p);
+	p->state = CON_PROC_CRASHED;
+	p->sig = sig;
+	p->crash_told = 1;
+	if (file[0] != '\0')
+		snprintf(text, sizeof text, "%.300s:%llu in %.150s ()", file,
+			 (unsigned long long)line, func[0] ? func : "??");
+	else
+		text[0] = '\0';
+	snprintf(p->where, sizeof p->where, "%s", text);
+	con_dbg_event_add(CON_EV_CRASH, p, NULL, text);
+	return 1;
+}
+
+/* An ERROR frame: offered to the runs, builds and inspections that may
+ * have caused it.  1 if one of them claims it. */
+static int con_dbg_on_error(con_node *n, const wire_msg *m)
+{
+	char text[WIRE_TEXT_MAX + 64], why[160];
+	wire_error_msg e;
+	con_runreq *r;
+
+	if (wire_unpack_error(m, &e, why, sizeof why) != 0)
+		return 0;
+	snprintf(text, sizeof text, "%s", e.message[0] != '\0' ? e.message :
+		 wire_strerror(-(int)e.code));
+	for (r = con_dbg.runs; r != NULL; r = r->next)
+		if (r->pending && r->seq == e.ref_seq &&
+		    strcmp(r->node, n->spec.name) == 0) {
+			r->pending = 0;
+			snprintf(why, sizeof why, "run refused: %.140s", text);
+			con_dbg_event_add(CON_EV_NOTE, NULL, r->node, why);
+			return 1;
+		}
+	return con_dbg_build_error(n, e.ref_seq, text) ||
+	       con_dbg_insp_error(n, e.ref_seq, text);
+}
+
+/* The frame hook: dispatches by type.  1 if consumed. */
+static int con_dbg_on_msg(con_node *n, const wire_msg *m, void *ctx)
+{
+	switch (m->type) {
+	case WIRE_BUILD_RESULT:
+		return con_dbg_on_build_result(n, m);
+	case WIRE_PROC_START:
+		return con_dbg_on_start(n, m);
+	case WIRE_OUTPUT:
+		return con_dbg_on_output(n, m);
+	case WIRE_PROC_EXIT:
+		return con_dbg_on_exit(n, m);
+	case WIRE_TASK_CRASH:
+		return con_dbg_on_crash(n, m);
+	case WIRE_TYPE_TABLE:
+		return con_dbg_on_table(n, m);
+	case WIRE_BP_HIT:
+		return con_dbg_on_hit(n, m);
+	case WIRE_VALUE:
+		return con_dbg_on_value(n, m);
+	case WIRE_ERROR:
+		return con_dbg_on_error(n, m);
+	default:
+		return 0;
+	}
+}
+
+/* ---- run, resume, kill ------------------------------------------------ */
+
+/* Frees the run requests of the previous run. */
+static void con_dbg_runs_clear(void)
+{
+	con_runreq *r, *next;
+
+	for (r = con_dbg.runs; r != NULL; r = next) {
+		next = r->next;
+		free(r);
+	}
+	con_dbg.runs = NULL;
+}
+
+/* True if node name was named (or nothing was named). */
+int con_dbg_named_node(char **nodes, int nnodes, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nnodes; i++)
+		if (strcmp(nodes[i], name) == 0)
+			return 1;
+	return nnodes == 0;
+}
+
+/* Checks that every named node has a successful build. */
+static int con_dbg_run_check(char **nodes, int nnodes, char *err,
+			     size_t errlen)
+{
+	con_nodebuild *b;
+	int i;
+
+	if (con_dbg.builds == NULL) {
+		snprintf(err, errlen, "nothing built yet: load, break, "
+			 "then build");
+		return WIRE_ESTATE;
+	}
+	for (i = 0; i < nnodes; i++) {
+		for (b = con_dbg.builds; b != NULL; b = b->next)
+			if (strcmp(b->node, nodes[i]) == 0)
+				break;
+		if (b == NULL || b->state != CON_NB_OK) {
+			snprintf(err, errlen, "node %s has no successful build"
+				 " (build %s)", nodes[i], nodes[i]);
+			return WIRE_ESTATE;
+		}
+		if (con_dbg_node_up(nodes[i]) == NULL) {
+			snprintf(err, errlen, "node %s is not up", nodes[i]);
+			return WIRE_ESTATE;
+		}
+	}
+	return 0;
+}
+
+/* Sends RUN to one node and records the request. */
+static int con_dbg_run_one(con_node *n, const con_nodebuild *b, char **args,
+			   int nargs, char *err, size_t errlen)
+{
+	con_runreq *r = calloc(1, sizeof *r);
+	int rc;
+
+	if (r == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	snprintf(r->node, sizeof r->node, "%s", n->spec.name);
+	r->run = con_dbg.next_run;
+	r->seq = wire_peer_seq(&n->peer);
+	r->pending = 1;
+	r->next = con_dbg.runs;
+	con_dbg.runs = r;
+	rc = wire_pack(wire_peer_out(&n->peer), WIRE_RUN, r->seq,
+		       n->peer.max_frame, (uint64_t)r->run,
+		       (uint64_t)b->build, "plain", b->program,
+		       (const char *const *)args, (uint32_t)nargs);
+	rc = con_dbg_flush(n, rc, err, errlen);
+	if (rc < 0)
+		r->pending = 0;
+	return rc;
+}
+
+/* run: RUN on each chosen node with a successful build. */
+int con_dbg_run(char **nodes, int nnodes, char **args, int nargs, char *err,
+		size_t errlen)
+{
+	con_nodebuild *b;
+	con_node *n;
+	int rc, sent = 0;
+
+	rc = con_dbg_run_check(nodes, nnodes, err, errlen);
+	if (rc < 0)
+		return rc;
+	con_proc_forget_ended();
+	con_dbg_runs_clear();
+	con_dbg.next_run++;
+	for (b = con_dbg.builds; b != NULL; b = b->next) {
+		n = con_dbg_node_up(b->node);
+		if (b->state != CON_NB_OK || n == NULL ||
+		    !con_dbg_named_node(nodes, nnodes, b->node))
+			continue;
+		rc = con_dbg_run_one(n, b, args, nargs, err, errlen);
+		if (rc < 0)
+			return rc;
+		sent++;
+	}
+	if (sent == 0) {
+		snprintf(err, errlen, "no node with a successful build is up");
+		return WIRE_ESTATE;
+	}
+	return 0;
+}
+
+/* Marks processes and runs of nodes that went down. */
+static void con_dbg_reap(void)
+{
+	con_runreq *r;
+	con_proc *p;
+	char text[WIRE_TEXT_MAX];
+
+	for (r = con_dbg.runs; r != NULL; r = r->next)
+		if (r->pending && con_dbg_node_up(r->node) == NULL) {
+			r->pending = 0;
+			con_dbg_event_add(CON_EV_NOTE, NULL, r->node,
+					  "run lost: the node is down");
+		}
+	for (p = con_dbg.procs; p != NULL; p = p->next)
+		if ((p->state == CON_PROC_RUNNING ||
+		     p->state == CON_PROC_STOPPED) &&
+		    con_dbg_node_up(p->node) == NULL) {
+			con_proc_clear_stop(p);
+			p->state = CON_PROC_CRASHED;
+			p->crash_told = 1;
+			snprintf(text, sizeof text, "lost: node %s is down",
+				 p->node);
+			snprintf(p->where, sizeof p->where, "%s", text);
+			con_dbg_event_add(CON_EV_NOTE, p, NULL, text);
+		}
+	con_dbg_build_reap();
+}
+
+/* Settled: no RUN unanswered and no process running. */
+int con_dbg_settled(void *ctx)
+{
+	con_runreq *r;
+	con_proc *p;
+
+	for (r = con_dbg.runs; r != NULL; r = r->next)
+		if (r->pending)
+			return 0;
+	for (p = con_dbg.procs; p != NULL; p = p->next)
+		if (p->state == CON_PROC_RUNNING)
+			return 0;
+	return 1;
+}
+
+/* continue: RESUME one stopped process. */
+int con_dbg_resume(con_proc *p, char *err, size_t errlen)
+{
+	con_node *n = con_dbg_node_up(p->node);
+	int rc;
+
+	if (p->state != CON_PROC_STOPPED) {
+		snprintf(err, errlen, "p%d is not stopped", p->id);
+		return WIRE_ESTATE;
+	}
+	if (n == NULL) {
+		snprintf(err, errlen, "p%d: node %s is down", p->id, p->node);
+		return WIRE_ESTATE;
+	}
+	rc = wire_pack(wire_peer_out(&n->peer), WIRE_RESUME,
+		       wire_peer_seq(&n->peer), n->peer.max_frame,
+		       (uint64_t)p->proc);
+	rc = con_dbg_flush(n, rc, err, errlen);
+	if (rc < 0)
+		return rc;
+	con_proc_clear_stop(p);
+	p->state = CON_PROC_RUNNING;
+	p->where[0] = '\0';
+	return 0;
+}
+
+/* Sends KILL proc (0: all of the node) to n. */
+static int con_dbg_kill_send(con_node *n, uint32_t proc, char *err,
+			     size_t errlen)
+{
+	int rc = wire_pack(wire_peer_out(&n->peer), WIRE_KILL,
+			   wire_peer_seq(&n->peer), n->peer.max_frame,
+			   (uint64_t)proc);
+
+	return con_dbg_flush(n, rc, err, errlen);
+}
+
+/* kill: one process, or every live process of every node. */
+int con_dbg_kill(con_proc *p, char *err, size_t errlen)
+{
+	con_node *n;
+	int rc = 0, any = 0;
+
+	if (p != NULL) {
+		n = con_dbg_node_up(p->node);
+		if (p->state == CON_PROC_EXITED ||
+		    p->state == CON_PROC_CRASHED || n == NULL) {
+			snprintf(err, errlen, "p%d is not alive", p->id);
+			return WIRE_ESTATE;
+		}
+		return con_dbg_kill_send(n, p->proc, err, errlen);
+	}
+	for (p = con_dbg.procs; p != NULL; p = p->next) {
+		if (p->state == CON_PROC_EXITED || p->state == CON_PROC_CRASHED)
+			continue;
+		any = 1;
+		n = con_dbg_node_up(p->node);
+		if (n != NULL && rc == 0)
+			rc = con_dbg_kill_send(n, p->proc, err, errlen);
+	}
+	if (!any) {
+		snprintf(err, errlen, "no process is alive");
+		return WIRE_ESTATE;
+	}
+	return rc;
+}
+
+/* Killed: every process has ended. */
+int con_dbg_killed(void *ctx)
+{
+	con_proc *p, *only = ctx;
+
+	for (p = con_dbg.procs; p != NULL; p = p->next)
+		if ((only == NULL || p == only) &&
+		    (p->state == CON_PROC_RUNNING ||
+		     p->state == CON_PROC_STOPPED))
+			return 0;
+	return 1;
+}
+
+/* ---- waiting ---------------------------------------------------------- */
+
+/* Reads the nodes until cond holds or the deadline passes. */
+int con_dbg_wait(con_dbg_cond *cond, void *ctx, double seconds,
+		 con_node_event_fn *announce, void (*tick)(void *),
+		 void *tctx)
+{
+	uint64_t deadline = wire_now_ns() + (uint64_t)(seconds * 1e9);
+	struct pollfd pfd[256];
+	uint64_t now;
+	int n, ms;
+
+	for (;;) {
+		con_node_check_all(announce, NULL);
+		con_dbg_reap();
+		if (tick != NULL)
+			tick(tctx);
+		if (cond(ctx))
+			return 0;
+		now = wire_now_ns();
+		if (now >= deadline)
+			return WIRE_ETIMEOUT;
+		ms = (int)((deadline - now) / 1000000) + 1;
+		if (ms > 200)
+			ms = 200;
+		n = con_node_pollfds(pfd, 256);
+		if (poll(pfd, (nfds_t)n, ms) < 0 && errno != EINTR)
+			return WIRE_EIO;
+	}
+}

@@ -1,0 +1,251 @@
+/*
+ * con_dbg.h — the console's debugging session: loaded sources, the
+ * breakpoint model, builds on the nodes, the processes they run, and
+ * inspection of stopped processes.
+ *
+ * This module talks to the nodes and keeps state; it never prints.  The
+ * frames it cares about (BUILD_RESULT, PROC_START, OUTPUT, PROC_EXIT,
+ * TYPE_TABLE, BP_HIT, VALUE, TASK_CRASH, and ERROR answers to its own
+ * requests) reach it whenever they arrive, through the node layer's frame
+ * hook (con_dbg_init installs it).  What the user should hear about —
+ * a process stopped, wrote output, exited, crashed — is queued as events
+ * that the command layer takes with con_dbg_event_next() and prints.
+ *
+ * Commands that wait (build, run, continue, print, kill) start something
+ * here, then call con_dbg_wait() with a condition; the wait polls the
+ * nodes, lets the command layer print events as they come (tick), and
+ * ends when the condition holds or the deadline passes.
+ *
+ * Processes are named globally p1, p2, ... in the order they started;
+ * each maps to (node, the daemon's process number).
+ *
+ * Functions return 0 or a negative WIRE_E* code with a sentence in err.
+ */
+#ifndef PARAVT_CON_DBG_H
+#define PARAVT_CON_DBG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bp_model.h"
+#include "con_node.h"
+#include "td_con.h"
+
+#define CON_DBG_BUILD_SECS 180.0  /* build deadline (emulated nodes) */
+#define CON_DBG_RUN_SECS 60.0     /* default wait of run / continue */
+#define CON_DBG_VALUE_SECS 30.0   /* one inspection's deadline */
+#define CON_DBG_KILL_SECS 10.0    /* wait for killed processes */
+
+/* States of a process (info procs). */
+enum con_proc_state {
+	CON_PROC_RUNNING,  /* started, not stopped */
+	CON_PROC_STOPPED,  /* waiting at a breakpoint */
+	CON_PROC_EXITED,   /* ended by exit or return from main */
+	CON_PROC_CRASHED   /* ended by a signal */
+};
+
+/* A frame of a stopped process's stack. */
+typedef struct con_frame {
+	char *func;  /* function; owned */
+	char *file;  /* source file; owned */
+	int line;    /* line */
+} con_frame;
+
+/* A variable recorded at the breakpoint a process stopped at. */
+typedef struct con_var {
+	char *name;     /* identifier; owned */
+	uint32_t type;  /* type id in the unit's table */
+	uint64_t addr;  /* address in the process */
+	int scope;      /* enum pvt_scope */
+} con_var;
+
+/* One process started by `run`. */
+typedef struct con_proc {
+	int id;                        /* global number: p<id> */
+	char node[CON_NODE_NAME_MAX];  /* node it runs on */
+	uint32_t proc;                 /* the daemon's process number */
+	uint32_t run;                  /* run it belongs to */
+	uint64_t pid;                  /* process id on the node */
+	int state;                     /* enum con_proc_state */
+	char where[WIRE_TEXT_MAX];     /* "f () at prog.c:17", or "" */
+	int bp;                        /* breakpoint it stopped at */
+	uint32_t unit;                 /* table (unit) of that breakpoint */
+	con_var *vars;                 /* its variables; owned */
+	size_t nvars;                  /* entries in vars */
+	con_frame *stack;              /* innermost first; owned */
+	size_t nstack;                 /* entries in stack */
+	td_table **tables;             /* by unit; owned */
+	size_t ntables;                /* entries in tables */
+	int64_t status;                /* exit status */
+	int64_t sig;                   /* signal that ended it, or 0 */
+	int crash_told;                /* TASK_CRASH already queued */
+	char *partial;                 /* unterminated output; owned */
+	struct con_proc *next;         /* next process, or NULL */
+} con_proc;
+
+/* Kinds of events for the user. */
+enum con_dbg_ev_kind {
+	CON_EV_START,   /* text: "" ; status: pid */
+	CON_EV_STOP,    /* bp, temp; text: where */
+	CON_EV_OUTPUT,  /* text: one line without its newline */
+	CON_EV_EXIT,    /* status */
+	CON_EV_CRASH,   /* sig; text: last known location */
+	CON_EV_NOTE     /* text: a sentence (e.g. a run refused) */
+};
+
+/* One event. */
+typedef struct con_dbg_event {
+	int kind;                      /* enum con_dbg_ev_kind */
+	int proc;                      /* global process number, 0 if none */
+	char node[CON_NODE_NAME_MAX];  /* node */
+	int bp;                        /* breakpoint (STOP) */
+	int temp;                      /* STOP at a tbreak */
+	int64_t status;                /* EXIT status, START pid */
+	int64_t sig;                   /* CRASH signal */
+	char *text;                    /* see the kinds; owned */
+	struct con_dbg_event *next;    /* queue link */
+} con_dbg_event;
+
+/* State of a node's part in a build. */
+enum con_nb_state {
+	CON_NB_PENDING,  /* sent, no answer yet */
+	CON_NB_OK,       /* built */
+	CON_NB_FAILED    /* compile error, refusal or node lost */
+};
+
+/* One node's part in the last build. */
+typedef struct con_nodebuild {
+	char node[CON_NODE_NAME_MAX];  /* node name */
+	uint32_t build;                /* build number */
+	int state;                     /* enum con_nb_state */
+	char program[WIRE_TEXT_MAX];   /* program name the node built */
+	char *diag;                    /* diagnostics or reason; owned */
+	uint32_t seq_lo, seq_hi;       /* seqs of our frames (ERROR match) */
+	struct con_nodebuild *next;    /* next node, or NULL */
+} con_nodebuild;
+
+/* Installs the frame hook (idempotent). */
+void con_dbg_init(void);
+
+/* ---- load and breakpoints ---- */
+
+/* load: the source files and their -I/-D/-U/-std options (argv after
+ * the command word).  Replaces what was loaded.  0 or WIRE_EARG. */
+int con_dbg_load(int argc, char **argv, char *err, size_t errlen);
+
+/* The loaded sources (borrowed), *n set. */
+char **con_dbg_sources(size_t *n);
+
+/* The breakpoint model (borrowed, editable by the command layer). */
+bp_model *con_dbg_bps(void);
+
+/* Number of the last successful instrumentation, 0 if none. */
+uint32_t con_dbg_build_number(void);
+
+/* ---- build ---- */
+
+/* Instruments the loaded sources with the breakpoints and records where
+ * each landed.  *notes (caller frees; may be NULL) holds the
+ * instrumenter's lines.  0 or a code with err. */
+int con_dbg_instrument(char **notes, char *err, size_t errlen);
+
+/* Checks that the named nodes (or, with nnodes 0, at least one node)
+ * are up, before instrumenting.  0 or a code with err. */
+int con_dbg_build_check(char **nodes, int nnodes, char *err, size_t errlen);
+
+/* Ships the instrumented files and BUILD to the named nodes (all up nodes
+ * when nnodes is 0).  0 or a code with err (nothing sent then). */
+int con_dbg_build_send(char **nodes, int nnodes, char *err, size_t errlen);
+
+/* Wait condition: every node of the current build answered. */
+int con_dbg_build_done(void *ctx);
+
+/* The nodes of the current build, in the order they were sent to. */
+con_nodebuild *con_dbg_build_first(void);
+
+/* ---- processes ---- */
+
+/* RUNs the last build on the named nodes (nnodes 0: every node whose
+ * last build succeeded) with args.  0 or a code with err. */
+int con_dbg_run(char **nodes, int nnodes, char **args, int nargs, char *err,
+		size_t errlen);
+
+/* Wait condition for run/continue: every process started by the last
+ * run has answered, and no process of the watched set is running. */
+int con_dbg_settled(void *ctx);
+
+/* First process (follow ->next), or NULL. */
+con_proc *con_dbg_proc_first(void);
+
+/* The process "pN" or "N", or NULL with err. */
+con_proc *con_dbg_proc_find(const char *name, char *err, size_t errlen);
+
+/* The current process (last stopped, or selected), or NULL. */
+con_proc *con_dbg_current(void);
+
+/* Selects the current process. */
+void con_dbg_select(con_proc *p);
+
+/* Sends RESUME to a stopped process; it is running again.  0 or code. */
+int con_dbg_resume(con_proc *p, char *err, size_t errlen);
+
+/* Sends KILL for one process (p) or every process of every node (p
+ * NULL).  0 or a code with err. */
+int con_dbg_kill(con_proc *p, char *err, size_t errlen);
+
+/* Wait condition: no process is running or stopped among those killed. */
+int con_dbg_killed(void *ctx);
+
+/* ---- inspection ---- */
+
+/* One inspection request and its answer. */
+typedef struct con_inspect {
+	con_proc *proc;       /* process asked (borrowed) */
+	uint32_t req;         /* request number */
+	td_path_result res;   /* what was asked, for printing */
+	int done;             /* answered (or failed) */
+	int ok;               /* text is a value; else an error sentence */
+	char *text;           /* the printed value or the error; owned */
+} con_inspect;
+
+/* Evaluates path at p's breakpoint and sends INSPECT; with path NULL,
+ * asks for variable var of p instead.  Fills *q (caller storage; free
+ * with con_dbg_inspect_done).  0, or a code with err (unknown name, bad
+ * path, process not stopped). */
+int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
+		    con_inspect *q, char *err, size_t errlen);
+
+/* Wait condition over an array: ctx is a con_inspect_set. */
+typedef struct con_inspect_set {
+	con_inspect *q;  /* requests */
+	size_t n;        /* how many */
+} con_inspect_set;
+int con_dbg_inspect_all_done(void *ctx);
+
+/* Forgets q (frees its text); marks a late answer to be dropped. */
+void con_dbg_inspect_done(con_inspect *q);
+
+/* ---- events and waiting ---- */
+
+/* True if events are queued. */
+int con_dbg_event_pending(void);
+
+/* Takes the oldest event (caller frees with con_dbg_event_free), or
+ * NULL. */
+con_dbg_event *con_dbg_event_next(void);
+void con_dbg_event_free(con_dbg_event *e);
+
+/* A wait condition: 1 when the wait is over. */
+typedef int con_dbg_cond(void *ctx);
+
+/* Reads the nodes until cond(ctx) holds or seconds pass; announce gets
+ * node happenings, tick(tctx) runs after each read (to print events).
+ * 0, or WIRE_ETIMEOUT. */
+int con_dbg_wait(con_dbg_cond *cond, void *ctx, double seconds,
+		 con_node_event_fn *announce, void (*tick)(void *),
+		 void *tctx);
+
+/* Text of a signal number: "SIGSEGV" (static or in buf). */
+const char *con_dbg_signame(int64_t sig, char *buf, size_t buflen);
+
+#endif

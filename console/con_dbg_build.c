@@ -1,0 +1,512 @@
+/*
+ * con_dbg_build.c — load, instrumentation and remote builds (con_dbg.h).
+ *
+ * Layout: string vectors; `load` (sources and compiler options, checked
+ * here so that a typo fails at once); instrumentation through
+ * con_inst_run and recording where the breakpoints landed; the options
+ * as the nodes see them (relative -I directories re-rooted at the shipping
+ * root by con_inst_rel_cflag); shipping FILE_PUT and BUILD; the
+ * BUILD_RESULT and ERROR answers.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "con_dbg_int.h"
+#include "wire.h"
+
+#define CON_DBG_FILE_MODE 0644u  /* mode of shipped files */
+
+/* ---- string vectors --------------------------------------------------- */
+
+/* Frees n strings and the vector. */
+static void con_strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Appends a copy of s (or the printf text) to *v.  0 or -1. */
+static int con_strv_add(char ***v, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int con_strv_add(char ***v, size_t *n, const char *fmt, ...)
+{
+	char **nv = realloc(*v, (*n + 2) * sizeof *nv);
+	va_list ap;
+	int rc;
+
+	if (nv == NULL)
+		return -1;
+	*v = nv;
+	va_start(ap, fmt);
+	rc = vasprintf(&nv[*n], fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return -1;
+	nv[++*n] = NULL;
+	return 0;
+}
+
+/* ---- load ------------------------------------------------------------- */
+
+/* The loaded sources. */
+char **con_dbg_sources(size_t *n)
+{
+	*n = con_dbg.nsources;
+	return con_dbg.sources;
+}
+
+/* Number of the last instrumentation. */
+uint32_t con_dbg_build_number(void)
+{
+	return con_dbg.have_inst ? con_dbg.build_no : 0;
+}
+
+/* Parses one option word of load (with its value in the next word for
+ * "-I DIR" forms).  1 if it was an option, 0 if not, -1 with err. */
+static int con_load_opt(int argc, char **argv, int *i, char ***fl, size_t *nf,
+			char *err, size_t errlen)
+{
+	const char *w = argv[*i];
+	char opt = w[0] == '-' ? w[1] : 0;
+
+	if (w[0] != '-')
+		return 0;
+	if (strncmp(w, "-std=", 5) == 0)
+		return con_strv_add(fl, nf, "%s", w) < 0 ? -1 : 1;
+	if (opt != 'I' && opt != 'D' && opt != 'U') {
+		snprintf(err, errlen, "load: unknown option '%s' (use -I, -D, "
+			 "-U, -std=)", w);
+		return -1;
+	}
+	if (w[2] != '\0')
+		return con_strv_add(fl, nf, "%s", w) < 0 ? -1 : 1;
+	if (*i + 1 >= argc) {
+		snprintf(err, errlen, "load: %s needs a value", w);
+		return -1;
+	}
+	++*i;
+	return con_strv_add(fl, nf, "-%c%s", opt, argv[*i]) < 0 ? -1 : 1;
+}
+
+/* load [-I DIR] [-D NAME[=V]] [-U NAME] [-std=...] FILE... */
+int con_dbg_load(int argc, char **argv, char *err, size_t errlen)
+{
+	char **src = NULL, **fl = NULL;
+	size_t ns = 0, nf = 0;
+	int i, r;
+
+	err[0] = '\0';
+	for (i = 1; i < argc; i++) {
+		r = con_load_opt(argc, argv, &i, &fl, &nf, err, errlen);
+		if (r < 0)
+			goto out_fail;
+		if (r > 0)
+			continue;
+		if (access(argv[i], R_OK) != 0) {
+			snprintf(err, errlen, "load: cannot read '%s'",
+				 argv[i]);
+			goto out_fail;
+		}
+		if (con_strv_add(&src, &ns, "%s", argv[i]) < 0)
+			goto out_fail;
+	}
+	if (ns == 0) {
+		snprintf(err, errlen, "usage: load [-I DIR] [-D NAME[=V]] "
+			 "[-std=STD] FILE...");
+		goto out_fail;
+	}
+	con_strv_free(con_dbg.sources, con_dbg.nsources);
+	con_strv_free(con_dbg.cflags, con_dbg.ncflags);
+	con_dbg.sources = src;
+	con_dbg.nsources = ns;
+	con_dbg.cflags = fl;
+	con_dbg.ncflags = nf;
+	return 0;
+out_fail:
+	if (err[0] == '\0')
+		snprintf(err, errlen, "out of memory");
+	con_strv_free(src, ns);
+	con_strv_free(fl, nf);
+	return WIRE_EARG;
+}
+
+/* ---- instrumentation -------------------------------------------------- */
+
+/* The user's breakpoints as the instrumenter takes them; caller frees
+ * the array (strings are borrowed from the model). */
+static con_bp_spec *con_dbg_specs(size_t *n)
+{
+	con_bp_spec *v;
+	size_t k = 0;
+	bp *b;
+
+	v = calloc(bp_count(&con_dbg.bps) + 1, sizeof *v);
+	if (v == NULL)
+		return NULL;
+	for (b = con_dbg.bps.head; b != NULL; b = b->next) {
+		if (b->from_pragma)
+			continue;
+		v[k].id = b->id;
+		v[k].file = b->file;
+		v[k].line = b->line;
+		v[k].func = b->func;
+		v[k].temp = b->temp;
+		k++;
+	}
+	*n = k;
+	return v;
+}
+
+/* Records the landings of res in the model. */
+static int con_dbg_land(const con_inst_result *res)
+{
+	bp_var *vars;
+	size_t i, j;
+	int rc = 0;
+
+	bp_build_begin(&con_dbg.bps);
+	for (i = 0; i < res->nbps && rc == 0; i++) {
+		const con_inst_bp *ib = &res->bps[i];
+
+		vars = calloc(ib->nvars + 1, sizeof *vars);
+		if (vars == NULL)
+			return WIRE_ENOMEM;
+		for (j = 0; j < ib->nvars; j++) {
+			vars[j].name = ib->vars[j].name;
+			vars[j].type = ib->vars[j].type;
+			vars[j].scope = ib->vars[j].scope;
+		}
+		rc = bp_land(&con_dbg.bps, ib->id, ib->file, ib->line,
+			     ib->func, ib->unit, ib->temp, ib->from_pragma,
+			     vars, ib->nvars) < 0 ? WIRE_ENOMEM : 0;
+		free(vars);
+	}
+	return rc;
+}
+
+/* Adds "breakpoint N moved" notes for the moved breakpoints the
+ * instrumenter's notes do not mention. */
+static void con_dbg_move_notes(const con_inst_result *res, char **notes)
+{
+	char key[64], *more;
+	size_t i;
+
+	for (i = 0; i < res->nbps; i++) {
+		const con_inst_bp *b = &res->bps[i];
+
+		if (b->req_line == 0 || b->req_line == b->line)
+			continue;
+		snprintf(key, sizeof key, "breakpoint %d ", b->id);
+		if (*notes != NULL && strstr(*notes, key) != NULL)
+			continue;
+		if (asprintf(&more, "%sbreakpoint %d moved from %s:%d to "
+			     "%s:%d (no code on line %d)\n",
+			     *notes != NULL ? *notes : "", b->id, b->file,
+			     b->req_line, b->file, b->line, b->req_line) < 0)
+			return;
+		free(*notes);
+		*notes = more;
+	}
+}
+
+/* Base name of the first source without ".c": the program's name. */
+static void con_dbg_program_name(void)
+{
+	const char *s = con_dbg.sources[0], *slash = strrchr(s, '/');
+	size_t len;
+
+	s = slash != NULL ? slash + 1 : s;
+	len = strlen(s);
+	if (len > 2 && strcmp(s + len - 2, ".c") == 0)
+		len -= 2;
+	snprintf(con_dbg.program, sizeof con_dbg.program, "%.*s", (int)len,
+		 s);
+}
+
+static int con_dbg_ship_cflags(void);
+
+/* Runs the instrumenter on what was loaded, with the breakpoints. */
+int con_dbg_instrument(char **notes, char *err, size_t errlen)
+{
+	con_inst_opts o;
+	con_inst_result res;
+	char build_id[64];
+	size_t nspecs = 0;
+	int rc;
+
+	*notes = NULL;
+	if (con_dbg.nsources == 0) {
+		snprintf(err, errlen, "nothing loaded: use load FILE... first");
+		return WIRE_ESTATE;
+	}
+	memset(&o, 0, sizeof o);
+	memset(&res, 0, sizeof res);
+	o.bps = con_dbg_specs(&nspecs);
+	if (o.bps == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	snprintf(build_id, sizeof build_id, "paravt-build-%u",
+		 con_dbg.build_no + 1);
+	o.sources = (const char *const *)con_dbg.sources;
+	o.nsources = con_dbg.nsources;
+	o.cflags = (const char *const *)con_dbg.cflags;
+	o.ncflags = con_dbg.ncflags;
+	o.nbps = nspecs;
+	o.next_bp_id = con_dbg.bps.next_id;
+	o.build_id = build_id;
+	rc = con_inst_run(&o, &res, err, errlen);
+	free((void *)o.bps);
+	if (rc < 0)
+		return WIRE_EARG;
+	if (con_dbg.have_inst)
+		con_inst_result_free(&con_dbg.inst);
+	con_dbg.inst = res;
+	con_dbg.have_inst = 1;
+	con_dbg.build_no++;
+	con_dbg_program_name();
+	if (res.notes != NULL)
+		*notes = strdup(res.notes);
+	con_dbg_move_notes(&res, notes);
+	rc = con_dbg_land(&res);
+	if (rc == 0)
+		rc = con_dbg_ship_cflags();
+	if (rc < 0)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
+/* ---- options for the nodes -------------------------------------------- */
+
+/* Builds ship_cflags from cflags: relative -I directories become
+ * relative to the shipping root (con_inst_rel_cflag).  0 or WIRE_ENOMEM. */
+static int con_dbg_ship_cflags(void)
+{
+	char *f;
+	size_t i;
+	int rc;
+
+	con_strv_free(con_dbg.ship_cflags, con_dbg.nship_cflags);
+	con_dbg.ship_cflags = NULL;
+	con_dbg.nship_cflags = 0;
+	for (i = 0; i < con_dbg.ncflags; i++) {
+		f = con_inst_rel_cflag(&con_dbg.inst, con_dbg.cflags[i]);
+		if (f == NULL)
+			return WIRE_ENOMEM;
+		rc = con_strv_add(&con_dbg.ship_cflags, &con_dbg.nship_cflags,
+				  "%s", f);
+		free(f);
+		if (rc < 0)
+			return WIRE_ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- shipping --------------------------------------------------------- */
+
+/* Frees the per-node records of the previous build. */
+static void con_dbg_builds_clear(void)
+{
+	con_nodebuild *b, *next;
+
+	for (b = con_dbg.builds; b != NULL; b = next) {
+		next = b->next;
+		free(b->diag);
+		free(b);
+	}
+	con_dbg.builds = NULL;
+}
+
+/* Sends every file and BUILD to n; records seqs in b.  0 or a code. */
+static int con_dbg_ship(con_node *n, con_nodebuild *b, char *err,
+			size_t errlen)
+{
+	const con_inst_result *r = &con_dbg.inst;
+	const char **srcs;
+	size_t i, k = 0;
+	int rc = 0;
+
+	srcs = calloc(r->nfiles + 1, sizeof *srcs);
+	if (srcs == NULL)
+		return WIRE_ENOMEM;
+	b->seq_lo = wire_peer_seq(&n->peer);
+	for (i = 0; i < r->nfiles && rc == 0; i++) {
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_FILE_PUT,
+			       i == 0 ? b->seq_lo : wire_peer_seq(&n->peer),
+			       n->peer.max_frame, (uint64_t)b->build,
+			       r->files[i].name, (uint64_t)CON_DBG_FILE_MODE,
+			       (const void *)r->files[i].data, r->files[i].len);
+		rc = con_dbg_flush(n, rc, err, errlen);
+		if (r->files[i].is_source)
+			srcs[k++] = r->files[i].name;
+	}
+	b->seq_hi = wire_peer_seq(&n->peer);
+	if (rc == 0)
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_BUILD, b->seq_hi,
+			       n->peer.max_frame, (uint64_t)b->build,
+			       con_dbg.program, srcs, (uint32_t)k,
+			       (const char *const *)con_dbg.ship_cflags,
+			       (uint32_t)con_dbg.nship_cflags);
+	rc = con_dbg_flush(n, rc, err, errlen);
+	free(srcs);
+	return rc;
+}
+
+/* Adds a record for n to the build list (at the end). */
+static con_nodebuild *con_dbg_build_add(const char *node)
+{
+	con_nodebuild *b = calloc(1, sizeof *b), **pp = &con_dbg.builds;
+
+	if (b == NULL)
+		return NULL;
+	snprintf(b->node, sizeof b->node, "%s", node);
+	b->build = con_dbg.build_no;
+	b->state = CON_NB_PENDING;
+	while (*pp != NULL)
+		pp = &(*pp)->next;
+	*pp = b;
+	return b;
+}
+
+/* Checks the named nodes exist and are up (nnodes 0: that one is). */
+int con_dbg_build_check(char **nodes, int nnodes, char *err,
+			       size_t errlen)
+{
+	con_node *n;
+	int i, up = 0;
+
+	for (i = 0; i < nnodes; i++)
+		if (con_dbg_node_up(nodes[i]) == NULL) {
+			snprintf(err, errlen, "node %s is %s", nodes[i],
+				 con_node_find(nodes[i]) ? "down" :
+				 "unknown (see 'node list')");
+			return WIRE_EARG;
+		}
+	for (n = con_node_first(); n != NULL; n = n->next)
+		up += n->up;
+	if (up == 0) {
+		snprintf(err, errlen, "no node is up: add one with 'node add'");
+		return WIRE_ESTATE;
+	}
+	return 0;
+}
+
+/* Ships the instrumented program to the chosen nodes. */
+int con_dbg_build_send(char **nodes, int nnodes, char *err, size_t errlen)
+{
+	con_nodebuild *b;
+	con_node *n;
+	int rc;
+
+	rc = con_dbg_build_check(nodes, nnodes, err, errlen);
+	if (rc < 0)
+		return rc;
+	con_dbg_builds_clear();
+	for (n = con_node_first(); n != NULL; n = n->next) {
+		if (!n->up || !con_dbg_named_node(nodes, nnodes, n->spec.name))
+			continue;
+		b = con_dbg_build_add(n->spec.name);
+		if (b == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return WIRE_ENOMEM;
+		}
+		if (con_dbg_ship(n, b, err, errlen) < 0) {
+			b->state = CON_NB_FAILED;
+			b->diag = strdup(err);
+		}
+	}
+	return 0;
+}
+
+/* Every node answered. */
+int con_dbg_build_done(void *ctx)
+{
+	con_nodebuild *b;
+
+	for (b = con_dbg.builds; b != NULL; b = b->next)
+		if (b->state == CON_NB_PENDING)
+			return 0;
+	return 1;
+}
+
+/* First node record of the last build. */
+con_nodebuild *con_dbg_build_first(void)
+{
+	return con_dbg.builds;
+}
+
+/* ---- answers ---------------------------------------------------------- */
+
+/* The pending record of node n for build number build, or NULL. */
+static con_nodebuild *con_dbg_build_find(const con_node *n, uint64_t build)
+{
+	con_nodebuild *b;
+
+	for (b = con_dbg.builds; b != NULL; b = b->next)
+		if (b->build == build && strcmp(b->node, n->spec.name) == 0)
+			return b;
+	return NULL;
+}
+
+/* BUILD_RESULT: ok or diagnostics. */
+int con_dbg_on_build_result(con_node *n, const wire_msg *m)
+{
+	char program[WIRE_TEXT_MAX], why[160];
+	const char *diag;
+	con_nodebuild *b;
+	uint64_t build;
+	size_t len;
+	int ok;
+
+	if (wire_unpack(m, why, sizeof why, &build, &ok, program,
+			sizeof program, &diag, &len) != 0)
+		return 1;
+	b = con_dbg_build_find(n, build);
+	if (b == NULL || b->state != CON_NB_PENDING)
+		return 1;
+	b->state = ok ? CON_NB_OK : CON_NB_FAILED;
+	snprintf(b->program, sizeof b->program, "%s",
+		 program[0] != '\0' ? program : con_dbg.program);
+	free(b->diag);
+	b->diag = strndup(diag, len);
+	return 1;
+}
+
+/* An ERROR answering one of our FILE_PUT or BUILD frames fails the
+ * node's build with the daemon's sentence. */
+int con_dbg_build_error(con_node *n, uint32_t ref_seq, const char *text)
+{
+	con_nodebuild *b;
+
+	for (b = con_dbg.builds; b != NULL; b = b->next) {
+		if (b->state != CON_NB_PENDING ||
+		    strcmp(b->node, n->spec.name) != 0 ||
+		    ref_seq < b->seq_lo || ref_seq > b->seq_hi)
+			continue;
+		b->state = CON_NB_FAILED;
+		free(b->diag);
+		b->diag = strdup(text);
+		return 1;
+	}
+	return 0;
+}
+
+/* Fails the pending builds of nodes that went down. */
+void con_dbg_build_reap(void)
+{
+	con_nodebuild *b;
+
+	for (b = con_dbg.builds; b != NULL; b = b->next)
+		if (b->state == CON_NB_PENDING &&
+		    con_dbg_node_up(b->node) == NULL) {
+			b->state = CON_NB_FAILED;
+			free(b->diag);
+			b->diag = strdup("the node went down");
+		}
+}

@@ -1,0 +1,79 @@
+/*
+ * con_dbg_int.h — what the con_dbg*.c files share (not for other modules).
+ *
+ *   con_dbg.c        state, events, waiting, the frame hook, processes
+ *   con_dbg_build.c  load, instrumentation, shipping and BUILD
+ *   con_dbg_insp.c   INSPECT requests and VALUE answers
+ */
+#ifndef PARAVT_CON_DBG_INT_H
+#define PARAVT_CON_DBG_INT_H
+
+#include "con_dbg.h"
+#include "con_inst.h"
+#include "wire_fmt.h"
+
+/* A RUN sent to one node, until its PROC_START (or refusal). */
+typedef struct con_runreq {
+	char node[CON_NODE_NAME_MAX];  /* node */
+	uint32_t run;                  /* run number */
+	uint32_t seq;                  /* seq of the RUN frame */
+	int pending;                   /* no answer yet */
+	struct con_runreq *next;       /* next, or NULL */
+} con_runreq;
+
+/* The whole debugging session (one per console). */
+typedef struct con_dbg_state {
+	int inited;                 /* hook installed */
+	char **sources;             /* loaded .c files; owned */
+	size_t nsources;            /* entries in sources */
+	char **cflags;              /* their options; owned */
+	size_t ncflags;             /* entries in cflags */
+	bp_model bps;               /* the breakpoints */
+	uint32_t build_no;          /* last instrumentation, 0 if none */
+	con_inst_result inst;       /* its files and landings */
+	int have_inst;              /* inst is filled */
+	char program[WIRE_TEXT_MAX]; /* program name sent with BUILD */
+	char **ship_cflags;         /* cflags as the nodes see them; owned */
+	size_t nship_cflags;        /* entries in ship_cflags */
+	con_nodebuild *builds;      /* nodes of the last build sent */
+	con_proc *procs;            /* processes, oldest first */
+	int next_proc;              /* number of the next process */
+	con_proc *current;          /* current process, or NULL */
+	uint32_t next_run;          /* last run number used */
+	con_runreq *runs;           /* RUNs of the last run command */
+	uint32_t next_req;          /* last INSPECT number used */
+	con_inspect *pend[256];     /* INSPECTs waiting for VALUE */
+	uint32_t pend_seq[256];     /* seq of each INSPECT frame */
+	con_dbg_event *ev_head;     /* queued events, oldest first */
+	con_dbg_event **ev_tail;    /* where the next one goes */
+} con_dbg_state;
+
+extern con_dbg_state con_dbg;
+
+/* Queues an event for p (may be NULL) with a copy of text.  Returns it
+ * (borrowed, to set more fields), or NULL when out of memory. */
+con_dbg_event *con_dbg_event_add(int kind, const con_proc *p, const char *node,
+		       const char *text);
+
+/* True if name is one of the nnodes names (or nnodes is 0). */
+int con_dbg_named_node(char **nodes, int nnodes, const char *name);
+
+/* The up node called name, or NULL. */
+con_node *con_dbg_node_up(const char *name);
+
+/* Writes what was packed for n (after wire_pack on its peer) and turns
+ * a failure into a sentence.  rc is wire_pack's result.  0 or a code. */
+int con_dbg_flush(con_node *n, int rc, char *err, size_t errlen);
+
+/* con_dbg_insp.c: VALUE and ERROR answers.  1 if consumed. */
+int con_dbg_on_value(con_node *n, const wire_msg *m);
+int con_dbg_insp_error(con_node *n, uint32_t ref_seq, const char *text);
+
+/* con_dbg_build.c: BUILD_RESULT and ERROR answers.  1 if consumed. */
+int con_dbg_on_build_result(con_node *n, const wire_msg *m);
+int con_dbg_build_error(con_node *n, uint32_t ref_seq, const char *text);
+
+/* con_dbg_build.c: marks builds of nodes that went down as failed. */
+void con_dbg_build_reap(void);
+
+#endif
