@@ -23,4 +23,3 @@ PVM_LIBS      = $(SYSROOT)/usr/lib/i386-linux-gnu/libgpvm3.a \
                 $(SYSROOT)/usr/lib/i386-linux-gnu/libtirpc.a
 RUN_PREFIX    = qemu-i386 -L /usr/i686-linux-gnu
 PORT_NATIVE   = no
-PORT_DEBS     = libmsgpack-dev:i386 libmsgpackc2:i386

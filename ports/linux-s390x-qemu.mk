@@ -24,4 +24,3 @@ PVM_LIBS      = $(SYSROOT)/usr/lib/s390x-linux-gnu/libgpvm3.a \
                 $(SYSROOT)/usr/lib/s390x-linux-gnu/libtirpc.a
 RUN_PREFIX    = qemu-s390x -L /usr/s390x-linux-gnu
 PORT_NATIVE   = no
-PORT_DEBS     = libmsgpack-dev:s390x libmsgpackc2:s390x

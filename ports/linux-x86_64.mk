@@ -13,6 +13,6 @@ PORT_LDFLAGS  =
 MSGPACK_CFLAGS =
 MSGPACK_LIBS  = -lmsgpackc
 PVM_CFLAGS    =
-PVM_LIBS      = -lpvm3
+PVM_LIBS      = -lgpvm3 -lpvm3
 RUN_PREFIX    =
 PORT_NATIVE   = yes
