@@ -62,7 +62,9 @@
 	  "proc:u bp:u file:s line:u func:s table:u vars:o stack:o")           \
 	X(98, INSPECT, "proc:u req:u table:u request:o")                       \
 	X(99, VALUE, "proc:u req:u ok:b value:o")                              \
-	X(100, RESUME, "proc:u")
+	X(100, RESUME, "proc:u")                                               \
+	X(112, EVENTS, "proc:u first:u count:u records:d")                     \
+	X(113, EVENT_STRINGS, "proc:u first:u strings:A")
 
 enum wire_type {
 #define WIRE_ENUM_(n, name, fields) WIRE_##name = n,
