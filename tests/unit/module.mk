@@ -25,3 +25,11 @@ build/tests/unit/test_con_inst: tests/unit/test_con_inst.c $(CON_INST_OBJS) \
 	$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB) $(UNIT_LIBS) -L$(LLVM_DIR)/lib -lclang \
 		-Wl,-rpath,$(LLVM_DIR)/lib
+
+# inst_tool: command-line driver of the instrumenter for the shell tests.
+build/tests/inst_tool: tests/instrument/inst_tool.c $(CON_INST_OBJS) \
+		$(HOST_WIRE_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(CON_INST_OBJS) $(HOST_WIRE_LIB) \
+		-L$(LLVM_DIR)/lib -lclang -Wl,-rpath,$(LLVM_DIR)/lib
+TEST_BINS += build/tests/inst_tool
