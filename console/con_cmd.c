@@ -473,6 +473,14 @@ int con_cmd_wants_file(int argc, char **argv)
 	return c != NULL && c->arg == CON_ARG_FILE;
 }
 
+/* Expressions and breakpoint locations go on after the completed word. */
+int con_cmd_wants_glue(int argc, char **argv)
+{
+	const con_cmd *c = argc > 0 ? con_cmd_lookup(con_cmds, argv[0]) : NULL;
+
+	return c != NULL && (c->arg == CON_ARG_EXPR || c->arg == CON_ARG_LOC);
+}
+
 /* Walks the tables along the words typed and offers what may come next. */
 void con_cmd_complete(int argc, char **argv, const char *text,
 		      void (*add)(const char *word, void *ctx), void *ctx)

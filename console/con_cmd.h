@@ -74,6 +74,10 @@ void con_cmd_dbg_complete(int arg, const char *text,
  * name (load's sources, --token-file and the like). */
 int con_cmd_wants_file(int argc, char **argv);
 
+/* True if a completed word after argv[0..argc-1] is usually continued
+ * at once (an expression, "FILE:"): no space should follow it. */
+int con_cmd_wants_glue(int argc, char **argv);
+
 /* Runs one command line.  where ("SCRIPT:LINE" or NULL) prefixes error
  * messages.  First reads what the nodes sent (announcing nodes that went
  * down).  Returns 0 (also for a blank line), -1 after printing an error,

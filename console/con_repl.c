@@ -102,8 +102,9 @@ static char *con_repl_gen(const char *text, int state)
 }
 
 /* rl_attempted_completion_function: completes commands, subcommands,
- * options and node names from the words before the cursor; falls back
- * to file names after an option that takes a file. */
+ * options, node names and the debugger's arguments from the words before
+ * the cursor; falls back to file names after an option that takes a file
+ * and for load; no space after an expression or a location. */
 static char **con_repl_complete(const char *text, int start, int end)
 {
 	char before[CON_CMD_LINE], buf[CON_CMD_LINE], err[64];
@@ -124,6 +125,8 @@ static char **con_repl_complete(const char *text, int start, int end)
 		rl_attempted_completion_over = 0;
 		return NULL;
 	}
+	if (con_cmd_wants_glue(argc, argv))
+		rl_completion_suppress_append = 1;
 	return rl_completion_matches(text, con_repl_gen);
 }
 
