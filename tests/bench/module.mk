@@ -14,5 +14,15 @@ $(BENCH_NAMES:%=build/tests/bench/%): build/tests/bench/%: \
 	$(TESTCC) $(BENCH_CFLAGS) -o $@ $< $(HOST_WIRE_LIB) -lmsgpackc \
 		-lpthread
 
+# Instrumentation speed (console/con_inst*.c, libclang).
+BENCH_BINS += build/tests/bench/bench_inst
+TEST_BINS += build/tests/bench/bench_inst
+build/tests/bench/bench_inst: tests/bench/bench_inst.c $(CON_INST_OBJS) \
+		$(HOST_WIRE_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(BENCH_CFLAGS) -Iconsole -o $@ $< $(CON_INST_OBJS) \
+		$(HOST_WIRE_LIB) -L$(LLVM_DIR)/lib -lclang \
+		-Wl,-rpath,$(LLVM_DIR)/lib
+
 bench: $(BENCH_BINS) all
 	@tests/bench/run.sh

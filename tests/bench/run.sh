@@ -5,7 +5,9 @@
 #
 # 1. bench_frame: encode/decode in memory and wire_peer over loopback TCP,
 #    1 KB and 64 KB payloads (6 cases of SECONDS, default 1.5 each).
-# 2. bench_handshake: starts a private paravtd (own HOME, so its own token)
+# 2. bench_inst: instrumentation speed (source lines per second) over a
+#    generated 10k-line C file with many functions and breakpoints.
+# 3. bench_handshake: starts a private paravtd (own HOME, so its own token)
 #    on 127.0.0.1 with an ephemeral port, times HANDSHAKES (default 300)
 #    session set-ups, then stops it.  Skipped with a message when
 #    build/linux-x86_64/bin/paravtd has not been built.
@@ -27,6 +29,8 @@ trap cleanup EXIT INT TERM
 
 echo "== paravt benchmarks ($(uname -m), $(nproc 2>/dev/null || echo ?) cpus)"
 "$B/bench_frame" "$SECS" || exit 1
+echo
+"$B/bench_inst" 10000 5 || exit 1
 echo
 
 if [ ! -x "$DAEMON" ]; then
