@@ -510,8 +510,8 @@ static int ci_push_decls(ci_fn *f, CXCursor d)
 	return k.failed || rc ? -1 : 0;
 }
 
-/* The statement a labelled statement stands for (its last statement
- * child), or s itself. */
+/* The statement a labelled statement stands for (its last child, a
+ * statement or an expression statement), or s itself. */
 static CXCursor ci_unlabel(CXCursor s)
 {
 	for (;;) {
@@ -529,7 +529,8 @@ static CXCursor ci_unlabel(CXCursor s)
 		}
 		last = kids.v[kids.n - 1];
 		free(kids.v);
-		if (!clang_isStatement(clang_getCursorKind(last)))
+		if (!clang_isStatement(clang_getCursorKind(last)) &&
+		    !clang_isExpression(clang_getCursorKind(last)))
 			return s;
 		s = last;
 	}

@@ -33,8 +33,9 @@ mkdir -p "$T/out"
 	"$SRC/types.c" >"$T/bps" 2>"$T/err" ||
 	{ cat "$T/err"; fail "instrumenting types.c"; }
 cat "$T/bps"
-[ -f "$T/out/types.c" ] && [ -f "$T/out/types.h" ] ||
-	fail "types.c and types.h not both shipped"
+for f in types.c types.h; do
+	[ -f "$T/out/$f" ] || fail "$f not shipped"
+done
 grep -q '^bp 1 tests/instrument/types.c:33 (asked 33) in walk: c:const struct cell \* op:binop_t s:long$' "$T/bps" ||
 	fail "breakpoint 1 variables"
 grep -q '^bp 2 tests/instrument/types.c:50 (asked 49) in fill temp:' "$T/bps" ||

@@ -270,6 +270,24 @@ static void test_rel_cflag(void **state)
 	con_inst_result_free(&r);
 }
 
+/* Breakpoints on a statement after a case or goto label land after the
+ * label (a jump to the label must reach them). */
+static void test_labels(void **state)
+{
+	con_bp_spec bps[] = {{1, "labels.c", 6, NULL, 0},
+			     {2, "labels.c", 15, NULL, 0}};
+	con_inst_result r;
+	char err[256];
+
+	assert_int_equal(run1(DIR "labels.c", bps, 2, &r, err, sizeof err), 0);
+	assert_int_equal(bp_by_id(&r, 1)->line, 6);
+	assert_int_equal(bp_by_id(&r, 2)->line, 15);
+	assert_non_null(strstr(source_of(&r)->data, "case 1:\n\t\t{ pvt_var"));
+	assert_non_null(strstr(source_of(&r)->data, "done:\n\t{ pvt_var"));
+	assert_null(r.notes);
+	con_inst_result_free(&r);
+}
+
 /* Writes a result's files into dir.  0 or -1. */
 static int write_files(const con_inst_result *r, const char *dir)
 {
@@ -327,7 +345,7 @@ int main(void)
 	    cmocka_unit_test(test_function_bp), cmocka_unit_test(test_pragma),
 	    cmocka_unit_test(test_errors),    cmocka_unit_test(test_templates),
 	    cmocka_unit_test(test_headers),   cmocka_unit_test(test_rel_cflag),
-	    cmocka_unit_test(test_lines),
+	    cmocka_unit_test(test_labels),    cmocka_unit_test(test_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
