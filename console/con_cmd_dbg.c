@@ -335,11 +335,15 @@ static void con_cmd_dbg_still_running(double secs)
 	printf("; use continue to wait more, or kill]\n");
 }
 
-/* Waits until the processes settle and reports a timeout. */
+/* Waits until the processes settle and reports a timeout or Ctrl-C. */
 static void con_cmd_dbg_settle(double secs)
 {
-	if (con_cmd_dbg_wait(con_dbg_settled, NULL, secs) == WIRE_ETIMEOUT)
+	int rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
+
+	if (rc == WIRE_ETIMEOUT)
 		con_cmd_dbg_still_running(secs);
+	if (rc == WIRE_ESTATE)
+		printf("[interrupted: processes go on; see info procs]\n");
 }
 
 /* run [NODE...] [--timeout SECS] [-- ARGS...] */
@@ -369,12 +373,6 @@ int con_cmd_dbg_run(int argc, char **argv, char *err, size_t errlen)
 	return 0;
 }
 
-/* Resumes one process (continue's helper). */
-static int con_cmd_dbg_resume_one(con_proc *p, char *err, size_t errlen)
-{
-	return con_dbg_resume(p, err, errlen);
-}
-
 /* continue [PROC...|all] [--timeout SECS] */
 int con_cmd_dbg_continue(int argc, char **argv, char *err, size_t errlen)
 {
@@ -394,7 +392,7 @@ int con_cmd_dbg_continue(int argc, char **argv, char *err, size_t errlen)
 			continue;
 		}
 		p = con_dbg_proc_find(argv[i], err, errlen);
-		if (p == NULL || con_cmd_dbg_resume_one(p, err, errlen) < 0)
+		if (p == NULL || con_dbg_resume(p, err, errlen) < 0)
 			return WIRE_EARG;
 		any = 1;
 	}
@@ -410,7 +408,7 @@ int con_cmd_dbg_continue(int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "no current process (run first)");
 			return WIRE_ESTATE;
 		}
-		if (con_cmd_dbg_resume_one(p, err, errlen) < 0)
+		if (con_dbg_resume(p, err, errlen) < 0)
 			return WIRE_ESTATE;
 	} else if (!any) {
 		snprintf(err, errlen, "no process is stopped");
@@ -586,11 +584,13 @@ static int con_cmd_dbg_print_one(con_proc *p, const char *expr, char *err,
 	int rc;
 
 	rc = con_dbg_inspect(p, expr, NULL, &q, err, errlen);
-	if (rc == 0 && con_cmd_dbg_wait(con_dbg_inspect_all_done, &s,
-					CON_DBG_VALUE_SECS) < 0) {
-		snprintf(err, errlen, "p%d did not answer within %g s", p->id,
+	if (rc == 0)
+		rc = con_cmd_dbg_wait(con_dbg_inspect_all_done, &s,
+				      CON_DBG_VALUE_SECS);
+	if (rc == WIRE_ETIMEOUT || rc == WIRE_ESTATE) {
+		snprintf(err, errlen, rc == WIRE_ESTATE ? "interrupted" :
+			 "p%d did not answer within %g s", p->id,
 			 CON_DBG_VALUE_SECS);
-		rc = WIRE_ETIMEOUT;
 	} else if (rc == 0 && !q.ok) {
 		snprintf(err, errlen, "%s: %s", expr,
 			 q.text != NULL ? q.text : "no value");

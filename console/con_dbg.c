@@ -26,6 +26,7 @@
 #define CON_DBG_LINE_MAX 65536  /* unterminated output kept per process */
 
 con_dbg_state con_dbg;
+static volatile sig_atomic_t *con_dbg_intr; /* Ctrl-C flag, or NULL */
 
 static int con_dbg_on_msg(con_node *n, const wire_msg *m, void *ctx);
 
@@ -831,7 +832,13 @@ int con_dbg_killed(void *ctx)
 
 /* ---- waiting ---------------------------------------------------------- */
 
-/* Reads the nodes until cond holds or the deadline passes. */
+/* Remembers the interrupt flag. */
+void con_dbg_set_interrupt(volatile sig_atomic_t *flag)
+{
+	con_dbg_intr = flag;
+}
+
+/* Reads the nodes until cond holds, the deadline passes or Ctrl-C. */
 int con_dbg_wait(con_dbg_cond *cond, void *ctx, double seconds,
 		 con_node_event_fn *announce, void (*tick)(void *),
 		 void *tctx)
@@ -848,6 +855,10 @@ int con_dbg_wait(con_dbg_cond *cond, void *ctx, double seconds,
 			tick(tctx);
 		if (cond(ctx))
 			return 0;
+		if (con_dbg_intr != NULL && *con_dbg_intr) {
+			*con_dbg_intr = 0;
+			return WIRE_ESTATE;
+		}
 		now = wire_now_ns();
 		if (now >= deadline)
 			return WIRE_ETIMEOUT;

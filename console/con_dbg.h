@@ -24,6 +24,7 @@
 #ifndef PARAVT_CON_DBG_H
 #define PARAVT_CON_DBG_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -238,9 +239,13 @@ void con_dbg_event_free(con_dbg_event *e);
 /* A wait condition: 1 when the wait is over. */
 typedef int con_dbg_cond(void *ctx);
 
+/* Lets waits end early when *flag becomes nonzero (the REPL's Ctrl-C);
+ * the wait clears it.  NULL: waits run to their end. */
+void con_dbg_set_interrupt(volatile sig_atomic_t *flag);
+
 /* Reads the nodes until cond(ctx) holds or seconds pass; announce gets
  * node happenings, tick(tctx) runs after each read (to print events).
- * 0, or WIRE_ETIMEOUT. */
+ * 0, WIRE_ETIMEOUT, or WIRE_ESTATE when interrupted. */
 int con_dbg_wait(con_dbg_cond *cond, void *ctx, double seconds,
 		 con_node_event_fn *announce, void (*tick)(void *),
 		 void *tctx);

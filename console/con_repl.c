@@ -254,6 +254,7 @@ int con_repl_run(void)
 	rl_readline_name = "paravt";
 	rl_attempted_completion_function = con_repl_complete;
 	con_repl_signals();
+	con_dbg_set_interrupt(&con_repl.sigint);
 	rl_callback_handler_install(CON_REPL_PROMPT, con_repl_line);
 	while (!con_repl.done) {
 		con_repl_turn();

@@ -27,8 +27,8 @@ VARS="n3 n2 n1 list *list list->next->next->v u fl ld msg dangling *dangling
 col cnt fp ul szlong total g_count cv grid[1][2] grid[0] grid[1][1].name
 grid[0][1]@2"
 
+# shellcheck disable=SC2154
 {
-	# shellcheck disable=SC2154
 	echo "node add nat 127.0.0.1:$DPORT_nat"
 	echo "node add big 127.0.0.1:$DPORT_big"
 	echo "node add i32 127.0.0.1:$DPORT_i32"

@@ -74,6 +74,7 @@ expect_grep "error: .*syntax error" "$T/bad"
 expect_grep '^cnt = 42$' "$T/bad"
 ok "unknown names and bad paths are clear errors; the session goes on"
 expect_grep '^Breakpoint 2 at function walk$' "$T/bad"
+# shellcheck disable=SC2016
 expect_grep 'breakpoints are compiled in: rebuild with `build` for this one to take effect' "$T/bad"
 expect_grep '^2 +breakpoint +keep +y +walk +0 +not compiled in' "$T/bad"
 expect_grep '^\[p1 killed by signal SIGKILL' "$T/bad"
