@@ -32,7 +32,7 @@
 #include "dmn_work.h"
 #include "wire_fmt.h"
 
-#define DMN_CFLAGS_MAX 64   /* extra flags in one BUILD */
+#define DMN_CFLAGS_MAX 64 /* extra flags in one BUILD */
 
 /* ---- checks -------------------------------------------------------------- */
 
@@ -44,8 +44,7 @@ static int dmn_name_char(char ch)
 	       ch == '+' || ch == '-' || ch == '/';
 }
 
-int dmn_build_name_ok(const char *name, int allow_dot, char *err,
-		      size_t errlen)
+int dmn_build_name_ok(const char *name, int allow_dot, char *err, size_t errlen)
 {
 	const char *p, *end;
 	size_t n = strlen(name);
@@ -54,16 +53,17 @@ int dmn_build_name_ok(const char *name, int allow_dot, char *err,
 		return 0;
 	if (n == 0 || n > DMN_NAME_MAX) {
 		snprintf(err, errlen, "is empty or longer than %d bytes",
-			 DMN_NAME_MAX);
+		         DMN_NAME_MAX);
 		return -1;
 	}
 	for (p = name; *p != '\0'; p++)
 		if (!dmn_name_char(*p)) {
-			snprintf(err, errlen, "has a character outside "
-				 "[A-Za-z0-9._+-/]");
+			snprintf(err, errlen,
+			         "has a character outside "
+			         "[A-Za-z0-9._+-/]");
 			return -1;
 		}
-	for (p = name; ; p = end + 1) {
+	for (p = name;; p = end + 1) {
 		end = strchr(p, '/');
 		n = end ? (size_t)(end - p) : strlen(p);
 		if (name[0] == '/' || (n == 2 && strncmp(p, "..", 2) == 0)) {
@@ -71,8 +71,9 @@ int dmn_build_name_ok(const char *name, int allow_dot, char *err,
 			return -1;
 		}
 		if (n == 0 || (n == 1 && p[0] == '.') || p[0] == '-') {
-			snprintf(err, errlen, "has an empty, \".\" or "
-				 "option-like component");
+			snprintf(err, errlen,
+			         "has an empty, \".\" or "
+			         "option-like component");
 			return -1;
 		}
 		if (end == NULL)
@@ -89,9 +90,11 @@ static int dmn_cflag_ok(const char *f, char *err, size_t errlen)
 		if (f[2] != '\0' &&
 		    dmn_build_name_ok(f + 2, 1, why, sizeof why) == 0)
 			return 0;
-		snprintf(err, errlen, "BUILD: flag %.200s refused: -I needs a "
-			 "relative directory inside the build, attached "
-			 "(-Idir)", f);
+		snprintf(err, errlen,
+		         "BUILD: flag %.200s refused: -I needs a "
+		         "relative directory inside the build, attached "
+		         "(-Idir)",
+		         f);
 		return -1;
 	}
 	if ((strncmp(f, "-D", 2) == 0 || strncmp(f, "-U", 2) == 0) &&
@@ -102,19 +105,20 @@ static int dmn_cflag_ok(const char *f, char *err, size_t errlen)
 	     f[2] <= '3') ||
 	    strncmp(f, "-O", 2) == 0)
 		return 0;
-	if (strncmp(f, "-W", 2) == 0 && f[2] != '\0' &&
-	    strchr(f, ',') == NULL)
+	if (strncmp(f, "-W", 2) == 0 && f[2] != '\0' && strchr(f, ',') == NULL)
 		return 0; /* but not -Wl, -Wa, -Wp: options for other tools */
-	snprintf(err, errlen, "BUILD: flag %.200s refused: only -Idir "
-		 "(inside the build), -D, -U, -std=, -O, -g and -W warnings "
-		 "are allowed", f);
+	snprintf(err, errlen,
+	         "BUILD: flag %.200s refused: only -Idir "
+	         "(inside the build), -D, -U, -std=, -O, -g and -W warnings "
+	         "are allowed",
+	         f);
 	return -1;
 }
 
 /* ---- FILE_PUT ------------------------------------------------------------ */
 
 dmn_build *dmn_build_get(dmn_sess *s, uint64_t id, int make, char *err,
-			 size_t errlen)
+                         size_t errlen)
 {
 	dmn_build *b;
 	int i, fr = -1;
@@ -127,12 +131,12 @@ dmn_build *dmn_build_get(dmn_sess *s, uint64_t id, int make, char *err,
 	}
 	if (!make) {
 		snprintf(err, errlen, "no build %llu in this session",
-			 (unsigned long long)id);
+		         (unsigned long long)id);
 		return NULL;
 	}
 	if (fr < 0) {
 		snprintf(err, errlen, "too many builds (limit %d)",
-			 DMN_MAX_BUILDS);
+		         DMN_MAX_BUILDS);
 		return NULL;
 	}
 	b = calloc(1, sizeof *b);
@@ -142,7 +146,7 @@ dmn_build *dmn_build_get(dmn_sess *s, uint64_t id, int make, char *err,
 	}
 	b->id = id;
 	if (dmn_pathf(b->dir, sizeof b->dir, "%s/b%llu", s->dir,
-		      (unsigned long long)id) != 0 ||
+	              (unsigned long long)id) != 0 ||
 	    (mkdir(b->dir, 0700) != 0 && errno != EEXIST)) {
 		snprintf(err, errlen, "%s: %s", b->dir, strerror(errno));
 		free(b);
@@ -180,7 +184,7 @@ static int dmn_write_all(int fd, const char *data, size_t n)
 
 /* Creates name (checked) under dir with data.  0, or -1 with errno. */
 static int dmn_put(const char *dir, const char *name, unsigned mode,
-		   const char *data, size_t n)
+                   const char *data, size_t n)
 {
 	char part[DMN_NAME_MAX + 1], *p, *slash;
 	int dfd, nfd, fd, rc = -1, saved;
@@ -201,7 +205,7 @@ static int dmn_put(const char *dir, const char *name, unsigned mode,
 	if (dfd < 0)
 		return -1;
 	fd = openat(dfd, p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
-		    (mode & 0111) ? 0755 : 0644);
+	            (mode & 0111) ? 0755 : 0644);
 	if (fd >= 0) {
 		rc = dmn_write_all(fd, data, n);
 		saved = errno;
@@ -226,13 +230,13 @@ void dmn_build_file_put(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	dmn_build *b;
 
 	if (wire_unpack(m, err, sizeof err, &id, name, sizeof name, &mode,
-			&data, &n) != 0) {
+	                &data, &n) != 0) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "FILE_PUT: %s", err);
 		return;
 	}
 	if (dmn_build_name_ok(name, 0, why, sizeof why) != 0) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "FILE_PUT: path %.300s %s",
-			     name, why);
+		             name, why);
 		return;
 	}
 	if ((s = dmn_work_cur(w, err, sizeof err)) == NULL ||
@@ -243,15 +247,18 @@ void dmn_build_file_put(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	if (b->job != NULL || b->nfiles >= DMN_BUILD_FILES ||
 	    b->bytes + n > DMN_BUILD_BYTES) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "FILE_PUT: build %llu %s",
-			     (unsigned long long)id, b->job ? "is compiling"
-			     : "is over its limit (256 files, 64 MiB)");
+		             (unsigned long long)id,
+		             b->job ? "is compiling"
+		                    : "is over its limit (256 files, 64 MiB)");
 		return;
 	}
 	if (dmn_put(b->dir, name, (unsigned)mode, data, n) != 0) {
-		dmn_work_err(c, WIRE_EARG, m->seq, "FILE_PUT: cannot create "
-			     "%.300s in build %llu: %s", name,
-			     (unsigned long long)id, errno == EEXIST ?
-			     "something is already there" : strerror(errno));
+		dmn_work_err(c, WIRE_EARG, m->seq,
+		             "FILE_PUT: cannot create "
+		             "%.300s in build %llu: %s",
+		             name, (unsigned long long)id,
+		             errno == EEXIST ? "something is already there"
+		                             : strerror(errno));
 		return;
 	}
 	b->nfiles++;
@@ -344,15 +351,16 @@ static void dmn_job_finish(dmn_work *w, dmn_job *j)
 	if (j->truncated)
 		wire_buf_append(&j->diag, trunc, sizeof trunc - 1);
 	dmn_log(DMN_INFO, "session %llu: build %llu %s",
-		(unsigned long long)s->id, (unsigned long long)j->build->id,
-		ok ? "succeeded" : "failed");
+	        (unsigned long long)s->id, (unsigned long long)j->build->id,
+	        ok ? "succeeded" : "failed");
 	if (p != NULL && w->cur == s) {
 		if (wire_pack(&p->out, WIRE_BUILD_RESULT, wire_peer_seq(p),
-			      p->max_frame, (uint64_t)j->build->id, ok,
-			      j->program, (const void *)wire_buf_head(&j->diag),
-			      wire_buf_used(&j->diag)) != 0)
-			dmn_log(DMN_WARN, "build %llu: result too large to send",
-				(unsigned long long)j->build->id);
+		              p->max_frame, (uint64_t)j->build->id, ok,
+		              j->program, (const void *)wire_buf_head(&j->diag),
+		              wire_buf_used(&j->diag)) != 0)
+			dmn_log(DMN_WARN,
+			        "build %llu: result too large to send",
+			        (unsigned long long)j->build->id);
 		dmn_conn_kick(w->srv->controller);
 	}
 	dmn_job_free(w, j);
@@ -442,8 +450,10 @@ void dmn_build_poll(dmn_work *w, dmn_job *j)
 	if (!j->timed_out && wire_now_ns() > j->deadline) {
 		j->timed_out = 1;
 		kill(-j->pid, SIGKILL);
-		snprintf(note, sizeof note, "paravtd: build killed after %d "
-			 "s\n", DMN_BUILD_SECONDS);
+		snprintf(note, sizeof note,
+		         "paravtd: build killed after %d "
+		         "s\n",
+		         DMN_BUILD_SECONDS);
 		dmn_job_note(j, note, strlen(note));
 	}
 	if (waitpid(j->pid, &st, WNOHANG) != j->pid)
@@ -483,9 +493,8 @@ void dmn_build_kill_all(dmn_work *w)
 
 /* Copies the checked entries of a string array into a new vector.  0, or
  * -1 with a sentence in err (*out is then NULL). */
-static int dmn_strv_copy(const msgpack_object *arr, uint32_t max,
-			 int flags, char ***out, uint32_t *n, char *err,
-			 size_t errlen)
+static int dmn_strv_copy(const msgpack_object *arr, uint32_t max, int flags,
+                         char ***out, uint32_t *n, char *err, size_t errlen)
 {
 	char item[WIRE_TEXT_MAX], why[128];
 	uint32_t i, k = arr->via.array.size;
@@ -494,7 +503,7 @@ static int dmn_strv_copy(const msgpack_object *arr, uint32_t max,
 	*n = 0;
 	if (k > max) {
 		snprintf(err, errlen, "BUILD: more than %u %s", max,
-			 flags ? "flags" : "sources");
+		         flags ? "flags" : "sources");
 		return -1;
 	}
 	*out = calloc(k + 1, sizeof **out);
@@ -507,7 +516,7 @@ static int dmn_strv_copy(const msgpack_object *arr, uint32_t max,
 			goto out_free;
 		if (!flags && dmn_build_name_ok(item, 0, why, sizeof why)) {
 			snprintf(err, errlen, "BUILD: source %.300s %s", item,
-				 why);
+			         why);
 			goto out_free;
 		}
 		if (((*out)[i] = malloc(strlen(item) + 1)) == NULL)
@@ -525,7 +534,7 @@ out_free:
 
 /* Checks BUILD's fields into a new job (not started).  NULL with err. */
 static dmn_job *dmn_job_new(const wire_msg *m, uint64_t *id, char *err,
-			    size_t errlen)
+                            size_t errlen)
 {
 	const msgpack_object *srcs, *cflags;
 	char why[128];
@@ -538,11 +547,11 @@ static dmn_job *dmn_job_new(const wire_msg *m, uint64_t *id, char *err,
 	j->fd = -1;
 	wire_buf_init(&j->diag, DMN_DIAG_MAX + 64);
 	if (wire_unpack(m, err, errlen, id, j->program, sizeof j->program,
-			&srcs, &cflags) != 0)
+	                &srcs, &cflags) != 0)
 		goto out_free;
 	if (dmn_build_name_ok(j->program, 0, why, sizeof why) != 0) {
 		snprintf(err, errlen, "BUILD: program %.300s %s", j->program,
-			 why);
+		         why);
 		goto out_free;
 	}
 	if (srcs->via.array.size == 0) {
@@ -550,9 +559,9 @@ static dmn_job *dmn_job_new(const wire_msg *m, uint64_t *id, char *err,
 		goto out_free;
 	}
 	if (dmn_strv_copy(srcs, DMN_BUILD_FILES, 0, &j->srcs, &j->nsrcs, err,
-			  errlen) != 0 ||
+	                  errlen) != 0 ||
 	    dmn_strv_copy(cflags, DMN_CFLAGS_MAX, 1, &j->cflags, &j->ncflags,
-			  err, errlen) != 0)
+	                  err, errlen) != 0)
 		goto out_free;
 	return j;
 out_free:
@@ -592,9 +601,10 @@ void dmn_build_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	    (b = dmn_build_get(s, id, 1, err, sizeof err)) == NULL ||
 	    b->job != NULL || slot < 0) {
 		dmn_work_err(c, WIRE_ESTATE, m->seq, "BUILD: %s",
-			     slot < 0 ? "too many builds at once" :
-			     s && b && b->job ? "this build is already "
-			     "compiling" : err);
+		             slot < 0           ? "too many builds at once"
+		             : s && b && b->job ? "this build is already "
+		                                  "compiling"
+		                                : err);
 		dmn_strv_free(j->srcs, j->nsrcs);
 		dmn_strv_free(j->cflags, j->ncflags);
 		wire_buf_destroy(&j->diag);
@@ -610,8 +620,8 @@ void dmn_build_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	s->njobs++;
 	w->jobs[slot] = j;
 	dmn_log(DMN_INFO, "session %llu: build %llu: %u source(s) -> %s",
-		(unsigned long long)s->id, (unsigned long long)id, j->nsrcs,
-		j->program);
+	        (unsigned long long)s->id, (unsigned long long)id, j->nsrcs,
+	        j->program);
 	dmn_job_next(w, j);
 	dmn_work_reap_soon(w);
 }

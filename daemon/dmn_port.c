@@ -85,8 +85,8 @@ static int dmn_port_which(const char *name, char *out, size_t cap)
 
 /* The runtime directory next to our binary: dirname(realpath)/.. into
  * out.  0, or -1 with a sentence in err. */
-static int dmn_port_selfdir(const char *argv0, char *out, size_t cap,
-			    char *err, size_t errlen)
+static int dmn_port_selfdir(const char *argv0, char *out, size_t cap, char *err,
+                            size_t errlen)
 {
 	char found[DMN_PATH_MAX], *real, *slash;
 
@@ -107,14 +107,16 @@ static int dmn_port_selfdir(const char *argv0, char *out, size_t cap,
 	free(real);
 	return 0;
 out_unknown:
-	snprintf(err, errlen, "cannot find the paravtd binary from '%s': "
-		 "use --runtime-dir", argv0 ? argv0 : "");
+	snprintf(err, errlen,
+	         "cannot find the paravtd binary from '%s': "
+	         "use --runtime-dir",
+	         argv0 ? argv0 : "");
 	return -1;
 }
 
 /* Sets rt_dir and the two paths under it. */
-static int dmn_port_rt(dmn_port *p, const char *argv0,
-		       const char *runtime_dir, char *err, size_t errlen)
+static int dmn_port_rt(dmn_port *p, const char *argv0, const char *runtime_dir,
+                       char *err, size_t errlen)
 {
 	char dir[DMN_PATH_MAX], *real;
 
@@ -125,14 +127,14 @@ static int dmn_port_rt(dmn_port *p, const char *argv0,
 	real = realpath(dir, NULL);
 	if (real == NULL) {
 		snprintf(err, errlen, "runtime directory %s: %s", dir,
-			 strerror(errno));
+		         strerror(errno));
 		return -1;
 	}
 	if (dmn_pathf(p->rt_dir, sizeof p->rt_dir, "%s", real) != 0 ||
 	    dmn_pathf(p->rt_lib, sizeof p->rt_lib, "%s/lib/libparavt.a",
-		      real) != 0 ||
+	              real) != 0 ||
 	    dmn_pathf(p->rt_include, sizeof p->rt_include, "%s/include",
-		      real) != 0) {
+	              real) != 0) {
 		snprintf(err, errlen, "runtime directory path too long");
 		free(real);
 		return -1;
@@ -142,7 +144,7 @@ static int dmn_port_rt(dmn_port *p, const char *argv0,
 }
 
 int dmn_port_init(dmn_port *p, const char *argv0, const char *runtime_dir,
-		  char *err, size_t errlen)
+                  char *err, size_t errlen)
 {
 	memset(p, 0, sizeof *p);
 	p->name = PVT_PORT_NAME_CONF;
@@ -151,8 +153,9 @@ int dmn_port_init(dmn_port *p, const char *argv0, const char *runtime_dir,
 	    dmn_words_split(&p->ldflags, PVT_PORT_LDFLAGS) != 0 ||
 	    dmn_words_split(&p->libs, PVT_PORT_MSGPACK_LIBS) != 0 ||
 	    dmn_words_split(&p->prefix, PVT_PORT_RUN_PREFIX) != 0) {
-		snprintf(err, errlen, "port settings: out of memory or too "
-			 "many words");
+		snprintf(err, errlen,
+		         "port settings: out of memory or too "
+		         "many words");
 		goto out_free;
 	}
 	if (p->cc.n == 0) {

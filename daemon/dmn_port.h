@@ -14,26 +14,26 @@
 
 #include <stddef.h>
 
-#define DMN_WORDS_MAX 64   /* words in one port setting */
-#define DMN_PATH_MAX 1024  /* longest path the daemon handles */
+#define DMN_WORDS_MAX 64  /* words in one port setting */
+#define DMN_PATH_MAX 1024 /* longest path the daemon handles */
 
 /* One setting split into words. */
 typedef struct dmn_words {
-	char *buf;                  /* copy of the text, split in place; owned */
+	char *buf; /* copy of the text, split in place; owned */
 	char *w[DMN_WORDS_MAX + 1]; /* the words, NULL-terminated */
 	int n;                      /* words used */
 } dmn_words;
 
 /* The port, ready to build argument vectors from. */
 typedef struct dmn_port {
-	const char *name;              /* PORT_NAME; static */
-	dmn_words cc;                  /* CC: the compiler (maybe with words) */
-	dmn_words cflags;              /* PORT_CFLAGS */
-	dmn_words ldflags;             /* PORT_LDFLAGS */
-	dmn_words libs;                /* MSGPACK_LIBS */
-	dmn_words prefix;              /* RUN_PREFIX (qemu for emulated ports) */
-	char rt_dir[DMN_PATH_MAX];     /* runtime directory (lib/, include/) */
-	char rt_lib[DMN_PATH_MAX];     /* rt_dir/lib/libparavt.a */
+	const char *name;          /* PORT_NAME; static */
+	dmn_words cc;              /* CC: the compiler (maybe with words) */
+	dmn_words cflags;          /* PORT_CFLAGS */
+	dmn_words ldflags;         /* PORT_LDFLAGS */
+	dmn_words libs;            /* MSGPACK_LIBS */
+	dmn_words prefix;          /* RUN_PREFIX (qemu for emulated ports) */
+	char rt_dir[DMN_PATH_MAX]; /* runtime directory (lib/, include/) */
+	char rt_lib[DMN_PATH_MAX]; /* rt_dir/lib/libparavt.a */
 	char rt_include[DMN_PATH_MAX]; /* rt_dir/include */
 } dmn_port;
 
@@ -44,7 +44,7 @@ typedef struct dmn_port {
  * 0, or -1 with a sentence in err.  Free with dmn_port_destroy.
  */
 int dmn_port_init(dmn_port *p, const char *argv0, const char *runtime_dir,
-		  char *err, size_t errlen);
+                  char *err, size_t errlen);
 void dmn_port_destroy(dmn_port *p);
 
 /* Splits text at blanks into w (a copy is kept).  0, or -1 when out of
@@ -56,8 +56,8 @@ void dmn_words_free(dmn_words *w);
  * fit in cap bytes. */
 int dmn_pathf(char *out, size_t cap, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 3, 4)))
 #endif
-	;
+    ;
 
 #endif

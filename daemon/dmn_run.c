@@ -72,7 +72,8 @@ static int dmn_proc_read(dmn_work *w, dmn_proc *p, int k)
 	ssize_t n;
 
 	n = read(p->fd[k], buf, sizeof buf);
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+	if (n < 0 &&
+	    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return 0;
 	if (n <= 0) {
 		dmn_proc_close(w, p, k);
@@ -82,10 +83,12 @@ static int dmn_proc_read(dmn_work *w, dmn_proc *p, int k)
 	if (c == NULL)
 		return 1; /* nobody to show it to */
 	if (wire_pack(&c->out, WIRE_OUTPUT, wire_peer_seq(c), c->max_frame,
-		      (uint64_t)p->num, (uint64_t)(k + 1), (const void *)buf,
-		      (size_t)n) != 0)
-		dmn_log(DMN_WARN, "proc %llu: output dropped (console "
-			"backlog full)", (unsigned long long)p->num);
+	              (uint64_t)p->num, (uint64_t)(k + 1), (const void *)buf,
+	              (size_t)n) != 0)
+		dmn_log(DMN_WARN,
+		        "proc %llu: output dropped (console "
+		        "backlog full)",
+		        (unsigned long long)p->num);
 	dmn_conn_kick(w->srv->controller);
 	return 1;
 }
@@ -109,7 +112,7 @@ static void dmn_proc_on_read(dmn_loop *l, int fd, void *ctx)
 }
 
 static const dmn_io_ops dmn_proc_ops = {dmn_proc_on_read, NULL,
-					dmn_proc_on_read};
+                                        dmn_proc_on_read};
 
 void dmn_run_throttle(dmn_work *w, dmn_proc *p)
 {
@@ -131,14 +134,15 @@ static void dmn_proc_exit_msg(dmn_work *w, dmn_proc *p, int st)
 	int64_t status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	int64_t sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 
-	dmn_log(DMN_INFO, "proc %llu (pid %ld): exit status %lld signal %lld%s"
-		"%s", (unsigned long long)p->num, (long)p->pid,
-		(long long)status, (long long)sig, p->last[0] ? " at " : "",
-		p->last);
+	dmn_log(DMN_INFO,
+	        "proc %llu (pid %ld): exit status %lld signal %lld%s"
+	        "%s",
+	        (unsigned long long)p->num, (long)p->pid, (long long)status,
+	        (long long)sig, p->last[0] ? " at " : "", p->last);
 	if (c == NULL)
 		return;
 	wire_pack(&c->out, WIRE_PROC_EXIT, wire_peer_seq(c), c->max_frame,
-		  (uint64_t)p->num, status, sig, p->last);
+	          (uint64_t)p->num, status, sig, p->last);
 	dmn_conn_kick(w->srv->controller);
 }
 
@@ -178,7 +182,7 @@ void dmn_run_kill_all(dmn_work *w)
 
 /* Builds the command line: run prefix, program path, arguments. */
 static void dmn_run_argv(dmn_work *w, const char *path,
-			 const msgpack_object *args, dmn_argv *a)
+                         const msgpack_object *args, dmn_argv *a)
 {
 	char item[WIRE_TEXT_MAX];
 	uint32_t i;
@@ -195,8 +199,8 @@ static void dmn_run_argv(dmn_work *w, const char *path,
 
 /* Starts program path for p with args.  0, or -1 with err. */
 static int dmn_run_spawn(dmn_work *w, dmn_proc *p, const char *path,
-			 const char *dir, const msgpack_object *args,
-			 char *err, size_t errlen)
+                         const char *dir, const msgpack_object *args, char *err,
+                         size_t errlen)
 {
 	char sock[DMN_PATH_MAX + 16], num[48];
 	char *env[3];
@@ -205,7 +209,7 @@ static int dmn_run_spawn(dmn_work *w, dmn_proc *p, const char *path,
 
 	snprintf(sock, sizeof sock, "PARAVT_SOCK=%s", p->sess->sock);
 	snprintf(num, sizeof num, "PARAVT_PROC=%llu",
-		 (unsigned long long)p->num);
+	         (unsigned long long)p->num);
 	env[0] = sock, env[1] = num, env[2] = NULL;
 	dmn_argv_init(&a);
 	dmn_run_argv(w, path, args, &a);
@@ -226,28 +230,27 @@ static int dmn_run_watch(dmn_work *w, dmn_proc *p)
 	int k;
 
 	for (k = 0; k < 2; k++)
-		if (dmn_loop_add(w->srv->loop, p->fd[k], &dmn_proc_ops, p,
-				 1) != 0)
+		if (dmn_loop_add(w->srv->loop, p->fd[k], &dmn_proc_ops, p, 1) !=
+		    0)
 			return -1;
 	return 0;
 }
 
 /* Checks RUN's fields; sets the program path.  0, or -1 with err. */
 static int dmn_run_check(dmn_work *w, const wire_msg *m, uint64_t *run,
-			 dmn_build **b, char *path, size_t cap,
-			 const msgpack_object **args, char *err,
-			 size_t errlen)
+                         dmn_build **b, char *path, size_t cap,
+                         const msgpack_object **args, char *err, size_t errlen)
 {
 	char kind[32], prog[WIRE_TEXT_MAX], why[128];
 	uint64_t build;
 	dmn_sess *s;
 
 	if (wire_unpack(m, err, errlen, run, &build, kind, sizeof kind, prog,
-			sizeof prog, args) != 0)
+	                sizeof prog, args) != 0)
 		return -1;
 	if (strcmp(kind, "plain") != 0) {
 		snprintf(err, errlen, "RUN: kind %.20s is not supported yet",
-			 kind);
+		         kind);
 		return -1;
 	}
 	if (dmn_build_name_ok(prog, 0, why, sizeof why) != 0) {
@@ -256,7 +259,7 @@ static int dmn_run_check(dmn_work *w, const wire_msg *m, uint64_t *run,
 	}
 	if ((*args)->via.array.size > DMN_RUN_ARGS) {
 		snprintf(err, errlen, "RUN: more than %d arguments",
-			 DMN_RUN_ARGS);
+		         DMN_RUN_ARGS);
 		return -1;
 	}
 	if ((s = dmn_work_cur(w, err, errlen)) == NULL ||
@@ -265,7 +268,7 @@ static int dmn_run_check(dmn_work *w, const wire_msg *m, uint64_t *run,
 	if (dmn_pathf(path, cap, "%s/%s", (*b)->dir, prog) != 0 ||
 	    access(path, X_OK) != 0) {
 		snprintf(err, errlen, "RUN: build %llu has no program %.300s",
-			 (unsigned long long)build, prog);
+		         (unsigned long long)build, prog);
 		return -1;
 	}
 	return 0;
@@ -298,13 +301,15 @@ void dmn_run_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	uint64_t run;
 
 	if (dmn_run_check(w, m, &run, &b, path, sizeof path, &args, err,
-			  sizeof err) != 0) {
+	                  sizeof err) != 0) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "%s", err);
 		return;
 	}
 	if ((p = dmn_proc_new(w)) == NULL) {
-		dmn_work_err(c, WIRE_ESTATE, m->seq, "RUN: too many processes "
-			     "(limit %d)", DMN_MAX_PROCS);
+		dmn_work_err(c, WIRE_ESTATE, m->seq,
+		             "RUN: too many processes "
+		             "(limit %d)",
+		             DMN_MAX_PROCS);
 		return;
 	}
 	p->run = run;
@@ -321,12 +326,12 @@ void dmn_run_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		return;
 	}
 	dmn_log(DMN_INFO, "proc %llu: run %llu started %s (pid %ld)",
-		(unsigned long long)p->num, (unsigned long long)run, path,
-		(long)p->pid);
+	        (unsigned long long)p->num, (unsigned long long)run, path,
+	        (long)p->pid);
 	if ((out = dmn_conn_peer(c)) != NULL)
 		wire_pack(&out->out, WIRE_PROC_START, wire_peer_seq(out),
-			  out->max_frame, run, (uint64_t)p->num,
-			  (uint64_t)p->pid);
+		          out->max_frame, run, (uint64_t)p->num,
+		          (uint64_t)p->pid);
 	dmn_work_reap_soon(w);
 }
 
@@ -345,14 +350,14 @@ void dmn_run_kill(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	}
 	if (num != 0 && (p = dmn_run_find(w, num)) == NULL) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "KILL: no process %llu",
-			     (unsigned long long)num);
+		             (unsigned long long)num);
 		return;
 	}
 	for (i = 0; i < DMN_MAX_PROCS; i++) {
 		p = w->procs[i];
 		if (p != NULL && (num == 0 || p->num == num)) {
 			dmn_log(DMN_INFO, "proc %llu: killed on request",
-				(unsigned long long)p->num);
+			        (unsigned long long)p->num);
 			kill(-p->pid, SIGKILL);
 		}
 	}

@@ -156,8 +156,7 @@ static void dmn_pipe_close(int p[2])
 	p[0] = p[1] = -1;
 }
 
-pid_t dmn_spawn(const dmn_spawn_req *r, int out[2], char *err,
-		size_t errlen)
+pid_t dmn_spawn(const dmn_spawn_req *r, int out[2], char *err, size_t errlen)
 {
 	int po[2] = {-1, -1}, pe[2] = {-1, -1};
 	pid_t pid;

@@ -18,7 +18,7 @@
 /* An argument vector under construction.  Words are borrowed or owned
  * (copied); dmn_argv_free releases the owned ones. */
 typedef struct dmn_argv {
-	char *v[DMN_ARGV_MAX + 1];      /* the words, NULL-terminated */
+	char *v[DMN_ARGV_MAX + 1];       /* the words, NULL-terminated */
 	unsigned char own[DMN_ARGV_MAX]; /* v[i] was allocated here */
 	int n;                           /* words used */
 	int full;                        /* a word did not fit or no memory */
@@ -35,9 +35,9 @@ void dmn_argv_addv(dmn_argv *a, char *const *w);
 /* Appends a copy of the formatted text (owned). */
 void dmn_argv_addf(dmn_argv *a, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 
 /* What to start. */
 typedef struct dmn_spawn_req {
@@ -54,8 +54,7 @@ typedef struct dmn_spawn_req {
  * exec fails the child writes a sentence to its stderr and exits 127.
  * Returns the pid, or -1 with a sentence in err.
  */
-pid_t dmn_spawn(const dmn_spawn_req *r, int out[2], char *err,
-		size_t errlen);
+pid_t dmn_spawn(const dmn_spawn_req *r, int out[2], char *err, size_t errlen);
 
 /* Sets O_NONBLOCK and FD_CLOEXEC on fd.  0 or -1. */
 int dmn_fd_prepare(int fd);

@@ -42,7 +42,7 @@ static void dmn_task_accept(dmn_loop *l, int fd, void *ctx)
 	srv = s->work->srv;
 	dmn_fd_prepare(cfd);
 	snprintf(addr, sizeof addr, "task socket s%llu",
-		 (unsigned long long)s->id);
+	         (unsigned long long)s->id);
 	dmn_conn_open_task(srv, cfd, addr, s);
 }
 
@@ -57,8 +57,10 @@ int dmn_task_listen(dmn_work *w, dmn_sess *s, char *err, size_t errlen)
 	sun.sun_family = AF_UNIX;
 	if (dmn_pathf(s->sock, sizeof s->sock, "%s/task.sock", s->dir) != 0 ||
 	    strlen(s->sock) >= sizeof sun.sun_path) {
-		snprintf(err, errlen, "task socket path %s is too long for a "
-			 "Unix socket (set a shorter TMPDIR)", s->sock);
+		snprintf(err, errlen,
+		         "task socket path %s is too long for a "
+		         "Unix socket (set a shorter TMPDIR)",
+		         s->sock);
 		return -1;
 	}
 	memcpy(sun.sun_path, s->sock, strlen(s->sock) + 1);
@@ -95,7 +97,7 @@ void dmn_task_unlisten(dmn_work *w, dmn_sess *s)
 /* ---- TASK_HELLO ---------------------------------------------------------- */
 
 int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
-			char *err, size_t errlen)
+                        char *err, size_t errlen)
 {
 	uint64_t num, pid;
 	dmn_proc *p;
@@ -107,20 +109,23 @@ int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
 	p = dmn_run_find(srv->work, num);
 	if (p == NULL || (uint64_t)p->pid != pid ||
 	    (void *)p->sess != dmn_conn_via(c)) {
-		snprintf(err, errlen, "TASK_HELLO: no process %llu with pid "
-			 "%llu was started here", (unsigned long long)num,
-			 (unsigned long long)pid);
+		snprintf(err, errlen,
+		         "TASK_HELLO: no process %llu with pid "
+		         "%llu was started here",
+		         (unsigned long long)num, (unsigned long long)pid);
 		return WIRE_EARG;
 	}
 	if (p->task != NULL) {
-		snprintf(err, errlen, "TASK_HELLO: process %llu is already "
-			 "connected", (unsigned long long)num);
+		snprintf(err, errlen,
+		         "TASK_HELLO: process %llu is already "
+		         "connected",
+		         (unsigned long long)num);
 		return WIRE_EBUSY;
 	}
 	p->task = c;
 	dmn_log(DMN_INFO, "conn %llu: task of proc %llu (pid %llu)",
-		dmn_conn_id(c), (unsigned long long)num,
-		(unsigned long long)pid);
+	        dmn_conn_id(c), (unsigned long long)num,
+	        (unsigned long long)pid);
 	return 0;
 }
 
@@ -152,7 +157,7 @@ static dmn_proc *dmn_task_proc(dmn_work *w, const dmn_conn *c)
 /* Checks a relayed message and records BP_HIT/TASK_CRASH locations.
  * 0, or -1 with a sentence in err. */
 static int dmn_task_check(dmn_proc *p, const wire_msg *m, char *err,
-			  size_t errlen)
+                          size_t errlen)
 {
 	const msgpack_object *o1, *o2, *o3;
 	char file[WIRE_TEXT_MAX], func[WIRE_TEXT_MAX];
@@ -167,23 +172,23 @@ static int dmn_task_check(dmn_proc *p, const wire_msg *m, char *err,
 		rc = wire_unpack(m, err, errlen, &num, &u1, &b, &o1);
 	else if (m->type == WIRE_BP_HIT)
 		rc = wire_unpack(m, err, errlen, &num, &u1, file, sizeof file,
-				 &line, func, sizeof func, &u2, &o1, &o2);
+		                 &line, func, sizeof func, &u2, &o1, &o2);
 	else if (m->type == WIRE_TASK_CRASH)
 		rc = wire_unpack(m, err, errlen, &num, &sig, file, sizeof file,
-				 &line, func, sizeof func, &o3);
+		                 &line, func, sizeof func, &o3);
 	if (rc == WIRE_EUNKNOWN)
 		snprintf(err, errlen, "%s is not expected from a task",
-			 wire_type_name(m->type) ? wire_type_name(m->type)
-						 : "this message type");
+		         wire_type_name(m->type) ? wire_type_name(m->type)
+		                                 : "this message type");
 	if (rc == 0 && num != p->num) {
 		snprintf(err, errlen, "%s names proc %llu, this is proc %llu",
-			 wire_type_name(m->type), (unsigned long long)num,
-			 (unsigned long long)p->num);
+		         wire_type_name(m->type), (unsigned long long)num,
+		         (unsigned long long)p->num);
 		rc = WIRE_EPROTO;
 	}
 	if (rc == 0 && (m->type == WIRE_BP_HIT || m->type == WIRE_TASK_CRASH))
 		snprintf(p->last, sizeof p->last, "%.200s:%llu %.200s", file,
-			 (unsigned long long)line, func);
+		         (unsigned long long)line, func);
 	return rc;
 }
 
@@ -208,12 +213,12 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	out = dmn_work_ctl(w);
 	if (out == NULL) {
 		dmn_log(DMN_INFO, "proc %llu: %s with no console in control",
-			(unsigned long long)p->num, wire_type_name(m->type));
+		        (unsigned long long)p->num, wire_type_name(m->type));
 		return;
 	}
 	if (wire_relay(&out->out, m, wire_peer_seq(out), out->max_frame) != 0)
 		dmn_log(DMN_WARN, "proc %llu: %s too large for the console",
-			(unsigned long long)p->num, wire_type_name(m->type));
+		        (unsigned long long)p->num, wire_type_name(m->type));
 	dmn_conn_kick(srv->controller);
 }
 
@@ -240,18 +245,21 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	p = dmn_run_find(w, num);
 	if (p == NULL) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "%s: no process %llu", name,
-			     (unsigned long long)num);
+		             (unsigned long long)num);
 		return;
 	}
 	if (p->task == NULL || (out = dmn_conn_peer(p->task)) == NULL) {
-		dmn_work_err(c, WIRE_ESTATE, m->seq, "%s: process %llu is not "
-			     "connected to paravtd (not built with the paravt "
-			     "runtime, or not started yet)", name,
-			     (unsigned long long)num);
+		dmn_work_err(c, WIRE_ESTATE, m->seq,
+		             "%s: process %llu is not "
+		             "connected to paravtd (not built with the paravt "
+		             "runtime, or not started yet)",
+		             name, (unsigned long long)num);
 		return;
 	}
 	if (wire_relay(&out->out, m, wire_peer_seq(out), out->max_frame) != 0)
-		dmn_work_err(c, WIRE_ETOOBIG, m->seq, "%s: cannot relay to "
-			     "process %llu", name, (unsigned long long)num);
+		dmn_work_err(c, WIRE_ETOOBIG, m->seq,
+		             "%s: cannot relay to "
+		             "process %llu",
+		             name, (unsigned long long)num);
 	dmn_conn_kick(p->task);
 }

@@ -41,7 +41,7 @@ wire_peer *dmn_work_ctl(dmn_work *w)
 
 /* nftw callback: removes one entry (children come first). */
 static int dmn_rm_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
+                      struct FTW *ftw)
 {
 	if (flag == FTW_DP || flag == FTW_D)
 		return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
@@ -67,16 +67,18 @@ static int dmn_work_base(dmn_work *w, char *err, size_t errlen)
 	if (tmp == NULL || tmp[0] != '/')
 		tmp = "/tmp";
 	if (dmn_pathf(w->base, sizeof w->base, "%s/paravtd-%lu", tmp,
-		      (unsigned long)getuid()) != 0 ||
+	              (unsigned long)getuid()) != 0 ||
 	    (mkdir(w->base, 0700) != 0 && errno != EEXIST))
 		goto out_errno;
 	if (lstat(w->base, &st) != 0)
 		goto out_errno;
 	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
 	    (st.st_mode & 077) != 0) {
-		snprintf(err, errlen, "%s is not a private directory of ours "
-			 "(a directory, owned by us, mode 0700): refusing to "
-			 "use it", w->base);
+		snprintf(err, errlen,
+		         "%s is not a private directory of ours "
+		         "(a directory, owned by us, mode 0700): refusing to "
+		         "use it",
+		         w->base);
 		return -1;
 	}
 	return 0;
@@ -91,7 +93,7 @@ static int dmn_sess_make(dmn_work *w, dmn_sess *s, char *err, size_t errlen)
 	if (dmn_work_base(w, err, errlen) != 0)
 		return -1;
 	if (dmn_pathf(s->dir, sizeof s->dir, "%s/%ld-s%llu", w->base,
-		      (long)getpid(), (unsigned long long)s->id) != 0) {
+	              (long)getpid(), (unsigned long long)s->id) != 0) {
 		snprintf(err, errlen, "work directory path too long");
 		s->dir[0] = '\0';
 		return -1;
@@ -108,7 +110,7 @@ static int dmn_sess_make(dmn_work *w, dmn_sess *s, char *err, size_t errlen)
 		return -1;
 	}
 	dmn_log(DMN_INFO, "session %llu: work directory %s",
-		(unsigned long long)s->id, s->dir);
+	        (unsigned long long)s->id, s->dir);
 	return 0;
 }
 
@@ -128,10 +130,10 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 	if (s->dir[0] != '\0') {
 		if (dmn_rmtree(s->dir) != 0)
 			dmn_log(DMN_WARN, "cannot remove %s: %s", s->dir,
-				strerror(errno));
+			        strerror(errno));
 		else
 			dmn_log(DMN_INFO, "session %llu: removed %s",
-				(unsigned long long)s->id, s->dir);
+			        (unsigned long long)s->id, s->dir);
 	}
 	for (i = 0; i < DMN_MAX_BUILDS; i++)
 		free(s->builds[i]);
@@ -214,16 +216,18 @@ int dmn_work_new(dmn_server *srv, char *err, size_t errlen)
 		return -1;
 	}
 	w->srv = srv;
-	if (dmn_port_init(&w->port, srv->cfg->argv0, srv->cfg->runtime_dir,
-			  err, errlen) != 0) {
+	if (dmn_port_init(&w->port, srv->cfg->argv0, srv->cfg->runtime_dir, err,
+	                  errlen) != 0) {
 		free(w);
 		return -1;
 	}
 	if (access(w->port.rt_lib, R_OK) != 0)
-		dmn_log(DMN_WARN, "runtime library %s not found: programs are "
-			"linked without it", w->port.rt_lib);
+		dmn_log(DMN_WARN,
+		        "runtime library %s not found: programs are "
+		        "linked without it",
+		        w->port.rt_lib);
 	dmn_log(DMN_INFO, "port %s: compiler %s, runtime %s", w->port.name,
-		w->port.cc.w[0], w->port.rt_dir);
+	        w->port.cc.w[0], w->port.rt_dir);
 	srv->work = w;
 	return 0;
 }
@@ -261,7 +265,7 @@ void dmn_work_session(dmn_server *srv, uint64_t id)
 	s = i < DMN_MAX_SESS ? calloc(1, sizeof *s) : NULL;
 	if (s == NULL) {
 		dmn_log(DMN_WARN, "session %llu: no room (limit %d sessions)",
-			(unsigned long long)id, DMN_MAX_SESS);
+		        (unsigned long long)id, DMN_MAX_SESS);
 		return;
 	}
 	s->work = w;
@@ -282,9 +286,10 @@ void dmn_work_release(dmn_server *srv)
 	w->cur = NULL;
 	s->detached = 1;
 	if (s->nprocs > 0)
-		dmn_log(DMN_INFO, "session %llu: console gone; %d process(es) "
-			"keep running (stopped ones stay stopped)",
-			(unsigned long long)s->id, s->nprocs);
+		dmn_log(DMN_INFO,
+		        "session %llu: console gone; %d process(es) "
+		        "keep running (stopped ones stay stopped)",
+		        (unsigned long long)s->id, s->nprocs);
 	dmn_work_sess_check(w, s);
 }
 
@@ -293,8 +298,10 @@ void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	dmn_work *w = srv->work;
 
 	if (w == NULL || w->cur == NULL) {
-		dmn_work_err(c, WIRE_ESTATE, m->seq, "%s: this daemon has no "
-			     "room for another session", wire_type_name(m->type));
+		dmn_work_err(c, WIRE_ESTATE, m->seq,
+		             "%s: this daemon has no "
+		             "room for another session",
+		             wire_type_name(m->type));
 		return;
 	}
 	switch (m->type) {

@@ -28,17 +28,17 @@
 #include "dmn_port.h"
 #include "wire_buf.h"
 
-#define DMN_MAX_SESS 16              /* sessions alive at once */
-#define DMN_MAX_BUILDS 64            /* builds per session */
-#define DMN_MAX_PROCS 64             /* programs running at once */
-#define DMN_MAX_JOBS 8               /* builds compiling at once */
-#define DMN_BUILD_FILES 256          /* files per build */
-#define DMN_BUILD_BYTES (64u << 20)  /* bytes per build */
-#define DMN_NAME_MAX 255             /* longest file name in a build */
-#define DMN_DIAG_MAX (256u * 1024)   /* compiler output kept per build */
-#define DMN_BUILD_SECONDS 120        /* a build is killed after this */
-#define DMN_REAP_MS 50               /* child polling interval */
-#define DMN_OUTPUT_CHUNK 16384       /* bytes per OUTPUT frame */
+#define DMN_MAX_SESS 16             /* sessions alive at once */
+#define DMN_MAX_BUILDS 64           /* builds per session */
+#define DMN_MAX_PROCS 64            /* programs running at once */
+#define DMN_MAX_JOBS 8              /* builds compiling at once */
+#define DMN_BUILD_FILES 256         /* files per build */
+#define DMN_BUILD_BYTES (64u << 20) /* bytes per build */
+#define DMN_NAME_MAX 255            /* longest file name in a build */
+#define DMN_DIAG_MAX (256u * 1024)  /* compiler output kept per build */
+#define DMN_BUILD_SECONDS 120       /* a build is killed after this */
+#define DMN_REAP_MS 50              /* child polling interval */
+#define DMN_OUTPUT_CHUNK 16384      /* bytes per OUTPUT frame */
 
 typedef struct dmn_sess dmn_sess;
 typedef struct dmn_job dmn_job;
@@ -53,48 +53,48 @@ typedef struct dmn_build {
 } dmn_build;
 
 struct dmn_sess {
-	struct dmn_work *work;              /* the daemon's work state */
-	uint64_t id;                        /* session number */
-	char dir[DMN_PATH_MAX];             /* work directory, "" until made */
-	char sock[DMN_PATH_MAX];            /* task socket path */
-	int lfd;                            /* task socket, -1 until made */
-	dmn_build *builds[DMN_MAX_BUILDS];  /* builds, NULL = free */
-	int nprocs;                         /* live processes started here */
-	int njobs;                          /* builds compiling */
-	int detached;                       /* its console is gone */
+	struct dmn_work *work;             /* the daemon's work state */
+	uint64_t id;                       /* session number */
+	char dir[DMN_PATH_MAX];            /* work directory, "" until made */
+	char sock[DMN_PATH_MAX];           /* task socket path */
+	int lfd;                           /* task socket, -1 until made */
+	dmn_build *builds[DMN_MAX_BUILDS]; /* builds, NULL = free */
+	int nprocs;                        /* live processes started here */
+	int njobs;                         /* builds compiling */
+	int detached;                      /* its console is gone */
 };
 
 /* A build in progress: compile each source, then link. */
 struct dmn_job {
 	struct dmn_work *work; /* the daemon's work state; borrowed */
-	dmn_sess *sess;       /* owning session */
-	dmn_build *build;     /* its build */
-	uint32_t ref_seq;     /* seq of the BUILD message */
-	char **srcs;          /* source names (owned, with the array) */
-	uint32_t nsrcs;       /* entries in srcs */
-	char **cflags;        /* checked extra flags (owned) */
-	uint32_t ncflags;     /* entries in cflags */
+	dmn_sess *sess;        /* owning session */
+	dmn_build *build;      /* its build */
+	uint32_t ref_seq;      /* seq of the BUILD message */
+	char **srcs;           /* source names (owned, with the array) */
+	uint32_t nsrcs;        /* entries in srcs */
+	char **cflags;         /* checked extra flags (owned) */
+	uint32_t ncflags;      /* entries in cflags */
 	char program[DMN_NAME_MAX + 1]; /* output name */
-	uint32_t step;        /* next source to compile; nsrcs = link */
-	pid_t pid;            /* running step, or 0 */
-	int fd;               /* its output pipe, or -1 */
-	wire_buf diag;        /* collected compiler output */
-	int failed;           /* a step failed */
-	int truncated;        /* diag hit DMN_DIAG_MAX */
-	uint64_t deadline;    /* wire_now_ns() when it is killed */
-	int timed_out;        /* killed for the deadline */
+	uint32_t step;     /* next source to compile; nsrcs = link */
+	pid_t pid;         /* running step, or 0 */
+	int fd;            /* its output pipe, or -1 */
+	wire_buf diag;     /* collected compiler output */
+	int failed;        /* a step failed */
+	int truncated;     /* diag hit DMN_DIAG_MAX */
+	uint64_t deadline; /* wire_now_ns() when it is killed */
+	int timed_out;     /* killed for the deadline */
 };
 
 /* A program started by RUN. */
 typedef struct dmn_proc {
-	struct dmn_work *work;  /* the daemon's work state; borrowed */
-	uint64_t num;           /* process number (PARAVT_PROC) */
-	uint64_t run;           /* the console's run number */
-	pid_t pid;              /* process (group leader) id */
-	dmn_sess *sess;         /* session that started it */
-	int fd[2];              /* stdout, stderr pipes, -1 when closed */
-	dmn_conn *task;         /* its task connection, or NULL */
-	int exited;             /* waitpid reported it */
+	struct dmn_work *work;    /* the daemon's work state; borrowed */
+	uint64_t num;             /* process number (PARAVT_PROC) */
+	uint64_t run;             /* the console's run number */
+	pid_t pid;                /* process (group leader) id */
+	dmn_sess *sess;           /* session that started it */
+	int fd[2];                /* stdout, stderr pipes, -1 when closed */
+	dmn_conn *task;           /* its task connection, or NULL */
+	int exited;               /* waitpid reported it */
 	char last[WIRE_TEXT_MAX]; /* "file:line func" of the last BP/crash */
 } dmn_proc;
 
@@ -127,9 +127,9 @@ wire_peer *dmn_work_ctl(dmn_work *w);
 /* Answers c with ERROR code (not fatal). */
 void dmn_work_err(dmn_conn *c, int code, uint32_t ref, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 4, 5)))
+    __attribute__((format(printf, 4, 5)))
 #endif
-	;
+    ;
 
 /* ---- dmn_build.c --------------------------------------------------------- */
 
@@ -143,10 +143,10 @@ void dmn_build_kill_all(dmn_work *w);
 /* Checks a relative name inside a build.  0, or -1 with the reason (a
  * phrase: "escapes the build directory") in err. */
 int dmn_build_name_ok(const char *name, int allow_dot, char *err,
-		      size_t errlen);
+                      size_t errlen);
 /* The build of s numbered id, made if make != 0.  NULL with err. */
 dmn_build *dmn_build_get(dmn_sess *s, uint64_t id, int make, char *err,
-			 size_t errlen);
+                         size_t errlen);
 
 /* ---- dmn_run.c ----------------------------------------------------------- */
 
