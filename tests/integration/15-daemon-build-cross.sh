@@ -76,8 +76,12 @@ check() {
 	_m=$(elf_machine "$_bin")
 	echo "$_p: $_bin: $(file -b "$_bin" 2>/dev/null | cut -d, -f1-2) (e_machine $_m)"
 	[ "$_m" = "$CHK_MACHINE" ] || fail "$_p: binary machine $_m, expected $CHK_MACHINE"
-	[ $_rt = 1 ] && { wait_for 150 grep -q '^PROC_EXIT proc=2' "$T/$_n.out" ||
+	[ $_rt = 1 ] && { wait_for 150 grep -Eq '^(PROC_EXIT proc=2|BUILD_RESULT build=2 ok=false)' "$T/$_n.out" ||
 		{ cat "$T/$_n.out"; fail "$_p: runtime program did not end"; }; }
+	if grep -q '^BUILD_RESULT build=2 ok=false' "$T/$_n.out"; then
+		grep '^DIAG' "$T/$_n.out" | head -5
+		fail "$_p: the program using build/$_p/lib/libparavt.a did not build (diagnostics above)"
+	fi
 	wait $_c
 	cat "$T/$_n.out"
 	expect_grep '^BUILD_RESULT build=1 ok=true program=abi$' "$T/$_n.out"
