@@ -27,6 +27,7 @@
 
 #include "paravt_rt.h"
 #include "rt_core.h"
+#include "rt_event.h"
 #include "td_node.h"
 #include "wire_fmt.h"
 #include "wire_msg.h"
@@ -353,6 +354,7 @@ void para_vt_break(pvt_unit *unit, uint32_t bp, const char *file, int line,
 	pvt__rt_stack_break(func, file, line);
 	if (pvt__rt_peer() == NULL || unit == NULL)
 		return;
+	pvt__ev_break_begin(bp, file, func, line); /* BREAK_START, flush */
 	bp_register(unit);
 	if (!unit->sent && unit->table != NULL) {
 		if (bp_send_table(unit) != 0)
@@ -366,4 +368,5 @@ void para_vt_break(pvt_unit *unit, uint32_t bp, const char *file, int line,
 	if (bp_send_hit(unit, &w, vars, nvars) != 0)
 		return;
 	bp_serve();
+	pvt__ev_break_end(); /* BREAK_END; the stop counts in Δ */
 }

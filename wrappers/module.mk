@@ -9,3 +9,73 @@ PVT_RT_SRCS := wrappers/rt_chan.c wrappers/rt_stack.c wrappers/rt_crash.c \
 	wrappers/rt_start.c
 
 $(B)/obj/wrappers/%.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc -Iwrappers
+
+# ---- issue 4: event buffer, PVM and MPI wrappers ---------------------------
+#   libparavt.a       + rt_event.c (event buffer, Δ, flushes)
+#   libparavt_pvm.a   para_vt_pvm.c, built with the port's PVM_CFLAGS; link
+#                     it before libparavt.a and the port's PVM_LIBS
+#   include/          paravt_pvm.h (the header the instrumenter injects)
+#                     and pvt_event.h (the record, for decoders)
+#   libparavt_mpi.a, libparavt_mpi.so   host port only, when mpicc exists
+#                     (Open MPI): the PMPI wrappers; the .so carries the
+#                     whole runtime (PIC objects) for LD_PRELOAD
+#   tests             $(B)/tests/ev_sink (every port: decodes that port's
+#                     native records), build/tests/wrappers/* helpers
+PVT_RT_SRCS += wrappers/rt_event.c
+PVT_PVM_LIB := $(B)/lib/libparavt_pvm.a
+PVT_EV_HEADERS := $(B)/include/paravt_pvm.h $(B)/include/pvt_event.h
+EV_SINK := $(B)/tests/ev_sink
+NODE_TARGETS += $(PVT_PVM_LIB) $(PVT_EV_HEADERS) $(EV_SINK)
+
+$(B)/obj/wrappers/para_vt_pvm.o: NODE_CFLAGS += $(PVM_CFLAGS)
+
+$(PVT_PVM_LIB): $(B)/obj/wrappers/para_vt_pvm.o
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/include/paravt_pvm.h: wrappers/paravt_pvm.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(B)/include/pvt_event.h: wrappers/pvt_event.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# The event sink: the daemon's side of the task socket for the tests,
+# built for every port (records are native).  Uses the wire library
+# inside libparavt.a.
+$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers
+$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/lib/libparavt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
+
+# MPI (host port, Open MPI's mpicc).
+MPICC ?= mpicc
+ifeq ($(PORT),$(HOST_PORT))
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+PVT_MPI_A := $(B)/lib/libparavt_mpi.a
+PVT_MPI_SO := $(B)/lib/libparavt_mpi.so
+PVT_PIC_SRCS := $(PVT_RT_SRCS) breakpoints/bp_rt.c $(WIRE_SRCS) \
+	$(TD_NODE_SRCS)
+NODE_TARGETS += $(PVT_MPI_A) $(PVT_MPI_SO)
+
+$(B)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NODE_CFLAGS) -Ibreakpoints -Itypedesc -Iwrappers -fPIC \
+		-c -o $@ $<
+
+$(B)/pic/wrappers/pvt_mpi.o: wrappers/pvt_mpi.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(NODE_CFLAGS) -Iwrappers -fPIC -c -o $@ $<
+
+$(PVT_MPI_A): $(B)/pic/wrappers/pvt_mpi.o
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(PVT_MPI_SO): $(B)/pic/wrappers/pvt_mpi.o $(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
+	@mkdir -p $(dir $@)
+	$(MPICC) -shared -o $@ $^ $(MSGPACK_LIBS)
+endif
+endif

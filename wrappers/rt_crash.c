@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "rt_core.h"
+#include "rt_event.h"
 #include "wire_msg.h"
 
 #ifndef MSG_NOSIGNAL
@@ -148,6 +149,7 @@ static void rt_crash_handler(int sig)
 		n = pvt__rt_building() ? 0 : wire_buf_used(&p->out);
 		if (n == 0 ||
 		    rt_crash_send(fd, wire_buf_head(&p->out), n) == 0) {
+			pvt__ev_crash(sig); /* buffered events, then CRASH */
 			n = rt_crash_build(p, sig);
 			if (n > 0)
 				(void)rt_crash_send(fd, rt_crash_frame, n);

@@ -19,6 +19,7 @@
 
 #include "paravt_rt.h"
 #include "rt_core.h"
+#include "rt_event.h"
 
 /* The stack: stored frames, the true depth, the last known location. */
 static struct {
@@ -47,6 +48,8 @@ void para_vt_fn_enter(const char *func, const char *file, int line)
 	if (rt_stk.depth < UINT32_MAX)
 		rt_stk.depth++;
 	rt_stk.last = here;
+	if (pvt__ev_fnmode)
+		pvt__ev_fn(PVT_EV_FN_ENTER, func, file, line);
 }
 
 /* New depth after an exit from func at the stored depth d (d <= MAX):
@@ -68,6 +71,8 @@ void para_vt_fn_exit(const char *func, const char *file, int line)
 {
 	uint32_t d = rt_stk.depth;
 
+	if (pvt__ev_fnmode)
+		pvt__ev_fn(PVT_EV_FN_EXIT, func, file, line);
 	if (d == 0)
 		return;
 	if (d > PVT_RT_STACK_MAX)

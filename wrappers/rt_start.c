@@ -19,6 +19,7 @@
 
 #include "paravt_rt.h"
 #include "rt_core.h"
+#include "rt_event.h"
 #include "td_node.h"
 
 /* The exit handler registered with atexit(). */
@@ -77,6 +78,7 @@ void para_vt_exit(int status)
 	(void)status;
 	if (pvt__rt_peer() == NULL)
 		return;
+	pvt__ev_exit(status); /* PROG_EXIT and the last records */
 	pvt__rt_close();
 	td_probe_close();
 }

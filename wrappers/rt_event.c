@@ -1,0 +1,556 @@
+/*
+ * rt_event.c — the event buffer: records, string ids, flushes, Δ
+ * (rt_event.h, record layout in pvt_event.h).
+ *
+ * One static array of PVT_EV_BUF records per process.  Writing a record
+ * reads the clock (clock_gettime: a vDSO call on Linux, no system call)
+ * and fills the next slot: no allocation, no lock, no system call.  The
+ * buffer goes to the daemon as one EVENTS frame (after an EVENT_STRINGS
+ * frame with the names interned since the last flush) when it is full,
+ * when PVT_EV_FLUSH_NS passed since the last flush (checked at each
+ * record), when a wrapper is about to block (pvt__ev_flush), at a
+ * breakpoint, at exit, and from the crash handler (pvt__ev_crash, which
+ * writes with send() only).
+ *
+ * File and function names come from __FILE__ / __func__ or generated
+ * literals, so they are interned by pointer in a fixed open-addressing
+ * table; when it is full the id is 0 ("?").
+ *
+ * Δ: every probe adds what it measures of itself plus ev.probe_c, the
+ * median cost of an empty probe not seen by its own clock reads,
+ * calibrated once at initialisation; breakpoints add the time stopped.
+ *
+ * Single-threaded, like the rest of the runtime.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "paravt_rt.h"
+#include "rt_core.h"
+#include "rt_event.h"
+#include "wire_fmt.h"
+#include "wire_msg.h"
+
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL 0
+#endif
+
+#define PVT_EV_BUF 4096                    /* records per buffer */
+#define PVT_EV_FLUSH_NS (100ull * 1000000) /* timer: 100 ms */
+#define PVT_EV_STRS 1024                   /* intern table slots */
+#define PVT_EV_CALIB 1001                  /* calibration probes */
+#define PVT_EV_STRMAX 400                  /* name bytes on the crash path */
+
+/* The state of the event buffer. */
+static struct {
+	pvt_event buf[PVT_EV_BUF];      /* records not sent yet */
+	uint32_t n;                     /* records used in buf */
+	uint64_t seq;                   /* number of the next record */
+	uint64_t delta;                 /* Δ so far, ns */
+	uint64_t probe_c;               /* calibrated constant, ns */
+	uint64_t cost;                  /* PARAVT_PROBE_COST_NS */
+	uint64_t last_flush;            /* time of the last flush */
+	uint64_t brk_t;                 /* breakpoint start, 0 if none */
+	int mode;                       /* enum pvt__ev_modes */
+	int inited;                     /* pvt__ev_init ran */
+	int calibrating;                /* records are not kept */
+	int in_flush;                   /* a flush is running */
+	const void *key[PVT_EV_STRS];   /* intern table: pointers */
+	uint32_t id[PVT_EV_STRS];       /* their ids */
+	const char *str[PVT_EV_STRS];   /* names by id (str[0] unused) */
+	uint32_t nstr;                  /* ids handed out (last id) */
+	uint32_t sent;                  /* ids sent to the daemon */
+	uint64_t records, flushes, flush_ns; /* statistics */
+} ev = {.mode = PVT_TRACE_EVENTS};
+
+int pvt__ev_fnmode = 0;
+
+/* See rt_event.h. */
+uint64_t pvt__ev_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The id of a name, interning it on first use; 0 for NULL or when the
+ * table is full. */
+static uint32_t ev_intern(const char *s)
+{
+	uint32_t h, i, k;
+
+	if (s == NULL)
+		return 0;
+	h = (uint32_t)(((uintptr_t)s >> 3) * 2654435761u);
+	for (k = 0; k < PVT_EV_STRS; k++) {
+		i = (h + k) & (PVT_EV_STRS - 1);
+		if (ev.key[i] == s)
+			return ev.id[i];
+		if (ev.key[i] == NULL)
+			break;
+	}
+	if (k == PVT_EV_STRS || ev.nstr + 1 >= PVT_EV_STRS)
+		return 0;
+	ev.key[i] = s;
+	ev.id[i] = ++ev.nstr;
+	ev.str[ev.nstr] = s;
+	return ev.nstr;
+}
+
+/* Fills the next slot (not committed while calibrating). */
+static void ev_put(uint64_t t, int kind, int op, const char *file,
+                   const char *func, int line, int32_t peer, int32_t tag,
+                   int64_t bytes, int32_t result, int32_t aux)
+{
+	pvt_event *e;
+
+	if (ev.n >= PVT_EV_BUF)
+		return; /* full while a flush cannot run (crash path) */
+	e = &ev.buf[ev.n];
+	e->t_ns = t;
+	e->delta_ns = ev.delta;
+	e->seq = ev.seq;
+	e->bytes = bytes;
+	e->file = ev_intern(file);
+	e->func = ev_intern(func);
+	e->line = line;
+	e->peer = peer;
+	e->tag = tag;
+	e->result = result;
+	e->aux = aux;
+	e->kind = (uint16_t)kind;
+	e->op = (uint16_t)op;
+	if (ev.calibrating)
+		return;
+	ev.n++;
+	ev.seq++;
+	ev.records++;
+	if (ev.n == PVT_EV_BUF || t - ev.last_flush >= PVT_EV_FLUSH_NS)
+		(void)pvt__ev_flush();
+}
+
+/* Queues EVENT_STRINGS for the ids not sent yet.  0 or an error. */
+static int ev_pack_strings(wire_peer *p)
+{
+	if (ev.sent >= ev.nstr)
+		return 0;
+	return wire_pack(wire_peer_out(p), WIRE_EVENT_STRINGS, wire_peer_seq(p),
+	                 p->max_frame, pvt__rt_proc(), (uint64_t)ev.sent + 1,
+	                 (const char *const *)&ev.str[ev.sent + 1],
+	                 (uint32_t)(ev.nstr - ev.sent));
+}
+
+/* See rt_event.h. */
+int pvt__ev_flush(void)
+{
+	wire_peer *p = pvt__rt_peer();
+	msgpack_packer pk;
+	uint64_t t0;
+	int rc;
+
+	if (ev.n == 0 || ev.in_flush || ev.calibrating)
+		return 0;
+	if (p == NULL) {
+		ev.n = 0; /* detached: the records have nowhere to go */
+		return WIRE_ESTATE;
+	}
+	ev.in_flush = 1;
+	t0 = pvt__ev_now();
+	pvt__rt_scratch(&pk); /* marks a frame as being built */
+	rc = ev_pack_strings(p);
+	if (rc == 0)
+		rc = wire_pack(wire_peer_out(p), WIRE_EVENTS, wire_peer_seq(p),
+		               p->max_frame, pvt__rt_proc(), ev.buf[0].seq,
+		               (uint64_t)ev.n, (const void *)ev.buf,
+		               (size_t)ev.n * sizeof(pvt_event));
+	if (rc == 0) {
+		ev.sent = ev.nstr;
+		ev.n = 0;
+		rc = pvt__rt_push();
+	} else {
+		pvt__rt_detach("cannot encode events");
+		ev.n = 0;
+	}
+	ev.last_flush = pvt__ev_now();
+	ev.flushes++;
+	ev.flush_ns += ev.last_flush - t0;
+	ev.in_flush = 0;
+	return rc;
+}
+
+/* See rt_event.h. */
+int pvt__ev_pending(void)
+{
+	return ev.n > 0;
+}
+
+/* Busy-waits until cost ns have passed since t (PARAVT_PROBE_COST_NS). */
+static void ev_spin(uint64_t t)
+{
+	while (pvt__ev_now() - t < ev.cost)
+		;
+}
+
+/* See rt_event.h. */
+int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
+                  const char *func, int line, int32_t peer, int32_t tag,
+                  int64_t bytes, int32_t aux)
+{
+	if (!ev.inited)
+		(void)pvt__ev_init(NULL);
+	if (ev.mode == PVT_TRACE_OFF)
+		return 0;
+	pr->t0 = pvt__ev_now();
+	pr->file = file;
+	pr->func = func;
+	pr->line = line;
+	pr->op = (uint16_t)op;
+	ev_put(pr->t0, kind, op, file, func, line, peer, tag, bytes, 0, aux);
+	if (ev.cost)
+		ev_spin(pr->t0);
+	pr->t1 = pvt__ev_now();
+	return 1;
+}
+
+/* See rt_event.h. */
+void pvt__ev_call(pvt__ev_probe *pr)
+{
+	pr->t1 = pvt__ev_now();
+}
+
+/* See rt_event.h. */
+void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
+                 int64_t bytes, int32_t result, int32_t aux)
+{
+	uint64_t t2 = pvt__ev_now(), t3;
+
+	ev.delta += pr->t1 - pr->t0 + ev.probe_c;
+	ev_put(t2, kind, pr->op, pr->file, pr->func, pr->line, peer, tag,
+	       bytes, result, aux);
+	t3 = pvt__ev_now();
+	ev.delta += t3 - t2;
+}
+
+/* See rt_event.h. */
+void pvt__ev_close(pvt__ev_probe *pr)
+{
+	ev.delta += pr->t1 - pr->t0 + ev.probe_c;
+}
+
+/* See rt_event.h. */
+void pvt__ev_mark(int kind, int op, int32_t peer, int32_t tag, int64_t bytes,
+                  int32_t result, int32_t aux)
+{
+	uint64_t t;
+
+	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
+		return;
+	t = pvt__ev_now();
+	ev_put(t, kind, op, NULL, NULL, 0, peer, tag, bytes, result, aux);
+	ev.delta += pvt__ev_now() - t + ev.probe_c;
+}
+
+/* Median of n values (sorts them; n is small and this runs once). */
+static uint64_t ev_median(uint64_t *v, int n)
+{
+	int i, j;
+	uint64_t x;
+
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return v[n / 2];
+}
+
+/* Measures the cost of an empty probe that its own clock reads miss:
+ * median over PVT_EV_CALIB probes of (outside time - measured time). */
+static void ev_calibrate(void)
+{
+	static uint64_t d[PVT_EV_CALIB];
+	pvt__ev_probe pr;
+	uint64_t a, b, cost = ev.cost, delta = ev.delta, before;
+	int i;
+
+	ev.calibrating = 1;
+	ev.cost = 0;
+	ev.probe_c = 0;
+	for (i = 0; i < PVT_EV_CALIB; i++) {
+		before = ev.delta;
+		a = pvt__ev_now();
+		(void)pvt__ev_begin(&pr, PVT_EV_SPECIAL_START, PVT_OP_NONE,
+		                    NULL, NULL, 0, -1, -1, -1, 0);
+		pvt__ev_call(&pr);
+		pvt__ev_end(&pr, PVT_EV_SPECIAL_END, -1, -1, -1, 0, 0);
+		b = pvt__ev_now();
+		d[i] = b - a > ev.delta - before ? b - a - (ev.delta - before)
+		                                 : 0;
+	}
+	ev.probe_c = ev_median(d, PVT_EV_CALIB);
+	ev.delta = delta;
+	ev.cost = cost;
+	ev.calibrating = 0;
+}
+
+/* Reads PARAVT_TRACE and PARAVT_PROBE_COST_NS. */
+static void ev_read_env(void)
+{
+	const char *m = getenv("PARAVT_TRACE"), *c;
+
+	if (m != NULL && strcmp(m, "off") == 0)
+		ev.mode = PVT_TRACE_OFF;
+	else if (m != NULL && strcmp(m, "full") == 0)
+		ev.mode = PVT_TRACE_FULL;
+	else
+		ev.mode = PVT_TRACE_EVENTS;
+	c = getenv("PARAVT_PROBE_COST_NS");
+	ev.cost = c != NULL ? strtoull(c, NULL, 10) : 0;
+}
+
+/* Without PARAVT_SOCK but with PARAVT_SESSION: points PARAVT_SOCK at the
+ * session's well-known socket and PARAVT_PROC at 0, for para_vt_start. */
+static void ev_session_sock(void)
+{
+	const char *sock = getenv("PARAVT_SOCK");
+	const char *sess = getenv("PARAVT_SESSION");
+	const char *dir = getenv("PARAVT_SESSION_DIR");
+	char path[256], dflt[64];
+
+	if ((sock != NULL && *sock != '\0') || sess == NULL || *sess == '\0')
+		return;
+	if (strchr(sess, '/') != NULL)
+		return; /* an id, never a path */
+	if (dir == NULL || *dir == '\0') {
+		snprintf(dflt, sizeof dflt, "/tmp/paravtd-%lu",
+		         (unsigned long)getuid());
+		dir = dflt;
+	}
+	if (snprintf(path, sizeof path, "%s/session-%s.sock", dir, sess) >=
+	    (int)sizeof path)
+		return;
+	(void)setenv("PARAVT_SOCK", path, 1);
+	(void)setenv("PARAVT_PROC", "0", 1);
+}
+
+/* See rt_event.h. */
+int pvt__ev_init(int32_t (*self)(void))
+{
+	if (ev.inited)
+		return ev.mode;
+	ev.inited = 1;
+	ev_read_env();
+	pvt__ev_fnmode = ev.mode == PVT_TRACE_FULL;
+	if (ev.mode == PVT_TRACE_OFF)
+		return ev.mode;
+	ev_session_sock();
+	para_vt_start();
+	if (pvt__rt_peer() == NULL) {
+		ev.mode = PVT_TRACE_OFF;
+		pvt__ev_fnmode = 0;
+		return ev.mode;
+	}
+	ev_calibrate();
+	ev.last_flush = pvt__ev_now();
+	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, NULL, NULL, 0,
+	       self != NULL ? self() : -1, -1, -1, 0, PVT_EVENT_VERSION);
+	return ev.mode;
+}
+
+/* See rt_event.h. */
+void pvt__ev_fn(int kind, const char *func, const char *file, int line)
+{
+	uint64_t t0;
+
+	if (ev.mode != PVT_TRACE_FULL || !ev.inited || ev.in_flush)
+		return;
+	t0 = pvt__ev_now();
+	ev_put(t0, kind, PVT_OP_RT_FUNC, file, func, line, -1, -1, -1, 0, 0);
+	ev.delta += pvt__ev_now() - t0 + ev.probe_c;
+}
+
+/* See rt_event.h. */
+void pvt__ev_break_begin(uint32_t bp, const char *file, const char *func,
+                         int line)
+{
+	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
+		return;
+	ev.brk_t = pvt__ev_now();
+	ev_put(ev.brk_t, PVT_EV_BREAK_START, PVT_OP_RT_BREAK, file, func, line,
+	       -1, -1, -1, 0, (int32_t)bp);
+	(void)pvt__ev_flush();
+}
+
+/* See rt_event.h. */
+void pvt__ev_break_end(void)
+{
+	uint64_t t;
+
+	if (ev.mode == PVT_TRACE_OFF || ev.brk_t == 0)
+		return;
+	t = pvt__ev_now();
+	ev.delta += t - ev.brk_t;
+	ev.brk_t = 0;
+	ev_put(t, PVT_EV_BREAK_END, PVT_OP_RT_BREAK, NULL, NULL, 0, -1, -1,
+	       -1, 0, 0);
+}
+
+/* See rt_event.h. */
+void pvt__ev_exit(int status)
+{
+	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
+		return;
+	ev_put(pvt__ev_now(), PVT_EV_PROG_EXIT, PVT_OP_NONE, NULL, NULL, 0,
+	       -1, -1, -1, 0, status);
+	(void)pvt__ev_flush();
+	ev.mode = PVT_TRACE_OFF; /* after para_vt_exit nothing is sent */
+	pvt__ev_fnmode = 0;
+}
+
+/* See rt_event.h. */
+void pvt__ev_stats(pvt__ev_stat *st)
+{
+	st->records = ev.records;
+	st->flushes = ev.flushes;
+	st->flush_ns = ev.flush_ns;
+	st->probe_c_ns = ev.probe_c;
+	st->delta_ns = ev.delta;
+	st->mode = ev.mode;
+}
+
+/* ---- crash path: async-signal-safe ------------------------------------- */
+
+/* A fixed buffer msgpack writes into. */
+typedef struct ev_fix {
+	char *data; /* the buffer */
+	size_t cap; /* its size */
+	size_t len; /* bytes written */
+} ev_fix;
+
+/* Frame header (and the small EVENT_STRINGS frames) of the crash path. */
+static char ev_crash_hdr[PVT_EV_STRMAX + 128];
+
+/* msgpack write callback into an ev_fix; -1 when full. */
+static int ev_fix_write(void *data, const char *buf, size_t len)
+{
+	ev_fix *f = data;
+
+	if (len > f->cap - f->len)
+		return -1;
+	memcpy(f->data + f->len, buf, len);
+	f->len += len;
+	return 0;
+}
+
+/* Writes n bytes to fd, waiting about a second at most.  0 or -1. */
+static int ev_crash_send(int fd, const char *p, size_t n)
+{
+	struct pollfd pfd;
+	int waits = 0;
+	ssize_t w;
+
+	while (n > 0) {
+		w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) ||
+		    ++waits > 10)
+			return -1;
+		pfd.fd = fd;
+		pfd.events = POLLOUT;
+		(void)poll(&pfd, 1, 100);
+	}
+	return 0;
+}
+
+/* Starts a frame of nf fields in f (length filled by ev_fix_len). */
+static int ev_crash_begin(msgpack_packer *pk, ev_fix *f, wire_peer *p,
+                          uint32_t type, uint32_t nf)
+{
+	f->data = ev_crash_hdr;
+	f->cap = sizeof ev_crash_hdr;
+	f->len = 4;
+	msgpack_packer_init(pk, f, ev_fix_write);
+	return msgpack_pack_array(pk, 2 + nf) ||
+	       msgpack_pack_uint32(pk, type) ||
+	       msgpack_pack_uint32(pk, ++p->seq) ||
+	       msgpack_pack_uint64(pk, pvt__rt_proc());
+}
+
+/* Writes the 4-byte big-endian frame length for a frame of total bytes
+ * (header in f plus extra payload bytes). */
+static void ev_fix_len(ev_fix *f, size_t extra)
+{
+	size_t len = f->len - 4 + extra;
+
+	f->data[0] = (char)(len >> 24);
+	f->data[1] = (char)(len >> 16);
+	f->data[2] = (char)(len >> 8);
+	f->data[3] = (char)len;
+}
+
+/* Sends the unsent names, one EVENT_STRINGS frame each.  0 or -1. */
+static int ev_crash_strings(int fd, wire_peer *p)
+{
+	msgpack_packer pk;
+	ev_fix f;
+	size_t n;
+	uint32_t i;
+
+	for (i = ev.sent + 1; i <= ev.nstr; i++) {
+		for (n = 0; n < PVT_EV_STRMAX && ev.str[i][n] != '\0'; n++)
+			;
+		if (ev_crash_begin(&pk, &f, p, WIRE_EVENT_STRINGS, 3) ||
+		    msgpack_pack_uint64(&pk, i) || msgpack_pack_array(&pk, 1) ||
+		    msgpack_pack_str_with_body(&pk, ev.str[i], n))
+			return -1;
+		ev_fix_len(&f, 0);
+		if (ev_crash_send(fd, f.data, f.len) != 0)
+			return -1;
+	}
+	ev.sent = ev.nstr;
+	return 0;
+}
+
+/* See rt_event.h. */
+void pvt__ev_crash(int sig)
+{
+	wire_peer *p = pvt__rt_peer_sigsafe();
+	int fd = pvt__rt_fd();
+	msgpack_packer pk;
+	size_t bytes;
+	ev_fix f;
+
+	if (p == NULL || fd < 0 || !ev.inited || ev.mode == PVT_TRACE_OFF)
+		return;
+	if (ev.n == PVT_EV_BUF)
+		ev.n--; /* keep the crash itself */
+	ev.calibrating = 0;
+	ev.in_flush = 1; /* no flush from ev_put */
+	ev_put(pvt__ev_now(), PVT_EV_CRASH, PVT_OP_RT_SIGNAL, NULL, NULL, 0, -1,
+	       -1, -1, 0, sig);
+	if (ev_crash_strings(fd, p) != 0)
+		return;
+	bytes = (size_t)ev.n * sizeof(pvt_event);
+	if (ev_crash_begin(&pk, &f, p, WIRE_EVENTS, 4) ||
+	    msgpack_pack_uint64(&pk, ev.buf[0].seq) ||
+	    msgpack_pack_uint64(&pk, ev.n) || msgpack_pack_bin(&pk, bytes))
+		return;
+	ev_fix_len(&f, bytes);
+	if (ev_crash_send(fd, f.data, f.len) == 0 &&
+	    ev_crash_send(fd, (const char *)ev.buf, bytes) == 0)
+		ev.n = 0;
+}

@@ -1,0 +1,138 @@
+/*
+ * rt_event.h — the event buffer of the paravt runtime (rt_event.c): what
+ * the PVM and MPI wrappers, the breakpoint template, the shadow stack and
+ * the crash handler call to record events (pvt_event.h) and to have them
+ * sent to the local paravtd.  Internal to the runtime: every name is
+ * pvt__ev_*.
+ *
+ * A wrapper is one probe, ParaVT's template:
+ *
+ *     pvt__ev_probe pr;
+ *     if (!pvt__ev_begin(&pr, PVT_EV_SEND_START, PVT_OP_PVM_SEND,
+ *                        file, func, line, tid, tag, -1, 0))
+ *             return pvm_send(tid, tag);          (tracing off)
+ *     ... (a receive may call pvt__ev_flush() here before it blocks)
+ *     pvt__ev_call(&pr);                          (take time)
+ *     rc = pvm_send(tid, tag);                    (the real call)
+ *     pvt__ev_end(&pr, PVT_EV_SEND_END, tid, tag, bytes, rc, 0);
+ *
+ * Δ (interference, DESIGN.md "Time, compensation and order") grows by
+ * the measured time from pvt__ev_begin to pvt__ev_call plus the time
+ * inside pvt__ev_end, plus a constant calibrated at start-up for what the
+ * probe cannot measure about itself (clock reads, calls).
+ *
+ * Environment:
+ *   PARAVT_TRACE=off|events|full   default events; full adds function
+ *                                  entry/exit records
+ *   PARAVT_PROBE_COST_NS=N         busy-waits N ns in every probe (counted
+ *                                  in Δ), for compensation tests
+ *   PARAVT_SESSION=ID              without PARAVT_SOCK: connect to
+ *                                  DIR/session-ID.sock as process 0, where
+ *                                  DIR is PARAVT_SESSION_DIR or
+ *                                  /tmp/paravtd-<uid> (the node's daemon
+ *                                  creates both)
+ */
+#ifndef PARAVT_RT_EVENT_H
+#define PARAVT_RT_EVENT_H
+
+#include <stdint.h>
+
+#include "pvt_event.h"
+
+/* Tracing modes (PARAVT_TRACE). */
+enum pvt__ev_modes {
+	PVT_TRACE_OFF = 0,    /* wrappers only call the real functions */
+	PVT_TRACE_EVENTS = 1, /* communication and process events */
+	PVT_TRACE_FULL = 2    /* and function entry/exit */
+};
+
+/* Records a probe has open between pvt__ev_begin and pvt__ev_end. */
+typedef struct pvt__ev_probe {
+	uint64_t t0;      /* entry to the probe */
+	uint64_t t1;      /* just before the real call */
+	const char *file; /* source file of the call, or NULL */
+	const char *func; /* calling function, or NULL */
+	int line;         /* line of the call */
+	uint16_t op;      /* enum pvt_op */
+} pvt__ev_probe;
+
+/* Statistics for the benchmark (pvt__ev_stats). */
+typedef struct pvt__ev_stat {
+	uint64_t records;    /* records written */
+	uint64_t flushes;    /* EVENTS frames sent */
+	uint64_t flush_ns;   /* total time inside flushes */
+	uint64_t probe_c_ns; /* calibrated constant per probe */
+	uint64_t delta_ns;   /* Δ now */
+	int mode;            /* enum pvt__ev_modes in effect */
+} pvt__ev_stat;
+
+/* Nonzero in full mode once tracing has started: rt_stack.c tests it
+ * before calling pvt__ev_fn, so that events mode costs one load per
+ * function call.  Tracing starts at the first wrapper call (PVM or MPI):
+ * until paravtd accepts EVENTS from every task, a plain instrumented
+ * program sends none (its breakpoints and function calls are recorded
+ * only after a wrapper started tracing). */
+extern int pvt__ev_fnmode;
+
+/* Reads the environment, attaches (para_vt_start, or the session socket)
+ * and calibrates, once.  self, if not NULL, is called when attached and
+ * gives the process's own PVM tid or MPI rank for the PROG_START record
+ * (-1 otherwise).  Returns the mode in effect (PVT_TRACE_OFF when
+ * unattached). */
+int pvt__ev_init(int32_t (*self)(void));
+
+/* Starts a probe: records a start event of this kind (t0 is its time).
+ * 1 if tracing, 0 if off (then nothing was recorded and the caller just
+ * calls the real function). */
+int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
+		  const char *func, int line, int32_t peer, int32_t tag,
+		  int64_t bytes, int32_t aux);
+
+/* Marks the moment just before the real call. */
+void pvt__ev_call(pvt__ev_probe *pr);
+
+/* Ends a probe: records the end event with what the call did and adds
+ * the probe's own time to Δ. */
+void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
+		 int64_t bytes, int32_t result, int32_t aux);
+
+/* Ends a probe without an end record (a post whose completion is
+ * recorded later): only Δ grows. */
+void pvt__ev_close(pvt__ev_probe *pr);
+
+/* Records one event now, outside a probe (e.g. the completion of a
+ * nonblocking receive found by a wait); its cost is added to Δ.  No-op
+ * when tracing is off. */
+void pvt__ev_mark(int kind, int op, int32_t peer, int32_t tag, int64_t bytes,
+		  int32_t result, int32_t aux);
+
+/* 1 if records are waiting to be sent. */
+int pvt__ev_pending(void);
+
+/* Sends the buffered records (EVENT_STRINGS first if new names are
+ * used).  0, or an error after which the runtime has detached. */
+int pvt__ev_flush(void);
+
+/* Function entry/exit hook of the shadow stack (full mode only). */
+void pvt__ev_fn(int kind, const char *func, const char *file, int line);
+
+/* Breakpoint hooks of para_vt_break: BREAK_START (and a flush) when the
+ * task stops, BREAK_END when it resumes; the stop is added to Δ. */
+void pvt__ev_break_begin(uint32_t bp, const char *file, const char *func,
+			 int line);
+void pvt__ev_break_end(void);
+
+/* Exit hook of para_vt_exit: records PROG_EXIT and flushes. */
+void pvt__ev_exit(int status);
+
+/* Crash hook of the crash handler: records CRASH and writes the buffered
+ * strings and records straight to the socket.  Async-signal-safe. */
+void pvt__ev_crash(int sig);
+
+/* Current statistics (for bench_events). */
+void pvt__ev_stats(pvt__ev_stat *st);
+
+/* The node's monotonic clock in ns (clock_gettime, vDSO on Linux). */
+uint64_t pvt__ev_now(void);
+
+#endif
