@@ -153,11 +153,11 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest,
 	int32_t peer;
 	int rc;
 
-	if (!mpi_begin(&pr, PVT_EV_SEND_START, PVT_OP_MPI_SEND, dest, tag, -1,
-	               0))
-		return PMPI_Send(buf, count, type, dest, tag, comm);
 	peer = mpi_world(comm, dest);
 	bytes = mpi_bytes(count, type);
+	if (!mpi_begin(&pr, PVT_EV_SEND_START, PVT_OP_MPI_SEND, peer, tag, bytes,
+	               0))
+		return PMPI_Send(buf, count, type, dest, tag, comm);
 	pvt__ev_call(&pr);
 	rc = PMPI_Send(buf, count, type, dest, tag, comm);
 	pvt__ev_end(&pr, PVT_EV_SEND_END, peer, tag, bytes, rc, 0);
@@ -214,11 +214,11 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest,
 	int32_t peer;
 	int rc;
 
-	if (!mpi_begin(&pr, PVT_EV_SEND_START, PVT_OP_MPI_ISEND, dest, tag, -1,
-	               0))
-		return PMPI_Isend(buf, count, type, dest, tag, comm, req);
 	peer = mpi_world(comm, dest);
 	bytes = mpi_bytes(count, type);
+	if (!mpi_begin(&pr, PVT_EV_SEND_START, PVT_OP_MPI_ISEND, peer, tag,
+	               bytes, 0))
+		return PMPI_Isend(buf, count, type, dest, tag, comm, req);
 	pvt__ev_call(&pr);
 	rc = PMPI_Isend(buf, count, type, dest, tag, comm, req);
 	pvt__ev_end(&pr, PVT_EV_SEND_END, peer, tag, bytes, rc, 0);
