@@ -79,3 +79,11 @@ $(PVT_MPI_SO): $(B)/pic/wrappers/pvt_mpi.o $(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
 	$(MPICC) -shared -o $@ $^ $(MSGPACK_LIBS)
 endif
 endif
+
+# The crashing test task (every port).
+EV_CRASH := $(B)/tests/ev_crash
+NODE_TARGETS += $(EV_CRASH)
+$(EV_CRASH): $(B)/obj/tests/wrappers/ev_crash.o $(B)/lib/libparavt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
+$(B)/obj/tests/wrappers/ev_crash.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc

@@ -1,0 +1,40 @@
+# 92-wrappers-crash — a traced task that crashes: its buffered events
+# (never flushed before: a handful of records inside the 100 ms timer)
+# and TASK_CRASH reach the sink, then the task dies of SIGSEGV as it
+# would have.  For every port built here: the emulated ports run both
+# their own ev_sink and the task under qemu (records are native, so the
+# sink must be of the task's port).
+. "$(dirname "$0")/../lib/common.sh"
+
+n=0
+for port in linux-x86_64 linux-s390x-qemu linux-i386-qemu; do
+	B=$TOP/build/$port/tests
+	[ -x "$B/ev_crash" ] && [ -x "$B/ev_sink" ] || { echo "$port: not built, skipped"; continue; }
+	pre=$(port_prefix "$port")
+	s=$T/$port.sock
+	$pre "$B/ev_sink" -s "$s" -o "$T/$port.ev" &
+	sp=$!
+	track_pid $sp
+	wait_for 10 test -S "$s" || fail "$port: ev_sink did not listen"
+	PARAVT_SOCK=$s PARAVT_PROC=3 PARAVT_TRACE=full $pre "$B/ev_crash" 5 \
+		>"$T/$port.out" 2>"$T/$port.err"
+	rc=$?
+	[ $rc = 139 ] || { cat "$T/$port.err"; fail "$port: task exit $rc, not SIGSEGV (139)"; }
+	wait_for 10 grep -q '^close ' "$T/$port.ev" || { cat "$T/$port.ev"; fail "$port: no close"; }
+	kill $sp; wait $sp 2>/dev/null
+	e=$T/$port.ev
+	expect_grep '^hello c=1 proc=3 ' "$e" "$port: task announced"
+	[ "$(grep -c 'kind=send_end op=pvm_send .*func=fake_send .*peer=7 ' "$e")" = 5 ] ||
+		{ cat "$e"; fail "$port: 5 buffered sends expected"; }
+	expect_grep 'kind=fn_enter op=function file=.*ev_crash.c func=crash_here ' "$e" \
+		"$port: full mode recorded the entry of crash_here"
+	expect_grep 'kind=crash op=signal .* aux=11 ' "$e" "$port: crash record"
+	expect_no_grep '^gap ' "$e" "$port: no gap"
+	# The events come before TASK_CRASH, which names the last location.
+	last=$(grep -n '^ev ' "$e" | tail -n 1 | cut -d: -f1)
+	cr=$(grep -n '^crash c=1 sig=11 at=.*ev_crash.c:[0-9]* func=crash_here$' "$e" | cut -d: -f1)
+	[ -n "$cr" ] && [ "$cr" -gt "$last" ] || { cat "$e"; fail "$port: TASK_CRASH after the events"; }
+	ok "$port: buffered events, crash record and TASK_CRASH delivered"
+	n=$((n + 1))
+done
+[ $n -gt 0 ] || skip "no port built"
