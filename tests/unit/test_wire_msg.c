@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "unit_util.h"
+#include "wire_fmt.h"
 
 /* Field kinds: u = u32, U = u64, s = string, m = ABI map, a = caps array. */
 typedef struct spec {
@@ -683,28 +684,36 @@ static void test_error_names(void **state)
 	assert_string_equal(wire_errname(WIRE_ESTATE - 1), "E?");
 }
 
+/* The message table: the typed messages match their specs; every row has
+ * increasing numbers, a name, and one type letter per field. */
 static void test_type_table(void **state)
 {
 	static const char *const names[] = {
 		"HELLO", "AUTH", "AUTH_OK", "ERROR", "BYE", "PING", "PONG",
 		"SESSION_OPEN", "SESSION_OK",
 	};
-	static const uint32_t unknown[] = {0, 6, 15, 18, 31, 34, 48, 255,
+	static const uint32_t unknown[] = {0, 6, 15, 18, 31, 34, 47, 255,
 					   UINT32_MAX};
 	int i, nw;
 	const char *f;
 
-	assert_int_equal(wire_type_count(), (int)NSPECS);
+	assert_true(wire_type_count() >= (int)NSPECS);
 	for (i = 0; i < wire_type_count(); i++) {
 		uint32_t t = wire_type_at(i);
 
-		assert_int_equal(t, specs[i].type);
-		assert_string_equal(wire_type_name(t), names[i]);
+		if (i < (int)NSPECS) {
+			assert_int_equal(t, specs[i].type);
+			assert_string_equal(wire_type_name(t), names[i]);
+		}
+		assert_non_null(wire_type_name(t));
 		f = wire_type_fields(t);
 		assert_non_null(f);
-		for (nw = 1; *f != '\0'; f++) /* fields in the table = spec */
+		for (nw = 1; *f != '\0'; f++) /* fields in the table */
 			nw += *f == ' ';
-		assert_int_equal(nw, (int)strlen(specs[i].kinds));
+		if (i < (int)NSPECS)
+			assert_int_equal(nw, (int)strlen(specs[i].kinds));
+		assert_non_null(wire_type_format(t));
+		assert_int_equal(nw, (int)strlen(wire_type_format(t)));
 		if (i > 0)
 			assert_true(t > wire_type_at(i - 1));
 	}
