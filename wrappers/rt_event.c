@@ -273,7 +273,8 @@ static uint64_t ev_median(uint64_t *v, int n)
 }
 
 /* Measures the cost of an empty probe that its own clock reads miss:
- * median over PVT_EV_CALIB probes of (outside time - measured time). */
+ * median over PVT_EV_CALIB probes of (outside time - measured time),
+ * less the median time between two back-to-back outside clock reads. */
 static void ev_calibrate(void)
 {
 	static uint64_t d[PVT_EV_CALIB];
@@ -296,6 +297,12 @@ static void ev_calibrate(void)
 		                                 : 0;
 	}
 	ev.probe_c = ev_median(d, PVT_EV_CALIB);
+	for (i = 0; i < PVT_EV_CALIB; i++) { /* the outside reads' own cost */
+		a = pvt__ev_now();
+		d[i] = pvt__ev_now() - a;
+	}
+	b = ev_median(d, PVT_EV_CALIB);
+	ev.probe_c = ev.probe_c > b ? ev.probe_c - b : 0;
 	ev.delta = delta;
 	ev.cost = cost;
 	ev.calibrating = 0;

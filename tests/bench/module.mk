@@ -26,3 +26,13 @@ build/tests/bench/bench_inst: tests/bench/bench_inst.c $(CON_INST_OBJS) \
 
 bench: $(BENCH_BINS) all
 	@tests/bench/run.sh
+
+# Event runtime overhead (wrappers/rt_event.c): links the host port's
+# libparavt.a; run attached to ev_sink -q by run.sh.
+BENCH_BINS += build/tests/bench/bench_events
+TEST_BINS += build/tests/bench/bench_events
+build/tests/bench/bench_events: tests/bench/bench_events.c \
+		build/linux-x86_64/lib/libparavt.a
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(BENCH_CFLAGS) -Iwrappers -Ibreakpoints -Itypedesc -o $@ $< \
+		build/linux-x86_64/lib/libparavt.a -lmsgpackc

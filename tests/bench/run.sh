@@ -7,6 +7,8 @@
 #    1 KB and 64 KB payloads (6 cases of SECONDS, default 1.5 each).
 # 2. bench_inst: instrumentation speed (source lines per second) over a
 #    generated 10k-line C file with many functions and breakpoints.
+# 2b. bench_events: ns per event record on the hot path, flush cost and
+#    the calibrated probe constant (attached to a quiet ev_sink).
 # 3. bench_handshake: starts a private paravtd (own HOME, so its own token)
 #    on 127.0.0.1 with an ephemeral port, times HANDSHAKES (default 300)
 #    session set-ups, then stops it.  Skipped with a message when
@@ -31,6 +33,17 @@ echo "== paravt benchmarks ($(uname -m), $(nproc 2>/dev/null || echo ?) cpus)"
 "$B/bench_frame" "$SECS" || exit 1
 echo
 "$B/bench_inst" 10000 5 || exit 1
+echo
+# 2b. bench_events: the event runtime attached to a quiet ev_sink.
+SINK=build/linux-x86_64/tests/ev_sink
+if [ -x "$SINK" ] && [ -x "$B/bench_events" ]; then
+	"$SINK" -q -s "$tmp/ev.sock" -o /dev/null & spid=$!
+	i=0; while [ ! -S "$tmp/ev.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	PARAVT_SOCK=$tmp/ev.sock "$B/bench_events" || { kill $spid; exit 1; }
+	kill $spid; wait $spid 2>/dev/null
+else
+	echo "events: skipped ($SINK or bench_events not built)"
+fi
 echo
 
 if [ ! -x "$DAEMON" ]; then
