@@ -39,7 +39,7 @@ typedef struct bp {
 	char *file;       /* "prog.c" for FILE:LINE, NULL for a function */
 	int line;         /* FILE:LINE's line, 0 for a function */
 	char *func;       /* FUNCTION, or NULL */
-	int temp;         /* tbreak: deleted after its first hit */
+	int temp;         /* tbreak: stops each process once */
 	int enabled;      /* 1 (no disable command yet) */
 	int from_pragma;  /* found as #pragma paravt break by the build */
 	unsigned hits;    /* stops seen since it was set */

@@ -48,9 +48,10 @@ static const con_cmd con_cmds[] = {
 	 "line in the sources is a breakpoint too.",
 	 con_cmd_dbg_break, NULL, CON_ARG_LOC, NULL},
 	{"tbreak", "tbreak FILE:LINE | FUNCTION",
-	 "set a breakpoint that is deleted after its first stop",
-	 "Like break, but the breakpoint is deleted when a process first\n"
-	 "stops at it; later passes do not stop.",
+	 "set a breakpoint that stops each process once",
+	 "Like break, but every process stops there only the first time it\n"
+	 "passes; later passes do not stop.  In a parallel program each\n"
+	 "process gets its one stop, not only the first to arrive.",
 	 con_cmd_dbg_break, NULL, CON_ARG_LOC, NULL},
 	{"delete", "delete [N...]",
 	 "delete breakpoints (all without numbers)",

@@ -31,7 +31,7 @@ static int con_info_globals(int argc, char **argv, char *err,
 const con_cmd con_info_cmds[] = {
 	{"breakpoints", "info breakpoints",
 	 "list the breakpoints and where they landed",
-	 "One line per breakpoint: number, type, disposition (keep, or del\n"
+	 "One line per breakpoint: number, type, disposition (keep, or once\n"
 	 "for a tbreak), enabled, the place asked for, hits, and after a\n"
 	 "build the line it landed on (\"moved from\" when the line asked\n"
 	 "for had no code) or that it is not compiled in yet.",
@@ -226,7 +226,7 @@ static int con_info_breakpoints(int argc, char **argv, char *err,
 		bp_where(b, where, sizeof where);
 		con_cmd_dbg_landed(b, landed, sizeof landed);
 		printf("%-4d %-10s %-4s %-3s %-24s %-4u %s\n", b->id,
-		       "breakpoint", b->temp ? "del" : "keep",
+		       "breakpoint", b->temp ? "once" : "keep",
 		       b->enabled ? "y" : "n", where, b->hits, landed);
 	}
 	return 0;

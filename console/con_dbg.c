@@ -471,8 +471,23 @@ static int con_dbg_on_table(con_node *n, const wire_msg *m)
 	return 1;
 }
 
-/* BP_HIT: the process stopped.  A breakpoint deleted since the build is
- * passed over with a RESUME; a tbreak is deleted after its hit. */
+/* True, and remembered, if p has already stopped at temporary breakpoint
+ * id: a tbreak stops every process once, not only the first to reach it. */
+static int con_proc_temp_seen(con_proc *p, int id)
+{
+	int i;
+
+	for (i = 0; i < p->ntemp_seen; i++)
+		if (p->temp_seen[i] == id)
+			return 1;
+	if (p->ntemp_seen < CON_TEMP_SEEN)
+		p->temp_seen[p->ntemp_seen++] = id;
+	return 0;
+}
+
+/* BP_HIT: the process stopped.  A breakpoint deleted since the build, or a
+ * tbreak this process has already stopped at, is passed over with a
+ * RESUME. */
 static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 {
 	char file[WIRE_TEXT_MAX], func[WIRE_TEXT_MAX], why[160];
@@ -488,7 +503,11 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 	p = con_proc_get(n, proc);
 	if (p == NULL)
 		return 1;
-	b = bp_hit(&con_dbg.bps, (int)bpno);
+	b = bp_find(&con_dbg.bps, (int)bpno);
+	if (b != NULL && b->temp && con_proc_temp_seen(p, b->id))
+		b = NULL;
+	else if (b != NULL)
+		b = bp_hit(&con_dbg.bps, (int)bpno);
 	if (b == NULL) {
 		con_dbg_flush(n, wire_pack(wire_peer_out(&n->peer),
 					   WIRE_RESUME, wire_peer_seq(&n->peer),
@@ -506,11 +525,8 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 	con_proc_set_where(p, func, file, line);
 	con_dbg.current = p;
 	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
-	if (b->temp) {
-		if (e != NULL)
-			e->temp = 1;
-		bp_delete(&con_dbg.bps, b->id, why, sizeof why);
-	}
+	if (b->temp && e != NULL)
+		e->temp = 1;
 	return 1;
 }
 

@@ -61,6 +61,8 @@ typedef struct con_var {
 } con_var;
 
 /* One process started by `run`. */
+#define CON_TEMP_SEEN 32 /* tbreaks remembered per process */
+
 typedef struct con_proc {
 	int id;                        /* global number: p<id> */
 	char node[CON_NODE_NAME_MAX];  /* node it runs on */
@@ -80,6 +82,8 @@ typedef struct con_proc {
 	int64_t status;                /* exit status */
 	int64_t sig;                   /* signal that ended it, or 0 */
 	int crash_told;                /* TASK_CRASH already queued */
+	int temp_seen[CON_TEMP_SEEN];  /* tbreaks this process has stopped at */
+	int ntemp_seen;                /* entries used in temp_seen */
 	char *partial;                 /* unterminated output; owned */
 	struct con_proc *next;         /* next process, or NULL */
 } con_proc;

@@ -33,7 +33,8 @@ grid[0][1]@2"
 	echo "node add big 127.0.0.1:$DPORT_big"
 	echo "node add i32 127.0.0.1:$DPORT_i32"
 	echo "load bp_types.c"
-	echo "break bp_types.c:$L_MAIN"
+	# A tbreak: every process must stop there once, not only the first.
+	echo "tbreak bp_types.c:$L_MAIN"
 	echo "break walk"
 	echo "build"
 	echo "run --timeout 120"
@@ -59,7 +60,7 @@ expect_grep '^build on nat: ok$' "$T/out"
 expect_grep '^build on big: ok$' "$T/out"
 expect_grep '^build on i32: ok$' "$T/out"
 for n in nat big i32; do
-	expect_grep "^\[p[123] on $n stopped at breakpoint 1, main \(\) at bp_types.c:$L_MAIN\]$" "$T/out" "$n did not stop at breakpoint 1"
+	expect_grep "^\[p[123] on $n stopped at temporary breakpoint 1, main \(\) at bp_types.c:$L_MAIN\]$" "$T/out" "$n did not stop at tbreak 1"
 	expect_grep "^\[p[123] on $n stopped at breakpoint 2, walk \(\) at bp_types.c:[0-9]+\]$" "$T/out" "$n did not reach breakpoint 2"
 done
 ok "three nodes built, ran and stopped"
