@@ -24,7 +24,7 @@ build/tests/bench/bench_inst: tests/bench/bench_inst.c $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB) -L$(LLVM_DIR)/lib -lclang \
 		-Wl,-rpath,$(LLVM_DIR)/lib
 
-bench: $(BENCH_BINS) all
+bench: $(BENCH_BINS) all build/tests/td_bench
 	@tests/bench/run.sh
 
 # Event runtime overhead (wrappers/rt_event.c): links the host port's

@@ -7,6 +7,8 @@
 #    1 KB and 64 KB payloads (6 cases of SECONDS, default 1.5 each).
 # 2. bench_inst: instrumentation speed (source lines per second) over a
 #    generated 10k-line C file with many functions and breakpoints.
+# 2a. td_bench: serialisation throughput of a 1 MB array of structs by the
+#    typedesc walker, natively and on the s390x node under qemu.
 # 2b. bench_events: ns per event record on the hot path, flush cost and
 #    the calibrated probe constant (attached to a quiet ev_sink).
 # 3. bench_handshake: starts a private paravtd (own HOME, so its own token)
@@ -33,6 +35,20 @@ echo "== paravt benchmarks ($(uname -m), $(nproc 2>/dev/null || echo ?) cpus)"
 "$B/bench_frame" "$SECS" || exit 1
 echo
 "$B/bench_inst" 10000 5 || exit 1
+echo
+# 2a. td_bench: serialisation of a 1 MB array of structs on the node, by
+# the generic typedesc walker; natively and on the s390x node (qemu: the
+# figure is emulated speed, not s390x hardware).
+if [ -x build/tests/td_bench ]; then
+	build/tests/td_bench || exit 1
+	if [ -x build/linux-s390x-qemu/tests/td_bench ]; then
+		echo "(s390x under qemu-s390x:)"
+		qemu-s390x -L /usr/s390x-linux-gnu \
+			build/linux-s390x-qemu/tests/td_bench || exit 1
+	fi
+else
+	echo "td_bench: skipped (build/tests/td_bench not built)"
+fi
 echo
 # 2b. bench_events: the event runtime attached to a quiet ev_sink.
 SINK=build/linux-x86_64/tests/ev_sink
