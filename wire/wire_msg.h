@@ -64,7 +64,10 @@
 	X(99, VALUE, "proc:u req:u ok:b value:o")                              \
 	X(100, RESUME, "proc:u")                                               \
 	X(112, EVENTS, "proc:u first:u count:u records:d")                     \
-	X(113, EVENT_STRINGS, "proc:u first:u strings:A")
+	X(113, EVENT_STRINGS, "proc:u first:u strings:A")                      \
+	X(128, NODE_EVENTS, "batch:u proc:u events:o")                         \
+	X(129, EVENTS_ACK, "batch:u")                                          \
+	X(130, EVENTS_LOST, "proc:u count:u reason:s")
 
 enum wire_type {
 #define WIRE_ENUM_(n, name, fields) WIRE_##name = n,
