@@ -6,6 +6,7 @@
 #   archive).  Issue 4 adds the PVM/MPI wrappers and the event buffer here:
 #   append their sources to PVT_RT_SRCS.
 PVT_RT_SRCS := wrappers/rt_chan.c wrappers/rt_stack.c wrappers/rt_crash.c \
+	wrappers/rt_sigsafe.c \
 	wrappers/rt_start.c
 
 $(B)/obj/wrappers/%.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc -Iwrappers

@@ -113,4 +113,18 @@ int pvt__rt_stack_pack(msgpack_packer *pk, uint32_t max, size_t maxstr);
  * an alternate stack.  0, or -1 if sigaltstack/sigaction failed. */
 int pvt__rt_crash_install(void);
 
+/* A fixed buffer that msgpack writes into (signal handlers: no malloc). */
+typedef struct pvt__rt_fixbuf {
+	char *data; /* the buffer */
+	size_t cap; /* its size */
+	size_t len; /* bytes written */
+} pvt__rt_fixbuf;
+
+/* msgpack write callback into a pvt__rt_fixbuf (data); -1 when full. */
+int pvt__rt_fix_write(void *data, const char *buf, size_t len);
+
+/* Writes n bytes to fd with send() and poll() only, waiting about a
+ * second at most in all.  Async-signal-safe.  0 or -1. */
+int pvt__rt_sigsafe_send(int fd, const char *p, size_t n);
+
 #endif

@@ -43,12 +43,6 @@
  * on every system). */
 #define RT_ALTSTACK_SIZE 65536
 
-/* A fixed buffer that msgpack writes into. */
-typedef struct rt_fixbuf {
-	char *data; /* the buffer */
-	size_t cap; /* its size */
-	size_t len; /* bytes written */
-} rt_fixbuf;
 
 /* The signals handled. */
 static const int rt_crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
@@ -57,45 +51,6 @@ static const int rt_crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
  * needs no memory. */
 static char rt_altstack[RT_ALTSTACK_SIZE];
 static char rt_crash_frame[RT_CRASH_FRAMES * (2 * RT_CRASH_STR + 16) + 1024];
-
-/* msgpack write callback into an rt_fixbuf; -1 when full. */
-static int rt_fix_write(void *data, const char *buf, size_t len)
-{
-	rt_fixbuf *f = data;
-
-	if (len > f->cap - f->len)
-		return -1;
-	memcpy(f->data + f->len, buf, len);
-	f->len += len;
-	return 0;
-}
-
-/* Writes n bytes to fd, waiting at most about a second in total.  0 or
- * -1. */
-static int rt_crash_send(int fd, const char *p, size_t n)
-{
-	struct pollfd pfd;
-	int waits = 0;
-	ssize_t w;
-
-	while (n > 0) {
-		w = send(fd, p, n, MSG_NOSIGNAL);
-		if (w > 0) {
-			p += w;
-			n -= (size_t)w;
-			continue;
-		}
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) ||
-		    ++waits > 10)
-			return -1;
-		pfd.fd = fd;
-		pfd.events = POLLOUT;
-		(void)poll(&pfd, 1, 100);
-	}
-	return 0;
-}
 
 /* Packs a string cut at RT_CRASH_STR bytes (NULL as ""). */
 static int rt_crash_str(msgpack_packer *pk, const char *s)
@@ -113,12 +68,12 @@ static int rt_crash_str(msgpack_packer *pk, const char *s)
  * 0 if it does not fit. */
 static size_t rt_crash_build(const wire_peer *p, int sig)
 {
-	rt_fixbuf f = {rt_crash_frame, sizeof rt_crash_frame, 4};
+	pvt__rt_fixbuf f = {rt_crash_frame, sizeof rt_crash_frame, 4};
 	pvt__rt_loc last = pvt__rt_stack_last();
 	msgpack_packer pk;
 	size_t len;
 
-	msgpack_packer_init(&pk, &f, rt_fix_write);
+	msgpack_packer_init(&pk, &f, pvt__rt_fix_write);
 	if (msgpack_pack_array(&pk, 8) ||
 	    msgpack_pack_uint32(&pk, WIRE_TASK_CRASH) ||
 	    msgpack_pack_uint32(&pk, p->seq + 1) ||
@@ -148,11 +103,11 @@ static void rt_crash_handler(int sig)
 		 * (crash inside the runtime) is dropped. */
 		n = pvt__rt_building() ? 0 : wire_buf_used(&p->out);
 		if (n == 0 ||
-		    rt_crash_send(fd, wire_buf_head(&p->out), n) == 0) {
+		    pvt__rt_sigsafe_send(fd, wire_buf_head(&p->out), n) == 0) {
 			pvt__ev_crash(sig); /* buffered events, then CRASH */
 			n = rt_crash_build(p, sig);
 			if (n > 0)
-				(void)rt_crash_send(fd, rt_crash_frame, n);
+				(void)pvt__rt_sigsafe_send(fd, rt_crash_frame, n);
 		}
 	}
 	errno = saved;

@@ -435,62 +435,19 @@ void pvt__ev_stats(pvt__ev_stat *st)
 
 /* ---- crash path: async-signal-safe ------------------------------------- */
 
-/* A fixed buffer msgpack writes into. */
-typedef struct ev_fix {
-	char *data; /* the buffer */
-	size_t cap; /* its size */
-	size_t len; /* bytes written */
-} ev_fix;
 
 /* Frame header (and the small EVENT_STRINGS frames) of the crash path. */
 static char ev_crash_hdr[PVT_EV_STRMAX + 128];
 
-/* msgpack write callback into an ev_fix; -1 when full. */
-static int ev_fix_write(void *data, const char *buf, size_t len)
-{
-	ev_fix *f = data;
-
-	if (len > f->cap - f->len)
-		return -1;
-	memcpy(f->data + f->len, buf, len);
-	f->len += len;
-	return 0;
-}
-
-/* Writes n bytes to fd, waiting about a second at most.  0 or -1. */
-static int ev_crash_send(int fd, const char *p, size_t n)
-{
-	struct pollfd pfd;
-	int waits = 0;
-	ssize_t w;
-
-	while (n > 0) {
-		w = send(fd, p, n, MSG_NOSIGNAL);
-		if (w > 0) {
-			p += w;
-			n -= (size_t)w;
-			continue;
-		}
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) ||
-		    ++waits > 10)
-			return -1;
-		pfd.fd = fd;
-		pfd.events = POLLOUT;
-		(void)poll(&pfd, 1, 100);
-	}
-	return 0;
-}
-
 /* Starts a frame of nf fields in f (length filled by ev_fix_len). */
-static int ev_crash_begin(msgpack_packer *pk, ev_fix *f, wire_peer *p,
+static int ev_crash_begin(msgpack_packer *pk, pvt__rt_fixbuf *f,
+			  wire_peer *p,
                           uint32_t type, uint32_t nf)
 {
 	f->data = ev_crash_hdr;
 	f->cap = sizeof ev_crash_hdr;
 	f->len = 4;
-	msgpack_packer_init(pk, f, ev_fix_write);
+	msgpack_packer_init(pk, f, pvt__rt_fix_write);
 	return msgpack_pack_array(pk, 2 + nf) ||
 	       msgpack_pack_uint32(pk, type) ||
 	       msgpack_pack_uint32(pk, ++p->seq) ||
@@ -499,7 +456,7 @@ static int ev_crash_begin(msgpack_packer *pk, ev_fix *f, wire_peer *p,
 
 /* Writes the 4-byte big-endian frame length for a frame of total bytes
  * (header in f plus extra payload bytes). */
-static void ev_fix_len(ev_fix *f, size_t extra)
+static void ev_fix_len(pvt__rt_fixbuf *f, size_t extra)
 {
 	size_t len = f->len - 4 + extra;
 
@@ -513,7 +470,7 @@ static void ev_fix_len(ev_fix *f, size_t extra)
 static int ev_crash_strings(int fd, wire_peer *p)
 {
 	msgpack_packer pk;
-	ev_fix f;
+	pvt__rt_fixbuf f;
 	size_t n;
 	uint32_t i;
 
@@ -525,7 +482,7 @@ static int ev_crash_strings(int fd, wire_peer *p)
 		    msgpack_pack_str_with_body(&pk, ev.str[i], n))
 			return -1;
 		ev_fix_len(&f, 0);
-		if (ev_crash_send(fd, f.data, f.len) != 0)
+		if (pvt__rt_sigsafe_send(fd, f.data, f.len) != 0)
 			return -1;
 	}
 	ev.sent = ev.nstr;
@@ -539,7 +496,7 @@ void pvt__ev_crash(int sig)
 	int fd = pvt__rt_fd();
 	msgpack_packer pk;
 	size_t bytes;
-	ev_fix f;
+	pvt__rt_fixbuf f;
 
 	if (p == NULL || fd < 0 || !ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
@@ -557,7 +514,7 @@ void pvt__ev_crash(int sig)
 	    msgpack_pack_uint64(&pk, ev.n) || msgpack_pack_bin(&pk, bytes))
 		return;
 	ev_fix_len(&f, bytes);
-	if (ev_crash_send(fd, f.data, f.len) == 0 &&
-	    ev_crash_send(fd, (const char *)ev.buf, bytes) == 0)
+	if (pvt__rt_sigsafe_send(fd, f.data, f.len) == 0 &&
+	    pvt__rt_sigsafe_send(fd, (const char *)ev.buf, bytes) == 0)
 		ev.n = 0;
 }
