@@ -24,6 +24,7 @@ static int con_cmd_quit(int argc, char **argv, char *err, size_t errlen);
 
 /* Option words of run and continue, and of print (completion). */
 static const char *const con_dbg_run_flags[] = {"--timeout", NULL};
+static const char *const con_dbg_load_flags[] = {"--pvm", "--mpi", NULL};
 static const char *const con_dbg_print_flags[] = {"-all", NULL};
 
 /* The top-level commands. */
@@ -33,12 +34,17 @@ static const con_cmd con_cmds[] = {
 	 "Nodes are the machines of the cluster, each reached through its\n"
 	 "paravtd daemon over TCP or SSH.  Subcommands:",
 	 NULL, con_node_cmds, CON_ARG_NONE, NULL},
-	{"load", "load [-I DIR] [-D NAME[=VALUE]] [-U NAME] [-std=STD] FILE...",
+	{"load", "load [--pvm|--mpi] [-I DIR] [-D NAME[=VALUE]] [-U NAME] "
+	 "[-std=STD] FILE...",
 	 "choose the program's C sources and their options",
 	 "Remembers the C sources of the program to debug and the compiler\n"
 	 "options that parse them (relative -I directories are kept).  The\n"
-	 "files are read and instrumented by `build`.",
-	 con_cmd_dbg_load, NULL, CON_ARG_FILE, NULL},
+	 "files are read and instrumented by `build`.  --pvm marks a PVM\n"
+	 "program (built with the PVM wrappers, run with `run pvm`), --mpi\n"
+	 "an MPI one (`run mpi`).  Then each source that defines main is a\n"
+	 "program of its own (a master and its worker), built with the\n"
+	 "sources that do not.",
+	 con_cmd_dbg_load, NULL, CON_ARG_FILE, con_dbg_load_flags},
 	{"break", "break FILE:LINE | FUNCTION",
 	 "set a static breakpoint",
 	 "Sets a breakpoint before the statement at FILE:LINE (or the next\n"
@@ -66,7 +72,9 @@ static const con_cmd con_cmds[] = {
 	 "with the diagnostics of a failed build; the command fails if any\n"
 	 "node failed, but the others still have their build.",
 	 con_cmd_dbg_build, NULL, CON_ARG_NODES, NULL},
-	{"run", "run [NODE...] [--timeout SECS] [-- ARGS...]",
+	{"run", "run [NODE...] [--timeout SECS] [-- ARGS...] | "
+	 "run pvm [NODE] [--timeout SECS] MASTER [ARGS...] | "
+	 "run mpi [NODE] [--timeout SECS] -np N [PROG] [ARGS...]",
 	 "start the program and wait until it stops or ends",
 	 "Runs the last build on the nodes named (default: every node whose\n"
 	 "build succeeded) with ARGS, one process each, named p1, p2, ...\n"
@@ -74,7 +82,12 @@ static const con_cmd con_cmds[] = {
 	 "crashed (at most SECS, default 60), printing what happens:\n"
 	 "[p1 on big stopped at breakpoint 1, main () at prog.c:42],\n"
 	 "[p1] program output, [p2 exited with status 0],\n"
-	 "[p3 killed by signal SIGSEGV at prog.c:17 in f ()].",
+	 "[p3 killed by signal SIGSEGV at prog.c:17 in f ()].\n"
+	 "run pvm starts MASTER (a program of a `load --pvm` build) under\n"
+	 "PVM on NODE (default: the first node that built it); run mpi\n"
+	 "starts N ranks of PROG (default: the first program) with mpirun.\n"
+	 "The processes they start (workers, ranks) join the list as they\n"
+	 "appear, and the wait covers them too.",
 	 con_cmd_dbg_run, NULL, CON_ARG_NODES, con_dbg_run_flags},
 	{"continue", "continue [PROC...|all] [--timeout SECS]",
 	 "resume stopped processes and wait again",
@@ -104,6 +117,18 @@ static const con_cmd con_cmds[] = {
 	 "Has the daemons kill one process, or every live process, and\n"
 	 "waits until they are gone.",
 	 con_cmd_dbg_kill, NULL, CON_ARG_PROC, NULL},
+	{"trace", "trace on|off|filter|show",
+	 "show the send/recv and other events of the processes",
+	 "Events (sends, receives, group calls, spawns, program start and\n"
+	 "exit, crashes) are stored as the nodes forward them.  Subcommands:",
+	 NULL, con_trace_cmds, CON_ARG_NONE, NULL},
+	{"stats", "stats",
+	 "per-process message counts and bytes",
+	 "One line per process: sends, receives (that got a message), bytes\n"
+	 "sent and received, multicasts and group calls, events stored and\n"
+	 "events the daemons reported lost; then the totals.  In a program\n"
+	 "whose messages all arrived, total sends equal total receives.",
+	 con_cmd_stats, NULL, CON_ARG_NONE, NULL},
 	{"info", "info SUBCOMMAND",
 	 "show breakpoints, processes, variables",
 	 "Subcommands:",

@@ -57,6 +57,22 @@ extern const con_cmd con_node_cmds[];
 /* The subcommands of `info` (con_cmd_dbg.c). */
 extern const con_cmd con_info_cmds[];
 
+/* The subcommands of `trace` (con_ev_cmd.c). */
+extern const con_cmd con_trace_cmds[];
+
+/* stats (con_ev_cmd.c). */
+con_cmd_fn con_cmd_stats;
+
+/* Prints the events that arrived since the last call when `trace on`
+ * is in effect (con_ev_cmd.c). */
+void con_ev_cmd_live(void);
+
+/* The Tid cell, activity (enum con_ev_activity, -1 unknown) and last
+ * event location of p, from its events, into the caller's buffers. */
+struct con_proc;
+void con_ev_cmd_proc(const struct con_proc *p, char *tid, size_t tidlen,
+		     int *activity, char *where, size_t wlen);
+
 /* The debugger's commands (con_cmd_dbg.c). */
 con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
 	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,

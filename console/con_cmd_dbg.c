@@ -7,7 +7,8 @@
  * Each body parses its words, calls con_dbg.c and prints the result on
  * stdout; errors go back to con_cmd_exec() as a sentence.  Commands that
  * wait (build, run, continue, print, kill) print the events that arrive
- * meanwhile, in order, through con_cmd_dbg_events().
+ * meanwhile, in order, through con_cmd_dbg_events() (which also prints
+ * the traced events when `trace on` is in effect).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +16,13 @@
 
 #include "con_cmd.h"
 #include "con_dbg.h"
+#include "con_ev.h"
 #include "paravt_rt.h"
 #include "wire.h"
 
 #define CON_DBG_EXPR 4096  /* longest expression, bytes */
+#define CON_DBG_QUIET_SECS 0.3  /* events are over after this silence */
+#define CON_DBG_QUIET_MAX 3.0   /* longest wait for that silence */
 
 static int con_info_breakpoints(int argc, char **argv, char *err,
 				size_t errlen);
@@ -39,8 +43,12 @@ const con_cmd con_info_cmds[] = {
 	{"procs", "info procs",
 	 "list the processes started by run",
 	 "One line per process: id (pN; * marks the current one), node,\n"
-	 "pid, state (running, stopped, exited, crashed) and where it is\n"
-	 "stopped, or how it ended.",
+	 "pid, tid (PVM task id or MPI rank, from its events), state and\n"
+	 "where it is.  A running process is computing, communicating\n"
+	 "(inside a send or multicast) or waiting (inside a receive or a\n"
+	 "group call), as its events tell; else stopped, exited, crashed.\n"
+	 "Where: the breakpoint it is stopped at, how it ended, or the\n"
+	 "source line of its last event.",
 	 con_info_procs, NULL, CON_ARG_NONE, NULL},
 	{"locals", "info locals",
 	 "parameters and locals of the current process, with values",
@@ -97,6 +105,7 @@ void con_cmd_dbg_events(void)
 {
 	con_dbg_event *e;
 
+	con_ev_cmd_live();
 	while ((e = con_dbg_event_next()) != NULL) {
 		con_cmd_dbg_event(e);
 		con_dbg_event_free(e);
@@ -335,24 +344,148 @@ static void con_cmd_dbg_still_running(double secs)
 	printf("; use continue to wait more, or kill]\n");
 }
 
-/* Waits until the processes settle and reports a timeout or Ctrl-C. */
+/* Wait condition: no event batch arrived for CON_DBG_QUIET_SECS (the
+ * last batches of processes that just ended are in). */
+static int con_cmd_dbg_quiet(void *ctx)
+{
+	uint64_t last = con_ev_last_arrival(), now = wire_now_ns();
+
+	return now - last > (uint64_t)(CON_DBG_QUIET_SECS * 1e9);
+}
+
+/* Waits until the processes settle and reports a timeout or Ctrl-C.
+ * When events arrived, waits on a little for the last batches, and
+ * again for processes that started meanwhile (PVM workers, MPI ranks
+ * whose PROC_START came late). */
 static void con_cmd_dbg_settle(double secs)
 {
 	int rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
 
+	if (rc == 0 && con_ev_last_arrival() != 0) {
+		con_cmd_dbg_wait(con_cmd_dbg_quiet, NULL, CON_DBG_QUIET_MAX);
+		rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
+	}
 	if (rc == WIRE_ETIMEOUT)
 		con_cmd_dbg_still_running(secs);
 	if (rc == WIRE_ESTATE)
 		printf("[interrupted: processes go on; see info procs]\n");
 }
 
-/* run [NODE...] [--timeout SECS] [-- ARGS...] */
+/* True if word names a node with a build (so it is not a program). */
+static int con_cmd_dbg_is_node(const char *word)
+{
+	con_nodebuild *b;
+
+	for (b = con_dbg_build_first(); b != NULL; b = b->next)
+		if (strcmp(b->node, word) == 0)
+			return 1;
+	return 0;
+}
+
+/* The program name of word: its base name without ".c", into buf. */
+static void con_cmd_dbg_prog_name(const char *word, char *buf, size_t n)
+{
+	const char *slash = strrchr(word, '/'), *s = slash ? slash + 1 : word;
+	size_t len = strlen(s);
+
+	if (len > 2 && strcmp(s + len - 2, ".c") == 0)
+		len -= 2;
+	snprintf(buf, n, "%.*s", (int)len, s);
+}
+
+/* True if name is a program of the last build. */
+static int con_cmd_dbg_is_prog(const char *name)
+{
+	char **progs;
+	size_t n, i;
+
+	progs = con_dbg_programs(&n);
+	for (i = 0; i < n; i++)
+		if (strcmp(progs[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Reads run pvm/mpi's leading [NODE] [--timeout SECS] from argv[*i].
+ * 0 or -1 with err. */
+static int con_cmd_dbg_run_opts(int argc, char **argv, int *i,
+				const char **node, double *secs, char *err,
+				size_t errlen)
+{
+	int r;
+
+	for (; *i < argc; ++*i) {
+		r = con_cmd_dbg_timeout(argc, argv, i, secs, err, errlen);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (*node != NULL || !con_cmd_dbg_is_node(argv[*i]))
+			return 0;
+		*node = argv[*i];
+	}
+	return 0;
+}
+
+/* run pvm [NODE] [--timeout SECS] MASTER [ARGS...]
+ * run mpi [NODE] [--timeout SECS] -np N [PROG] [ARGS...] */
+static int con_cmd_dbg_run_kind(int argc, char **argv, char *err,
+				size_t errlen)
+{
+	const char *kind = argv[1], *node = NULL;
+	double secs = CON_DBG_RUN_SECS;
+	char prog[WIRE_TEXT_MAX], **progs;
+	int i = 2, mpi = strcmp(kind, "mpi") == 0, rc;
+	size_t np;
+
+	if (con_cmd_dbg_run_opts(argc, argv, &i, &node, &secs, err,
+				 errlen) < 0)
+		return WIRE_EARG;
+	progs = con_dbg_programs(&np);
+	if (mpi && (i + 1 >= argc || strcmp(argv[i], "-np") != 0)) {
+		snprintf(err, errlen, "usage: run mpi [NODE] [--timeout SECS] "
+			 "-np N [PROG] [ARGS...]");
+		return WIRE_EARG;
+	}
+	if (!mpi && i >= argc) {
+		snprintf(err, errlen, "usage: run pvm [NODE] [--timeout SECS] "
+			 "MASTER [ARGS...]");
+		return WIRE_EARG;
+	}
+	if (mpi) {
+		con_cmd_dbg_prog_name(i + 2 < argc ? argv[i + 2] : "", prog,
+				      sizeof prog);
+		if (i + 2 < argc && con_dbg_build_first() != NULL &&
+		    argv[i + 2][0] != '-' && con_cmd_dbg_is_prog(prog)) {
+			/* PROG given: drop it from the arguments */
+			memmove(argv + i + 2, argv + i + 3,
+				(size_t)(argc - i - 3) * sizeof *argv);
+			argc--;
+		} else {
+			snprintf(prog, sizeof prog, "%s",
+				 np > 0 ? progs[0] : "");
+		}
+	} else {
+		con_cmd_dbg_prog_name(argv[i++], prog, sizeof prog);
+	}
+	rc = con_dbg_run_kind(kind, node, prog, argv + i, argc - i, err,
+			      errlen);
+	if (rc < 0)
+		return rc;
+	con_cmd_dbg_settle(secs);
+	return 0;
+}
+
+/* run [NODE...] [--timeout SECS] [-- ARGS...] | run pvm ... | run mpi ... */
 int con_cmd_dbg_run(int argc, char **argv, char *err, size_t errlen)
 {
 	double secs = CON_DBG_RUN_SECS;
 	int i, nnodes = 0, r, rc;
 
 	con_dbg_init();
+	if (argc > 1 && (strcmp(argv[1], "pvm") == 0 ||
+			 strcmp(argv[1], "mpi") == 0))
+		return con_cmd_dbg_run_kind(argc, argv, err, errlen);
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		r = con_cmd_dbg_timeout(argc, argv, &i, &secs, err, errlen);
 		if (r < 0)
@@ -472,25 +605,65 @@ static void con_cmd_dbg_proc_where(const con_proc *p, char *buf, size_t n)
 		snprintf(buf, n, "%s", p->where);
 }
 
+/* The Tid, State and Where cells of p.  A running process's state is
+ * what its events say (computing, communicating, waiting); Where is the
+ * breakpoint, crash or exit, else the last location of its events. */
+static void con_cmd_dbg_proc_row(const con_proc *p, char *tid, size_t tn,
+				 const char **state, char *where, size_t wn)
+{
+	char evwhere[WIRE_TEXT_MAX];
+	int act;
+
+	con_ev_cmd_proc(p, tid, tn, &act, evwhere, sizeof evwhere);
+	con_cmd_dbg_proc_where(p, where, wn);
+	*state = con_cmd_dbg_state(p);
+	if (p->state == CON_PROC_RUNNING && act >= 0)
+		*state = con_ev_activity_name(act);
+	if (where[0] == '\0' || (p->state == CON_PROC_RUNNING &&
+				 evwhere[0] != '\0'))
+		snprintf(where, wn, "%s", evwhere);
+}
+
+/* True if some process has a tid (PVM) or rank (MPI): only then does
+ * info procs show the Tid column. */
+static int con_cmd_dbg_any_tid(void)
+{
+	char tid[16], where[8];
+	con_proc *p;
+	int act;
+
+	for (p = con_dbg_proc_first(); p != NULL; p = p->next) {
+		con_ev_cmd_proc(p, tid, sizeof tid, &act, where, sizeof where);
+		if (strcmp(tid, "-") != 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* info procs */
 static int con_info_procs(int argc, char **argv, char *err, size_t errlen)
 {
-	char id[16], where[WIRE_TEXT_MAX + 64];
+	char id[16], tid[16], where[WIRE_TEXT_MAX + 64];
+	const char *state;
 	con_proc *p;
+	int tids;
 
 	con_dbg_init();
 	if (con_dbg_proc_first() == NULL) {
 		printf("No processes.\n");
 		return 0;
 	}
-	printf("  %-5s %-12s %-8s %-8s %s\n", "Id", "Node", "Pid", "State",
-	       "Where");
+	tids = con_cmd_dbg_any_tid();
+	printf("  %-5s %-12s %-8s %s%-13s %s\n", "Id", "Node", "Pid",
+	       tids ? "Tid      " : "", "State", "Where");
 	for (p = con_dbg_proc_first(); p != NULL; p = p->next) {
 		snprintf(id, sizeof id, "p%d", p->id);
-		con_cmd_dbg_proc_where(p, where, sizeof where);
-		printf("%c %-5s %-12s %-8llu %-8s %s\n",
+		con_cmd_dbg_proc_row(p, tid, sizeof tid, &state, where,
+				     sizeof where);
+		printf("%c %-5s %-12s %-8llu %-*s%s%-13s %s\n",
 		       p == con_dbg_current() ? '*' : ' ', id, p->node,
-		       (unsigned long long)p->pid, con_cmd_dbg_state(p), where);
+		       (unsigned long long)p->pid, tids ? 8 : 0,
+		       tids ? tid : "", tids ? " " : "", state, where);
 	}
 	return 0;
 }

@@ -6,8 +6,9 @@
  * create, free, stop data); the handlers of the task and run messages
  * (PROC_START, OUTPUT, PROC_EXIT, TASK_CRASH, TYPE_TABLE, BP_HIT) and the
  * frame hook that dispatches them (build and inspection answers go to
- * con_dbg_build.c and con_dbg_insp.c); run, resume and kill; the wait
- * loop.  Nothing here prints: events are queued for the command layer.
+ * con_dbg_build.c and con_dbg_insp.c; NODE_EVENTS, EVENT_STRINGS and
+ * EVENTS_LOST are stored by con_ev.c and acknowledged here); run, resume
+ * and kill; the wait loop.  Nothing here prints: events are queued for the command layer.
  */
 #include <errno.h>
 #include <poll.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "con_dbg_int.h"
+#include "con_ev.h"
 #include "paravt_rt.h"
 #include "wire.h"
 
@@ -560,6 +562,111 @@ static int con_dbg_on_crash(con_node *n, const wire_msg *m)
 	return 1;
 }
 
+/* ---- handlers: events ------------------------------------------------- */
+
+/* The process of an event frame for (n, proc), and its number in *id.
+ * A process seen before whose record was dropped after it ended (a new
+ * run forgets ended processes) is not made again: it would look alive
+ * for ever.  NULL then, or when out of memory. */
+static con_proc *con_dbg_ev_proc(con_node *n, uint64_t proc, int *id)
+{
+	con_ev_src *s = con_ev_src_find(n->spec.name, (uint32_t)proc);
+	con_proc *p;
+
+	for (p = con_dbg.procs; s != NULL && p != NULL; p = p->next)
+		if (p->proc == proc && strcmp(p->node, n->spec.name) == 0)
+			break;
+	if (s == NULL)
+		p = con_proc_get(n, proc);
+	*id = p != NULL ? p->id : s != NULL ? s->pid_id : 0;
+	return p;
+}
+
+/* A process the console knows only from its events (a console that
+ * connected after PROC_START and PROC_EXIT went to another one) ends
+ * when its events say so. */
+static void con_dbg_ev_ended(con_node *n, con_proc *p)
+{
+	con_ev_src *s = con_ev_src_find(n->spec.name, p->proc);
+
+	if (s == NULL || !s->ended || p->pid != 0 ||
+	    p->state != CON_PROC_RUNNING)
+		return;
+	p->state = CON_PROC_EXITED;
+	snprintf(p->where, sizeof p->where, "ended (from its events)");
+}
+
+/* NODE_EVENTS: stores the batch (con_ev.c), then acknowledges it, also
+ * when it held only duplicates: batches are acknowledged in order of
+ * arrival.  A malformed batch is reported and acknowledged too (the
+ * daemon would only send it again). */
+static int con_dbg_on_events(con_node *n, const wire_msg *m)
+{
+	const msgpack_object *evs;
+	uint64_t batch, proc;
+	con_proc *p;
+	char why[200];
+	int rc, id;
+
+	if (wire_unpack(m, why, sizeof why, &batch, &proc, &evs) != 0) {
+		con_dbg_event_add(CON_EV_NOTE, NULL, n->spec.name, why);
+		return 1;
+	}
+	p = con_dbg_ev_proc(n, proc, &id);
+	rc = con_ev_add_batch(n->spec.name, (uint32_t)proc, id,
+			      n->clock.offset_ns, evs, why, sizeof why);
+	if (rc < 0)
+		con_dbg_event_add(CON_EV_NOTE, p, n->spec.name, why);
+	else if (p != NULL)
+		con_dbg_ev_ended(n, p);
+	con_dbg_flush(n, wire_pack(wire_peer_out(&n->peer), WIRE_EVENTS_ACK,
+				   wire_peer_seq(&n->peer), n->peer.max_frame,
+				   batch),
+		      why, sizeof why);
+	return 1;
+}
+
+/* EVENT_STRINGS: the names the next events of proc use. */
+static int con_dbg_on_strings(con_node *n, const wire_msg *m)
+{
+	const msgpack_object *strs;
+	uint64_t proc, first;
+	con_proc *p;
+	char why[200];
+	int id;
+
+	if (wire_unpack(m, why, sizeof why, &proc, &first, &strs) != 0) {
+		con_dbg_event_add(CON_EV_NOTE, NULL, n->spec.name, why);
+		return 1;
+	}
+	p = con_dbg_ev_proc(n, proc, &id);
+	if (con_ev_strings(n->spec.name, (uint32_t)proc, id, first, strs, why,
+			   sizeof why) < 0)
+		con_dbg_event_add(CON_EV_NOTE, p, n->spec.name, why);
+	return 1;
+}
+
+/* EVENTS_LOST: counted, and told to the user. */
+static int con_dbg_on_lost(con_node *n, const wire_msg *m)
+{
+	char reason[WIRE_TEXT_MAX], text[WIRE_TEXT_MAX + 64];
+	uint64_t proc, count;
+	con_proc *p;
+	int id;
+
+	if (wire_unpack(m, text, sizeof text, &proc, &count, reason,
+			sizeof reason) != 0) {
+		con_dbg_event_add(CON_EV_NOTE, NULL, n->spec.name, text);
+		return 1;
+	}
+	p = con_dbg_ev_proc(n, proc, &id);
+	con_ev_lost(n->spec.name, (uint32_t)proc, id, count);
+	snprintf(text, sizeof text, "%llu event%s lost: %.200s",
+		 (unsigned long long)count, count == 1 ? "" : "s", reason);
+	con_dbg_event_add(CON_EV_NOTE, p, n->spec.name, text);
+	return 1;
+}
+
 /* An ERROR frame: offered to the runs, builds and inspections that may
  * have caused it.  1 if one of them claims it. */
 static int con_dbg_on_error(con_node *n, const wire_msg *m)
@@ -604,6 +711,12 @@ static int con_dbg_on_msg(con_node *n, const wire_msg *m, void *ctx)
 		return con_dbg_on_hit(n, m);
 	case WIRE_VALUE:
 		return con_dbg_on_value(n, m);
+	case WIRE_NODE_EVENTS:
+		return con_dbg_on_events(n, m);
+	case WIRE_EVENT_STRINGS:
+		return con_dbg_on_strings(n, m);
+	case WIRE_EVENTS_LOST:
+		return con_dbg_on_lost(n, m);
 	case WIRE_ERROR:
 		return con_dbg_on_error(n, m);
 	default:
@@ -665,9 +778,11 @@ static int con_dbg_run_check(char **nodes, int nnodes, char *err,
 	return 0;
 }
 
-/* Sends RUN to one node and records the request. */
-static int con_dbg_run_one(con_node *n, const con_nodebuild *b, char **args,
-			   int nargs, char *err, size_t errlen)
+/* Sends RUN of kind ("plain", "pvm", "mpi") to one node and records the
+ * request. */
+static int con_dbg_run_one(con_node *n, const con_nodebuild *b,
+			   const char *kind, char **args, int nargs, char *err,
+			   size_t errlen)
 {
 	con_runreq *r = calloc(1, sizeof *r);
 	int rc;
@@ -684,7 +799,7 @@ static int con_dbg_run_one(con_node *n, const con_nodebuild *b, char **args,
 	con_dbg.runs = r;
 	rc = wire_pack(wire_peer_out(&n->peer), WIRE_RUN, r->seq,
 		       n->peer.max_frame, (uint64_t)r->run,
-		       (uint64_t)b->build, "plain", b->program,
+		       (uint64_t)b->build, kind, b->program,
 		       (const char *const *)args, (uint32_t)nargs);
 	rc = con_dbg_flush(n, rc, err, errlen);
 	if (rc < 0)
@@ -708,10 +823,10 @@ int con_dbg_run(char **nodes, int nnodes, char **args, int nargs, char *err,
 	con_dbg.next_run++;
 	for (b = con_dbg.builds; b != NULL; b = b->next) {
 		n = con_dbg_node_up(b->node);
-		if (b->state != CON_NB_OK || n == NULL ||
+		if (b->state != CON_NB_OK || n == NULL || b->prog != 0 ||
 		    !con_dbg_named_node(nodes, nnodes, b->node))
 			continue;
-		rc = con_dbg_run_one(n, b, args, nargs, err, errlen);
+		rc = con_dbg_run_one(n, b, "plain", args, nargs, err, errlen);
 		if (rc < 0)
 			return rc;
 		sent++;
@@ -721,6 +836,42 @@ int con_dbg_run(char **nodes, int nnodes, char **args, int nargs, char *err,
 		return WIRE_ESTATE;
 	}
 	return 0;
+}
+
+/* The successful build of program on node (NULL: the first node that
+ * has one), or NULL with err. */
+static con_nodebuild *con_dbg_build_of(const char *node, const char *program,
+				       char *err, size_t errlen)
+{
+	con_nodebuild *b;
+
+	for (b = con_dbg.builds; b != NULL; b = b->next)
+		if (strcmp(b->program, program) == 0 && b->state == CON_NB_OK &&
+		    (node == NULL || strcmp(b->node, node) == 0) &&
+		    con_dbg_node_up(b->node) != NULL)
+			return b;
+	if (con_dbg.builds == NULL)
+		snprintf(err, errlen, "nothing built yet: load, then build");
+	else
+		snprintf(err, errlen, "no successful build of '%s'%s%s on an "
+			 "up node (see build)", program, node ? " on " : "",
+			 node ? node : "");
+	return NULL;
+}
+
+/* run pvm / run mpi: one RUN of kind on one node. */
+int con_dbg_run_kind(const char *kind, const char *node, const char *program,
+		     char **args, int nargs, char *err, size_t errlen)
+{
+	con_nodebuild *b = con_dbg_build_of(node, program, err, errlen);
+
+	if (b == NULL)
+		return WIRE_ESTATE;
+	con_proc_forget_ended();
+	con_dbg_runs_clear();
+	con_dbg.next_run++;
+	return con_dbg_run_one(con_dbg_node_up(b->node), b, kind, args, nargs,
+			       err, errlen);
 }
 
 /* Marks processes and runs of nodes that went down. */

@@ -124,6 +124,9 @@ typedef struct con_nodebuild {
 	uint32_t build;                /* build number */
 	int state;                     /* enum con_nb_state */
 	char program[WIRE_TEXT_MAX];   /* program name the node built */
+	int prog;                      /* its index among the build's
+					  programs (0: the first) */
+	int sent;                      /* its BUILD was sent */
 	char *diag;                    /* diagnostics or reason; owned */
 	uint32_t seq_lo, seq_hi;       /* seqs of our frames (ERROR match) */
 	struct con_nodebuild *next;    /* next node, or NULL */
@@ -174,6 +177,28 @@ con_nodebuild *con_dbg_build_first(void);
  * last build succeeded) with args.  0 or a code with err. */
 int con_dbg_run(char **nodes, int nnodes, char **args, int nargs, char *err,
 		size_t errlen);
+
+/* RUNs program of the last build with kind "pvm" (args: the master's
+ * arguments) or "mpi" (args start "-np N") on node (NULL: the first up
+ * node whose build of program succeeded).  The processes that start
+ * later (PVM workers, MPI ranks) join the process list as their
+ * PROC_START arrives.  0 or a code with err. */
+int con_dbg_run_kind(const char *kind, const char *node, const char *program,
+		     char **args, int nargs, char *err, size_t errlen);
+
+/* Kinds of programs `load` marks (what build tells the daemons). */
+enum con_dbg_mode {
+	CON_DBG_PLAIN,  /* a plain program */
+	CON_DBG_PVM,    /* PVM: BUILD gets -DPARAVT_PVM=1 */
+	CON_DBG_MPI     /* MPI: BUILD gets -DPARAVT_MPI=1 */
+};
+
+/* The mode of what was loaded (enum con_dbg_mode). */
+int con_dbg_mode(void);
+
+/* The names of the programs the last build makes (borrowed), *n set:
+ * one per source that defines main in PVM and MPI mode, else one. */
+char **con_dbg_programs(size_t *n);
 
 /* Wait condition for run/continue: every process started by the last
  * run has answered, and no process of the watched set is running. */

@@ -2,11 +2,27 @@
  * con_dbg_build.c — load, instrumentation and remote builds (con_dbg.h).
  *
  * Layout: string vectors; `load` (sources and compiler options, checked
- * here so that a typo fails at once); instrumentation through
- * con_inst_run and recording where the breakpoints landed; the options
- * as the nodes see them (relative -I directories re-rooted at the shipping
- * root by con_inst_rel_cflag); shipping FILE_PUT and BUILD; the
- * BUILD_RESULT and ERROR answers.
+ * here so that a typo fails at once; --pvm and --mpi mark the program);
+ * instrumentation through con_inst_run and recording where the
+ * breakpoints landed; the programs of a build; the options as the nodes
+ * see them (relative -I directories re-rooted at the shipping root by
+ * con_inst_rel_cflag, plus -DPARAVT_PVM=1 or -DPARAVT_MPI=1); shipping
+ * FILE_PUT and BUILD; the BUILD_RESULT and ERROR answers.
+ *
+ * Programs: a plain load makes one program, named after its first
+ * source.  A PVM or MPI load whose sources define main more than once
+ * (a master and its worker) makes one program per such source, named
+ * after it and built from it and every source without main.  All of
+ * them share one build number, so each node keeps them in one build
+ * directory, where pvm_spawn finds the workers by bare name; the node
+ * gets the files once and one BUILD per program, the next when the
+ * previous one has its BUILD_RESULT (a daemon compiles one BUILD of a
+ * build number at a time).
+ *
+ * The PVM wrapper header is not injected by the instrumenter: the
+ * daemon compiles with -include paravt_pvm.h when a BUILD carries
+ * -DPARAVT_PVM=1 (the header includes <pvm3.h> itself and its macros are
+ * function-like, so it may come first), and links the PVM wrappers.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,11 +93,15 @@ static int con_load_opt(int argc, char **argv, int *i, char ***fl, size_t *nf,
 
 	if (w[0] != '-')
 		return 0;
+	if (strcmp(w, "--pvm") == 0 || strcmp(w, "--mpi") == 0) {
+		con_dbg.mode = w[2] == 'p' ? CON_DBG_PVM : CON_DBG_MPI;
+		return 1;
+	}
 	if (strncmp(w, "-std=", 5) == 0)
 		return con_strv_add(fl, nf, "%s", w) < 0 ? -1 : 1;
 	if (opt != 'I' && opt != 'D' && opt != 'U') {
-		snprintf(err, errlen, "load: unknown option '%s' (use -I, -D, "
-			 "-U, -std=)", w);
+		snprintf(err, errlen, "load: unknown option '%s' (use --pvm, "
+			 "--mpi, -I, -D, -U, -std=)", w);
 		return -1;
 	}
 	if (w[2] != '\0')
@@ -99,9 +119,11 @@ int con_dbg_load(int argc, char **argv, char *err, size_t errlen)
 {
 	char **src = NULL, **fl = NULL;
 	size_t ns = 0, nf = 0;
-	int i, r;
+	int i, r, mode;
 
 	err[0] = '\0';
+	mode = con_dbg.mode;
+	con_dbg.mode = CON_DBG_PLAIN;
 	for (i = 1; i < argc; i++) {
 		r = con_load_opt(argc, argv, &i, &fl, &nf, err, errlen);
 		if (r < 0)
@@ -117,8 +139,8 @@ int con_dbg_load(int argc, char **argv, char *err, size_t errlen)
 			goto out_fail;
 	}
 	if (ns == 0) {
-		snprintf(err, errlen, "usage: load [-I DIR] [-D NAME[=V]] "
-			 "[-std=STD] FILE...");
+		snprintf(err, errlen, "usage: load [--pvm|--mpi] [-I DIR] "
+			 "[-D NAME[=V]] [-std=STD] FILE...");
 		goto out_fail;
 	}
 	con_strv_free(con_dbg.sources, con_dbg.nsources);
@@ -129,6 +151,7 @@ int con_dbg_load(int argc, char **argv, char *err, size_t errlen)
 	con_dbg.ncflags = nf;
 	return 0;
 out_fail:
+	con_dbg.mode = mode;
 	if (err[0] == '\0')
 		snprintf(err, errlen, "out of memory");
 	con_strv_free(src, ns);
@@ -229,6 +252,82 @@ static void con_dbg_program_name(void)
 		 s);
 }
 
+/* The mode of the load. */
+int con_dbg_mode(void)
+{
+	return con_dbg.mode;
+}
+
+/* The programs of the last build. */
+char **con_dbg_programs(size_t *n)
+{
+	*n = con_dbg.nprograms;
+	return con_dbg.programs;
+}
+
+/* Base name of path without ".c", into buf. */
+static void con_dbg_base(const char *path, char *buf, size_t n)
+{
+	const char *slash = strrchr(path, '/'), *s;
+	size_t len;
+
+	s = slash != NULL ? slash + 1 : path;
+	len = strlen(s);
+	if (len > 2 && strcmp(s + len - 2, ".c") == 0)
+		len -= 2;
+	snprintf(buf, n, "%.*s", (int)len, s);
+}
+
+/* True if instrumented file f defines main (its body starts with
+ * para_vt_start, which the instrumenter puts there and nowhere else). */
+static int con_dbg_has_main(const con_inst_file *f)
+{
+	return f->is_source &&
+	       memmem(f->data, f->len, "para_vt_start();", 16) != NULL;
+}
+
+/* Adds program name (main source index idx) to the list.  0 or -1. */
+static int con_dbg_prog_add(const char *name, size_t idx)
+{
+	size_t *v = realloc(con_dbg.prog_main,
+			    (con_dbg.nprograms + 1) * sizeof *v);
+
+	if (v == NULL)
+		return -1;
+	con_dbg.prog_main = v;
+	v[con_dbg.nprograms] = idx;
+	return con_strv_add(&con_dbg.programs, &con_dbg.nprograms, "%s",
+			    name);
+}
+
+/* Decides the programs of the new build (see the top of the file).
+ * 0 or WIRE_ENOMEM. */
+static int con_dbg_find_programs(void)
+{
+	const con_inst_result *r = &con_dbg.inst;
+	char name[WIRE_TEXT_MAX];
+	size_t i, mains = 0;
+
+	con_strv_free(con_dbg.programs, con_dbg.nprograms);
+	free(con_dbg.prog_main);
+	con_dbg.programs = NULL;
+	con_dbg.prog_main = NULL;
+	con_dbg.nprograms = 0;
+	for (i = 0; i < r->nfiles; i++)
+		mains += con_dbg_has_main(&r->files[i]);
+	if (con_dbg.mode == CON_DBG_PLAIN || mains < 2)
+		return con_dbg_prog_add(con_dbg.program, (size_t)-1) < 0 ?
+		       WIRE_ENOMEM : 0;
+	for (i = 0; i < r->nfiles && i < con_dbg.nsources; i++) {
+		if (!con_dbg_has_main(&r->files[i]))
+			continue;
+		con_dbg_base(con_dbg.sources[i], name, sizeof name);
+		if (con_dbg_prog_add(name, i) < 0)
+			return WIRE_ENOMEM;
+	}
+	return 0;
+}
+
 static int con_dbg_ship_cflags(void);
 
 /* Runs the instrumenter on what was loaded, with the breakpoints. */
@@ -271,6 +370,10 @@ int con_dbg_instrument(char **notes, char *err, size_t errlen)
 	con_dbg.have_inst = 1;
 	con_dbg.build_no++;
 	con_dbg_program_name();
+	if (con_dbg_find_programs() < 0) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
 	if (res.notes != NULL)
 		*notes = strdup(res.notes);
 	con_dbg_move_notes(&res, notes);
@@ -305,6 +408,11 @@ static int con_dbg_ship_cflags(void)
 		if (rc < 0)
 			return WIRE_ENOMEM;
 	}
+	if (con_dbg.mode != CON_DBG_PLAIN &&
+	    con_strv_add(&con_dbg.ship_cflags, &con_dbg.nship_cflags, "%s",
+			 con_dbg.mode == CON_DBG_PVM ? "-DPARAVT_PVM=1" :
+			 "-DPARAVT_MPI=1") < 0)
+		return WIRE_ENOMEM;
 	return 0;
 }
 
@@ -323,18 +431,57 @@ static void con_dbg_builds_clear(void)
 	con_dbg.builds = NULL;
 }
 
-/* Sends every file and BUILD to n; records seqs in b.  0 or a code. */
+/* The sources of program prog (names borrowed from the result) into
+ * srcs; returns how many.  A program takes its own main source and every
+ * source without main. */
+static size_t con_dbg_prog_srcs(int prog, const char **srcs)
+{
+	const con_inst_result *r = &con_dbg.inst;
+	size_t i, k = 0, own = con_dbg.prog_main[prog];
+
+	for (i = 0; i < r->nfiles; i++) {
+		if (!r->files[i].is_source)
+			continue;
+		if (own == (size_t)-1 || i == own ||
+		    !con_dbg_has_main(&r->files[i]))
+			srcs[k++] = r->files[i].name;
+	}
+	return k;
+}
+
+/* Sends BUILD of b's program to n; b->seq_hi is its seq.  0 or a code. */
+static int con_dbg_send_build(con_node *n, con_nodebuild *b, char *err,
+			      size_t errlen)
+{
+	const char **srcs = calloc(con_dbg.inst.nfiles + 1, sizeof *srcs);
+	size_t k;
+	int rc;
+
+	if (srcs == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	k = con_dbg_prog_srcs(b->prog, srcs);
+	b->sent = 1;
+	b->seq_hi = wire_peer_seq(&n->peer);
+	if (!b->seq_lo)
+		b->seq_lo = b->seq_hi;
+	rc = wire_pack(wire_peer_out(&n->peer), WIRE_BUILD, b->seq_hi,
+		       n->peer.max_frame, (uint64_t)b->build, b->program, srcs,
+		       (uint32_t)k, (const char *const *)con_dbg.ship_cflags,
+		       (uint32_t)con_dbg.nship_cflags);
+	free(srcs);
+	return con_dbg_flush(n, rc, err, errlen);
+}
+
+/* Sends every file, then BUILD of b's program, to n.  0 or a code. */
 static int con_dbg_ship(con_node *n, con_nodebuild *b, char *err,
 			size_t errlen)
 {
 	const con_inst_result *r = &con_dbg.inst;
-	const char **srcs;
-	size_t i, k = 0;
+	size_t i;
 	int rc = 0;
 
-	srcs = calloc(r->nfiles + 1, sizeof *srcs);
-	if (srcs == NULL)
-		return WIRE_ENOMEM;
 	b->seq_lo = wire_peer_seq(&n->peer);
 	for (i = 0; i < r->nfiles && rc == 0; i++) {
 		rc = wire_pack(wire_peer_out(&n->peer), WIRE_FILE_PUT,
@@ -343,35 +490,47 @@ static int con_dbg_ship(con_node *n, con_nodebuild *b, char *err,
 			       r->files[i].name, (uint64_t)CON_DBG_FILE_MODE,
 			       (const void *)r->files[i].data, r->files[i].len);
 		rc = con_dbg_flush(n, rc, err, errlen);
-		if (r->files[i].is_source)
-			srcs[k++] = r->files[i].name;
 	}
-	b->seq_hi = wire_peer_seq(&n->peer);
-	if (rc == 0)
-		rc = wire_pack(wire_peer_out(&n->peer), WIRE_BUILD, b->seq_hi,
-			       n->peer.max_frame, (uint64_t)b->build,
-			       con_dbg.program, srcs, (uint32_t)k,
-			       (const char *const *)con_dbg.ship_cflags,
-			       (uint32_t)con_dbg.nship_cflags);
-	rc = con_dbg_flush(n, rc, err, errlen);
-	free(srcs);
-	return rc;
+	return rc < 0 ? rc : con_dbg_send_build(n, b, err, errlen);
 }
 
-/* Adds a record for n to the build list (at the end). */
-static con_nodebuild *con_dbg_build_add(const char *node)
+/* Adds a record for program prog on node to the build list (at the
+ * end). */
+static con_nodebuild *con_dbg_build_add(const char *node, int prog)
 {
 	con_nodebuild *b = calloc(1, sizeof *b), **pp = &con_dbg.builds;
 
 	if (b == NULL)
 		return NULL;
 	snprintf(b->node, sizeof b->node, "%s", node);
+	snprintf(b->program, sizeof b->program, "%s", con_dbg.programs[prog]);
+	b->prog = prog;
 	b->build = con_dbg.build_no;
 	b->state = CON_NB_PENDING;
 	while (*pp != NULL)
 		pp = &(*pp)->next;
 	*pp = b;
 	return b;
+}
+
+/* Sends the next BUILD of node's programs that is not sent yet; a node
+ * that cannot take it fails that program.  Called when the node's
+ * previous BUILD was answered. */
+static void con_dbg_build_next(con_node *n)
+{
+	con_nodebuild *b;
+	char err[WIRE_TEXT_MAX];
+
+	for (b = con_dbg.builds; b != NULL; b = b->next)
+		if (!b->sent && strcmp(b->node, n->spec.name) == 0)
+			break;
+	if (b == NULL)
+		return;
+	if (con_dbg_send_build(n, b, err, sizeof err) < 0) {
+		b->state = CON_NB_FAILED;
+		free(b->diag);
+		b->diag = strdup(err);
+	}
 }
 
 /* Checks the named nodes exist and are up (nnodes 0: that one is). */
@@ -397,12 +556,37 @@ int con_dbg_build_check(char **nodes, int nnodes, char *err,
 	return 0;
 }
 
+/* The first record of node in the build list (there is one). */
+static con_nodebuild *con_dbg_build_find_first(const char *node)
+{
+	con_nodebuild *b;
+
+	for (b = con_dbg.builds; b != NULL; b = b->next)
+		if (strcmp(b->node, node) == 0)
+			break;
+	return b;
+}
+
+/* Fails every record of node with the sentence why. */
+static void con_dbg_build_fail_node(const char *node, const char *why)
+{
+	con_nodebuild *b;
+
+	for (b = con_dbg.builds; b != NULL; b = b->next)
+		if (strcmp(b->node, node) == 0) {
+			b->sent = 1;
+			b->state = CON_NB_FAILED;
+			free(b->diag);
+			b->diag = strdup(why);
+		}
+}
+
 /* Ships the instrumented program to the chosen nodes. */
 int con_dbg_build_send(char **nodes, int nnodes, char *err, size_t errlen)
 {
 	con_nodebuild *b;
 	con_node *n;
-	int rc;
+	int rc, i;
 
 	rc = con_dbg_build_check(nodes, nnodes, err, errlen);
 	if (rc < 0)
@@ -411,15 +595,14 @@ int con_dbg_build_send(char **nodes, int nnodes, char *err, size_t errlen)
 	for (n = con_node_first(); n != NULL; n = n->next) {
 		if (!n->up || !con_dbg_named_node(nodes, nnodes, n->spec.name))
 			continue;
-		b = con_dbg_build_add(n->spec.name);
-		if (b == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return WIRE_ENOMEM;
-		}
-		if (con_dbg_ship(n, b, err, errlen) < 0) {
-			b->state = CON_NB_FAILED;
-			b->diag = strdup(err);
-		}
+		for (i = 0; i < (int)con_dbg.nprograms; i++)
+			if (con_dbg_build_add(n->spec.name, i) == NULL) {
+				snprintf(err, errlen, "out of memory");
+				return WIRE_ENOMEM;
+			}
+		b = con_dbg_build_find_first(n->spec.name);
+		if (con_dbg_ship(n, b, err, errlen) < 0)
+			con_dbg_build_fail_node(n->spec.name, err);
 	}
 	return 0;
 }
@@ -443,15 +626,24 @@ con_nodebuild *con_dbg_build_first(void)
 
 /* ---- answers ---------------------------------------------------------- */
 
-/* The pending record of node n for build number build, or NULL. */
-static con_nodebuild *con_dbg_build_find(const con_node *n, uint64_t build)
+/* The record of node n for build number build waiting for its answer:
+ * the one of program if there is one, else the first sent and pending,
+ * or NULL. */
+static con_nodebuild *con_dbg_build_find(const con_node *n, uint64_t build,
+					 const char *program)
 {
-	con_nodebuild *b;
+	con_nodebuild *b, *any = NULL;
 
-	for (b = con_dbg.builds; b != NULL; b = b->next)
-		if (b->build == build && strcmp(b->node, n->spec.name) == 0)
+	for (b = con_dbg.builds; b != NULL; b = b->next) {
+		if (b->build != build || strcmp(b->node, n->spec.name) != 0 ||
+		    !b->sent || b->state != CON_NB_PENDING)
+			continue;
+		if (strcmp(b->program, program) == 0)
 			return b;
-	return NULL;
+		if (any == NULL)
+			any = b;
+	}
+	return any;
 }
 
 /* BUILD_RESULT: ok or diagnostics. */
@@ -467,14 +659,15 @@ int con_dbg_on_build_result(con_node *n, const wire_msg *m)
 	if (wire_unpack(m, why, sizeof why, &build, &ok, program,
 			sizeof program, &diag, &len) != 0)
 		return 1;
-	b = con_dbg_build_find(n, build);
-	if (b == NULL || b->state != CON_NB_PENDING)
+	b = con_dbg_build_find(n, build, program);
+	if (b == NULL)
 		return 1;
 	b->state = ok ? CON_NB_OK : CON_NB_FAILED;
-	snprintf(b->program, sizeof b->program, "%s",
-		 program[0] != '\0' ? program : con_dbg.program);
+	if (program[0] != '\0')
+		snprintf(b->program, sizeof b->program, "%s", program);
 	free(b->diag);
 	b->diag = strndup(diag, len);
+	con_dbg_build_next(n);
 	return 1;
 }
 
@@ -492,6 +685,7 @@ int con_dbg_build_error(con_node *n, uint32_t ref_seq, const char *text)
 		b->state = CON_NB_FAILED;
 		free(b->diag);
 		b->diag = strdup(text);
+		con_dbg_build_next(n);
 		return 1;
 	}
 	return 0;

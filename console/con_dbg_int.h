@@ -33,6 +33,13 @@ typedef struct con_dbg_state {
 	con_inst_result inst;       /* its files and landings */
 	int have_inst;              /* inst is filled */
 	char program[WIRE_TEXT_MAX]; /* program name sent with BUILD */
+	int mode;                   /* enum con_dbg_mode of the load */
+	char **programs;            /* programs of the last build; owned */
+	size_t nprograms;           /* entries in programs */
+	size_t *prog_main;          /* per program: index in inst.files of
+				       its main source, or (size_t)-1 when
+				       every source makes the one program;
+				       owned */
 	char **ship_cflags;         /* cflags as the nodes see them; owned */
 	size_t nship_cflags;        /* entries in ship_cflags */
 	con_nodebuild *builds;      /* nodes of the last build sent */

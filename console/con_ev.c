@@ -1,0 +1,491 @@
+/*
+ * con_ev.c — the event store (con_ev.h): sources, the ring of events,
+ * string tables, counters and what each process is doing.
+ *
+ * Layout: the state; sources; the ring; decoding one canonical event;
+ * counters and activity; batches, strings and losses; readers.  Filters
+ * and the display line live in con_ev_fmt.c.
+ *
+ * The ring: events are numbered by arrival.  While it grows (doubling up
+ * to the maximum) nothing has been forgotten and number k sits at index k;
+ * once it has its maximum size, number k sits at k % size.  Both rules
+ * agree, so one formula (k % cap) serves before and after.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "con_ev.h"
+#include "../wrappers/pvt_event.h"
+#include "wire.h"
+
+/* The whole store (one per console). */
+static struct {
+	con_ev_src **srcs;   /* sources, in order of first sight; owned */
+	size_t nsrcs;        /* entries in srcs */
+	con_ev_rec *ring;    /* events; owned */
+	size_t cap;          /* slots in ring */
+	size_t max;          /* most slots (0: CON_EV_MAX) */
+	uint64_t next;       /* arrival number of the next event */
+	uint64_t count;      /* events stored now */
+	uint64_t dropped;    /* forgotten because the ring was full */
+	uint64_t last_ns;    /* when the last batch arrived */
+	int64_t t0_con_ns;   /* console time of the first event stored */
+} con_ev;
+
+/* ---- sources ---------------------------------------------------------- */
+
+/* Frees one source. */
+static void con_ev_src_free(con_ev_src *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nstrs; i++)
+		free(s->strs[i]);
+	free(s->strs);
+	free(s);
+}
+
+/* Forgets everything but the maximum. */
+void con_ev_reset(void)
+{
+	size_t i, max = con_ev.max;
+
+	for (i = 0; i < con_ev.nsrcs; i++)
+		con_ev_src_free(con_ev.srcs[i]);
+	free(con_ev.srcs);
+	free(con_ev.ring);
+	memset(&con_ev, 0, sizeof con_ev);
+	con_ev.max = max;
+}
+
+/* Sets the ring's maximum. */
+void con_ev_set_max(size_t max)
+{
+	con_ev.max = max < 16 ? 16 : max;
+}
+
+/* The source (node, proc), or NULL. */
+con_ev_src *con_ev_src_find(const char *node, uint32_t proc)
+{
+	size_t i;
+
+	for (i = 0; i < con_ev.nsrcs; i++)
+		if (con_ev.srcs[i]->proc == proc &&
+		    strcmp(con_ev.srcs[i]->node, node) == 0)
+			return con_ev.srcs[i];
+	return NULL;
+}
+
+/* The source (node, proc), created when unknown; NULL when out of
+ * memory.  *idx gets its index. */
+static con_ev_src *con_ev_src_get(const char *node, uint32_t proc,
+				  int pid_id, uint32_t *idx)
+{
+	con_ev_src **v, *s;
+	size_t i;
+
+	for (i = 0; i < con_ev.nsrcs; i++)
+		if (con_ev.srcs[i]->proc == proc &&
+		    strcmp(con_ev.srcs[i]->node, node) == 0) {
+			*idx = (uint32_t)i;
+			return con_ev.srcs[i];
+		}
+	v = realloc(con_ev.srcs, (con_ev.nsrcs + 1) * sizeof *v);
+	s = calloc(1, sizeof *s);
+	if (v == NULL || s == NULL) {
+		free(s);
+		if (v != NULL)
+			con_ev.srcs = v;
+		return NULL;
+	}
+	con_ev.srcs = v;
+	snprintf(s->node, sizeof s->node, "%s", node);
+	s->proc = proc;
+	s->pid_id = pid_id;
+	*idx = (uint32_t)con_ev.nsrcs;
+	con_ev.srcs[con_ev.nsrcs++] = s;
+	return s;
+}
+
+/* ---- the ring --------------------------------------------------------- */
+
+/* The most slots of the ring. */
+static size_t con_ev_max(void)
+{
+	return con_ev.max != 0 ? con_ev.max : CON_EV_MAX;
+}
+
+/* A slot for the next event (the oldest is forgotten when the ring is
+ * full), or NULL when out of memory. */
+static con_ev_rec *con_ev_slot(void)
+{
+	size_t ncap;
+	con_ev_rec *r;
+
+	if (con_ev.count == con_ev.cap && con_ev.cap < con_ev_max()) {
+		ncap = con_ev.cap == 0 ? 1024 : con_ev.cap * 2;
+		if (ncap > con_ev_max())
+			ncap = con_ev_max();
+		r = realloc(con_ev.ring, ncap * sizeof *r);
+		if (r == NULL)
+			return NULL;
+		con_ev.ring = r;
+		con_ev.cap = ncap;
+	}
+	if (con_ev.count == con_ev.cap) {
+		con_ev.count--;
+		con_ev.dropped++;
+	}
+	return &con_ev.ring[con_ev.next % con_ev.cap];
+}
+
+/* ---- decoding --------------------------------------------------------- */
+
+/* One msgpack integer as int64 (unsigned beyond INT64_MAX refused).
+ * 0 or -1. */
+static int con_ev_int(const msgpack_object *o, int64_t *v)
+{
+	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+	    o->via.u64 <= (uint64_t)INT64_MAX) {
+		*v = (int64_t)o->via.u64;
+		return 0;
+	}
+	if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER) {
+		*v = o->via.i64;
+		return 0;
+	}
+	return -1;
+}
+
+/* True if v fits an int32. */
+static int con_ev_i32(int64_t v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/* Decodes [seq, kind, op, t_ns, delta_ns, file, func, line, peer, tag,
+ * bytes, result, aux] into *e.  0 or -1 with err. */
+static int con_ev_decode(const msgpack_object *o, con_ev_rec *e, char *err,
+			 size_t errlen)
+{
+	int64_t v[CON_EV_FIELDS];
+	uint32_t i;
+
+	if (o->type != MSGPACK_OBJECT_ARRAY ||
+	    o->via.array.size < CON_EV_FIELDS) {
+		snprintf(err, errlen, "event is not an array of %d integers",
+			 CON_EV_FIELDS);
+		return -1;
+	}
+	for (i = 0; i < CON_EV_FIELDS; i++)
+		if (con_ev_int(&o->via.array.ptr[i], &v[i]) < 0) {
+			snprintf(err, errlen, "event field %u is not an "
+				 "integer", i);
+			return -1;
+		}
+	if (v[0] < 0 || v[1] < 1 || v[1] > PVT_EV_KIND_MAX || v[2] < 0 ||
+	    v[2] > 255 || v[3] < 0 || v[4] < 0 || v[5] < 0 ||
+	    v[5] > UINT32_MAX || v[6] < 0 || v[6] > UINT32_MAX ||
+	    !con_ev_i32(v[7]) || !con_ev_i32(v[8]) || !con_ev_i32(v[9]) ||
+	    !con_ev_i32(v[11]) || !con_ev_i32(v[12])) {
+		snprintf(err, errlen, "event seq %lld: a field is out of "
+			 "range", (long long)v[0]);
+		return -1;
+	}
+	memset(e, 0, sizeof *e);
+	e->seq = (uint64_t)v[0];
+	e->kind = (uint16_t)v[1];
+	e->op = (uint16_t)v[2];
+	e->t_ns = (uint64_t)v[3];
+	e->delta_ns = (uint64_t)v[4];
+	e->file = (uint32_t)v[5];
+	e->func = (uint32_t)v[6];
+	e->line = (int32_t)v[7];
+	e->peer = (int32_t)v[8];
+	e->tag = (int32_t)v[9];
+	e->bytes = v[10];
+	e->result = (int32_t)v[11];
+	e->aux = (int32_t)v[12];
+	return 0;
+}
+
+/* ---- counters and activity -------------------------------------------- */
+
+/* True if a receive END e got a message (PVM: a buffer id > 0; MPI:
+ * MPI_SUCCESS); probes never count, they leave the message queued. */
+static int con_ev_got_message(const con_ev_rec *e)
+{
+	if (e->op == PVT_OP_PVM_PROBE)
+		return 0;
+	if (e->op < PVT_OP_MPI_INIT)
+		return e->result > 0;
+	return e->result == 0 && e->op != PVT_OP_MPI_IRECV;
+}
+
+/* Updates the counters of s for a new event e. */
+static void con_ev_count(con_ev_src *s, const con_ev_rec *e)
+{
+	s->st.events++;
+	if (e->kind == PVT_EV_SEND_END && e->op != PVT_OP_MPI_ISEND &&
+	    e->result >= 0) {
+		s->st.sends++;
+		s->st.bytes_out += e->bytes > 0 ? (uint64_t)e->bytes : 0;
+	} else if (e->kind == PVT_EV_RECV_END && con_ev_got_message(e)) {
+		s->st.recvs++;
+		s->st.bytes_in += e->bytes > 0 ? (uint64_t)e->bytes : 0;
+	} else if (e->kind == PVT_EV_MCAST_END ||
+		   e->kind == PVT_EV_GROUP_END) {
+		s->st.colls++;
+	}
+}
+
+/* Updates what s is doing, its tid and its last location for e. */
+static void con_ev_track(con_ev_src *s, const con_ev_rec *e)
+{
+	switch (e->kind) {
+	case PVT_EV_PROG_START:
+		s->have_tid = e->peer >= 0;
+		s->tid = e->peer;
+		break;
+	case PVT_EV_SEND_START: case PVT_EV_RECV_START:
+	case PVT_EV_MCAST_START: case PVT_EV_GROUP_START:
+		s->open_kind = e->kind;
+		break;
+	case PVT_EV_PROG_EXIT: case PVT_EV_CRASH:
+		s->ended = 1;
+		/* fall through */
+	default:
+		if (e->kind == s->open_kind + 1)
+			s->open_kind = 0;
+	}
+	if (e->line > 0) {
+		s->file = e->file;
+		s->func = e->func;
+		s->line = e->line;
+	}
+}
+
+/* What s is doing. */
+int con_ev_activity(const con_ev_src *s)
+{
+	if (s->ended || s->open_kind == 0)
+		return CON_EV_COMPUTING;
+	if (s->open_kind == PVT_EV_SEND_START ||
+	    s->open_kind == PVT_EV_MCAST_START)
+		return CON_EV_COMMUNICATING;
+	return CON_EV_WAITING;
+}
+
+/* Name of an activity. */
+const char *con_ev_activity_name(int activity)
+{
+	static const char *const w[] = {"computing", "communicating",
+					"waiting"};
+
+	return activity >= 0 && activity <= CON_EV_WAITING ? w[activity] : "?";
+}
+
+/* ---- batches, strings, losses ----------------------------------------- */
+
+/* Stores one decoded event of source s (index idx).  1 if stored, 0 if it
+ * was a duplicate, -1 when out of memory. */
+static int con_ev_store(con_ev_src *s, uint32_t idx, con_ev_rec *e,
+			int64_t offset_ns)
+{
+	con_ev_rec *slot;
+
+	if (e->seq < s->next_seq) {
+		s->st.dups++;
+		return 0;
+	}
+	slot = con_ev_slot();
+	if (slot == NULL)
+		return -1;
+	e->src = idx;
+	e->t_con_ns = (int64_t)e->t_ns - offset_ns;
+	if (con_ev.next == 0)
+		con_ev.t0_con_ns = e->t_con_ns;
+	*slot = *e;
+	con_ev.next++;
+	con_ev.count++;
+	s->next_seq = e->seq + 1;
+	con_ev_count(s, e);
+	con_ev_track(s, e);
+	return 1;
+}
+
+/* NODE_EVENTS: decodes and stores every event of the batch. */
+int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
+		     int64_t offset_ns, const msgpack_object *events,
+		     char *err, size_t errlen)
+{
+	con_ev_src *s;
+	con_ev_rec e;
+	uint32_t i, idx;
+	int stored = 0, r;
+
+	con_ev.last_ns = wire_now_ns();
+	if (events->type != MSGPACK_OBJECT_ARRAY) {
+		snprintf(err, errlen, "NODE_EVENTS: events is not an array");
+		return WIRE_EMALFORMED;
+	}
+	s = con_ev_src_get(node, proc, pid_id, &idx);
+	if (s == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	for (i = 0; i < events->via.array.size; i++) {
+		if (con_ev_decode(&events->via.array.ptr[i], &e, err,
+				  errlen) < 0)
+			return WIRE_EMALFORMED;
+		r = con_ev_store(s, idx, &e, offset_ns);
+		if (r < 0) {
+			snprintf(err, errlen, "out of memory");
+			return WIRE_ENOMEM;
+		}
+		stored += r;
+	}
+	return stored;
+}
+
+/* Makes room for ids below want in s's string table.  0 or -1. */
+static int con_ev_strs_grow(con_ev_src *s, size_t want)
+{
+	char **v;
+
+	if (want <= s->nstrs)
+		return 0;
+	v = realloc(s->strs, want * sizeof *v);
+	if (v == NULL)
+		return -1;
+	memset(v + s->nstrs, 0, (want - s->nstrs) * sizeof *v);
+	s->strs = v;
+	s->nstrs = want;
+	return 0;
+}
+
+/* EVENT_STRINGS: names of ids first.. of (node, proc). */
+int con_ev_strings(const char *node, uint32_t proc, int pid_id,
+		   uint64_t first, const msgpack_object *strings, char *err,
+		   size_t errlen)
+{
+	const msgpack_object *o;
+	con_ev_src *s;
+	uint32_t i, idx;
+
+	con_ev.last_ns = wire_now_ns();
+	if (strings->type != MSGPACK_OBJECT_ARRAY || first == 0 ||
+	    first + strings->via.array.size > CON_EV_STRS_MAX) {
+		snprintf(err, errlen, "EVENT_STRINGS: ids %llu.. out of range",
+			 (unsigned long long)first);
+		return WIRE_EMALFORMED;
+	}
+	s = con_ev_src_get(node, proc, pid_id, &idx);
+	if (s == NULL ||
+	    con_ev_strs_grow(s, first + strings->via.array.size) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	for (i = 0; i < strings->via.array.size; i++) {
+		o = &strings->via.array.ptr[i];
+		if (o->type != MSGPACK_OBJECT_STR)
+			continue;
+		free(s->strs[first + i]);
+		s->strs[first + i] = strndup(o->via.str.ptr, o->via.str.size);
+	}
+	return 0;
+}
+
+/* EVENTS_LOST: counted on the source. */
+void con_ev_lost(const char *node, uint32_t proc, int pid_id,
+		 uint64_t count)
+{
+	uint32_t idx;
+	con_ev_src *s = con_ev_src_get(node, proc, pid_id, &idx);
+
+	if (s != NULL)
+		s->st.lost += count;
+}
+
+/* ---- readers ---------------------------------------------------------- */
+
+/* Arrival number of the next event. */
+uint64_t con_ev_next(void)
+{
+	return con_ev.next;
+}
+
+/* Arrival number of the oldest stored event. */
+uint64_t con_ev_oldest(void)
+{
+	return con_ev.next - con_ev.count;
+}
+
+/* Events forgotten. */
+uint64_t con_ev_dropped(void)
+{
+	return con_ev.dropped;
+}
+
+/* Console time of the first event. */
+int64_t con_ev_t0(void)
+{
+	return con_ev.t0_con_ns;
+}
+
+/* When the last batch arrived. */
+uint64_t con_ev_last_arrival(void)
+{
+	return con_ev.last_ns;
+}
+
+/* The event numbered num, or NULL. */
+const con_ev_rec *con_ev_get(uint64_t num)
+{
+	if (num >= con_ev.next || num < con_ev_oldest())
+		return NULL;
+	return &con_ev.ring[num % con_ev.cap];
+}
+
+/* Number of sources. */
+size_t con_ev_nsrcs(void)
+{
+	return con_ev.nsrcs;
+}
+
+/* Source i. */
+con_ev_src *con_ev_src_at(size_t i)
+{
+	return i < con_ev.nsrcs ? con_ev.srcs[i] : NULL;
+}
+
+/* Sums every source's counters. */
+void con_ev_totals(con_ev_stats *t)
+{
+	const con_ev_stats *s;
+	size_t i;
+
+	memset(t, 0, sizeof *t);
+	for (i = 0; i < con_ev.nsrcs; i++) {
+		s = &con_ev.srcs[i]->st;
+		t->sends += s->sends;
+		t->recvs += s->recvs;
+		t->bytes_out += s->bytes_out;
+		t->bytes_in += s->bytes_in;
+		t->colls += s->colls;
+		t->events += s->events;
+		t->lost += s->lost;
+		t->dups += s->dups;
+	}
+}
+
+/* A string of s by id. */
+const char *con_ev_str(const con_ev_src *s, uint32_t id)
+{
+	if (s == NULL || id == 0 || id >= s->nstrs || s->strs[id] == NULL)
+		return "?";
+	return s->strs[id];
+}

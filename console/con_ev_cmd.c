@@ -1,0 +1,276 @@
+/*
+ * con_ev_cmd.c — the tracing commands: `trace on|off`, `trace filter`,
+ * `trace show`, the hidden `trace dump`, and `stats`; and the live
+ * display of events while tracing is on (con_cmd.h).
+ *
+ * Like the rest of the command layer, this prints on stdout and returns
+ * errors as sentences.  The live display keeps a cursor (the arrival
+ * number of the next event to consider): con_ev_cmd_live() runs wherever
+ * the debugger's events are printed (before each command and at every
+ * tick of a wait), prints the new events that pass the filter, and moves
+ * the cursor; with tracing off it only moves the cursor, so turning
+ * tracing on never floods the screen with the past (`trace show` is for
+ * that).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "con_cmd.h"
+#include "con_dbg.h"
+#include "con_ev.h"
+#include "wire.h"
+
+#define CON_EV_SHOW_DEFAULT 20  /* events trace show prints by default */
+
+static int con_trace_on(int argc, char **argv, char *err, size_t errlen);
+static int con_trace_filter(int argc, char **argv, char *err,
+			    size_t errlen);
+static int con_trace_show(int argc, char **argv, char *err, size_t errlen);
+static int con_trace_dump(int argc, char **argv, char *err, size_t errlen);
+
+/* The display's state. */
+static struct {
+	int on;                /* trace on */
+	uint64_t cursor;       /* next arrival number to consider */
+	con_ev_filter filter;  /* the display filter */
+} con_trace;
+
+/* Option words of trace show (completion). */
+static const char *const con_trace_show_flags[] = {"--raw", NULL};
+
+/* The subcommands of `trace` ("dump" is meant for tests). */
+const con_cmd con_trace_cmds[] = {
+	{"on", "trace on",
+	 "print every event as it arrives",
+	 "Prints one line per completed call (the *_END events), program\n"
+	 "start and exit, crash and breakpoint stop, as events arrive:\n"
+	 "[p2 s390x] +0.012345 send    -> t4000a tag 7  320 B  "
+	 "pvm_master.c:57 main\n"
+	 "Receives show the source actually received from (also for\n"
+	 "wildcard receives).  Only events that pass `trace filter` print.",
+	 con_trace_on, NULL, CON_ARG_NONE, NULL},
+	{"off", "trace off",
+	 "stop printing events (they are still stored)",
+	 "Stops the live display.  Events are still stored and counted:\n"
+	 "see trace show and stats.",
+	 con_trace_on, NULL, CON_ARG_NONE, NULL},
+	{"filter", "trace filter [proc=pN,...] [kind=K,...] | clear",
+	 "choose which events trace on and trace show print",
+	 "proc= keeps the processes named; kind= keeps the classes named:\n"
+	 "start exit func send recv mcast group special break crash (all:\n"
+	 "every class, START events included).  Without kind=, completed\n"
+	 "calls, start, exit, crash and breakpoint stops print.  `trace\n"
+	 "filter clear` removes the filter; without words, shows it.",
+	 con_trace_filter, NULL, CON_ARG_NONE, NULL},
+	{"show", "trace show [N] [--raw]",
+	 "print the last N stored events (default 20)",
+	 "Prints the last N stored events that pass the filter, oldest\n"
+	 "first, as trace on does.  With --raw, every field: sequence\n"
+	 "number, the node's own time and delta in ns, op, result, aux.",
+	 con_trace_show, NULL, CON_ARG_NONE, con_trace_show_flags},
+	{"dump", "trace dump",
+	 "every stored event as NODE PROC SEQ KIND (for tests)",
+	 "Prints one line per stored event, unfiltered: node, the daemon's\n"
+	 "process number, sequence number and kind.",
+	 con_trace_dump, NULL, CON_ARG_NONE, NULL},
+	{NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL}
+};
+
+/* ---- live display ----------------------------------------------------- */
+
+/* Prints the events that arrived since the last call (when on). */
+void con_ev_cmd_live(void)
+{
+	const con_ev_rec *e;
+	uint64_t num, end = con_ev_next();
+	char line[1024];
+
+	if (con_trace.cursor < con_ev_oldest())
+		con_trace.cursor = con_ev_oldest();
+	for (num = con_trace.cursor; con_trace.on && num < end; num++) {
+		e = con_ev_get(num);
+		if (e != NULL && con_ev_match(&con_trace.filter, e))
+			printf("%s\n", con_ev_format(e, 0, con_ev_t0(), line,
+						     sizeof line));
+	}
+	con_trace.cursor = end;
+}
+
+/* trace on, trace off */
+static int con_trace_on(int argc, char **argv, char *err, size_t errlen)
+{
+	if (argc != 1) {
+		snprintf(err, errlen, "usage: trace %s", argv[0]);
+		return WIRE_EARG;
+	}
+	con_ev_cmd_live();
+	con_trace.on = strcmp(argv[0], "on") == 0;
+	printf("tracing is %s\n", con_trace.on ? "on" : "off");
+	return 0;
+}
+
+/* trace filter [proc=...] [kind=...] | clear */
+static int con_trace_filter(int argc, char **argv, char *err,
+			    size_t errlen)
+{
+	con_ev_filter f;
+	char text[1024];
+
+	if (argc == 2 && strcmp(argv[1], "clear") == 0) {
+		memset(&con_trace.filter, 0, sizeof con_trace.filter);
+	} else if (argc > 1) {
+		if (con_ev_filter_parse(argc - 1, argv + 1, &f, err,
+					errlen) < 0)
+			return WIRE_EARG;
+		con_trace.filter = f;
+	}
+	con_ev_filter_text(&con_trace.filter, text, sizeof text);
+	printf("trace filter: %s\n", text[0] != '\0' ? text : "none");
+	return 0;
+}
+
+/* ---- show and dump ---------------------------------------------------- */
+
+/* The arrival number from which the last n matching events start. */
+static uint64_t con_trace_from(uint64_t n)
+{
+	uint64_t num = con_ev_next(), got = 0;
+	const con_ev_rec *e;
+
+	while (num > con_ev_oldest() && got < n) {
+		e = con_ev_get(--num);
+		got += e != NULL && con_ev_match(&con_trace.filter, e);
+	}
+	return num;
+}
+
+/* trace show [N] [--raw] */
+static int con_trace_show(int argc, char **argv, char *err, size_t errlen)
+{
+	unsigned long long n = CON_EV_SHOW_DEFAULT;
+	const con_ev_rec *e;
+	uint64_t num;
+	char line[1024], *end;
+	int i, raw = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--raw") == 0) {
+			raw = 1;
+			continue;
+		}
+		n = strtoull(argv[i], &end, 10);
+		if (*end != '\0' || end == argv[i] || n == 0) {
+			snprintf(err, errlen, "usage: trace show [N] [--raw]");
+			return WIRE_EARG;
+		}
+	}
+	con_ev_cmd_live();
+	if (con_ev_next() == 0) {
+		printf("No events.\n");
+		return 0;
+	}
+	for (num = con_trace_from(n); num < con_ev_next(); num++) {
+		e = con_ev_get(num);
+		if (e != NULL && con_ev_match(&con_trace.filter, e))
+			printf("%s\n", con_ev_format(e, raw, con_ev_t0(), line,
+						     sizeof line));
+	}
+	if (con_ev_dropped() > 0)
+		printf("(%llu older events were dropped from the store)\n",
+		       (unsigned long long)con_ev_dropped());
+	return 0;
+}
+
+/* trace dump: NODE PROC SEQ KIND per stored event. */
+static int con_trace_dump(int argc, char **argv, char *err, size_t errlen)
+{
+	const con_ev_rec *e;
+	con_ev_src *s;
+	uint64_t num;
+
+	con_ev_cmd_live();
+	for (num = con_ev_oldest(); num < con_ev_next(); num++) {
+		e = con_ev_get(num);
+		s = e != NULL ? con_ev_src_at(e->src) : NULL;
+		if (s != NULL)
+			printf("event %s %u %llu %u\n", s->node, s->proc,
+			       (unsigned long long)e->seq, e->kind);
+	}
+	return 0;
+}
+
+/* ---- stats ------------------------------------------------------------ */
+
+/* Prints one line of the stats table. */
+static void con_stats_line(const char *who, const char *node,
+			   const char *tid, const con_ev_stats *st)
+{
+	printf("%-6s %-10s %-8s %7llu %7llu %11llu %11llu %5llu %8llu "
+	       "%6llu\n", who, node, tid, (unsigned long long)st->sends,
+	       (unsigned long long)st->recvs,
+	       (unsigned long long)st->bytes_out,
+	       (unsigned long long)st->bytes_in,
+	       (unsigned long long)st->colls,
+	       (unsigned long long)st->events, (unsigned long long)st->lost);
+}
+
+/* The Tid cell of source s: a PVM tid in PVM's hex form, an MPI rank
+ * in decimal, "-" when unknown. */
+static void con_ev_cmd_tid(const con_ev_src *s, char *buf, size_t n)
+{
+	if (s == NULL || !s->have_tid)
+		snprintf(buf, n, "-");
+	else if (con_dbg_mode() == CON_DBG_MPI)
+		snprintf(buf, n, "%d", s->tid);
+	else
+		snprintf(buf, n, "t%x", (unsigned)s->tid);
+}
+
+/* stats: per process counts from the stored events, and the total. */
+int con_cmd_stats(int argc, char **argv, char *err, size_t errlen)
+{
+	con_ev_stats t;
+	con_ev_src *s;
+	char who[16], tid[16];
+	size_t i;
+
+	con_ev_cmd_live();
+	if (con_ev_nsrcs() == 0) {
+		printf("No events.\n");
+		return 0;
+	}
+	printf("%-6s %-10s %-8s %7s %7s %11s %11s %5s %8s %6s\n", "Proc",
+	       "Node", "Tid", "Sends", "Recvs", "BytesOut", "BytesIn", "Coll",
+	       "Events", "Lost");
+	for (i = 0; i < con_ev_nsrcs(); i++) {
+		s = con_ev_src_at(i);
+		snprintf(who, sizeof who, "p%d", s->pid_id);
+		con_ev_cmd_tid(s, tid, sizeof tid);
+		con_stats_line(who, s->node, tid, &s->st);
+	}
+	con_ev_totals(&t);
+	con_stats_line("total", "", "", &t);
+	if (t.dups > 0 || con_ev_dropped() > 0)
+		printf("(%llu duplicate events ignored; %llu dropped from the "
+		       "store)\n", (unsigned long long)t.dups,
+		       (unsigned long long)con_ev_dropped());
+	return 0;
+}
+
+/* The Tid, State and Where cells `info procs` takes from the events of
+ * p (borrowed strings in the caller's buffers).  activity is set to -1
+ * when nothing is known. */
+void con_ev_cmd_proc(const con_proc *p, char *tid, size_t tidlen,
+		     int *activity, char *where, size_t wlen)
+{
+	const con_ev_src *s = con_ev_src_find(p->node, p->proc);
+
+	con_ev_cmd_tid(s, tid, tidlen);
+	*activity = s != NULL ? con_ev_activity(s) : -1;
+	where[0] = '\0';
+	if (s != NULL && s->line > 0)
+		snprintf(where, wlen, "%.300s:%d %.200s",
+			 con_ev_str(s, s->file), s->line,
+			 con_ev_str(s, s->func));
+}
