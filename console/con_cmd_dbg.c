@@ -257,25 +257,36 @@ static void con_cmd_dbg_indent(const char *text)
 	}
 }
 
-/* Prints the per-node results; returns how many failed. */
+/* Prints the per-node results ("build of PROG on NODE" when the build
+ * makes several programs); returns how many failed. */
 static int con_cmd_dbg_build_report(char *failed, size_t flen)
 {
+	char what[WIRE_TEXT_MAX + 64];
+	const char *last = "";
 	con_nodebuild *b;
+	size_t nprogs;
 	int nfail = 0;
 
 	failed[0] = '\0';
+	con_dbg_programs(&nprogs);
 	for (b = con_dbg_build_first(); b != NULL; b = b->next) {
+		if (nprogs > 1)
+			snprintf(what, sizeof what, "build of %s on %s",
+				 b->program, b->node);
+		else
+			snprintf(what, sizeof what, "build on %s", b->node);
 		if (b->state == CON_NB_OK) {
-			printf("build on %s: ok\n", b->node);
+			printf("%s: ok\n", what);
 			continue;
 		}
-		printf("build on %s: failed%s\n", b->node,
+		printf("%s: failed%s\n", what,
 		       b->state == CON_NB_PENDING ? ": no answer in time" :
 		       "");
 		con_cmd_dbg_indent(b->diag);
-		nfail++;
-		snprintf(failed + strlen(failed), flen - strlen(failed),
-			 " %s", b->node);
+		if (nfail++ == 0 || strcmp(b->node, last) != 0)
+			snprintf(failed + strlen(failed),
+				 flen - strlen(failed), " %s", b->node);
+		last = b->node;
 	}
 	return nfail;
 }

@@ -214,14 +214,16 @@ static int con_ev_decode(const msgpack_object *o, con_ev_rec *e, char *err,
 
 /* ---- counters and activity -------------------------------------------- */
 
-/* True if a receive END e got a message (PVM: a buffer id > 0; MPI:
- * MPI_SUCCESS); probes never count, they leave the message queued. */
+/* True if a receive END e got a message of another task (PVM: a buffer
+ * id > 0; MPI: MPI_SUCCESS).  Probes never count (they leave the message
+ * queued), nor do PVM messages from a pvmd (pvm_notify's, whose source
+ * tid has the pvmd bit, the sign bit, set): no task sent them. */
 static int con_ev_got_message(const con_ev_rec *e)
 {
 	if (e->op == PVT_OP_PVM_PROBE)
 		return 0;
 	if (e->op < PVT_OP_MPI_INIT)
-		return e->result > 0;
+		return e->result > 0 && e->peer >= 0;
 	return e->result == 0 && e->op != PVT_OP_MPI_IRECV;
 }
 
@@ -249,6 +251,14 @@ static void con_ev_track(con_ev_src *s, const con_ev_rec *e)
 	case PVT_EV_PROG_START:
 		s->have_tid = e->peer >= 0;
 		s->tid = e->peer;
+		break;
+	case PVT_EV_SPECIAL_END:
+		/* a PVM master has its tid only from its first pvm_mytid */
+		if (e->op == PVT_OP_PVM_MYTID && e->result > 0 &&
+		    !s->have_tid) {
+			s->have_tid = 1;
+			s->tid = e->result;
+		}
 		break;
 	case PVT_EV_SEND_START: case PVT_EV_RECV_START:
 	case PVT_EV_MCAST_START: case PVT_EV_GROUP_START:

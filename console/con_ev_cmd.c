@@ -32,6 +32,7 @@ static int con_trace_dump(int argc, char **argv, char *err, size_t errlen);
 /* The display's state. */
 static struct {
 	int on;                /* trace on */
+	int raw;               /* trace on --raw */
 	uint64_t cursor;       /* next arrival number to consider */
 	con_ev_filter filter;  /* the display filter */
 } con_trace;
@@ -41,15 +42,16 @@ static const char *const con_trace_show_flags[] = {"--raw", NULL};
 
 /* The subcommands of `trace` ("dump" is meant for tests). */
 const con_cmd con_trace_cmds[] = {
-	{"on", "trace on",
+	{"on", "trace on [--raw]",
 	 "print every event as it arrives",
 	 "Prints one line per completed call (the *_END events), program\n"
 	 "start and exit, crash and breakpoint stop, as events arrive:\n"
 	 "[p2 s390x] +0.012345 send    -> t4000a tag 7  320 B  "
 	 "pvm_master.c:57 main\n"
 	 "Receives show the source actually received from (also for\n"
-	 "wildcard receives).  Only events that pass `trace filter` print.",
-	 con_trace_on, NULL, CON_ARG_NONE, NULL},
+	 "wildcard receives).  Only events that pass `trace filter` print.\n"
+	 "--raw prints them as trace show --raw does.",
+	 con_trace_on, NULL, CON_ARG_NONE, con_trace_show_flags},
 	{"off", "trace off",
 	 "stop printing events (they are still stored)",
 	 "Stops the live display.  Events are still stored and counted:\n"
@@ -91,22 +93,28 @@ void con_ev_cmd_live(void)
 	for (num = con_trace.cursor; con_trace.on && num < end; num++) {
 		e = con_ev_get(num);
 		if (e != NULL && con_ev_match(&con_trace.filter, e))
-			printf("%s\n", con_ev_format(e, 0, con_ev_t0(), line,
+			printf("%s\n", con_ev_format(e, con_trace.raw,
+						     con_ev_t0(), line,
 						     sizeof line));
 	}
 	con_trace.cursor = end;
 }
 
-/* trace on, trace off */
+/* trace on [--raw], trace off */
 static int con_trace_on(int argc, char **argv, char *err, size_t errlen)
 {
-	if (argc != 1) {
-		snprintf(err, errlen, "usage: trace %s", argv[0]);
+	int on = strcmp(argv[0], "on") == 0;
+	int raw = argc == 2 && on && strcmp(argv[1], "--raw") == 0;
+
+	if (argc != 1 && !raw) {
+		snprintf(err, errlen, "usage: trace %s", on ? "on [--raw]" :
+			 "off");
 		return WIRE_EARG;
 	}
 	con_ev_cmd_live();
-	con_trace.on = strcmp(argv[0], "on") == 0;
-	printf("tracing is %s\n", con_trace.on ? "on" : "off");
+	con_trace.on = on;
+	con_trace.raw = raw;
+	printf("tracing is %s\n", on ? "on" : "off");
 	return 0;
 }
 

@@ -181,10 +181,11 @@ int con_ev_match(const con_ev_filter *f, const con_ev_rec *e)
 
 /* ---- the display line ------------------------------------------------- */
 
-/* A peer as the user knows it: PVM tid "t4000a", MPI rank "3". */
+/* A peer as the user knows it: PVM tid "t4000a" (a pvmd's too:
+ * "t80000000"), MPI rank "3"; -1 (a wildcard not resolved) "any". */
 static void con_ev_peer(const con_ev_rec *e, char *buf, size_t n)
 {
-	if (e->peer < 0)
+	if (e->peer == -1)
 		snprintf(buf, n, "any");
 	else if (e->op < PVT_OP_MPI_INIT)
 		snprintf(buf, n, "t%x", (unsigned)e->peer);
@@ -249,6 +250,15 @@ static void con_ev_detail(const con_ev_rec *e, const con_ev_src *s,
 	}
 }
 
+/* Cuts the spaces at the end of s. */
+static void con_ev_rtrim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && s[n - 1] == ' ')
+		s[--n] = '\0';
+}
+
 /* The display line of e. */
 char *con_ev_format(const con_ev_rec *e, int raw, int64_t t0_con_ns,
 		    char *buf, size_t n)
@@ -279,5 +289,6 @@ char *con_ev_format(const con_ev_rec *e, int raw, int64_t t0_con_ns,
 		snprintf(buf, n, "%s +%.6f %-7s %s%s", who,
 			 (double)(e->t_con_ns - t0_con_ns) / 1e9, word, detail,
 			 where);
+	con_ev_rtrim(buf);
 	return buf;
 }
