@@ -15,6 +15,12 @@
  * step started by the reaper when one ends.  Its end is BUILD_RESULT;
  * compiler errors are ok=false with the compiler's own text.
  *
+ * Two cflags are also requests: "-DPARAVT_PVM=1" compiles with
+ * "-include paravt_pvm.h" and the port's PVM_CFLAGS and links
+ * libparavt_pvm.a and PVM_LIBS (the PVM wrappers); "-DPARAVT_MPI=1"
+ * compiles and links with mpicc (native ports only) and links
+ * libparavt_mpi.a (the PMPI wrappers) before libparavt.a.
+ *
  * Layout: name and flag checks, FILE_PUT, job life, steps, BUILD.
  */
 #include <errno.h>
@@ -373,10 +379,18 @@ static void dmn_job_argv(dmn_work *w, dmn_job *j, dmn_argv *a)
 	const dmn_port *pt = &w->port;
 	uint32_t i;
 
-	dmn_argv_addv(a, pt->cc.w);
+	if (j->mpi)
+		dmn_argv_add(a, "mpicc");
+	else
+		dmn_argv_addv(a, pt->cc.w);
 	if (j->step < j->nsrcs) {
 		dmn_argv_addv(a, pt->cflags.w);
 		dmn_argv_addf(a, "-I%s", pt->rt_include);
+		if (j->pvm) {
+			dmn_argv_addv(a, pt->pvm_cflags.w);
+			dmn_argv_add(a, "-include");
+			dmn_argv_add(a, "paravt_pvm.h");
+		}
 		for (i = 0; i < j->ncflags; i++)
 			dmn_argv_add(a, j->cflags[i]);
 		dmn_argv_add(a, "-c");
@@ -388,9 +402,15 @@ static void dmn_job_argv(dmn_work *w, dmn_job *j, dmn_argv *a)
 	dmn_argv_addv(a, pt->ldflags.w);
 	for (i = 0; i < j->nsrcs; i++)
 		dmn_argv_addf(a, "%s.o", j->srcs[i]);
+	if (j->pvm)
+		dmn_argv_add(a, pt->rt_pvm);
+	if (j->mpi)
+		dmn_argv_add(a, pt->rt_mpi);
 	if (access(pt->rt_lib, R_OK) == 0)
 		dmn_argv_add(a, pt->rt_lib);
 	dmn_argv_addv(a, pt->libs.w);
+	if (j->pvm)
+		dmn_argv_addv(a, pt->pvm_libs.w);
 	dmn_argv_add(a, "-o");
 	dmn_argv_add(a, j->program);
 }
@@ -538,6 +558,7 @@ static dmn_job *dmn_job_new(const wire_msg *m, uint64_t *id, char *err,
 {
 	const msgpack_object *srcs, *cflags;
 	char why[128];
+	uint32_t i;
 	dmn_job *j = calloc(1, sizeof *j);
 
 	if (j == NULL) {
@@ -563,6 +584,10 @@ static dmn_job *dmn_job_new(const wire_msg *m, uint64_t *id, char *err,
 	    dmn_strv_copy(cflags, DMN_CFLAGS_MAX, 1, &j->cflags, &j->ncflags,
 	                  err, errlen) != 0)
 		goto out_free;
+	for (i = 0; i < j->ncflags; i++) {
+		j->pvm |= strcmp(j->cflags[i], "-DPARAVT_PVM=1") == 0;
+		j->mpi |= strcmp(j->cflags[i], "-DPARAVT_MPI=1") == 0;
+	}
 	return j;
 out_free:
 	dmn_strv_free(j->srcs, j->nsrcs);
@@ -594,6 +619,16 @@ void dmn_build_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	j = dmn_job_new(m, &id, err, sizeof err);
 	if (j == NULL) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "%s", err);
+		return;
+	}
+	if (j->mpi && !w->port.native) {
+		dmn_work_err(c, WIRE_EARG, m->seq, "BUILD: -DPARAVT_MPI=1 "
+		             "only on native ports (this daemon is %s)",
+		             w->port.name);
+		dmn_strv_free(j->srcs, j->nsrcs);
+		dmn_strv_free(j->cflags, j->ncflags);
+		wire_buf_destroy(&j->diag);
+		free(j);
 		return;
 	}
 	slot = dmn_job_slot(w);

@@ -305,6 +305,7 @@ static int dmn_is_session_msg(uint32_t type)
 	case WIRE_KILL:
 	case WIRE_INSPECT:
 	case WIRE_RESUME:
+	case WIRE_EVENTS_ACK:
 		return 1;
 	}
 	return 0;

@@ -43,6 +43,8 @@ typedef struct dmn_config {
 	char token[WIRE_TOKEN_MAX]; /* the secret, when check_token */
 	const char *argv0;          /* how we were started (runtime lookup) */
 	const char *runtime_dir;    /* --runtime-dir, or NULL */
+	size_t events_mem;          /* --events-mem: pending events in memory */
+	uint64_t events_spill;      /* --events-spill: spill file cap */
 } dmn_config;
 
 typedef struct dmn_server {

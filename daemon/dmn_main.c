@@ -41,6 +41,8 @@ typedef struct dmn_opts {
 	unsigned long max_frame;/* frame limit in bytes */
 	unsigned long proto;    /* protocol version to announce (testing) */
 	const char *runtime_dir;/* holds lib/libparavt.a and include/ */
+	unsigned long ev_mem;   /* --events-mem (hidden, tests), 0 default */
+	unsigned long ev_spill; /* --events-spill (hidden, tests), 0 default */
 	const char *argv0;      /* our argv[0] (finds the runtime) */
 	int help;               /* -h given */
 	int version;            /* -V given */
@@ -116,6 +118,12 @@ static int dmn_opt_value(dmn_opts *o, const char *name, const char *v,
 	else if (strcmp(name, "--max-frame") == 0) {
 		if (dmn_num(v, 64, WIRE_FRAME_MAX_HARD, &o->max_frame) != 0)
 			goto out_bad;
+	} else if (strcmp(name, "--events-mem") == 0) {
+		if (dmn_num(v, 1024, 1UL << 30, &o->ev_mem) != 0)
+			goto out_bad;
+	} else if (strcmp(name, "--events-spill") == 0) {
+		if (dmn_num(v, 1024, 0xffffffffUL, &o->ev_spill) != 0)
+			goto out_bad;
 	} else if (strcmp(name, "--proto-version") == 0) {
 		if (dmn_num(v, 0, 0xffffffffUL, &o->proto) != 0)
 			goto out_bad;
@@ -135,7 +143,7 @@ static int dmn_opt_takes_value(const char *name)
 	static const char *const with[] = {
 		"--listen", "--token-file", "--log", "--name", "--port-file",
 		"--pid-file", "--max-frame", "--proto-version",
-		"--runtime-dir", NULL
+		"--runtime-dir", "--events-mem", "--events-spill", NULL
 	};
 	int i;
 
@@ -346,6 +354,8 @@ static int dmn_run(const dmn_opts *o, dmn_loop *l)
 	cfg.max_frame = o->max_frame;
 	cfg.argv0 = o->argv0;
 	cfg.runtime_dir = o->runtime_dir;
+	cfg.events_mem = o->ev_mem;
+	cfg.events_spill = o->ev_spill;
 	if (dmn_token(o, &cfg, err, sizeof err) != 0)
 		goto out_err;
 	dmn_server_init(&srv, l, &cfg);

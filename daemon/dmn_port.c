@@ -134,6 +134,10 @@ static int dmn_port_rt(dmn_port *p, const char *argv0, const char *runtime_dir,
 	    dmn_pathf(p->rt_lib, sizeof p->rt_lib, "%s/lib/libparavt.a",
 	              real) != 0 ||
 	    dmn_pathf(p->rt_include, sizeof p->rt_include, "%s/include",
+	              real) != 0 ||
+	    dmn_pathf(p->rt_pvm, sizeof p->rt_pvm, "%s/lib/libparavt_pvm.a",
+	              real) != 0 ||
+	    dmn_pathf(p->rt_mpi, sizeof p->rt_mpi, "%s/lib/libparavt_mpi.a",
 	              real) != 0) {
 		snprintf(err, errlen, "runtime directory path too long");
 		free(real);
@@ -148,11 +152,15 @@ int dmn_port_init(dmn_port *p, const char *argv0, const char *runtime_dir,
 {
 	memset(p, 0, sizeof *p);
 	p->name = PVT_PORT_NAME_CONF;
+	p->pvm_arch = PVT_PORT_PVM_ARCH;
+	p->native = strcmp(PVT_PORT_NATIVE, "yes") == 0;
 	if (dmn_words_split(&p->cc, PVT_PORT_CC) != 0 ||
 	    dmn_words_split(&p->cflags, PVT_PORT_CFLAGS) != 0 ||
 	    dmn_words_split(&p->ldflags, PVT_PORT_LDFLAGS) != 0 ||
 	    dmn_words_split(&p->libs, PVT_PORT_MSGPACK_LIBS) != 0 ||
-	    dmn_words_split(&p->prefix, PVT_PORT_RUN_PREFIX) != 0) {
+	    dmn_words_split(&p->prefix, PVT_PORT_RUN_PREFIX) != 0 ||
+	    dmn_words_split(&p->pvm_cflags, PVT_PORT_PVM_CFLAGS) != 0 ||
+	    dmn_words_split(&p->pvm_libs, PVT_PORT_PVM_LIBS) != 0) {
 		snprintf(err, errlen,
 		         "port settings: out of memory or too "
 		         "many words");
@@ -177,4 +185,6 @@ void dmn_port_destroy(dmn_port *p)
 	dmn_words_free(&p->ldflags);
 	dmn_words_free(&p->libs);
 	dmn_words_free(&p->prefix);
+	dmn_words_free(&p->pvm_cflags);
+	dmn_words_free(&p->pvm_libs);
 }

@@ -32,9 +32,15 @@ typedef struct dmn_port {
 	dmn_words ldflags;         /* PORT_LDFLAGS */
 	dmn_words libs;            /* MSGPACK_LIBS */
 	dmn_words prefix;          /* RUN_PREFIX (qemu for emulated ports) */
+	dmn_words pvm_cflags;      /* PVM_CFLAGS (PVM builds) */
+	dmn_words pvm_libs;        /* PVM_LIBS (PVM builds) */
+	const char *pvm_arch;      /* PVM_ARCH ("LINUX64"); static */
+	int native;                /* PORT_NATIVE = yes: runs without qemu */
 	char rt_dir[DMN_PATH_MAX]; /* runtime directory (lib/, include/) */
 	char rt_lib[DMN_PATH_MAX]; /* rt_dir/lib/libparavt.a */
 	char rt_include[DMN_PATH_MAX]; /* rt_dir/include */
+	char rt_pvm[DMN_PATH_MAX];     /* rt_dir/lib/libparavt_pvm.a */
+	char rt_mpi[DMN_PATH_MAX];     /* rt_dir/lib/libparavt_mpi.a */
 } dmn_port;
 
 /*

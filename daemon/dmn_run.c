@@ -3,6 +3,9 @@
  * group with PARAVT_SOCK and PARAVT_PROC set, its stdout and stderr go to
  * the controller as OUTPUT frames, its end as PROC_EXIT with the last
  * location its task reported; KILL ends process groups (dmn_work.h).
+ * Kinds "pvm" and "mpi" are started by dmn_pvm.c; the processes they
+ * bring (proc-0 tasks, dmn_task.c) are "foreign": not our children, they
+ * end when their connection does.
  *
  * Layout: process table, output, exit, RUN, KILL.
  */
@@ -14,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dmn_event.h"
 #include "dmn_log.h"
 #include "dmn_spawn.h"
 #include "dmn_work.h"
@@ -43,8 +47,7 @@ static void dmn_proc_close(dmn_work *w, dmn_proc *p, int k)
 	p->fd[k] = -1;
 }
 
-/* Frees p: pipes, table slot, its session's count. */
-static void dmn_proc_free(dmn_work *w, dmn_proc *p)
+void dmn_proc_free(dmn_work *w, dmn_proc *p)
 {
 	dmn_sess *s = p->sess;
 	int i;
@@ -57,7 +60,10 @@ static void dmn_proc_free(dmn_work *w, dmn_proc *p)
 	if (p->task != NULL)
 		dmn_conn_fail(p->task, WIRE_ESTATE, 0, "process ended", 1);
 	s->nprocs--;
+	dmn_ev_proc_gone(w, p->num);
 	free(p);
+	if (s->nprocs == 0)
+		dmn_pvm_idle(w, s);
 	dmn_work_sess_check(w, s);
 }
 
@@ -146,10 +152,27 @@ static void dmn_proc_exit_msg(dmn_work *w, dmn_proc *p, int st)
 	dmn_conn_kick(w->srv->controller);
 }
 
+void dmn_run_foreign_exit(dmn_work *w, dmn_proc *p)
+{
+	wire_peer *c = dmn_work_ctl(w);
+
+	dmn_log(DMN_INFO, "proc %llu (pid %ld, not our child): disconnected, "
+	        "status %lld signal %lld", (unsigned long long)p->num,
+	        (long)p->pid, (long long)p->ev_status,
+	        (long long)p->ev_signal);
+	if (c == NULL)
+		return;
+	wire_pack(&c->out, WIRE_PROC_EXIT, wire_peer_seq(c), c->max_frame,
+	          (uint64_t)p->num, p->ev_status, p->ev_signal, p->last);
+	dmn_conn_kick(w->srv->controller);
+}
+
 void dmn_run_poll(dmn_work *w, dmn_proc *p)
 {
 	int st, k, i;
 
+	if (p->foreign)
+		return; /* ends with its connection (dmn_task.c) */
 	if (waitpid(p->pid, &st, WNOHANG) != p->pid)
 		return;
 	/* Everything it wrote comes before PROC_EXIT (bounded: a child it
@@ -171,8 +194,12 @@ void dmn_run_kill_all(dmn_work *w)
 		p = w->procs[i];
 		if (p == NULL)
 			continue;
-		kill(-p->pid, SIGKILL);
-		waitpid(p->pid, NULL, 0);
+		if (p->foreign) {
+			kill(p->pid, SIGKILL);
+		} else {
+			kill(-p->pid, SIGKILL);
+			waitpid(p->pid, NULL, 0);
+		}
 		p->task = NULL; /* the connections are gone already */
 		dmn_proc_free(w, p);
 	}
@@ -238,19 +265,20 @@ static int dmn_run_watch(dmn_work *w, dmn_proc *p)
 
 /* Checks RUN's fields; sets the program path.  0, or -1 with err. */
 static int dmn_run_check(dmn_work *w, const wire_msg *m, uint64_t *run,
-                         dmn_build **b, char *path, size_t cap,
+                         dmn_build **b, char *path, size_t cap, char *kind,
                          const msgpack_object **args, char *err, size_t errlen)
 {
-	char kind[32], prog[WIRE_TEXT_MAX], why[128];
+	char prog[WIRE_TEXT_MAX], why[128];
 	uint64_t build;
 	dmn_sess *s;
 
-	if (wire_unpack(m, err, errlen, run, &build, kind, sizeof kind, prog,
+	if (wire_unpack(m, err, errlen, run, &build, kind, (size_t)32, prog,
 	                sizeof prog, args) != 0)
 		return -1;
-	if (strcmp(kind, "plain") != 0) {
-		snprintf(err, errlen, "RUN: kind %.20s is not supported yet",
-		         kind);
+	if (strcmp(kind, "plain") != 0 && strcmp(kind, "pvm") != 0 &&
+	    strcmp(kind, "mpi") != 0) {
+		snprintf(err, errlen, "RUN: kind %.20s is not supported (plain, "
+		         "pvm, mpi)", kind);
 		return -1;
 	}
 	if (dmn_build_name_ok(prog, 0, why, sizeof why) != 0) {
@@ -274,8 +302,7 @@ static int dmn_run_check(dmn_work *w, const wire_msg *m, uint64_t *run,
 	return 0;
 }
 
-/* A new process entry in a free slot, or NULL. */
-static dmn_proc *dmn_proc_new(dmn_work *w)
+dmn_proc *dmn_proc_new(dmn_work *w)
 {
 	dmn_proc *p;
 	int i;
@@ -293,14 +320,15 @@ static dmn_proc *dmn_proc_new(dmn_work *w)
 
 void dmn_run_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 {
-	char path[DMN_PATH_MAX], err[WIRE_TEXT_MAX];
+	char path[DMN_PATH_MAX], err[WIRE_TEXT_MAX], kind[32];
 	const msgpack_object *args;
 	wire_peer *out;
 	dmn_build *b;
 	dmn_proc *p;
 	uint64_t run;
+	int rc;
 
-	if (dmn_run_check(w, m, &run, &b, path, sizeof path, &args, err,
+	if (dmn_run_check(w, m, &run, &b, path, sizeof path, kind, &args, err,
 	                  sizeof err) != 0) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "%s", err);
 		return;
@@ -315,8 +343,11 @@ void dmn_run_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	p->run = run;
 	p->sess = w->cur;
 	p->sess->nprocs++;
-	if (dmn_run_spawn(w, p, path, b->dir, args, err, sizeof err) != 0 ||
-	    dmn_run_watch(w, p) != 0) {
+	if (strcmp(kind, "plain") == 0)
+		rc = dmn_run_spawn(w, p, path, b->dir, args, err, sizeof err);
+	else
+		rc = dmn_pvm_run(w, p, kind, b, path, args, err, sizeof err);
+	if (rc != 0 || dmn_run_watch(w, p) != 0) {
 		dmn_work_err(c, WIRE_ESTATE, m->seq, "RUN: %s", err);
 		if (p->pid > 0) {
 			kill(-p->pid, SIGKILL);
@@ -358,7 +389,7 @@ void dmn_run_kill(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		if (p != NULL && (num == 0 || p->num == num)) {
 			dmn_log(DMN_INFO, "proc %llu: killed on request",
 			        (unsigned long long)p->num);
-			kill(-p->pid, SIGKILL);
+			kill(p->foreign ? p->pid : -p->pid, SIGKILL);
 		}
 	}
 }

@@ -10,17 +10,30 @@
  * TASK_CRASH go to the controller unchanged but for their sequence number
  * (wire_relay), and the controller's INSPECT and RESUME go to the task
  * whose proc they name.  BP_HIT and TASK_CRASH leave "file:line func" as
- * the process's last location for PROC_EXIT.
+ * the process's last location for PROC_EXIT.  EVENT_STRINGS and EVENTS
+ * go to the event relay (dmn_event.h).
  *
- * Layout: the socket, TASK_HELLO, task -> console, console -> task.
+ * Sessions that run PVM or MPI programs also get a session socket,
+ * ${PARAVT_SESSION_DIR:-/tmp/paravtd-<uid>}/session-<token>.sock (the
+ * directory 0700, ours), where tasks the daemon did not start itself —
+ * spawned by pvmd or mpirun, found through PARAVT_SESSION=<token> —
+ * connect with TASK_HELLO proc=0.  Each gets a new process number, the
+ * controller a PROC_START(run, proc, pid), and its messages naming proc 0
+ * are relayed with its number.  When it disconnects it has ended:
+ * PROC_EXIT with the status of its PROG_EXIT event (-1 if none).
+ *
+ * Layout: the sockets, TASK_HELLO, task -> console, console -> task.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "dmn_event.h"
 #include "dmn_log.h"
 #include "dmn_spawn.h"
 #include "dmn_work.h"
@@ -48,22 +61,24 @@ static void dmn_task_accept(dmn_loop *l, int fd, void *ctx)
 
 static const dmn_io_ops dmn_task_lops = {dmn_task_accept, NULL, NULL};
 
-int dmn_task_listen(dmn_work *w, dmn_sess *s, char *err, size_t errlen)
+/* Binds and watches a Unix socket at path for s.  The fd, or -1 with
+ * err. */
+static int dmn_task_bind(dmn_work *w, dmn_sess *s, const char *path,
+                         char *err, size_t errlen)
 {
 	struct sockaddr_un sun;
 	int fd;
 
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
-	if (dmn_pathf(s->sock, sizeof s->sock, "%s/task.sock", s->dir) != 0 ||
-	    strlen(s->sock) >= sizeof sun.sun_path) {
+	if (strlen(path) >= sizeof sun.sun_path) {
 		snprintf(err, errlen,
-		         "task socket path %s is too long for a "
+		         "task socket path %.300s is too long for a "
 		         "Unix socket (set a shorter TMPDIR)",
-		         s->sock);
+		         path);
 		return -1;
 	}
-	memcpy(sun.sun_path, s->sock, strlen(s->sock) + 1);
+	memcpy(sun.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	if (fd < 0 || dmn_fd_prepare(fd) != 0 ||
 	    bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
@@ -74,14 +89,84 @@ int dmn_task_listen(dmn_work *w, dmn_sess *s, char *err, size_t errlen)
 		close(fd);
 		return -1;
 	}
-	s->work = w;
-	s->lfd = fd;
-	return 0;
+	return fd;
 out_errno:
-	snprintf(err, errlen, "task socket %s: %s", s->sock, strerror(errno));
+	snprintf(err, errlen, "task socket %s: %s", path, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	return -1;
+}
+
+int dmn_task_listen(dmn_work *w, dmn_sess *s, char *err, size_t errlen)
+{
+	if (dmn_pathf(s->sock, sizeof s->sock, "%s/task.sock", s->dir) != 0) {
+		snprintf(err, errlen, "task socket path too long");
+		return -1;
+	}
+	s->work = w;
+	s->lfd = dmn_task_bind(w, s, s->sock, err, errlen);
+	return s->lfd < 0 ? -1 : 0;
+}
+
+const char *dmn_task_session_dir(char *buf, size_t cap)
+{
+	const char *d = getenv("PARAVT_SESSION_DIR");
+
+	if (d != NULL && d[0] == '/')
+		return d;
+	snprintf(buf, cap, "/tmp/paravtd-%lu", (unsigned long)getuid());
+	return buf;
+}
+
+/* Makes (or checks) the session socket directory: ours, 0700, not a
+ * link.  0, or -1 with err. */
+static int dmn_task_session_mkdir(const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != getuid() || (st.st_mode & 077) != 0) {
+		snprintf(err, errlen,
+		         "%s is not a private directory of ours "
+		         "(a directory, owned by us, mode 0700): refusing to "
+		         "use it",
+		         dir);
+		return -1;
+	}
+	return 0;
+}
+
+int dmn_task_session_listen(dmn_work *w, dmn_sess *s, char *err,
+                            size_t errlen)
+{
+	char dbuf[64];
+	const char *dir = dmn_task_session_dir(dbuf, sizeof dbuf);
+
+	if (s->slfd >= 0)
+		return 0;
+	snprintf(s->token, sizeof s->token, "%ld-%llu", (long)getpid(),
+	         (unsigned long long)s->id);
+	if (dmn_task_session_mkdir(dir, err, errlen) != 0)
+		return -1;
+	if (dmn_pathf(s->ssock, sizeof s->ssock, "%s/session-%s.sock", dir,
+	              s->token) != 0) {
+		snprintf(err, errlen, "session socket path too long");
+		s->ssock[0] = '\0';
+		return -1;
+	}
+	unlink(s->ssock); /* left by an earlier daemon with our pid */
+	s->slfd = dmn_task_bind(w, s, s->ssock, err, errlen);
+	if (s->slfd < 0) {
+		s->ssock[0] = '\0';
+		return -1;
+	}
+	dmn_log(DMN_INFO, "session %llu: session socket %s",
+	        (unsigned long long)s->id, s->ssock);
+	return 0;
 }
 
 void dmn_task_unlisten(dmn_work *w, dmn_sess *s)
@@ -92,9 +177,56 @@ void dmn_task_unlisten(dmn_work *w, dmn_sess *s)
 	close(s->lfd);
 	s->lfd = -1;
 	unlink(s->sock);
+	if (s->slfd < 0)
+		return;
+	dmn_loop_del(w->srv->loop, s->slfd);
+	close(s->slfd);
+	s->slfd = -1;
+	unlink(s->ssock);
+	dmn_log(DMN_INFO, "session %llu: removed %s", (unsigned long long)s->id,
+	        s->ssock);
 }
 
 /* ---- TASK_HELLO ---------------------------------------------------------- */
+
+/* TASK_HELLO proc=0: a task of a PVM or MPI run that someone else
+ * started.  Makes its process entry and tells the controller.  0, or an
+ * error with err. */
+static int dmn_task_foreign(dmn_work *w, dmn_conn *c, uint64_t pid,
+                            char *err, size_t errlen)
+{
+	dmn_sess *s = dmn_conn_via(c);
+	wire_peer *out;
+	dmn_proc *p;
+
+	if (pid == 0 || pid > 0x7fffffff) {
+		snprintf(err, errlen, "TASK_HELLO: pid %llu is not a process",
+		         (unsigned long long)pid);
+		return WIRE_EARG;
+	}
+	if ((p = dmn_proc_new(w)) == NULL) {
+		snprintf(err, errlen, "TASK_HELLO: too many processes "
+		         "(limit %d)", DMN_MAX_PROCS);
+		return WIRE_EBUSY;
+	}
+	p->foreign = 1;
+	p->pid = (pid_t)pid;
+	p->run = s->run;
+	p->sess = s;
+	p->ev_status = -1;
+	p->task = c;
+	s->nprocs++;
+	dmn_log(DMN_INFO, "conn %llu: task pid %llu (started by pvmd or "
+	        "mpirun) is proc %llu of run %llu", dmn_conn_id(c),
+	        (unsigned long long)pid, (unsigned long long)p->num,
+	        (unsigned long long)p->run);
+	if ((out = dmn_work_ctl(w)) != NULL) {
+		wire_pack(&out->out, WIRE_PROC_START, wire_peer_seq(out),
+		          out->max_frame, p->run, p->num, (uint64_t)p->pid);
+		dmn_conn_kick(w->srv->controller);
+	}
+	return 0;
+}
 
 int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
                         char *err, size_t errlen)
@@ -106,6 +238,8 @@ int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
 		return WIRE_ESTATE;
 	if (wire_unpack(m, err, errlen, &num, &pid) != 0)
 		return WIRE_EMALFORMED;
+	if (num == 0)
+		return dmn_task_foreign(srv->work, c, pid, err, errlen);
 	p = dmn_run_find(srv->work, num);
 	if (p == NULL || (uint64_t)p->pid != pid ||
 	    (void *)p->sess != dmn_conn_via(c)) {
@@ -131,14 +265,22 @@ int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
 
 void dmn_work_task_gone(dmn_server *srv, dmn_conn *c)
 {
+	dmn_proc *p;
 	int i;
 
 	if (srv->work == NULL)
 		return;
-	for (i = 0; i < DMN_MAX_PROCS; i++)
-		if (srv->work->procs[i] != NULL &&
-		    srv->work->procs[i]->task == c)
-			srv->work->procs[i]->task = NULL;
+	for (i = 0; i < DMN_MAX_PROCS; i++) {
+		p = srv->work->procs[i];
+		if (p == NULL || p->task != c)
+			continue;
+		p->task = NULL;
+		if (!p->foreign)
+			continue;
+		/* Not our child: the end of its connection is its end. */
+		dmn_run_foreign_exit(srv->work, p);
+		dmn_proc_free(srv->work, p);
+	}
 }
 
 /* ---- task -> console ----------------------------------------------------- */
@@ -180,7 +322,7 @@ static int dmn_task_check(dmn_proc *p, const wire_msg *m, char *err,
 		snprintf(err, errlen, "%s is not expected from a task",
 		         wire_type_name(m->type) ? wire_type_name(m->type)
 		                                 : "this message type");
-	if (rc == 0 && num != p->num) {
+	if (rc == 0 && num != p->num && !(p->foreign && num == 0)) {
 		snprintf(err, errlen, "%s names proc %llu, this is proc %llu",
 		         wire_type_name(m->type), (unsigned long long)num,
 		         (unsigned long long)p->num);
@@ -190,6 +332,23 @@ static int dmn_task_check(dmn_proc *p, const wire_msg *m, char *err,
 		snprintf(p->last, sizeof p->last, "%.200s:%llu %.200s", file,
 		         (unsigned long long)line, func);
 	return rc;
+}
+
+/* Relays m to out with its first field (proc) set to num: a proc-0 task
+ * is known to the console by the number it was given here.  0 or an
+ * error. */
+static int dmn_task_relay(wire_peer *out, const wire_msg *m, uint64_t num)
+{
+	wire_enc e;
+	uint32_t i;
+
+	if (wire_enc_begin(&e, &out->out, m->type, wire_peer_seq(out),
+	                   m->nf) == 0) {
+		msgpack_pack_uint64(wire_enc_packer(&e), num);
+		for (i = 1; i < m->nf; i++)
+			msgpack_pack_object(wire_enc_packer(&e), m->f[i]);
+	}
+	return wire_enc_end(&e, out->max_frame);
 }
 
 void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
@@ -205,6 +364,12 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	p = w ? dmn_task_proc(w, c) : NULL;
 	if (p == NULL)
 		return;
+	if (m->type == WIRE_EVENTS || m->type == WIRE_EVENT_STRINGS) {
+		rc = dmn_ev_task(w, p, m, err, sizeof err);
+		if (rc != 0)
+			dmn_conn_fail(c, rc, m->seq, err, 0);
+		return;
+	}
 	rc = dmn_task_check(p, m, err, sizeof err);
 	if (rc != 0) {
 		dmn_conn_fail(c, rc, m->seq, err, 0);
@@ -216,7 +381,7 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 		        (unsigned long long)p->num, wire_type_name(m->type));
 		return;
 	}
-	if (wire_relay(&out->out, m, wire_peer_seq(out), out->max_frame) != 0)
+	if (dmn_task_relay(out, m, p->num) != 0)
 		dmn_log(DMN_WARN, "proc %llu: %s too large for the console",
 		        (unsigned long long)p->num, wire_type_name(m->type));
 	dmn_conn_kick(srv->controller);
@@ -256,7 +421,7 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		             name, (unsigned long long)num);
 		return;
 	}
-	if (wire_relay(&out->out, m, wire_peer_seq(out), out->max_frame) != 0)
+	if (dmn_task_relay(out, m, p->foreign ? 0 : p->num) != 0)
 		dmn_work_err(c, WIRE_ETOOBIG, m->seq,
 		             "%s: cannot relay to "
 		             "process %llu",

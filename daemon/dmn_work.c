@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dmn_event.h"
 #include "dmn_log.h"
 #include "dmn_work.h"
 #include "wire_fmt.h"
@@ -126,6 +127,7 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 			w->sess[i] = NULL;
 	if (w->cur == s)
 		w->cur = NULL;
+	dmn_pvm_stop(w, s);
 	dmn_task_unlisten(w, s);
 	if (s->dir[0] != '\0') {
 		if (dmn_rmtree(s->dir) != 0)
@@ -142,7 +144,8 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 
 void dmn_work_sess_check(dmn_work *w, dmn_sess *s)
 {
-	if (s != NULL && s->detached && s->nprocs == 0 && s->njobs == 0)
+	if (s != NULL && s->detached && s->nprocs == 0 && s->njobs == 0 &&
+	    s->pvmd == NULL)
 		dmn_sess_free(w, s);
 }
 
@@ -172,6 +175,9 @@ static int dmn_work_busy(const dmn_work *w)
 	for (i = 0; i < DMN_MAX_PROCS; i++)
 		if (w->procs[i] != NULL)
 			return 1;
+	for (i = 0; i < DMN_MAX_SESS; i++)
+		if (w->sess[i] != NULL && w->sess[i]->pvmd != NULL)
+			return 1;
 	return 0;
 }
 
@@ -191,6 +197,9 @@ static void dmn_work_reap(dmn_loop *l, long id, void *ctx)
 			if (w->procs[i] != NULL)
 				dmn_run_poll(w, w->procs[i]);
 		}
+	for (i = 0; i < DMN_MAX_SESS; i++)
+		if (w->sess[i] != NULL)
+			dmn_pvm_poll(w, w->sess[i]);
 	dmn_work_reap_soon(w);
 }
 
@@ -221,6 +230,12 @@ int dmn_work_new(dmn_server *srv, char *err, size_t errlen)
 		free(w);
 		return -1;
 	}
+	if (dmn_ev_new(w) != 0) {
+		snprintf(err, errlen, "out of memory");
+		dmn_port_destroy(&w->port);
+		free(w);
+		return -1;
+	}
 	if (access(w->port.rt_lib, R_OK) != 0)
 		dmn_log(DMN_WARN,
 		        "runtime library %s not found: programs are "
@@ -244,6 +259,7 @@ void dmn_work_free(dmn_server *srv)
 	for (i = 0; i < DMN_MAX_SESS; i++)
 		if (w->sess[i] != NULL)
 			dmn_sess_free(w, w->sess[i]);
+	dmn_ev_free(w);
 	if (w->base[0] != '\0')
 		rmdir(w->base); /* only if no other daemon uses it */
 	dmn_timer_del(srv->loop, w->reaper);
@@ -271,8 +287,10 @@ void dmn_work_session(dmn_server *srv, uint64_t id)
 	s->work = w;
 	s->id = id;
 	s->lfd = -1;
+	s->slfd = -1;
 	w->sess[i] = s;
 	w->cur = s;
+	dmn_ev_controller(w);
 }
 
 void dmn_work_release(dmn_server *srv)
@@ -320,6 +338,9 @@ void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	case WIRE_INSPECT:
 	case WIRE_RESUME:
 		dmn_task_to_task(w, c, m);
+		break;
+	case WIRE_EVENTS_ACK:
+		dmn_ev_ack(w, c, m);
 		break;
 	}
 }

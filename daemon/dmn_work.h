@@ -42,6 +42,8 @@
 
 typedef struct dmn_sess dmn_sess;
 typedef struct dmn_job dmn_job;
+typedef struct dmn_pvmd dmn_pvmd;
+typedef struct dmn_evq dmn_evq;
 
 /* One build directory of a session. */
 typedef struct dmn_build {
@@ -58,6 +60,11 @@ struct dmn_sess {
 	char dir[DMN_PATH_MAX];            /* work directory, "" until made */
 	char sock[DMN_PATH_MAX];           /* task socket path */
 	int lfd;                           /* task socket, -1 until made */
+	char token[48];                    /* PARAVT_SESSION: "<pid>-<id>" */
+	char ssock[DMN_PATH_MAX];          /* session socket, "" if none */
+	int slfd;                          /* session socket, -1 if none */
+	dmn_pvmd *pvmd;                    /* pvmd started for it, or NULL */
+	uint64_t run;                      /* run of the last pvm/mpi RUN */
 	dmn_build *builds[DMN_MAX_BUILDS]; /* builds, NULL = free */
 	int nprocs;                        /* live processes started here */
 	int njobs;                         /* builds compiling */
@@ -83,6 +90,8 @@ struct dmn_job {
 	int truncated;     /* diag hit DMN_DIAG_MAX */
 	uint64_t deadline; /* wire_now_ns() when it is killed */
 	int timed_out;     /* killed for the deadline */
+	int pvm;           /* a cflag was -DPARAVT_PVM=1: PVM wrappers */
+	int mpi;           /* a cflag was -DPARAVT_MPI=1: mpicc, PMPI lib */
 };
 
 /* A program started by RUN. */
@@ -96,6 +105,10 @@ typedef struct dmn_proc {
 	dmn_conn *task;           /* its task connection, or NULL */
 	int exited;               /* waitpid reported it */
 	char last[WIRE_TEXT_MAX]; /* "file:line func" of the last BP/crash */
+	int foreign;              /* a proc-0 task (pvmd or mpirun started
+	                             it): no pipes, not our child */
+	int64_t ev_status;        /* foreign: PROG_EXIT status, or -1 */
+	int64_t ev_signal;        /* foreign: CRASH signal, or 0 */
 } dmn_proc;
 
 /* The daemon-wide state, srv->work. */
@@ -109,6 +122,7 @@ struct dmn_work {
 	dmn_proc *procs[DMN_MAX_PROCS]; /* programs, NULL = free */
 	uint64_t next_proc;             /* last process number handed out */
 	long reaper;                    /* reaper timer id, or 0 */
+	dmn_evq *evq;                   /* events waiting for an ack; owned */
 };
 
 /* ---- dmn_work.c ---------------------------------------------------------- */
@@ -161,6 +175,13 @@ void dmn_run_throttle(dmn_work *w, dmn_proc *p);
 void dmn_run_kill_all(dmn_work *w);
 /* Process numbered num, or NULL. */
 dmn_proc *dmn_run_find(dmn_work *w, uint64_t num);
+/* A new process entry in a free slot, numbered, or NULL. */
+dmn_proc *dmn_proc_new(dmn_work *w);
+/* Frees p: pipes, table slot, its session's count (may end the session
+ * and halt its pvmd). */
+void dmn_proc_free(dmn_work *w, dmn_proc *p);
+/* Sends PROC_EXIT for a foreign process (status from its events). */
+void dmn_run_foreign_exit(dmn_work *w, dmn_proc *p);
 
 /* ---- dmn_task.c ---------------------------------------------------------- */
 
@@ -170,5 +191,27 @@ int dmn_task_listen(dmn_work *w, dmn_sess *s, char *err, size_t errlen);
 void dmn_task_unlisten(dmn_work *w, dmn_sess *s);
 /* INSPECT and RESUME from the controller: relay to the task. */
 void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m);
+/* Makes s's session token and opens its session socket
+ * ${PARAVT_SESSION_DIR:-/tmp/paravtd-<uid>}/session-<token>.sock, where
+ * tasks the daemon did not start (PVM, MPI) connect as proc 0.  Idempotent.
+ * 0, or -1 with err. */
+int dmn_task_session_listen(dmn_work *w, dmn_sess *s, char *err,
+                            size_t errlen);
+/* The directory of session sockets (PARAVT_SESSION_DIR or the default). */
+const char *dmn_task_session_dir(char *buf, size_t cap);
+
+/* ---- dmn_pvm.c ----------------------------------------------------------- */
+
+/* RUN kinds "pvm" and "mpi" (dmn_run.c checked the common fields and
+ * made p; path is the program).  0, or -1 with err. */
+int dmn_pvm_run(dmn_work *w, dmn_proc *p, const char *kind,
+                const dmn_build *b, const char *path,
+                const msgpack_object *args, char *err, size_t errlen);
+/* Reaper: polls s's pvmd (may free it). */
+void dmn_pvm_poll(dmn_work *w, dmn_sess *s);
+/* Nothing of s runs any more: halts its pvmd (SIGTERM, then the reaper). */
+void dmn_pvm_idle(dmn_work *w, dmn_sess *s);
+/* Halts s's pvmd now (bounded wait) and kills what is left of it. */
+void dmn_pvm_stop(dmn_work *w, dmn_sess *s);
 
 #endif

@@ -3,7 +3,7 @@
 # The daemon builds user programs with its port's settings at run time:
 # build/$(PORT)/include/pvt_portconf.h holds make's expanded values of the
 # port file (CC, PORT_CFLAGS, PORT_LDFLAGS, MSGPACK_LIBS, RUN_PREFIX,
-# PORT_NAME) as C strings.  It is rewritten on every make but replaced only
+# PORT_NAME, PVM_ARCH, PVM_CFLAGS, PVM_LIBS, PORT_NATIVE) as C strings.  It is rewritten on every make but replaced only
 # when its text changes, so nothing is rebuilt needlessly.
 DAEMON_SRCS := $(wildcard daemon/*.c)
 DAEMON_OBJS := $(DAEMON_SRCS:%.c=$(B)/obj/%.o)
@@ -17,7 +17,7 @@ pvt_hash := \#
 pvt_cstr = $(subst ",\",$(subst \,\\,$(strip $(1))))
 pvt_conf_line = '$(subst ','\'',$(pvt_hash)define $(1) "$(call pvt_cstr,$(2))")'
 
-$(DAEMON_OBJS): NODE_CFLAGS += -I$(B)/include
+$(DAEMON_OBJS): NODE_CFLAGS += -I$(B)/include -Iwrappers
 $(B)/obj/daemon/dmn_port.o: $(PORTCONF_H)
 
 $(PORTCONF_H): FORCE_PORTCONF
@@ -29,6 +29,10 @@ $(PORTCONF_H): FORCE_PORTCONF
 		$(call pvt_conf_line,PVT_PORT_LDFLAGS,$(PORT_LDFLAGS)) \
 		$(call pvt_conf_line,PVT_PORT_MSGPACK_LIBS,$(MSGPACK_LIBS)) \
 		$(call pvt_conf_line,PVT_PORT_RUN_PREFIX,$(RUN_PREFIX)) \
+		$(call pvt_conf_line,PVT_PORT_PVM_ARCH,$(PVM_ARCH)) \
+		$(call pvt_conf_line,PVT_PORT_PVM_CFLAGS,$(PVM_CFLAGS)) \
+		$(call pvt_conf_line,PVT_PORT_PVM_LIBS,$(PVM_LIBS)) \
+		$(call pvt_conf_line,PVT_PORT_NATIVE,$(PORT_NATIVE)) \
 		>$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 

@@ -70,6 +70,7 @@ void para_vt_start(void)
 	/* Without the handler a crash is still seen by the daemon through
 	 * waitpid, only without the location: not worth detaching for. */
 	(void)pvt__rt_crash_install();
+	(void)pvt__ev_init(NULL); /* trace from the start: PROG_START */
 }
 
 /* Program exit template (paravt_rt.h). */

@@ -3,7 +3,7 @@
 # FILE_PUT + BUILD of a hello world, RUN with arguments (OUTPUT on both
 # streams, PROC_EXIT with the exit status), a compile error (ok=false, the
 # diagnostic names file:line), a refused compiler flag, two builds that do
-# not collide, KILL, kind "pvm" refused, and SIGTERM killing the programs
+# not collide, KILL, an unknown kind refused, and SIGTERM killing the programs
 # and removing the work directory.
 . "$(dirname "$0")/../lib/common.sh"
 WP=$TOP/build/tests/tools/wirepoke
@@ -41,7 +41,7 @@ C
 	--put "3:bad.c=$T/bad.c" --build 3:bad:bad.c --until BUILD_RESULT \
 	--build '3:bad:bad.c:-Wl,-rpath,/x' --build '3:bad:bad.c:-fplugin=x.so' \
 	--build '3:bad:bad.c:-I../..' \
-	--run 4:1:pvm:hello --run 5:3:plain:bad \
+	--run 4:1:bogus:hello --run 5:3:plain:bad \
 	--put "4:sleeper.c=$T/sleeper.c" --build 4:sleeper:sleeper.c \
 	--until BUILD_RESULT --run 6:4:plain:sleeper --send KILL:3 \
 	--until PROC_EXIT --send KILL:99 >"$T/out" 2>&1
@@ -61,7 +61,7 @@ expect_grep '^DIAG bad\.c:3:[0-9]+: error: .undeclared_x. undeclared' "$T/out"
 expect_grep '^ERROR EARG ref=[0-9]+ BUILD: flag -Wl,-rpath,/x refused: only -Idir' "$T/out"
 expect_grep '^ERROR EARG ref=[0-9]+ BUILD: flag -fplugin=x.so refused' "$T/out"
 expect_grep '^ERROR EARG ref=[0-9]+ BUILD: flag -I\.\./\.\. refused: -I needs a relative directory inside the build' "$T/out"
-expect_grep '^ERROR EARG ref=[0-9]+ RUN: kind pvm is not supported yet$' "$T/out"
+expect_grep '^ERROR EARG ref=[0-9]+ RUN: kind bogus is not supported \(plain, pvm, mpi\)$' "$T/out"
 expect_grep '^ERROR EARG ref=[0-9]+ RUN: build 3 has no program bad$' "$T/out"
 ok "compile error with file:line, refused flags, refused kind"
 

@@ -584,6 +584,9 @@ static void on_message(fakedmn *d, const wire_msg *m)
 	case WIRE_TASK_CRASH:
 		on_crash(d, m);
 		break;
+	case WIRE_EVENTS:
+	case WIRE_EVENT_STRINGS:
+		break; /* traced from para_vt_start; paravtd relays them */
 	default:
 		say("unexpected %s",
 		    wire_type_name(m->type) ? wire_type_name(m->type) : "?");

@@ -7,7 +7,10 @@
  * It also drives the session messages (FILE_PUT, BUILD, RUN, KILL,
  * INSPECT, RESUME) and can play a task on a daemon's Unix socket (--unix,
  * --role task, --no-auth, --send TASK_HELLO:PROC:PID ...), so the shell
- * tests cover remote build, run and the task relays.
+ * tests cover remote build, run and the task relays.  As a task it also
+ * sends native event records (--events, pvt_event.h) and as a console it
+ * prints the relayed events (NODE_EVENTS one "EV" line per event,
+ * EVENT_STRINGS one "STR" line per name) and acknowledges them (--ack).
  *
  * Layout: options into a step list; connection set-up; a reader that
  * prints frames for a while; the step runner; main.  Host-only (C11).
@@ -26,12 +29,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pvt_event.h"
 #include "wire_fmt.h"
 #include "wire_msg.h"
 #include "wire_peer.h"
 #include "wire_token.h"
 
-#define WP_MAX_STEPS 64
+#define WP_MAX_STEPS 256
 
 static const char wp_usage[] =
 	"usage: wirepoke [options] HOST:PORT\n"
@@ -52,6 +56,7 @@ static const char wp_usage[] =
 	"  --no-auth          do not send AUTH\n"
 	"  --wait-ms MS       longest wait for an answer (default 2000)\n"
 	"  --linger-ms MS     at the end, read until closed or MS (default 100)\n"
+	"  --ack              answer every NODE_EVENTS with EVENTS_ACK(batch)\n"
 	"steps (any number, run in order):\n"
 	"  --send TYPE[:ARG]  HELLO, AUTH[:token], PING, BYE[:reason],\n"
 	"                     SESSION_OPEN[:console], KILL:PROC, RESUME:PROC,\n"
@@ -64,6 +69,10 @@ static const char wp_usage[] =
 	"                     0755 if FILE is executable, else 0644)\n"
 	"  --build B:PROG:SRCS[:CFLAGS]  BUILD; SRCS and CFLAGS blank-separated\n"
 	"  --run R:B:KIND:PROG[:ARGS]    RUN; ARGS blank-separated\n"
+	"  --events P:FIRST:COUNT[:BYTES]  (task) EVENT_STRINGS the first time,\n"
+	"                     then EVENTS of COUNT native records seq FIRST..;\n"
+	"                     BYTES: claim that many record bytes (malformed)\n"
+	"  --send EVENTS_ACK:B  acknowledge batches up to B\n"
 	"  --until TYPE       read and print until a TYPE frame (or --wait-ms)\n"
 	"  --raw HEX          send these bytes as they are\n"
 	"  --frame-len N      send a 4-byte frame header claiming N bytes\n"
@@ -73,7 +82,7 @@ static const char wp_usage[] =
 
 enum wp_kind {
 	WP_SEND, WP_RAW, WP_FRAMELEN, WP_SLEEP, WP_CLOSE, WP_PUT, WP_BUILD,
-	WP_RUN, WP_UNTIL
+	WP_RUN, WP_UNTIL, WP_EVENTS
 };
 
 typedef struct wp_step {
@@ -92,6 +101,7 @@ typedef struct wp_opts {
 	int hello, auth;          /* send HELLO / AUTH first */
 	unsigned wait_ms;         /* answer wait */
 	unsigned linger_ms;       /* final read */
+	int ack;                  /* acknowledge NODE_EVENTS */
 	wp_step steps[WP_MAX_STEPS]; /* the script */
 	int nsteps;               /* entries used */
 } wp_opts;
@@ -101,6 +111,8 @@ typedef struct wp_conn {
 	pid_t child;     /* --exec child, or 0 */
 	int closed;      /* peer closed or stream broken */
 	unsigned char seen[256]; /* types printed since the last --until */
+	int ack;         /* acknowledge NODE_EVENTS as they come */
+	int strings_sent; /* --events sent its EVENT_STRINGS */
 	char tok[WIRE_TOKEN_MAX]; /* token for AUTH */
 } wp_conn;
 
@@ -126,7 +138,8 @@ static int wp_opt_value(wp_opts *o, const char *a, const char *v)
 	} steps[] = {{"--send", WP_SEND}, {"--raw", WP_RAW},
 		     {"--frame-len", WP_FRAMELEN}, {"--sleep-ms", WP_SLEEP},
 		     {"--put", WP_PUT}, {"--build", WP_BUILD},
-		     {"--run", WP_RUN}, {"--until", WP_UNTIL}};
+		     {"--run", WP_RUN}, {"--until", WP_UNTIL},
+		     {"--events", WP_EVENTS}};
 	size_t i;
 
 	for (i = 0; i < sizeof steps / sizeof steps[0]; i++)
@@ -174,6 +187,8 @@ static int wp_parse(int argc, char **argv, wp_opts *o)
 			o->hello = 0;
 		else if (strcmp(a, "--no-auth") == 0)
 			o->auth = 0;
+		else if (strcmp(a, "--ack") == 0)
+			o->ack = 1;
 		else if (strcmp(a, "--close") == 0)
 			wp_add_step(o, WP_CLOSE, NULL);
 		else if (a[0] == '-' && i + 1 < argc &&
@@ -426,6 +441,101 @@ static int wp_print_session(const wire_msg *m)
 	return 0;
 }
 
+/* Queues EVENTS_ACK(batch), packed by hand (wire_pack's format cache
+ * stops at type 127).  0 or an error. */
+static int wp_pack_ack(wp_conn *c, uint64_t batch)
+{
+	wire_enc e;
+
+	if (wire_enc_begin(&e, &c->peer.out, WIRE_EVENTS_ACK,
+			   wire_peer_seq(&c->peer), 1) == 0)
+		msgpack_pack_uint64(wire_enc_packer(&e), batch);
+	return wire_enc_end(&e, c->peer.max_frame);
+}
+
+/* Prints NODE_EVENTS as "NODE_EVENTS batch= proc= n=" and one "EV" line
+ * per event.  Returns the batch number, 0 if malformed. */
+static uint64_t wp_print_events(const wire_msg *m)
+{
+	static const char *const names[] = {
+		"seq", "kind", "op", "t", "delta", "file", "func", "line",
+		"peer", "tag", "bytes", "result", "aux"
+	};
+	const msgpack_object *o, *ev;
+	uint64_t batch, proc;
+	char err[256];
+	uint32_t i, k;
+
+	/* By hand: wire_unpack's format cache stops at type 127. */
+	snprintf(err, sizeof err, "bad fields");
+	if (m->nf < 3 || m->f[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+	    m->f[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+	    m->f[2].type != MSGPACK_OBJECT_ARRAY) {
+		printf("NODE_EVENTS? %s\n", err);
+		return 0;
+	}
+	batch = m->f[0].via.u64;
+	proc = m->f[1].via.u64;
+	o = &m->f[2];
+	printf("NODE_EVENTS batch=%llu proc=%llu n=%u\n",
+	       (unsigned long long)batch, (unsigned long long)proc,
+	       o->via.array.size);
+	for (i = 0; i < o->via.array.size; i++) {
+		ev = &o->via.array.ptr[i];
+		if (ev->type != MSGPACK_OBJECT_ARRAY || ev->via.array.size != 13) {
+			printf("EV? bad event %u\n", i);
+			continue;
+		}
+		printf("EV proc=%llu", (unsigned long long)proc);
+		for (k = 0; k < 13; k++) {
+			const msgpack_object *f = &ev->via.array.ptr[k];
+
+			if (f->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+				printf(" %s=%lld", names[k], (long long)f->via.i64);
+			else if (f->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+				printf(" %s=%llu", names[k],
+				       (unsigned long long)f->via.u64);
+			else
+				printf(" %s=?", names[k]);
+		}
+		printf("\n");
+	}
+	return batch;
+}
+
+/* Prints EVENT_STRINGS and EVENTS_LOST.  1 if m was one. */
+static int wp_print_evmeta(const wire_msg *m)
+{
+	char s[WIRE_TEXT_MAX], err[256];
+	const msgpack_object *arr;
+	uint64_t u1, u2;
+	uint32_t i;
+
+	if (m->type == WIRE_EVENT_STRINGS &&
+	    wire_unpack(m, err, sizeof err, &u1, &u2, &arr) == 0) {
+		printf("EVENT_STRINGS proc=%llu first=%llu n=%u\n",
+		       (unsigned long long)u1, (unsigned long long)u2,
+		       arr->via.array.size);
+		for (i = 0; i < arr->via.array.size; i++)
+			if (wire_strv_get(arr, i, s, sizeof s) == 0)
+				printf("STR proc=%llu id=%llu %s\n",
+				       (unsigned long long)u1,
+				       (unsigned long long)(u2 + i), s);
+		return 1;
+	}
+	if (m->type == WIRE_EVENTS_LOST && m->nf >= 3 &&
+	    m->f[0].type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+	    m->f[1].type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+	    m->f[2].type == MSGPACK_OBJECT_STR) {
+		printf("EVENTS_LOST proc=%llu count=%llu reason=%.*s\n",
+		       (unsigned long long)m->f[0].via.u64,
+		       (unsigned long long)m->f[1].via.u64,
+		       (int)m->f[2].via.str.size, m->f[2].via.str.ptr);
+		return 1;
+	}
+	return 0;
+}
+
 /* Prints one received frame as one line. */
 static void wp_print(const wire_msg *m)
 {
@@ -434,7 +544,7 @@ static void wp_print(const wire_msg *m)
 	wire_pong p;
 	uint64_t u;
 
-	if (wp_print_session(m))
+	if (wp_print_session(m) || wp_print_evmeta(m))
 		;
 	else if (m->type == WIRE_HELLO)
 		wp_print_hello(m);
@@ -479,7 +589,13 @@ static void wp_read2(wp_conn *c, unsigned ms, int until_one,
 	while (!c->closed) {
 		rc = wire_peer_wait(&c->peer, &m, deadline);
 		if (rc == 1) {
-			wp_print(&m);
+			if (m.type == WIRE_NODE_EVENTS) {
+				uint64_t b = wp_print_events(&m);
+
+				if (c->ack && b != 0)
+					wp_pack_ack(c, b);
+			} else
+				wp_print(&m);
 			if (m.type < 256)
 				c->seen[m.type] = 1;
 			if (until_type != 0 && m.type == until_type)
@@ -731,10 +847,69 @@ static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
 	if (strcmp(name, "BYE") == 0)
 		return wire_pack_bye(out, seq, arg ? arg : "wirepoke done",
 				     1 << 20);
+	if (strcmp(name, "EVENTS_ACK") == 0)
+		return wp_pack_ack(c, strtoull(arg ? arg : "0", NULL, 0));
 	if (strcmp(name, "SESSION_OPEN") == 0)
 		return wire_pack_session_open(out, seq, arg ? arg : "wirepoke",
 					      1 << 20);
 	return -1;
+}
+
+/* --events P:FIRST:COUNT[:BYTES]: native records as the runtime makes
+ * them (PROG_START with the layout version at seq 0, then send start/end
+ * pairs), after EVENT_STRINGS for ids 1 and 2 the first time.  0 or -1. */
+static int wp_pack_events(wp_conn *c, const char *spec)
+{
+	static const char *const names[] = {"ev_file.c", "ev_func"};
+	char buf[256], *f[4];
+	int n = wp_split(spec, buf, sizeof buf, f, 4);
+	uint64_t proc, first, count, i;
+	size_t bytes;
+	pvt_event *r;
+	int rc;
+
+	if (n < 3)
+		return -1;
+	proc = strtoull(f[0], NULL, 0);
+	first = strtoull(f[1], NULL, 0);
+	count = strtoull(f[2], NULL, 0);
+	if (count == 0 || count > 65536 || (r = calloc(count, sizeof *r)) == NULL)
+		return -1;
+	for (i = 0; i < count; i++) {
+		r[i].seq = first + i;
+		r[i].t_ns = wire_now_ns();
+		r[i].delta_ns = i;
+		r[i].file = 1;
+		r[i].func = 2;
+		r[i].line = (int32_t)((first + i) % 1000);
+		r[i].peer = 262145;
+		r[i].tag = 7;
+		r[i].bytes = (first + i) % 2 ? 40 : -1;
+		r[i].result = 0;
+		r[i].kind = (first + i) % 2 ? PVT_EV_SEND_START : PVT_EV_SEND_END;
+		r[i].op = PVT_OP_PVM_SEND;
+		if (first + i == 0) {
+			r[i].kind = PVT_EV_PROG_START;
+			r[i].op = PVT_OP_NONE;
+			r[i].aux = PVT_EVENT_VERSION;
+		}
+	}
+	bytes = n > 3 ? (size_t)strtoull(f[3], NULL, 0) : count * sizeof *r;
+	if (bytes > count * sizeof *r)
+		bytes = count * sizeof *r;
+	rc = 0;
+	if (!c->strings_sent) {
+		rc = wire_pack(&c->peer.out, WIRE_EVENT_STRINGS,
+			       wire_peer_seq(&c->peer), c->peer.max_frame, proc,
+			       (uint64_t)1, names, (uint32_t)2);
+		c->strings_sent = 1;
+	}
+	if (rc == 0)
+		rc = wire_pack(&c->peer.out, WIRE_EVENTS, wire_peer_seq(&c->peer),
+			       c->peer.max_frame, proc, first, count,
+			       (const void *)r, bytes);
+	free(r);
+	return rc;
 }
 
 /* Message number of a type name ("BUILD_RESULT"), or 0. */
@@ -753,7 +928,7 @@ static int wp_quiet(const char *spec)
 {
 	static const char *const q[] = {
 		"HELLO", "KILL", "RESUME", "INSPECT", "TASK_HELLO", "BP_HIT",
-		"VALUE", "TYPE_TABLE", "TASK_CRASH", NULL
+		"VALUE", "TYPE_TABLE", "TASK_CRASH", "EVENTS_ACK", NULL
 	};
 	size_t n = strcspn(spec, ":");
 	int i;
@@ -788,6 +963,10 @@ static int wp_step_run(wp_conn *c, const wp_opts *o, const wp_step *s)
 		if (wp_pack_put(c, s->arg) != 0)
 			return -1;
 		break;
+	case WP_EVENTS:
+		if (wp_pack_events(c, s->arg) != 0)
+			return -1;
+		break;
 	case WP_BUILD:
 	case WP_RUN:
 		if (wp_pack_build_run(c, s->arg, s->kind == WP_RUN) != 0)
@@ -816,7 +995,7 @@ static int wp_step_run(wp_conn *c, const wp_opts *o, const wp_step *s)
 	 * control messages are not answered at once unless refused: short
 	 * wait. */
 	if ((s->kind == WP_SEND && wp_quiet(s->arg)) || s->kind == WP_PUT ||
-	    s->kind == WP_BUILD)
+	    s->kind == WP_BUILD || s->kind == WP_EVENTS)
 		wp_read(c, 100, 1);
 	else
 		wp_read(c, o->wait_ms, 1);
@@ -913,6 +1092,7 @@ int main(int argc, char **argv)
 	}
 	if (wp_token(&o, &c) != 0)
 		return 1;
+	c.ack = o.ack;
 	rc = wp_script(&c, &o);
 	wire_peer_destroy(&c.peer);
 	if (c.child > 0)

@@ -1,0 +1,58 @@
+/*
+ * dmn_event.h — the event relay: native records from the tasks become
+ * canonical events for the console, kept until the console acknowledges
+ * them.
+ *
+ * A task sends EVENT_STRINGS(proc, first, strings) and EVENTS(proc, first,
+ * count, records): count native 64-byte records (wrappers/pvt_event.h, the
+ * daemon is built for the same port, so it reads them directly).  Each
+ * EVENTS frame is checked (length, contiguous seq, layout version in the
+ * PROG_START record), turned into NODE_EVENTS(batch, proc, events) frames
+ * of at most DMN_EV_BATCH events, each event the array [seq, kind, op,
+ * t_ns, delta_ns, file, func, line, peer, tag, bytes, result, aux], and
+ * queued.  A gap in a task's seq becomes EVENTS_LOST(proc, count, reason).
+ *
+ * One queue per daemon, in order: batch numbers increase in the order the
+ * console receives them, so EVENTS_ACK(batch) is cumulative.  The queue
+ * lives in memory up to a cap (--events-mem, 8 MiB), then in a spill file
+ * (<work base>/<pid>-events.spill, length-prefixed msgpack records, read
+ * back in order as the memory drains) up to its cap (--events-spill,
+ * 256 MiB); beyond that whole EVENTS frames are dropped and counted as
+ * EVENTS_LOST (never silently).  Only items in memory are sent, and at
+ * most what memory holds is unacknowledged.  A new controller gets every
+ * unacknowledged batch again, each process's string table first
+ * (EVENT_STRINGS before the first NODE_EVENTS that uses its ids).
+ *
+ * Internal to daemon/.
+ */
+#ifndef PARAVT_DMN_EVENT_H
+#define PARAVT_DMN_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dmn_work.h"
+
+#define DMN_EV_MEM_DEFAULT (8u << 20)              /* bytes in memory */
+#define DMN_EV_SPILL_DEFAULT ((uint64_t)256 << 20) /* spill file cap */
+#define DMN_EV_BATCH 1024                           /* events per batch */
+#define DMN_EV_STRS 65536                           /* names per process */
+
+/* Makes w->evq with the caps of w's config (0 = default).  0 or -1. */
+int dmn_ev_new(dmn_work *w);
+/* Logs the counts, removes the spill file, frees w->evq.  NULL-safe. */
+void dmn_ev_free(dmn_work *w);
+
+/* EVENTS or EVENT_STRINGS from the task of p.  0, or a WIRE_E* code with
+ * a sentence in err (the frame is refused, the task goes on). */
+int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
+                size_t errlen);
+/* EVENTS_ACK from the controller c. */
+void dmn_ev_ack(dmn_work *w, dmn_conn *c, const wire_msg *m);
+/* A console took control: everything unacknowledged goes to it again
+ * (after the current message's answer: the send runs from a timer). */
+void dmn_ev_controller(dmn_work *w);
+/* Process num ended: its string table goes when its events are acked. */
+void dmn_ev_proc_gone(dmn_work *w, uint64_t num);
+
+#endif

@@ -1,0 +1,417 @@
+/*
+ * dmn_pvm.c — RUN kinds "pvm" and "mpi" (dmn_work.h).
+ *
+ * pvm: the session gets its own pvmd (one virtual machine per session,
+ * this host only for now): PVM_TMP=<session dir>/pvm (so it never meets
+ * another virtual machine on the host), PVM_ROOT (the daemon's, else
+ * /usr/lib/pvm3), PVM_ARCH of the port, PVM_ALLOW_ROOT=1 when root, and a
+ * hostfile "* ep=<build dir>" so pvm_spawn finds the build's programs by
+ * bare name.  The start is waited for (bounded, DMN_PVMD_START_MS) until
+ * $PVM_TMP/pvmd.<uid> appears.  The master then runs like a plain program
+ * with PARAVT_SESSION, PARAVT_SESSION_DIR and the PVM variables added;
+ * the tasks it spawns connect through the session socket (dmn_task.c).
+ * When nothing of the session runs any more the pvmd gets SIGTERM (pvmd
+ * halts the virtual machine on it, as "halt" in the console does), after
+ * DMN_PVMD_HALT_MS SIGKILL to its process group; only the pvmd this
+ * daemon started is touched.
+ *
+ * mpi: args are "-np N ..."; runs mpirun --allow-run-as-root
+ * --oversubscribe -np N -x PARAVT_SESSION -x PARAVT_SESSION_DIR PROGRAM
+ * ARGS with PARAVT_SESSION set (not PARAVT_SOCK: every rank connects as a
+ * proc-0 task).  The mpirun process is the run's process.
+ *
+ * Both only on native ports: an emulated pvmd cannot exec target
+ * binaries without "#!" wrappers, which are not made yet.
+ *
+ * Layout: the pvmd's output, starting it, halting it, the RUN kinds.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dmn_log.h"
+#include "dmn_spawn.h"
+#include "dmn_work.h"
+#include "wire_fmt.h"
+
+#define DMN_PVMD_START_MS 10000 /* pvmd must be up by then */
+#define DMN_PVMD_HALT_MS 3000   /* SIGTERM to SIGKILL */
+#define DMN_PVM_ENV 10          /* variables added for a PVM program */
+
+struct dmn_pvmd {
+	pid_t pid;              /* the pvmd: our child, process group leader */
+	int fd;                 /* its stdout+stderr pipe, or -1 */
+	char tmp[DMN_PATH_MAX]; /* its PVM_TMP */
+	uint64_t build;         /* the build its ep= names */
+	uint64_t halt_at;       /* wire_now_ns() for SIGKILL; 0 running */
+	dmn_sess *sess;         /* its session */
+};
+
+/* Sleeps ms milliseconds. */
+static void dmn_pvm_nap(unsigned ms)
+{
+	struct timespec ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	nanosleep(&ts, NULL);
+}
+
+/* ---- the pvmd's output --------------------------------------------------- */
+
+/* Closes the pvmd's pipe. */
+static void dmn_pvmd_close(dmn_work *w, dmn_pvmd *d)
+{
+	if (d->fd < 0)
+		return;
+	dmn_loop_del(w->srv->loop, d->fd);
+	close(d->fd);
+	d->fd = -1;
+}
+
+/* Loop callback: logs what the pvmd prints (its socket name at start). */
+static void dmn_pvmd_read(dmn_loop *l, int fd, void *ctx)
+{
+	dmn_pvmd *d = ctx;
+	char buf[512];
+	ssize_t n;
+
+	n = read(fd, buf, sizeof buf - 1);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		dmn_pvmd_close(d->sess->work, d);
+		return;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	dmn_log(DMN_INFO, "session %llu: pvmd says: %s",
+	        (unsigned long long)d->sess->id, buf);
+}
+
+static const dmn_io_ops dmn_pvmd_ops = {dmn_pvmd_read, NULL, dmn_pvmd_read};
+
+/* ---- starting ------------------------------------------------------------ */
+
+/* Fills env (at most DMN_PVM_ENV - 1 entries, NULL-terminated, owned by
+ * a) with the PVM variables for session s.  Returns the count. */
+static int dmn_pvm_env(dmn_work *w, dmn_sess *s, dmn_argv *a, char **env)
+{
+	const char *root = getenv("PVM_ROOT");
+	int n = a->n, k = 0;
+
+	dmn_argv_addf(a, "PVM_ROOT=%s", root && *root ? root : "/usr/lib/pvm3");
+	dmn_argv_addf(a, "PVM_TMP=%s", s->pvmd->tmp);
+	dmn_argv_addf(a, "PVM_ARCH=%s", w->port.pvm_arch);
+	if (getuid() == 0)
+		dmn_argv_addf(a, "PVM_ALLOW_ROOT=1");
+	while (n < a->n && k < DMN_PVM_ENV - 1)
+		env[k++] = a->v[n++];
+	env[k] = NULL;
+	return k;
+}
+
+/* Writes the hostfile "* ep=DIR".  0 or -1 (errno). */
+static int dmn_pvm_hostfile(const char *path, const char *ep)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (f == NULL)
+		return -1;
+	fprintf(f, "# paravtd: programs of the session's build\n* ep=%s\n", ep);
+	rc = ferror(f);
+	return fclose(f) != 0 || rc ? -1 : 0;
+}
+
+/* Waits until d's pvmd has written PVM_TMP/pvmd.<uid>.  0, or -1 with err
+ * (it died or took too long). */
+static int dmn_pvm_wait_up(dmn_pvmd *d, char *err, size_t errlen)
+{
+	char f[DMN_PATH_MAX + 32];
+	int waited, st;
+
+	snprintf(f, sizeof f, "%s/pvmd.%lu", d->tmp, (unsigned long)getuid());
+	for (waited = 0; waited < DMN_PVMD_START_MS; waited += 20) {
+		if (access(f, F_OK) == 0)
+			return 0;
+		if (waitpid(d->pid, &st, WNOHANG) == d->pid) {
+			d->pid = 0;
+			snprintf(err, errlen, "pvmd exited at once (see the "
+			         "daemon log and %s/pvml.%lu)", d->tmp,
+			         (unsigned long)getuid());
+			return -1;
+		}
+		dmn_pvm_nap(20);
+	}
+	snprintf(err, errlen, "pvmd not up after %d ms", DMN_PVMD_START_MS);
+	return -1;
+}
+
+/* Spawns the pvmd of d (tmp and the hostfile ready).  0 or -1 with err. */
+static int dmn_pvmd_spawn(dmn_work *w, dmn_sess *s, char *err, size_t errlen)
+{
+	char hostfile[DMN_PATH_MAX + 16], *env[DMN_PVM_ENV];
+	dmn_spawn_req r;
+	dmn_argv a, e;
+	int fds[2];
+
+	snprintf(hostfile, sizeof hostfile, "%s/hostfile", s->pvmd->tmp);
+	dmn_argv_init(&a);
+	dmn_argv_init(&e);
+	dmn_argv_add(&a, "pvmd");
+	dmn_argv_add(&a, hostfile);
+	dmn_pvm_env(w, s, &e, env);
+	memset(&r, 0, sizeof r);
+	r.argv = a.v;
+	r.dir = s->dir;
+	r.env = env;
+	r.merge = 1;
+	s->pvmd->pid = dmn_spawn(&r, fds, err, errlen);
+	dmn_argv_free(&a);
+	dmn_argv_free(&e);
+	if (s->pvmd->pid < 0) {
+		s->pvmd->pid = 0;
+		return -1;
+	}
+	s->pvmd->fd = fds[0];
+	if (dmn_loop_add(w->srv->loop, fds[0], &dmn_pvmd_ops, s->pvmd, 1) != 0) {
+		close(fds[0]);
+		s->pvmd->fd = -1;
+	}
+	return 0;
+}
+
+/* Makes sure s has a running pvmd whose ep= is build b.  0, or -1 with
+ * err. */
+static int dmn_pvmd_ensure(dmn_work *w, dmn_sess *s, const dmn_build *b,
+                           char *err, size_t errlen)
+{
+	char hostfile[DMN_PATH_MAX + 16];
+	dmn_pvmd *d = s->pvmd;
+
+	if (d != NULL && d->halt_at == 0 && d->build == b->id)
+		return 0;
+	if (d != NULL && d->halt_at == 0) {
+		snprintf(err, errlen, "the session's pvmd serves build %llu, "
+		         "which still runs", (unsigned long long)d->build);
+		return -1;
+	}
+	dmn_pvm_stop(w, s); /* one that is halting: finish it */
+	if ((d = calloc(1, sizeof *d)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	d->fd = -1;
+	d->sess = s;
+	d->build = b->id;
+	s->pvmd = d;
+	if (dmn_pathf(d->tmp, sizeof d->tmp, "%s/pvm", s->dir) != 0 ||
+	    (mkdir(d->tmp, 0700) != 0 && errno != EEXIST) ||
+	    dmn_pathf(hostfile, sizeof hostfile, "%s/hostfile", d->tmp) != 0 ||
+	    dmn_pvm_hostfile(hostfile, b->dir) != 0) {
+		snprintf(err, errlen, "%s: %s", d->tmp, strerror(errno));
+		goto out_free;
+	}
+	if (dmn_pvmd_spawn(w, s, err, errlen) != 0)
+		goto out_free;
+	if (dmn_pvm_wait_up(d, err, errlen) != 0) {
+		dmn_pvm_stop(w, s);
+		return -1;
+	}
+	dmn_log(DMN_INFO, "session %llu: pvmd pid %ld up (PVM_TMP %s, ep=%s)",
+	        (unsigned long long)s->id, (long)d->pid, d->tmp, b->dir);
+	dmn_work_reap_soon(w);
+	return 0;
+out_free:
+	dmn_pvmd_close(w, d);
+	free(d);
+	s->pvmd = NULL;
+	return -1;
+}
+
+/* ---- halting ------------------------------------------------------------- */
+
+/* The pvmd is gone: kill what is left in its process group, free it. */
+static void dmn_pvmd_gone(dmn_work *w, dmn_sess *s)
+{
+	dmn_pvmd *d = s->pvmd;
+
+	if (d->pid > 0)
+		kill(-d->pid, SIGKILL); /* tasks it left, same process group */
+	dmn_log(DMN_INFO, "session %llu: pvmd %ld halted",
+	        (unsigned long long)s->id, (long)d->pid);
+	dmn_pvmd_close(w, d);
+	free(d);
+	s->pvmd = NULL;
+}
+
+void dmn_pvm_idle(dmn_work *w, dmn_sess *s)
+{
+	dmn_pvmd *d = s->pvmd;
+
+	if (d == NULL || d->halt_at != 0 || d->pid <= 0)
+		return;
+	dmn_log(DMN_INFO, "session %llu: nothing runs; halting pvmd %ld",
+	        (unsigned long long)s->id, (long)d->pid);
+	kill(d->pid, SIGTERM);
+	d->halt_at = wire_now_ns() + (uint64_t)DMN_PVMD_HALT_MS * 1000000u;
+	dmn_work_reap_soon(w);
+}
+
+void dmn_pvm_poll(dmn_work *w, dmn_sess *s)
+{
+	dmn_pvmd *d = s->pvmd;
+	int st;
+
+	if (d == NULL)
+		return;
+	if (d->pid > 0 && waitpid(d->pid, &st, WNOHANG) != d->pid) {
+		if (d->halt_at != 0 && wire_now_ns() > d->halt_at) {
+			dmn_log(DMN_WARN, "session %llu: pvmd %ld did not halt "
+			        "in time: killed", (unsigned long long)s->id,
+			        (long)d->pid);
+			kill(-d->pid, SIGKILL);
+		}
+		return;
+	}
+	if (d->halt_at == 0)
+		dmn_log(DMN_WARN, "session %llu: pvmd %ld ended by itself",
+		        (unsigned long long)s->id, (long)d->pid);
+	dmn_pvmd_gone(w, s);
+	dmn_work_sess_check(w, s);
+}
+
+void dmn_pvm_stop(dmn_work *w, dmn_sess *s)
+{
+	dmn_pvmd *d = s->pvmd;
+	int waited;
+
+	if (d == NULL)
+		return;
+	if (d->pid > 0) {
+		if (d->halt_at == 0)
+			kill(d->pid, SIGTERM);
+		for (waited = 0; waited < DMN_PVMD_HALT_MS; waited += 10) {
+			if (waitpid(d->pid, NULL, WNOHANG) == d->pid)
+				break;
+			dmn_pvm_nap(10);
+		}
+		if (waited >= DMN_PVMD_HALT_MS) {
+			kill(-d->pid, SIGKILL);
+			waitpid(d->pid, NULL, 0);
+		}
+	}
+	dmn_pvmd_gone(w, s);
+}
+
+/* ---- RUN pvm / mpi ------------------------------------------------------- */
+
+/* Appends the RUN arguments from index from on. */
+static void dmn_pvm_args(dmn_argv *a, const msgpack_object *args,
+                         uint32_t from)
+{
+	char item[WIRE_TEXT_MAX];
+	uint32_t i;
+
+	for (i = from; i < args->via.array.size; i++) {
+		if (wire_strv_get(args, i, item, sizeof item) != 0)
+			a->full = 1;
+		else
+			dmn_argv_addf(a, "%s", item);
+	}
+}
+
+/* mpirun's command line from "-np N ARGS".  0, or -1 with err. */
+static int dmn_mpi_argv(dmn_argv *a, const char *path,
+                        const msgpack_object *args, char *err, size_t errlen)
+{
+	char np[WIRE_TEXT_MAX], n[16];
+
+	if (args->via.array.size < 2 ||
+	    wire_strv_get(args, 0, np, sizeof np) != 0 ||
+	    strcmp(np, "-np") != 0 || wire_strv_get(args, 1, n, sizeof n) != 0 ||
+	    n[0] < '1' || n[0] > '9' || strspn(n, "0123456789") != strlen(n) ||
+	    strlen(n) > 4) {
+		snprintf(err, errlen, "RUN mpi: arguments must start with "
+		         "\"-np N\" (N from 1 to 9999)");
+		return -1;
+	}
+	dmn_argv_add(a, "mpirun");
+	dmn_argv_add(a, "--allow-run-as-root");
+	dmn_argv_add(a, "--oversubscribe");
+	dmn_argv_add(a, "-np");
+	dmn_argv_addf(a, "%s", n);
+	dmn_argv_add(a, "-x");
+	dmn_argv_add(a, "PARAVT_SESSION");
+	dmn_argv_add(a, "-x");
+	dmn_argv_add(a, "PARAVT_SESSION_DIR");
+	dmn_argv_add(a, path);
+	dmn_pvm_args(a, args, 2);
+	return 0;
+}
+
+int dmn_pvm_run(dmn_work *w, dmn_proc *p, const char *kind,
+                const dmn_build *b, const char *path,
+                const msgpack_object *args, char *err, size_t errlen)
+{
+	dmn_sess *s = p->sess;
+	char *env[2 * DMN_PVM_ENV], dbuf[64];
+	int pvm = strcmp(kind, "pvm") == 0, k = 0, rc = -1;
+	dmn_spawn_req r;
+	dmn_argv a, e;
+
+	if (!w->port.native) {
+		snprintf(err, errlen, "RUN %s: only on native ports for now "
+		         "(this daemon is %s)", kind, w->port.name);
+		return -1;
+	}
+	if (dmn_task_session_listen(w, s, err, errlen) != 0)
+		return -1;
+	s->run = p->run;
+	if (pvm && dmn_pvmd_ensure(w, s, b, err, errlen) != 0)
+		return -1;
+	dmn_argv_init(&a);
+	dmn_argv_init(&e);
+	dmn_argv_addf(&e, "PARAVT_SESSION=%s", s->token);
+	dmn_argv_addf(&e, "PARAVT_SESSION_DIR=%s",
+	              dmn_task_session_dir(dbuf, sizeof dbuf));
+	if (pvm) {
+		dmn_argv_addf(&e, "PARAVT_SOCK=%s", s->sock);
+		dmn_argv_addf(&e, "PARAVT_PROC=%llu",
+		              (unsigned long long)p->num);
+	}
+	for (k = 0; k < e.n; k++)
+		env[k] = e.v[k];
+	if (pvm) {
+		k += dmn_pvm_env(w, s, &e, env + k);
+		dmn_argv_add(&a, path);
+		dmn_pvm_args(&a, args, 0);
+	} else if (dmn_mpi_argv(&a, path, args, err, errlen) != 0)
+		goto out_free;
+	env[k] = NULL;
+	if (a.full || e.full) {
+		snprintf(err, errlen, "RUN: arguments too long or too many");
+		goto out_free;
+	}
+	memset(&r, 0, sizeof r);
+	r.argv = a.v;
+	r.dir = b->dir;
+	r.env = env;
+	p->pid = dmn_spawn(&r, p->fd, err, errlen);
+	rc = p->pid < 0 ? -1 : 0;
+	if (rc == 0)
+		dmn_log(DMN_INFO, "session %llu: %s run %llu, PARAVT_SESSION=%s",
+		        (unsigned long long)s->id, kind,
+		        (unsigned long long)p->run, s->token);
+out_free:
+	dmn_argv_free(&a);
+	dmn_argv_free(&e);
+	return rc;
+}
