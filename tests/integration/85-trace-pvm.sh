@@ -42,9 +42,10 @@ done
 expect_no_grep '^[ *] p8 ' "$T/out"
 ok "info procs: master and 6 workers with tids"
 tot=$(grep '^total ' "$T/out")
+# shellcheck disable=SC2086
 set -- $tot
-[ "$2" -gt 0 ] && [ "$2" = "$3" ] || fail "sends ($2) != receives ($3)"
-[ "$4" -gt 0 ] && [ "$4" = "$5" ] || fail "bytes out ($4) != bytes in ($5)"
+{ [ "$2" -gt 0 ] && [ "$2" = "$3" ]; } || fail "sends ($2) != receives ($3)"
+{ [ "$4" -gt 0 ] && [ "$4" = "$5" ]; } || fail "bytes out ($4) != bytes in ($5)"
 [ "$2" -ge 12 ] || fail "only $2 sends for 6 workers"
 [ "$(grep -cE '^p[0-9]+ +nat +t' "$T/out")" -eq 7 ] || fail "stats rows"
 ok "stats: $2 sends, $3 receives, $4 bytes each way"
