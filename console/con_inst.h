@@ -82,8 +82,11 @@ typedef struct con_inst_opts {
 	size_t nbps;
 	int next_bp_id;             /* first id for pragma breakpoints */
 	const char *build_id;       /* label stored in the type tables */
-	int pvm;                    /* 1: also inject the PVM wrapper header
-				       (runtime issue; 0 for now) */
+	int pvm;                    /* unused, keep 0: the PVM wrapper
+				       header is not injected here; a BUILD
+				       with -DPARAVT_PVM=1 has the daemon
+				       compile with -include paravt_pvm.h
+				       (con_dbg_build.c) */
 } con_inst_opts;
 
 /*

@@ -57,7 +57,7 @@ wait $A 2>/dev/null
 grep -q '^\[p1\] done' "$T/a.out" && fail "the program ended before console A was killed"
 ok "console A killed after $(grep -c '^\[p1 nat\] seq ' "$T/a.out") events"
 set -- -e "$ADD"
-for i in $(seq 1 24); do set -- "$@" -e "sleep 0.5"; done
+for _ in $(seq 1 24); do set -- "$@" -e "sleep 0.5"; done
 "$PARAVT" -n "$@" -e "trace dump" -e "stats" -e "info procs" >"$T/b.out" 2>&1 ||
 	{ cat "$T/b.out"; fail "console B failed"; }
 sed -n 's/^\[p1 nat\] seq \([0-9]*\) .*/\1/p' "$T/a.out" | sort -n >"$T/a.seq"
