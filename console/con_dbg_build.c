@@ -328,6 +328,47 @@ static int con_dbg_find_programs(void)
 	return 0;
 }
 
+/* Adds "-IDIR" to *v for every directory the MPI compiler wrapper names
+ * (Open MPI's `mpicc --showme:incdirs`), so that the console's parser
+ * finds <mpi.h>.  Nothing when there is no mpicc.  0 or -1. */
+static int con_dbg_mpi_incdirs(char ***v, size_t *n)
+{
+	char line[4096], *w, *save = NULL;
+	FILE *f = popen("mpicc --showme:incdirs 2>/dev/null", "r");
+	int rc = 0;
+
+	if (f == NULL)
+		return 0;
+	if (fgets(line, sizeof line, f) != NULL)
+		for (w = strtok_r(line, " \t\n", &save); w != NULL && rc == 0;
+		     w = strtok_r(NULL, " \t\n", &save))
+			rc = con_strv_add(v, n, "-I%s", w);
+	pclose(f);
+	return rc;
+}
+
+/* The options the instrumenter parses with: the loaded ones, and for an
+ * MPI program the MPI include directories of this host (parse only: the
+ * nodes' daemons know their own).  Caller frees (con_strv_free); NULL when
+ * out of memory. */
+static char **con_dbg_parse_cflags(size_t *n)
+{
+	char **v = calloc(1, sizeof *v);
+	size_t i;
+
+	*n = 0;
+	for (i = 0; v != NULL && i < con_dbg.ncflags; i++)
+		if (con_strv_add(&v, n, "%s", con_dbg.cflags[i]) < 0)
+			goto out_free;
+	if (v != NULL && con_dbg.mode == CON_DBG_MPI &&
+	    con_dbg_mpi_incdirs(&v, n) < 0)
+		goto out_free;
+	return v;
+out_free:
+	con_strv_free(v, *n);
+	return NULL;
+}
+
 static int con_dbg_ship_cflags(void);
 
 /* Runs the instrumenter on what was loaded, with the breakpoints. */
@@ -335,8 +376,8 @@ int con_dbg_instrument(char **notes, char *err, size_t errlen)
 {
 	con_inst_opts o;
 	con_inst_result res;
-	char build_id[64];
-	size_t nspecs = 0;
+	char build_id[64], **parse;
+	size_t nspecs = 0, nparse = 0;
 	int rc;
 
 	*notes = NULL;
@@ -355,13 +396,20 @@ int con_dbg_instrument(char **notes, char *err, size_t errlen)
 		 con_dbg.build_no + 1);
 	o.sources = (const char *const *)con_dbg.sources;
 	o.nsources = con_dbg.nsources;
-	o.cflags = (const char *const *)con_dbg.cflags;
-	o.ncflags = con_dbg.ncflags;
+	parse = con_dbg_parse_cflags(&nparse);
+	if (parse == NULL) {
+		free((void *)o.bps);
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	o.cflags = (const char *const *)parse;
+	o.ncflags = nparse;
 	o.nbps = nspecs;
 	o.next_bp_id = con_dbg.bps.next_id;
 	o.build_id = build_id;
 	rc = con_inst_run(&o, &res, err, errlen);
 	free((void *)o.bps);
+	con_strv_free(parse, nparse);
 	if (rc < 0)
 		return WIRE_EARG;
 	if (con_dbg.have_inst)

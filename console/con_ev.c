@@ -227,12 +227,14 @@ static int con_ev_got_message(const con_ev_rec *e)
 	return e->result == 0 && e->op != PVT_OP_MPI_IRECV;
 }
 
-/* Updates the counters of s for a new event e. */
+/* Updates the counters of s for a new event e.  An MPI_Isend counts
+ * when it is posted (its SEND_END carries the bytes); a nonblocking
+ * receive counts at the MPI_Wait/MPI_Waitall whose RECV_END names the
+ * source, not at its MPI_Irecv. */
 static void con_ev_count(con_ev_src *s, const con_ev_rec *e)
 {
 	s->st.events++;
-	if (e->kind == PVT_EV_SEND_END && e->op != PVT_OP_MPI_ISEND &&
-	    e->result >= 0) {
+	if (e->kind == PVT_EV_SEND_END && e->result >= 0) {
 		s->st.sends++;
 		s->st.bytes_out += e->bytes > 0 ? (uint64_t)e->bytes : 0;
 	} else if (e->kind == PVT_EV_RECV_END && con_ev_got_message(e)) {

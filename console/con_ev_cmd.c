@@ -235,28 +235,48 @@ static void con_ev_cmd_tid(const con_ev_src *s, char *buf, size_t n)
 		snprintf(buf, n, "t%x", (unsigned)s->tid);
 }
 
-/* stats: per process counts from the stored events, and the total. */
+/* qsort order of sources: by process number. */
+static int con_stats_cmp(const void *a, const void *b)
+{
+	const con_ev_src *x = *(con_ev_src *const *)a;
+	const con_ev_src *y = *(con_ev_src *const *)b;
+
+	return (x->pid_id > y->pid_id) - (x->pid_id < y->pid_id);
+}
+
+/* stats: per process counts from the stored events (rows by process
+ * number), and the total. */
 int con_cmd_stats(int argc, char **argv, char *err, size_t errlen)
 {
+	con_ev_src **v, *s;
 	con_ev_stats t;
-	con_ev_src *s;
 	char who[16], tid[16];
-	size_t i;
+	size_t i, n = con_ev_nsrcs();
 
 	con_ev_cmd_live();
-	if (con_ev_nsrcs() == 0) {
+	n = con_ev_nsrcs();
+	if (n == 0) {
 		printf("No events.\n");
 		return 0;
 	}
+	v = calloc(n, sizeof *v);
+	if (v == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = con_ev_src_at(i);
+	qsort(v, n, sizeof *v, con_stats_cmp);
 	printf("%-6s %-10s %-8s %7s %7s %11s %11s %5s %8s %6s\n", "Proc",
 	       "Node", "Tid", "Sends", "Recvs", "BytesOut", "BytesIn", "Coll",
 	       "Events", "Lost");
-	for (i = 0; i < con_ev_nsrcs(); i++) {
-		s = con_ev_src_at(i);
+	for (i = 0; i < n; i++) {
+		s = v[i];
 		snprintf(who, sizeof who, "p%d", s->pid_id);
 		con_ev_cmd_tid(s, tid, sizeof tid);
 		con_stats_line(who, s->node, tid, &s->st);
 	}
+	free(v);
 	con_ev_totals(&t);
 	con_stats_line("total", "", "", &t);
 	if (t.dups > 0 || con_ev_dropped() > 0)

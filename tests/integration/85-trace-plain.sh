@@ -35,7 +35,7 @@ PROG
 	>"$T/out" 2>&1 || { cat "$T/out"; fail "console failed"; }
 cat "$T/out"
 expect_grep '^\[p1\] sum 30$' "$T/out"
-expect_grep '^\[p1 nat\] \+[0-9.]+ start ' "$T/out" "no live start event"
+expect_grep '^\[p1 nat\] \+[0-9.]+ start( |$)' "$T/out" "no live start event"
 expect_grep '^\[p1 nat\] \+[0-9.]+ exit +status 0' "$T/out" "no live exit event"
 ok "trace on: start and exit shown live"
 expect_grep '^[ *] p1 +nat +[0-9]+ +exited +status 0$' "$T/out" "info procs changed for a plain program"
