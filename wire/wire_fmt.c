@@ -29,18 +29,22 @@ static int wire_fmt_parse(const char *fields, char fmt[WIRE_FMT_MAX + 1])
 
 const char *wire_type_format(uint32_t type)
 {
-	static char cache[128][WIRE_FMT_MAX + 1];
-	static unsigned char done[128];
-	const char *fields = wire_type_fields(type);
+	/* One slot per table row (the table is small and fixed). */
+	static char cache[64][WIRE_FMT_MAX + 1];
+	static unsigned char done[64];
+	int i, n = wire_type_count();
 
-	if (fields == NULL || type >= 128)
-		return NULL;
-	if (!done[type]) {
-		if (wire_fmt_parse(fields, cache[type]) != 0)
-			return NULL;
-		done[type] = 1;
+	for (i = 0; i < n && i < 64; i++) {
+		if (wire_type_at(i) != type)
+			continue;
+		if (!done[i]) {
+			if (wire_fmt_parse(wire_type_fields(type), cache[i]) != 0)
+				return NULL;
+			done[i] = 1;
+		}
+		return cache[i];
 	}
-	return cache[type];
+	return NULL;
 }
 
 /* ---- encoding --------------------------------------------------------- */
