@@ -21,7 +21,7 @@
 #include "wire.h"
 
 #define CON_DBG_EXPR 4096  /* longest expression, bytes */
-#define CON_DBG_QUIET_SECS 0.3  /* events are over after this silence */
+#define CON_DBG_QUIET_SECS 0.2  /* events are over after this silence */
 #define CON_DBG_QUIET_MAX 3.0   /* longest wait for that silence */
 
 static int con_info_breakpoints(int argc, char **argv, char *err,
@@ -364,15 +364,28 @@ static int con_cmd_dbg_quiet(void *ctx)
 	return now - last > (uint64_t)(CON_DBG_QUIET_SECS * 1e9);
 }
 
+/* True if some process is stopped at a breakpoint. */
+static int con_cmd_dbg_any_stopped(void)
+{
+	con_proc *p;
+
+	for (p = con_dbg_proc_first(); p != NULL; p = p->next)
+		if (p->state == CON_PROC_STOPPED)
+			return 1;
+	return 0;
+}
+
 /* Waits until the processes settle and reports a timeout or Ctrl-C.
- * When events arrived, waits on a little for the last batches, and
- * again for processes that started meanwhile (PVM workers, MPI ranks
- * whose PROC_START came late). */
+ * When every process ended and events arrived, waits on a little for
+ * the last batches, and again for processes that started meanwhile (PVM
+ * workers, MPI ranks whose PROC_START came late).  A stop at a
+ * breakpoint gives the prompt back at once. */
 static void con_cmd_dbg_settle(double secs)
 {
 	int rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
 
-	if (rc == 0 && con_ev_last_arrival() != 0) {
+	if (rc == 0 && con_ev_last_arrival() != 0 &&
+	    !con_cmd_dbg_any_stopped()) {
 		con_cmd_dbg_wait(con_cmd_dbg_quiet, NULL, CON_DBG_QUIET_MAX);
 		rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
 	}

@@ -238,20 +238,6 @@ static void con_dbg_move_notes(const con_inst_result *res, char **notes)
 	}
 }
 
-/* Base name of the first source without ".c": the program's name. */
-static void con_dbg_program_name(void)
-{
-	const char *s = con_dbg.sources[0], *slash = strrchr(s, '/');
-	size_t len;
-
-	s = slash != NULL ? slash + 1 : s;
-	len = strlen(s);
-	if (len > 2 && strcmp(s + len - 2, ".c") == 0)
-		len -= 2;
-	snprintf(con_dbg.program, sizeof con_dbg.program, "%.*s", (int)len,
-		 s);
-}
-
 /* The mode of the load. */
 int con_dbg_mode(void)
 {
@@ -276,6 +262,13 @@ static void con_dbg_base(const char *path, char *buf, size_t n)
 	if (len > 2 && strcmp(s + len - 2, ".c") == 0)
 		len -= 2;
 	snprintf(buf, n, "%.*s", (int)len, s);
+}
+
+/* Base name of the first source without ".c": the program's name. */
+static void con_dbg_program_name(void)
+{
+	con_dbg_base(con_dbg.sources[0], con_dbg.program,
+		     sizeof con_dbg.program);
 }
 
 /* True if instrumented file f defines main (its body starts with
