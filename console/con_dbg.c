@@ -564,39 +564,15 @@ static int con_dbg_on_crash(con_node *n, const wire_msg *m)
 
 /* ---- handlers: events ------------------------------------------------- */
 
-/* Checks the three fields of an event message (NODE_EVENTS, EVENT_STRINGS,
- * EVENTS_LOST: two unsigned integers and one object) and hands them out.
- * Done here rather than by wire_unpack, whose format table stops below
- * type 128 for now.  0, or -1 with a sentence in why. */
-static int con_dbg_ev_fields(const wire_msg *m, uint64_t *a, uint64_t *b,
-			     const msgpack_object **o, char *why, size_t n)
-{
-	if (m->nf < 3 || m->f[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
-	    m->f[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER) {
-		snprintf(why, n, "%s: malformed fields",
-			 wire_type_name(m->type));
-		return -1;
-	}
-	*a = m->f[0].via.u64;
-	*b = m->f[1].via.u64;
-	*o = &m->f[2];
-	return 0;
-}
-
-/* Sends EVENTS_ACK(batch) to n (packed here: see con_dbg_ev_fields). */
+/* Sends EVENTS_ACK(batch) to n. */
 static void con_dbg_ack(con_node *n, uint64_t batch)
 {
-	wire_enc e;
 	char why[160];
-	int rc;
 
-	rc = wire_enc_begin(&e, wire_peer_out(&n->peer), WIRE_EVENTS_ACK,
-			    wire_peer_seq(&n->peer), 1);
-	if (rc == 0) {
-		msgpack_pack_uint64(wire_enc_packer(&e), batch);
-		rc = wire_enc_end(&e, n->peer.max_frame);
-	}
-	con_dbg_flush(n, rc, why, sizeof why);
+	con_dbg_flush(n, wire_pack(wire_peer_out(&n->peer), WIRE_EVENTS_ACK,
+				   wire_peer_seq(&n->peer), n->peer.max_frame,
+				   batch),
+		      why, sizeof why);
 }
 
 /* The process of an event frame for (n, proc), and its number in *id.
@@ -643,7 +619,7 @@ static int con_dbg_on_events(con_node *n, const wire_msg *m)
 	char why[200];
 	int rc, id;
 
-	if (con_dbg_ev_fields(m, &batch, &proc, &evs, why, sizeof why) < 0) {
+	if (wire_unpack(m, why, sizeof why, &batch, &proc, &evs) != 0) {
 		con_dbg_event_add(CON_EV_NOTE, NULL, n->spec.name, why);
 		return 1;
 	}
@@ -667,9 +643,7 @@ static int con_dbg_on_strings(con_node *n, const wire_msg *m)
 	char why[200];
 	int id;
 
-	if (con_dbg_ev_fields(m, &proc, &first, &strs, why, sizeof why) < 0 ||
-	    strs->type != MSGPACK_OBJECT_ARRAY) {
-		snprintf(why, sizeof why, "EVENT_STRINGS: malformed fields");
+	if (wire_unpack(m, why, sizeof why, &proc, &first, &strs) != 0) {
 		con_dbg_event_add(CON_EV_NOTE, NULL, n->spec.name, why);
 		return 1;
 	}
@@ -684,20 +658,15 @@ static int con_dbg_on_strings(con_node *n, const wire_msg *m)
 static int con_dbg_on_lost(con_node *n, const wire_msg *m)
 {
 	char reason[WIRE_TEXT_MAX], text[WIRE_TEXT_MAX + 64];
-	const msgpack_object *o;
 	uint64_t proc, count;
 	con_proc *p;
 	int id;
 
-	if (con_dbg_ev_fields(m, &proc, &count, &o, text, sizeof text) < 0 ||
-	    o->type != MSGPACK_OBJECT_STR) {
-		con_dbg_event_add(CON_EV_NOTE, NULL, n->spec.name,
-				  "EVENTS_LOST: malformed fields");
+	if (wire_unpack(m, text, sizeof text, &proc, &count, reason,
+			sizeof reason) != 0) {
+		con_dbg_event_add(CON_EV_NOTE, NULL, n->spec.name, text);
 		return 1;
 	}
-	snprintf(reason, sizeof reason, "%.*s",
-		 (int)(o->via.str.size < 200 ? o->via.str.size : 200),
-		 o->via.str.ptr);
 	p = con_dbg_ev_proc(n, proc, &id);
 	con_ev_lost(n->spec.name, (uint32_t)proc, id, count);
 	snprintf(text, sizeof text, "%llu event%s lost: %.200s",
