@@ -74,6 +74,8 @@ static const char wp_usage[] =
 	"                     BYTES: claim that many record bytes (malformed)\n"
 	"  --send EVENTS_ACK:B  acknowledge batches up to B\n"
 	"  --until TYPE       read and print until a TYPE frame (or --wait-ms)\n"
+	"  --until-n TYPE:N   the same until N TYPE frames came since the last\n"
+	"                     --until of TYPE (each wait at most --wait-ms)\n"
 	"  --raw HEX          send these bytes as they are\n"
 	"  --frame-len N      send a 4-byte frame header claiming N bytes\n"
 	"  --sleep-ms MS      read and print for MS ms (ends early if closed)\n"
@@ -82,7 +84,7 @@ static const char wp_usage[] =
 
 enum wp_kind {
 	WP_SEND, WP_RAW, WP_FRAMELEN, WP_SLEEP, WP_CLOSE, WP_PUT, WP_BUILD,
-	WP_RUN, WP_UNTIL, WP_EVENTS
+	WP_RUN, WP_UNTIL, WP_EVENTS, WP_UNTIL_N
 };
 
 typedef struct wp_step {
@@ -111,6 +113,7 @@ typedef struct wp_conn {
 	pid_t child;     /* --exec child, or 0 */
 	int closed;      /* peer closed or stream broken */
 	unsigned char seen[256]; /* types printed since the last --until */
+	unsigned cnt[256];       /* frames of each type since then */
 	int ack;         /* acknowledge NODE_EVENTS as they come */
 	int strings_sent; /* --events sent its EVENT_STRINGS */
 	char tok[WIRE_TOKEN_MAX]; /* token for AUTH */
@@ -139,7 +142,7 @@ static int wp_opt_value(wp_opts *o, const char *a, const char *v)
 		     {"--frame-len", WP_FRAMELEN}, {"--sleep-ms", WP_SLEEP},
 		     {"--put", WP_PUT}, {"--build", WP_BUILD},
 		     {"--run", WP_RUN}, {"--until", WP_UNTIL},
-		     {"--events", WP_EVENTS}};
+		     {"--events", WP_EVENTS}, {"--until-n", WP_UNTIL_N}};
 	size_t i;
 
 	for (i = 0; i < sizeof steps / sizeof steps[0]; i++)
@@ -596,8 +599,10 @@ static void wp_read2(wp_conn *c, unsigned ms, int until_one,
 					wp_pack_ack(c, b);
 			} else
 				wp_print(&m);
-			if (m.type < 256)
+			if (m.type < 256) {
 				c->seen[m.type] = 1;
+				c->cnt[m.type]++;
+			}
 			if (until_type != 0 && m.type == until_type)
 				return;
 			if (until_one)
@@ -939,6 +944,30 @@ static int wp_quiet(const char *spec)
 	return 0;
 }
 
+/* --until-n TYPE:N.  0, or -1 for a bad step. */
+static int wp_until_n(wp_conn *c, const wp_opts *o, const char *spec)
+{
+	char buf[64], *f[2];
+	unsigned long n, want;
+
+	if (wp_split(spec, buf, sizeof buf, f, 2) != 2)
+		return -1;
+	n = wp_type_by_name(f[0]);
+	want = strtoul(f[1], NULL, 10);
+	if (n == 0 || n >= 256)
+		return -1;
+	while (c->cnt[n] < want && !c->closed) {
+		unsigned before = c->cnt[n];
+
+		wp_read2(c, o->wait_ms, 0, (uint32_t)n);
+		if (c->cnt[n] == before)
+			break; /* timed out */
+	}
+	c->seen[n] = 0;
+	c->cnt[n] = 0;
+	return 0;
+}
+
 /* Runs one step.  0, or -1 for a bad step. */
 static int wp_step_run(wp_conn *c, const wp_opts *o, const wp_step *s)
 {
@@ -958,7 +987,10 @@ static int wp_step_run(wp_conn *c, const wp_opts *o, const wp_step *s)
 		if (!c->seen[n])
 			wp_read2(c, o->wait_ms, 0, (uint32_t)n);
 		c->seen[n] = 0;
+		c->cnt[n] = 0;
 		return 0;
+	case WP_UNTIL_N:
+		return wp_until_n(c, o, s->arg);
 	case WP_PUT:
 		if (wp_pack_put(c, s->arg) != 0)
 			return -1;
