@@ -697,15 +697,10 @@ void dmn_ev_ack(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	char err[WIRE_TEXT_MAX];
 	uint64_t batch;
 
-	/* Checked by hand: wire_unpack's format cache (wire_fmt.c) stops
-	 * at type 127. */
-	if (m->nf < 1 || m->f[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER) {
-		snprintf(err, sizeof err, "EVENTS_ACK: field batch is not an "
-		         "unsigned integer");
+	if (wire_unpack(m, err, sizeof err, &batch) != 0) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "%s", err);
 		return;
 	}
-	batch = m->f[0].via.u64;
 	while (q->head != NULL && q->head->sent &&
 	       (q->head->type == WIRE_EVENTS_LOST || q->head->batch <= batch)) {
 		if (q->head->type == WIRE_NODE_EVENTS)

@@ -444,8 +444,7 @@ static int wp_print_session(const wire_msg *m)
 	return 0;
 }
 
-/* Queues EVENTS_ACK(batch), packed by hand (wire_pack's format cache
- * stops at type 127).  0 or an error. */
+/* Queues EVENTS_ACK(batch).  0 or an error. */
 static int wp_pack_ack(wp_conn *c, uint64_t batch)
 {
 	wire_enc e;
@@ -469,7 +468,7 @@ static uint64_t wp_print_events(const wire_msg *m)
 	char err[256];
 	uint32_t i, k;
 
-	/* By hand: wire_unpack's format cache stops at type 127. */
+	/* By hand, to print what a broken frame still has. */
 	snprintf(err, sizeof err, "bad fields");
 	if (m->nf < 3 || m->f[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
 	    m->f[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
