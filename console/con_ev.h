@@ -198,8 +198,10 @@ int con_ev_filter_parse(int argc, char **argv, con_ev_filter *f, char *err,
 void con_ev_filter_text(const con_ev_filter *f, char *buf, size_t n);
 
 /* True if e passes f.  Without kinds in f, only what the display shows
- * by default passes: END events, start, exit, crash and breakpoints. */
-int con_ev_match(const con_ev_filter *f, const con_ev_rec *e);
+ * by default passes: END events, start, exit, crash and breakpoints.
+ * With every set (raw display) each record of a matching process and
+ * class passes, the START half of every call included. */
+int con_ev_match(const con_ev_filter *f, const con_ev_rec *e, int every);
 
 /* Writes the display line of e (no newline) into buf:
  *   [p2 s390x] send   -> t4000a tag 7  320 B  pvm_master.c:57 main

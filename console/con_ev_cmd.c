@@ -92,7 +92,8 @@ void con_ev_cmd_live(void)
 		con_trace.cursor = con_ev_oldest();
 	for (num = con_trace.cursor; con_trace.on && num < end; num++) {
 		e = con_ev_get(num);
-		if (e != NULL && con_ev_match(&con_trace.filter, e))
+		if (e != NULL &&
+		    con_ev_match(&con_trace.filter, e, con_trace.raw))
 			printf("%s\n", con_ev_format(e, con_trace.raw,
 						     con_ev_t0(), line,
 						     sizeof line));
@@ -141,14 +142,14 @@ static int con_trace_filter(int argc, char **argv, char *err,
 /* ---- show and dump ---------------------------------------------------- */
 
 /* The arrival number from which the last n matching events start. */
-static uint64_t con_trace_from(uint64_t n)
+static uint64_t con_trace_from(uint64_t n, int raw)
 {
 	uint64_t num = con_ev_next(), got = 0;
 	const con_ev_rec *e;
 
 	while (num > con_ev_oldest() && got < n) {
 		e = con_ev_get(--num);
-		got += e != NULL && con_ev_match(&con_trace.filter, e);
+		got += e != NULL && con_ev_match(&con_trace.filter, e, raw);
 	}
 	return num;
 }
@@ -178,9 +179,9 @@ static int con_trace_show(int argc, char **argv, char *err, size_t errlen)
 		printf("No events.\n");
 		return 0;
 	}
-	for (num = con_trace_from(n); num < con_ev_next(); num++) {
+	for (num = con_trace_from(n, raw); num < con_ev_next(); num++) {
 		e = con_ev_get(num);
-		if (e != NULL && con_ev_match(&con_trace.filter, e))
+		if (e != NULL && con_ev_match(&con_trace.filter, e, raw))
 			printf("%s\n", con_ev_format(e, raw, con_ev_t0(), line,
 						     sizeof line));
 	}

@@ -160,8 +160,8 @@ static int con_ev_default_shown(const con_ev_rec *e)
 	}
 }
 
-/* True if e passes f. */
-int con_ev_match(const con_ev_filter *f, const con_ev_rec *e)
+/* True if e passes f (see con_ev.h). */
+int con_ev_match(const con_ev_filter *f, const con_ev_rec *e, int every)
 {
 	const con_ev_src *s = con_ev_src_at(e->src);
 	int i, c = con_ev_class_of(e->kind), in = f->nprocs == 0;
@@ -170,6 +170,8 @@ int con_ev_match(const con_ev_filter *f, const con_ev_rec *e)
 		in |= f->procs[i] == s->pid_id;
 	if (!in || c < 0)
 		return 0;
+	if (every)
+		return f->kinds == 0 || (f->kinds & (1u << c)) != 0;
 	if (f->kinds == 0)
 		return con_ev_default_shown(e);
 	if (!(f->kinds & (1u << c)))

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "con_cmd.h"
+#include "con_dbg.h"
 #include "con_node.h"
 #include "con_repl.h"
 #include "con_script.h"
@@ -178,6 +179,9 @@ int main(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	con_node_set_token_file(o.token);
+	/* Messages from nodes (events, stops, output) are handled from the
+	 * first connection on, even before any debugger command runs. */
+	con_dbg_init();
 	if (!o.no_rc)
 		failed = con_run_rc(&quit);
 	if (!quit)

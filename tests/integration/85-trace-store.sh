@@ -119,7 +119,7 @@ int main(void)
 	argv[1] = "kind=recv";
 	printf("filter %d", con_ev_filter_parse(2, argv, &f, err, sizeof err));
 	for (k = con_ev_oldest(); k < con_ev_next(); k++)
-		printf(" %d", con_ev_match(&f, con_ev_get(k)));
+		printf(" %d", con_ev_match(&f, con_ev_get(k), 0));
 	printf("\n");
 	argv[0] = "kind=nope";
 	printf("badfilter %d %s\n", con_ev_filter_parse(1, argv, &f, err,
