@@ -24,6 +24,10 @@
 #ifndef PARAVT_PVM_H
 #define PARAVT_PVM_H
 
+/* <stdio.h> first: pvm3.h declares pvm_catchout(FILE *) only when EOF is
+ * defined, and with -include this header comes before the program's own
+ * includes. */
+#include <stdio.h>
 #include <sys/time.h>
 
 #include <pvm3.h>
