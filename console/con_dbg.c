@@ -867,19 +867,57 @@ static con_nodebuild *con_dbg_build_of(const char *node, const char *program,
 	return NULL;
 }
 
-/* run pvm / run mpi: one RUN of kind on one node. */
+/* run pvm with several nodes: one PVM_HOST to the master's node m per
+ * other up node with a successful build of the program (its daemon's
+ * address as we reach it, its build there).  0 or an error. */
+static int con_dbg_pvm_hosts(con_node *m, const con_nodebuild *mb,
+			     char *err, size_t errlen)
+{
+	con_nodebuild *b;
+	con_node *n;
+	int rc;
+
+	for (b = con_dbg.builds; b != NULL; b = b->next) {
+		n = con_dbg_node_up(b->node);
+		if (n == NULL || n == m || b->state != CON_NB_OK ||
+		    strcmp(b->program, mb->program) != 0)
+			continue;
+		if (n->spec.is_ssh) {
+			snprintf(err, errlen, "run pvm: node %s is reached "
+				 "over ssh; the master's daemon needs its "
+				 "TCP address", n->spec.name);
+			return WIRE_EARG;
+		}
+		rc = wire_pack(wire_peer_out(&m->peer), WIRE_PVM_HOST,
+			       wire_peer_seq(&m->peer), m->peer.max_frame,
+			       (uint64_t)con_dbg.next_run, n->spec.name,
+			       n->spec.addr, (uint64_t)b->build);
+		rc = con_dbg_flush(m, rc, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* run pvm / run mpi: one RUN of kind on one node (run pvm: the other
+ * nodes with a build of the master program join its virtual machine). */
 int con_dbg_run_kind(const char *kind, const char *node, const char *program,
 		     char **args, int nargs, char *err, size_t errlen)
 {
 	con_nodebuild *b = con_dbg_build_of(node, program, err, errlen);
+	con_node *n;
+	int rc;
 
 	if (b == NULL)
 		return WIRE_ESTATE;
 	con_proc_forget_ended();
 	con_dbg_runs_clear();
 	con_dbg.next_run++;
-	return con_dbg_run_one(con_dbg_node_up(b->node), b, kind, args, nargs,
-			       err, errlen);
+	n = con_dbg_node_up(b->node);
+	if (strcmp(kind, "pvm") == 0 &&
+	    (rc = con_dbg_pvm_hosts(n, b, err, errlen)) < 0)
+		return rc;
+	return con_dbg_run_one(n, b, kind, args, nargs, err, errlen);
 }
 
 /* Marks processes and runs of nodes that went down. */

@@ -7,9 +7,12 @@
  * closing; the loop callbacks free it after the output is flushed, so no
  * pointer is used after it is gone.
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -79,6 +82,8 @@ static void dmn_conn_drop(dmn_conn *c, const char *why)
 	dmn_conn_release(c);
 	if (c->task)
 		dmn_work_task_gone(srv, c);
+	else
+		dmn_rexec_conn_gone(srv, c);
 	dmn_timer_del(srv->loop, c->timer);
 	dmn_loop_del(srv->loop, c->rfd);
 	if (c->wfd != c->rfd)
@@ -306,6 +311,7 @@ static int dmn_is_session_msg(uint32_t type)
 	case WIRE_INSPECT:
 	case WIRE_RESUME:
 	case WIRE_EVENTS_ACK:
+	case WIRE_PVM_HOST:
 		return 1;
 	}
 	return 0;
@@ -348,6 +354,10 @@ static void dmn_on_ready(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 	switch (m->type) {
 	case WIRE_PING:
 		dmn_on_ping(c, m, t_recv);
+		return;
+	case WIRE_REXEC:
+	case WIRE_REXEC_IO:
+		dmn_rexec_msg(c->srv, c, m);
 		return;
 	case WIRE_SESSION_OPEN:
 		dmn_on_session_open(c, m);
@@ -581,6 +591,18 @@ unsigned long long dmn_conn_id(const dmn_conn *c)
 wire_peer *dmn_conn_peer(dmn_conn *c)
 {
 	return c->closing ? NULL : &c->peer;
+}
+
+int dmn_conn_local_ip(dmn_conn *c, char *buf, size_t n)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof sin;
+
+	if (c == NULL || getsockname(c->rfd, (struct sockaddr *)&sin, &len) != 0 ||
+	    sin.sin_family != AF_INET ||
+	    inet_ntop(AF_INET, &sin.sin_addr, buf, (socklen_t)n) == NULL)
+		return -1;
+	return 0;
 }
 
 void dmn_conn_kick(dmn_conn *c)

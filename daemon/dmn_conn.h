@@ -41,6 +41,7 @@ typedef struct dmn_config {
 	size_t max_frame;           /* frame limit after authentication */
 	int check_token;            /* AUTH must carry token */
 	char token[WIRE_TOKEN_MAX]; /* the secret, when check_token */
+	char token_file[1024];      /* its file (absolute), "" if none */
 	const char *argv0;          /* how we were started (runtime lookup) */
 	const char *runtime_dir;    /* --runtime-dir, or NULL */
 	size_t events_mem;          /* --events-mem: pending events in memory */
@@ -88,6 +89,8 @@ wire_peer *dmn_conn_peer(dmn_conn *c);
 /* Gets queued output of c written soon (from the loop, never here, so c
  * is not freed under the caller). */
 void dmn_conn_kick(dmn_conn *c);
+/* The local IPv4 address of c's socket, as text.  0, or -1. */
+int dmn_conn_local_ip(dmn_conn *c, char *buf, size_t n);
 /* Queues ERROR code (negative WIRE_E*) answering ref on c and logs it;
  * with fatal, c closes after it. */
 void dmn_conn_fail(dmn_conn *c, int code, uint32_t ref, const char *text,
@@ -115,6 +118,10 @@ int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
 void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m);
 /* Task connection c is being freed. */
 void dmn_work_task_gone(dmn_server *srv, dmn_conn *c);
+/* REXEC and REXEC_IO from an authenticated console connection c
+ * (dmn_rexec.c); c is closing: forget it as a REXEC peer. */
+void dmn_rexec_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+void dmn_rexec_conn_gone(dmn_server *srv, dmn_conn *c);
 
 /* Sends BYE with reason to every connection, flushes for at most ms
  * milliseconds in all, and closes them. */

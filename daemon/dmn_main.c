@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,8 @@
 	"usage: paravtd [-hV] [--listen ADDR:PORT] [--allow-remote] "      \
 	"[--stdio] [--token-file FILE] [--log FILE] [--name NODE] "        \
 	"[--port-file FILE] [--pid-file FILE] [--max-frame BYTES] "        \
-	"[--runtime-dir DIR]\n"
+	"[--runtime-dir DIR]\n"                                             \
+	"       paravtd --pvm-rsh HOST [-l USER] [-n] COMMAND...\n"
 
 /* Everything the command line can say. */
 typedef struct dmn_opts {
@@ -80,7 +82,11 @@ static void dmn_usage(FILE *fp)
 	      "  --runtime-dir DIR      paravt runtime for user programs: "
 	      "DIR/lib, DIR/include\n"
 	      "                         (default: next to the paravtd "
-	      "binary, BIN/..)\n", fp);
+	      "binary, BIN/..)\n"
+	      "  --pvm-rsh HOST ...     the PVM_RSH helper of a PVM run on "
+	      "several nodes:\n"
+	      "                         has HOST's paravtd start its pvmd "
+	      "(REXEC)\n", fp);
 }
 
 /* Parses an unsigned number in [lo, hi].  0 or -1. */
@@ -263,7 +269,7 @@ static int dmn_signals(dmn_loop *l)
 static int dmn_token(const dmn_opts *o, dmn_config *cfg, char *err,
 		     size_t errlen)
 {
-	char path[1024];
+	char path[1024], abs[PATH_MAX];
 
 	if (o->stdio && o->token_file == NULL)
 		return 0; /* ssh authenticated the user */
@@ -276,6 +282,11 @@ static int dmn_token(const dmn_opts *o, dmn_config *cfg, char *err,
 	if (wire_token_load(path, o->token_file == NULL, cfg->token, err,
 			    errlen) != 0)
 		return -1;
+	/* absolute, for the PVM_RSH helper (dmn_rsh.c) */
+	if (realpath(path, abs) == NULL ||
+	    strlen(abs) >= sizeof cfg->token_file)
+		snprintf(abs, sizeof abs, "%s", path);
+	snprintf(cfg->token_file, sizeof cfg->token_file, "%s", abs);
 	cfg->check_token = 1;
 	return 0;
 }
@@ -414,6 +425,8 @@ int main(int argc, char **argv)
 	char err[256];
 	int rc;
 
+	if (argc > 1 && strcmp(argv[1], "--pvm-rsh") == 0)
+		return dmn_rsh_main(argc, argv);
 	if (dmn_parse(argc, argv, &o, err, sizeof err) != 0) {
 		fprintf(stderr, "paravtd: %s\n" DMN_USAGE, err);
 		return 2;

@@ -153,6 +153,7 @@ int dmn_port_init(dmn_port *p, const char *argv0, const char *runtime_dir,
 	memset(p, 0, sizeof *p);
 	p->name = PVT_PORT_NAME_CONF;
 	p->pvm_arch = PVT_PORT_PVM_ARCH;
+	p->sysroot = PVT_PORT_SYSROOT;
 	p->native = strcmp(PVT_PORT_NATIVE, "yes") == 0;
 	if (dmn_words_split(&p->cc, PVT_PORT_CC) != 0 ||
 	    dmn_words_split(&p->cflags, PVT_PORT_CFLAGS) != 0 ||

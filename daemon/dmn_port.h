@@ -35,6 +35,8 @@ typedef struct dmn_port {
 	dmn_words pvm_cflags;      /* PVM_CFLAGS (PVM builds) */
 	dmn_words pvm_libs;        /* PVM_LIBS (PVM builds) */
 	const char *pvm_arch;      /* PVM_ARCH ("LINUX64"); static */
+	const char *sysroot;       /* SYSROOT of an emulated port, or ""
+	                              (its usr/bin/pvmd, pvmgs); static */
 	int native;                /* PORT_NATIVE = yes: runs without qemu */
 	char rt_dir[DMN_PATH_MAX]; /* runtime directory (lib/, include/) */
 	char rt_lib[DMN_PATH_MAX]; /* rt_dir/lib/libparavt.a */

@@ -1,8 +1,7 @@
 /*
  * dmn_pvm.c — RUN kinds "pvm" and "mpi" (dmn_work.h).
  *
- * pvm: the session gets its own pvmd (one virtual machine per session,
- * this host only for now): PVM_TMP=<session dir>/pvm (so it never meets
+ * pvm: the session gets its own pvmd (one virtual machine per session): PVM_TMP=<session dir>/pvm (so it never meets
  * another virtual machine on the host), PVM_ROOT (the daemon's, else
  * /usr/lib/pvm3), PVM_ARCH of the port, PVM_ALLOW_ROOT=1 when root, and a
  * hostfile "* ep=<build dir>" so pvm_spawn finds the build's programs by
@@ -15,13 +14,22 @@
  * DMN_PVMD_HALT_MS SIGKILL to its process group; only the pvmd this
  * daemon started is touched.
  *
+ * Other hosts (PVM_HOST from the console, kept per run in the session):
+ * the hostfile names this host by the address the console reached us
+ * at ("ADDR ep=DIR") and each other host "IP dx=pvmd3"; pvmd gets
+ * -nADDR, PVM_RSH=PVM_TMP/rsh (a script: paravtd --pvm-rsh, dmn_rsh.c)
+ * and PARAVT_RSH_CONF=PVM_TMP/rsh.conf; the host's daemon runs its own
+ * pvmd on REXEC (dmn_rexec.c).  The master starts once the PVM console's
+ * conf shows every host (bounded, DMN_PVM_JOIN_MS).
+ *
  * mpi: args are "-np N ..."; runs mpirun --allow-run-as-root
  * --oversubscribe -np N -x PARAVT_SESSION -x PARAVT_SESSION_DIR PROGRAM
  * ARGS with PARAVT_SESSION set (not PARAVT_SOCK: every rank connects as a
  * proc-0 task).  The mpirun process is the run's process.
  *
- * Both only on native ports: an emulated pvmd cannot exec target
- * binaries without "#!" wrappers, which are not made yet.
+ * Both only on native ports as the master: an emulated node takes part
+ * as another host of a native master's virtual machine (dmn_rexec.c
+ * makes its "#!" wrappers).
  *
  * Layout: the pvmd's output, starting it, halting it, the RUN kinds.
  */
@@ -42,16 +50,7 @@
 
 #define DMN_PVMD_START_MS 10000 /* pvmd must be up by then */
 #define DMN_PVMD_HALT_MS 3000   /* SIGTERM to SIGKILL */
-#define DMN_PVM_ENV 10          /* variables added for a PVM program */
-
-struct dmn_pvmd {
-	pid_t pid;              /* the pvmd: our child, process group leader */
-	int fd;                 /* its stdout+stderr pipe, or -1 */
-	char tmp[DMN_PATH_MAX]; /* its PVM_TMP */
-	uint64_t build;         /* the build its ep= names */
-	uint64_t halt_at;       /* wire_now_ns() for SIGKILL; 0 running */
-	dmn_sess *sess;         /* its session */
-};
+#define DMN_PVM_JOIN_MS 30000   /* extra hosts must have joined by then */
 
 /* Sleeps ms milliseconds. */
 static void dmn_pvm_nap(unsigned ms)
@@ -65,14 +64,23 @@ static void dmn_pvm_nap(unsigned ms)
 
 /* ---- the pvmd's output --------------------------------------------------- */
 
-/* Closes the pvmd's pipe. */
+/* Closes one pipe of the pvmd (watched by the loop if watched). */
+static void dmn_pvmd_close1(dmn_work *w, int *fd, int watched)
+{
+	if (*fd < 0)
+		return;
+	if (watched)
+		dmn_loop_del(w->srv->loop, *fd);
+	close(*fd);
+	*fd = -1;
+}
+
+/* Closes the pvmd's pipes. */
 static void dmn_pvmd_close(dmn_work *w, dmn_pvmd *d)
 {
-	if (d->fd < 0)
-		return;
-	dmn_loop_del(w->srv->loop, d->fd);
-	close(d->fd);
-	d->fd = -1;
+	dmn_pvmd_close1(w, &d->fd, 1);
+	dmn_pvmd_close1(w, &d->efd, 1);
+	dmn_pvmd_close1(w, &d->infd, 0);
 }
 
 /* Loop callback: logs what the pvmd prints (its socket name at start). */
@@ -99,40 +107,140 @@ static const dmn_io_ops dmn_pvmd_ops = {dmn_pvmd_read, NULL, dmn_pvmd_read};
 
 /* ---- starting ------------------------------------------------------------ */
 
-/* Fills env (at most DMN_PVM_ENV - 1 entries, NULL-terminated, owned by
- * a) with the PVM variables for session s.  Returns the count. */
-static int dmn_pvm_env(dmn_work *w, dmn_sess *s, dmn_argv *a, char **env)
+int dmn_pvm_env(dmn_work *w, dmn_sess *s, dmn_argv *a, char **env)
 {
 	const char *root = getenv("PVM_ROOT");
 	int n = a->n, k = 0;
+	char dbuf[64];
 
 	dmn_argv_addf(a, "PVM_ROOT=%s", root && *root ? root : "/usr/lib/pvm3");
 	dmn_argv_addf(a, "PVM_TMP=%s", s->pvmd->tmp);
 	dmn_argv_addf(a, "PVM_ARCH=%s", w->port.pvm_arch);
 	if (getuid() == 0)
 		dmn_argv_addf(a, "PVM_ALLOW_ROOT=1");
+	/* tasks the pvmd starts find this daemon's session socket there
+	 * (pvm_spawn does not export it: hosts differ) */
+	dmn_argv_addf(a, "PARAVT_SESSION_DIR=%s",
+	              dmn_task_session_dir(dbuf, sizeof dbuf));
 	while (n < a->n && k < DMN_PVM_ENV - 1)
 		env[k++] = a->v[n++];
 	env[k] = NULL;
 	return k;
 }
 
-/* Writes the hostfile "* ep=DIR".  0 or -1 (errno). */
-static int dmn_pvm_hostfile(const char *path, const char *ep)
+/* Writes the hostfile: "* ep=DIR", or with extra hosts (the run's
+ * PVM_HOST), "SELF ep=DIR" and one "IP dx=pvmd3" line per host (its
+ * daemon gives its pvmd PVM_PATH, the ep= of its build).  0 or -1
+ * (errno). */
+static int dmn_pvm_hostfile(const char *path, const char *ep,
+                            const dmn_sess *s, const char *self)
 {
 	FILE *f = fopen(path, "w");
-	int rc;
+	int rc, i;
 
 	if (f == NULL)
 		return -1;
-	fprintf(f, "# paravtd: programs of the session's build\n* ep=%s\n", ep);
+	fprintf(f, "# paravtd: programs of the session's build\n");
+	if (self == NULL)
+		fprintf(f, "* ep=%s\n", ep);
+	else
+		fprintf(f, "%s ep=%s\n", self, ep);
+	for (i = 0; self != NULL && i < s->nhosts; i++)
+		if (s->hosts[i].run == s->run)
+			fprintf(f, "%s dx=pvmd3\n", s->hosts[i].ip);
 	rc = ferror(f);
 	return fclose(f) != 0 || rc ? -1 : 0;
 }
 
-/* Waits until d's pvmd has written PVM_TMP/pvmd.<uid>.  0, or -1 with err
- * (it died or took too long). */
-static int dmn_pvm_wait_up(dmn_pvmd *d, char *err, size_t errlen)
+/* Extra hosts of s's current run. */
+static int dmn_pvm_nhosts(const dmn_sess *s)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->nhosts; i++)
+		n += s->hosts[i].run == s->run;
+	return n;
+}
+
+/* Writes PVM_TMP/rsh (the PVM_RSH script: paravtd --pvm-rsh) and
+ * PVM_TMP/rsh.conf (dmn_rsh.c).  0 or -1 (errno). */
+static int dmn_pvm_rsh_files(dmn_work *w, dmn_sess *s, const char *tmp)
+{
+	char path[DMN_PATH_MAX + 16], exe[DMN_PATH_MAX];
+	const char *tf = w->srv->cfg->token_file;
+	ssize_t n;
+	FILE *f;
+	int i, rc;
+
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0 || strchr(exe, '\'') != NULL)
+		return -1;
+	exe[n] = '\0';
+	snprintf(path, sizeof path, "%s/rsh", tmp);
+	if ((f = fopen(path, "w")) == NULL)
+		return -1;
+	fprintf(f, "#!/bin/sh\n# paravtd: PVM_RSH of session %llu\n"
+	        "exec '%s' --pvm-rsh \"$@\"\n", (unsigned long long)s->id, exe);
+	rc = ferror(f);
+	if (fclose(f) != 0 || rc || chmod(path, 0700) != 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/rsh.conf", tmp);
+	if ((f = fopen(path, "w")) == NULL)
+		return -1;
+	fprintf(f, "token-file %s\nsession %s\nrun %llu\n",
+	        w->srv->cfg->check_token && tf[0] ? tf : "-", s->token,
+	        (unsigned long long)s->run);
+	for (i = 0; i < s->nhosts; i++)
+		if (s->hosts[i].run == s->run)
+			fprintf(f, "host %s %s %llu\n", s->hosts[i].ip,
+			        s->hosts[i].addr,
+			        (unsigned long long)s->hosts[i].build);
+	rc = ferror(f);
+	return fclose(f) != 0 || rc ? -1 : 0;
+}
+
+void dmn_pvm_host(dmn_work *w, dmn_conn *c, const wire_msg *m)
+{
+	char err[WIRE_TEXT_MAX], name[WIRE_NAME_MAX], addr[WIRE_TEXT_MAX];
+	dmn_sess *s = w->cur;
+	dmn_pvmhost *h;
+	uint64_t run, build;
+	char *colon;
+	int i;
+
+	if (wire_unpack(m, err, sizeof err, &run, name, sizeof name, addr,
+	                sizeof addr, &build) != 0) {
+		dmn_work_err(c, WIRE_EMALFORMED, m->seq, "%s", err);
+		return;
+	}
+	colon = strrchr(addr, ':');
+	if (colon == NULL || colon == addr || strlen(addr) >= sizeof h->addr ||
+	    strspn(addr, "0123456789.:") != strlen(addr)) {
+		dmn_work_err(c, WIRE_EARG, m->seq, "PVM_HOST: address %s is "
+		             "not IPv4:PORT", addr);
+		return;
+	}
+	for (i = 0, h = NULL; i < s->nhosts; i++)
+		if (s->hosts[i].run != run) /* an old run's: reuse */
+			h = &s->hosts[i];
+	if (h == NULL && s->nhosts < DMN_PVM_HOSTS)
+		h = &s->hosts[s->nhosts++];
+	if (h == NULL) {
+		dmn_work_err(c, WIRE_EBUSY, m->seq, "PVM_HOST: more than %d "
+		             "hosts", DMN_PVM_HOSTS);
+		return;
+	}
+	h->run = run;
+	h->build = build;
+	snprintf(h->name, sizeof h->name, "%s", name);
+	snprintf(h->addr, sizeof h->addr, "%s", addr);
+	snprintf(h->ip, sizeof h->ip, "%.*s", (int)(colon - addr), addr);
+	dmn_log(DMN_INFO, "session %llu: run %llu: PVM host %s (%s, build "
+	        "%llu)", (unsigned long long)s->id, (unsigned long long)run,
+	        h->ip, name, (unsigned long long)build);
+}
+
+int dmn_pvm_wait_up(dmn_pvmd *d, char *err, size_t errlen)
 {
 	char f[DMN_PATH_MAX + 32];
 	int waited, st;
@@ -154,20 +262,31 @@ static int dmn_pvm_wait_up(dmn_pvmd *d, char *err, size_t errlen)
 	return -1;
 }
 
-/* Spawns the pvmd of d (tmp and the hostfile ready).  0 or -1 with err. */
-static int dmn_pvmd_spawn(dmn_work *w, dmn_sess *s, char *err, size_t errlen)
+/* Spawns the pvmd of d (tmp and the hostfile ready; self: the address
+ * it announces, with extra hosts).  0 or -1 with err. */
+static int dmn_pvmd_spawn(dmn_work *w, dmn_sess *s, const char *self,
+                          char *err, size_t errlen)
 {
-	char hostfile[DMN_PATH_MAX + 16], *env[DMN_PVM_ENV];
+	char hostfile[DMN_PATH_MAX + 16], *env[DMN_PVM_ENV + 2];
 	dmn_spawn_req r;
 	dmn_argv a, e;
-	int fds[2];
+	int fds[2], k;
 
 	snprintf(hostfile, sizeof hostfile, "%s/hostfile", s->pvmd->tmp);
 	dmn_argv_init(&a);
 	dmn_argv_init(&e);
 	dmn_argv_add(&a, "pvmd");
+	if (self != NULL)
+		dmn_argv_addf(&a, "-n%s", self);
 	dmn_argv_add(&a, hostfile);
-	dmn_pvm_env(w, s, &e, env);
+	k = dmn_pvm_env(w, s, &e, env);
+	if (self != NULL) {
+		dmn_argv_addf(&e, "PVM_RSH=%s/rsh", s->pvmd->tmp);
+		env[k++] = e.v[e.n - 1];
+		dmn_argv_addf(&e, "PARAVT_RSH_CONF=%s/rsh.conf", s->pvmd->tmp);
+		env[k++] = e.v[e.n - 1];
+		env[k] = NULL;
+	}
 	memset(&r, 0, sizeof r);
 	r.argv = a.v;
 	r.dir = s->dir;
@@ -188,16 +307,65 @@ static int dmn_pvmd_spawn(dmn_work *w, dmn_sess *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Waits (bounded, DMN_PVM_JOIN_MS) until the virtual machine of d has
+ * n hosts, by its log.  0, or -1 with err. */
+static int dmn_pvm_wait_hosts(dmn_pvmd *d, int n, char *err, size_t errlen)
+{
+	const char *root = getenv("PVM_ROOT");
+	char cmd[3 * DMN_PATH_MAX], line[256], word[16];
+	int waited, have = 0, k;
+	FILE *p;
+
+	if (strchr(d->tmp, '\'') != NULL ||
+	    (root != NULL && strchr(root, '\'') != NULL)) {
+		snprintf(err, errlen, "odd PVM_TMP or PVM_ROOT");
+		return -1;
+	}
+	/* the PVM console's conf, bounded: "N hosts, M data formats" */
+	snprintf(cmd, sizeof cmd, "printf 'conf\\nquit\\n' | PVM_TMP='%s' "
+	         "PVM_ROOT='%s'%s timeout -k 1 5 pvm 2>&1", d->tmp,
+	         root && *root ? root : "/usr/lib/pvm3",
+	         getuid() == 0 ? " PVM_ALLOW_ROOT=1" : "");
+	for (waited = 0; waited < DMN_PVM_JOIN_MS; waited += 200) {
+		if ((p = popen(cmd, "r")) != NULL) {
+			while (fgets(line, sizeof line, p) != NULL)
+				if (sscanf(line, "%d %15s", &k, word) == 2 &&
+				    strncmp(word, "host", 4) == 0)
+					have = k;
+			pclose(p);
+		}
+		if (have >= n)
+			return 0;
+		if (waitpid(d->pid, NULL, WNOHANG) == d->pid) {
+			d->pid = 0;
+			snprintf(err, errlen, "pvmd exited while hosts joined");
+			return -1;
+		}
+		dmn_pvm_nap(200);
+	}
+	snprintf(err, errlen, "only %d of the virtual machine's %d hosts "
+	         "joined in %d ms (see the daemon logs)", have, n,
+	         DMN_PVM_JOIN_MS);
+	return -1;
+}
+
 /* Makes sure s has a running pvmd whose ep= is build b.  0, or -1 with
  * err. */
 static int dmn_pvmd_ensure(dmn_work *w, dmn_sess *s, const dmn_build *b,
                            char *err, size_t errlen)
 {
-	char hostfile[DMN_PATH_MAX + 16];
+	char hostfile[DMN_PATH_MAX + 16], self[64];
 	dmn_pvmd *d = s->pvmd;
+	int extra = dmn_pvm_nhosts(s);
 
-	if (d != NULL && d->halt_at == 0 && d->build == b->id)
+	if (d != NULL && d->halt_at == 0 && d->build == b->id && extra == 0)
 		return 0;
+	if (extra > 0 && dmn_conn_local_ip(w->srv->controller, self,
+	                                   sizeof self) != 0) {
+		snprintf(err, errlen, "RUN pvm with other hosts: this "
+		         "daemon's address toward the console is not IPv4");
+		return -1;
+	}
 	if (d != NULL && d->halt_at == 0) {
 		snprintf(err, errlen, "the session's pvmd serves build %llu, "
 		         "which still runs", (unsigned long long)d->build);
@@ -208,20 +376,22 @@ static int dmn_pvmd_ensure(dmn_work *w, dmn_sess *s, const dmn_build *b,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	d->fd = -1;
+	d->fd = d->efd = d->infd = -1;
 	d->sess = s;
 	d->build = b->id;
 	s->pvmd = d;
 	if (dmn_pathf(d->tmp, sizeof d->tmp, "%s/pvm", s->dir) != 0 ||
 	    (mkdir(d->tmp, 0700) != 0 && errno != EEXIST) ||
 	    dmn_pathf(hostfile, sizeof hostfile, "%s/hostfile", d->tmp) != 0 ||
-	    dmn_pvm_hostfile(hostfile, b->dir) != 0) {
+	    dmn_pvm_hostfile(hostfile, b->dir, s, extra ? self : NULL) != 0 ||
+	    (extra > 0 && dmn_pvm_rsh_files(w, s, d->tmp) != 0)) {
 		snprintf(err, errlen, "%s: %s", d->tmp, strerror(errno));
 		goto out_free;
 	}
-	if (dmn_pvmd_spawn(w, s, err, errlen) != 0)
+	if (dmn_pvmd_spawn(w, s, extra ? self : NULL, err, errlen) != 0)
 		goto out_free;
-	if (dmn_pvm_wait_up(d, err, errlen) != 0) {
+	if (dmn_pvm_wait_up(d, err, errlen) != 0 ||
+	    (extra > 0 && dmn_pvm_wait_hosts(d, extra + 1, err, errlen) != 0)) {
 		dmn_pvm_stop(w, s);
 		return -1;
 	}
@@ -242,11 +412,12 @@ out_free:
 static void dmn_pvmd_gone(dmn_work *w, dmn_sess *s)
 {
 	dmn_pvmd *d = s->pvmd;
+	pid_t g = d->pid > 0 ? d->pid : d->pgid;
 
-	if (d->pid > 0)
-		kill(-d->pid, SIGKILL); /* tasks it left, same process group */
+	if (g > 0)
+		kill(-g, SIGKILL); /* tasks it left, same process group */
 	dmn_log(DMN_INFO, "session %llu: pvmd %ld halted",
-	        (unsigned long long)s->id, (long)d->pid);
+	        (unsigned long long)s->id, (long)g);
 	dmn_pvmd_close(w, d);
 	free(d);
 	s->pvmd = NULL;
@@ -256,8 +427,8 @@ void dmn_pvm_idle(dmn_work *w, dmn_sess *s)
 {
 	dmn_pvmd *d = s->pvmd;
 
-	if (d == NULL || d->halt_at != 0 || d->pid <= 0)
-		return;
+	if (d == NULL || d->halt_at != 0 || d->pid <= 0 || d->slave)
+		return; /* a slave ends with its virtual machine */
 	dmn_log(DMN_INFO, "session %llu: nothing runs; halting pvmd %ld",
 	        (unsigned long long)s->id, (long)d->pid);
 	kill(d->pid, SIGTERM);
@@ -268,10 +439,22 @@ void dmn_pvm_idle(dmn_work *w, dmn_sess *s)
 void dmn_pvm_poll(dmn_work *w, dmn_sess *s)
 {
 	dmn_pvmd *d = s->pvmd;
-	int st;
+	int st = 0;
 
 	if (d == NULL)
 		return;
+	if (d->pid == 0 && d->pgid > 0) {
+		/* a slave pvmd after its fork: alive while its group is */
+		if (kill(-d->pgid, 0) == 0 || errno != ESRCH)
+			return;
+		dmn_log(DMN_INFO, "session %llu: host pvmd %ld ended (its "
+		        "virtual machine halted)", (unsigned long long)s->id,
+		        (long)d->pgid);
+		d->pgid = 0;
+		dmn_pvmd_gone(w, s);
+		dmn_work_sess_check(w, s);
+		return;
+	}
 	if (d->pid > 0 && waitpid(d->pid, &st, WNOHANG) != d->pid) {
 		if (d->halt_at != 0 && wire_now_ns() > d->halt_at) {
 			dmn_log(DMN_WARN, "session %llu: pvmd %ld did not halt "
@@ -281,7 +464,17 @@ void dmn_pvm_poll(dmn_work *w, dmn_sess *s)
 		}
 		return;
 	}
-	if (d->halt_at == 0)
+	if (d->slave) {
+		dmn_rexec_exited(w, d, st);
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+		    kill(-d->pid, 0) == 0) {
+			/* pvmd -s forks once started and the parent exits
+			 * 0; the child keeps our process group */
+			d->pgid = d->pid;
+			d->pid = 0;
+			return;
+		}
+	} else if (d->halt_at == 0)
 		dmn_log(DMN_WARN, "session %llu: pvmd %ld ended by itself",
 		        (unsigned long long)s->id, (long)d->pid);
 	dmn_pvmd_gone(w, s);
@@ -306,6 +499,13 @@ void dmn_pvm_stop(dmn_work *w, dmn_sess *s)
 		if (waited >= DMN_PVMD_HALT_MS) {
 			kill(-d->pid, SIGKILL);
 			waitpid(d->pid, NULL, 0);
+		}
+	} else if (d->pgid > 0) {
+		kill(-d->pgid, SIGTERM);
+		for (waited = 0; waited < DMN_PVMD_HALT_MS; waited += 10) {
+			if (kill(-d->pgid, 0) != 0)
+				break;
+			dmn_pvm_nap(10);
 		}
 	}
 	dmn_pvmd_gone(w, s);
@@ -375,6 +575,11 @@ int dmn_pvm_run(dmn_work *w, dmn_proc *p, const char *kind,
 	if (dmn_task_session_listen(w, s, err, errlen) != 0)
 		return -1;
 	s->run = p->run;
+	if (pvm && s->pvmd != NULL && s->pvmd->slave) {
+		snprintf(err, errlen, "RUN pvm: this node is a host of another "
+		         "node's virtual machine now");
+		return -1;
+	}
 	if (pvm && dmn_pvmd_ensure(w, s, b, err, errlen) != 0)
 		return -1;
 	dmn_argv_init(&a);

@@ -113,14 +113,15 @@ static void dmn_child_close_fds(void)
 
 /* In the child: plumbing, environment, directory, then exec.  Never
  * returns. */
-static void dmn_child(const dmn_spawn_req *r, int po[2], int pe[2])
+static void dmn_child(const dmn_spawn_req *r, int po[2], int pe[2],
+                      int pi[2])
 {
 	struct sigaction sa;
 	char *const *e;
 	int null;
 
 	setpgid(0, 0);
-	null = open("/dev/null", O_RDONLY);
+	null = r->in != NULL ? pi[0] : open("/dev/null", O_RDONLY);
 	if (null >= 0 && null != 0) {
 		dup2(null, 0);
 		close(null);
@@ -158,11 +159,12 @@ static void dmn_pipe_close(int p[2])
 
 pid_t dmn_spawn(const dmn_spawn_req *r, int out[2], char *err, size_t errlen)
 {
-	int po[2] = {-1, -1}, pe[2] = {-1, -1};
+	int po[2] = {-1, -1}, pe[2] = {-1, -1}, pi[2] = {-1, -1};
 	pid_t pid;
 
 	out[0] = out[1] = -1;
-	if (pipe(po) != 0 || (!r->merge && pipe(pe) != 0)) {
+	if (pipe(po) != 0 || (!r->merge && pipe(pe) != 0) ||
+	    (r->in != NULL && pipe(pi) != 0)) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		goto out_close;
 	}
@@ -172,9 +174,14 @@ pid_t dmn_spawn(const dmn_spawn_req *r, int out[2], char *err, size_t errlen)
 		goto out_close;
 	}
 	if (pid == 0)
-		dmn_child(r, po, pe);
+		dmn_child(r, po, pe, pi);
 	setpgid(pid, pid); /* also here: no race with an early kill */
 	close(po[1]);
+	if (r->in != NULL) {
+		close(pi[0]);
+		*r->in = pi[1];
+		dmn_fd_prepare(pi[1]);
+	}
 	out[0] = po[0];
 	dmn_fd_prepare(out[0]);
 	if (!r->merge) {
@@ -186,5 +193,6 @@ pid_t dmn_spawn(const dmn_spawn_req *r, int out[2], char *err, size_t errlen)
 out_close:
 	dmn_pipe_close(po);
 	dmn_pipe_close(pe);
+	dmn_pipe_close(pi);
 	return -1;
 }

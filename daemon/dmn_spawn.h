@@ -45,10 +45,13 @@ typedef struct dmn_spawn_req {
 	const char *dir;   /* working directory of the child */
 	char *const *env;  /* "NAME=value" added to the environment, or NULL */
 	int merge;         /* stderr shares the stdout pipe */
+	int *in;           /* not NULL: stdin is a pipe, *in its write end
+	                      (non-blocking, close-on-exec; the caller's) */
 } dmn_spawn_req;
 
 /*
- * Starts r->argv as the leader of a new process group.  out[0] gets the
+ * Starts r->argv as the leader of a new process group, stdin /dev/null
+ * (or a pipe, r->in).  out[0] gets the
  * read end of its stdout pipe, out[1] that of its stderr pipe (-1 with
  * merge); both non-blocking and close-on-exec, owned by the caller.  If
  * exec fails the child writes a sentence to its stderr and exits 127.

@@ -14,8 +14,10 @@
  * go to the event relay (dmn_event.h).
  *
  * Sessions that run PVM or MPI programs also get a session socket,
- * ${PARAVT_SESSION_DIR:-/tmp/paravtd-<uid>}/session-<token>.sock (the
- * directory 0700, ours), where tasks the daemon did not start itself —
+ * ${PARAVT_SESSION_DIR:-/tmp/paravtd-<uid>/d<pid>}/session-<token>.sock
+ * (the directories 0700, ours; one per daemon, as daemons of several
+ * hosts may share /tmp and, for a multi-host PVM run, the token given
+ * by REXEC), where tasks the daemon did not start itself —
  * spawned by pvmd or mpirun, found through PARAVT_SESSION=<token> —
  * connect with TASK_HELLO proc=0.  Each gets a new process number, the
  * controller a PROC_START(run, proc, pid), and its messages naming proc 0
@@ -114,7 +116,10 @@ const char *dmn_task_session_dir(char *buf, size_t cap)
 
 	if (d != NULL && d[0] == '/')
 		return d;
-	snprintf(buf, cap, "/tmp/paravtd-%lu", (unsigned long)getuid());
+	/* One directory per daemon: daemons of several hosts may share
+	 * /tmp (network namespaces) and serve the same session token. */
+	snprintf(buf, cap, "/tmp/paravtd-%lu/d%ld", (unsigned long)getuid(),
+	         (long)getpid());
 	return buf;
 }
 
@@ -146,10 +151,19 @@ int dmn_task_session_listen(dmn_work *w, dmn_sess *s, char *err,
 	char dbuf[64];
 	const char *dir = dmn_task_session_dir(dbuf, sizeof dbuf);
 
+	char parent[64];
+
 	if (s->slfd >= 0)
 		return 0;
-	snprintf(s->token, sizeof s->token, "%ld-%llu", (long)getpid(),
-	         (unsigned long long)s->id);
+	if (s->token[0] == '\0') /* else given by REXEC (dmn_rexec.c) */
+		snprintf(s->token, sizeof s->token, "%ld-%llu",
+		         (long)getpid(), (unsigned long long)s->id);
+	if (getenv("PARAVT_SESSION_DIR") == NULL) {
+		snprintf(parent, sizeof parent, "/tmp/paravtd-%lu",
+		         (unsigned long)getuid());
+		if (dmn_task_session_mkdir(parent, err, errlen) != 0)
+			return -1;
+	}
 	if (dmn_task_session_mkdir(dir, err, errlen) != 0)
 		return -1;
 	if (dmn_pathf(s->ssock, sizeof s->ssock, "%s/session-%s.sock", dir,

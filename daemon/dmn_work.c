@@ -342,5 +342,8 @@ void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	case WIRE_EVENTS_ACK:
 		dmn_ev_ack(w, c, m);
 		break;
+	case WIRE_PVM_HOST:
+		dmn_pvm_host(w, c, m);
+		break;
 	}
 }

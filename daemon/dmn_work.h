@@ -26,6 +26,7 @@
 
 #include "dmn_conn.h"
 #include "dmn_port.h"
+#include "dmn_spawn.h"
 #include "wire_buf.h"
 
 #define DMN_MAX_SESS 16             /* sessions alive at once */
@@ -44,6 +45,37 @@ typedef struct dmn_sess dmn_sess;
 typedef struct dmn_job dmn_job;
 typedef struct dmn_pvmd dmn_pvmd;
 typedef struct dmn_evq dmn_evq;
+
+/* A pvmd this daemon started: the session's own (RUN pvm, the master
+ * host), or, started by REXEC, the pvmd of this host in another host's
+ * virtual machine (slave). */
+struct dmn_pvmd {
+	pid_t pid;              /* the pvmd: our child, process group leader */
+	int fd;                 /* its stdout (+stderr) pipe, or -1 */
+	char tmp[DMN_PATH_MAX]; /* its PVM_TMP */
+	uint64_t build;         /* the build its ep= names */
+	uint64_t halt_at;       /* wire_now_ns() for SIGKILL; 0 running */
+	dmn_sess *sess;         /* its session */
+	int slave;              /* started by REXEC (dmn_rexec.c) */
+	int efd;                /* slave: its stderr pipe, or -1 */
+	int infd;               /* slave: its stdin pipe, or -1 */
+	dmn_conn *rx;           /* slave: the REXEC connection, or NULL */
+	uint64_t req;           /* slave: REXEC's req */
+	int exit_sent;          /* slave: REXEC_EXIT went out */
+	pid_t pgid;             /* slave after pvmd's fork (pid 0): its
+	                           process group, alive while it has members */
+};
+
+/* An extra host of a session's PVM virtual machine (PVM_HOST). */
+typedef struct dmn_pvmhost {
+	uint64_t run;              /* the run it is for */
+	char name[WIRE_NAME_MAX];  /* the console's node name */
+	char ip[64];               /* its daemon's address: the PVM host */
+	char addr[80];             /* "ip:port" of its daemon */
+	uint64_t build;            /* the build there */
+} dmn_pvmhost;
+
+#define DMN_PVM_HOSTS 16 /* extra hosts of one virtual machine */
 
 /* One build directory of a session. */
 typedef struct dmn_build {
@@ -65,6 +97,8 @@ struct dmn_sess {
 	int slfd;                          /* session socket, -1 if none */
 	dmn_pvmd *pvmd;                    /* pvmd started for it, or NULL */
 	uint64_t run;                      /* run of the last pvm/mpi RUN */
+	dmn_pvmhost hosts[DMN_PVM_HOSTS];  /* PVM_HOST of the next RUN pvm */
+	int nhosts;                        /* entries used in hosts */
 	dmn_build *builds[DMN_MAX_BUILDS]; /* builds, NULL = free */
 	int nprocs;                        /* live processes started here */
 	int njobs;                         /* builds compiling */
@@ -191,8 +225,9 @@ int dmn_task_listen(dmn_work *w, dmn_sess *s, char *err, size_t errlen);
 void dmn_task_unlisten(dmn_work *w, dmn_sess *s);
 /* INSPECT and RESUME from the controller: relay to the task. */
 void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m);
-/* Makes s's session token and opens its session socket
- * ${PARAVT_SESSION_DIR:-/tmp/paravtd-<uid>}/session-<token>.sock, where
+/* Makes s's session token (unless REXEC set it) and opens its session
+ * socket ${PARAVT_SESSION_DIR:-/tmp/paravtd-<uid>/d<pid>}/
+ * session-<token>.sock, where
  * tasks the daemon did not start (PVM, MPI) connect as proc 0.  Idempotent.
  * 0, or -1 with err. */
 int dmn_task_session_listen(dmn_work *w, dmn_sess *s, char *err,
@@ -213,5 +248,26 @@ void dmn_pvm_poll(dmn_work *w, dmn_sess *s);
 void dmn_pvm_idle(dmn_work *w, dmn_sess *s);
 /* Halts s's pvmd now (bounded wait) and kills what is left of it. */
 void dmn_pvm_stop(dmn_work *w, dmn_sess *s);
+/* PVM_HOST from the controller: one more host for the next RUN pvm. */
+void dmn_pvm_host(dmn_work *w, dmn_conn *c, const wire_msg *m);
+/* Fills env (at most DMN_PVM_ENV - 1 entries, NULL-terminated, owned by
+ * a) with the PVM variables for s's pvmd.  Returns the count. */
+int dmn_pvm_env(dmn_work *w, dmn_sess *s, dmn_argv *a, char **env);
+/* Waits (bounded) until d's pvmd has written PVM_TMP/pvmd.<uid>.  0, or
+ * -1 with err. */
+int dmn_pvm_wait_up(dmn_pvmd *d, char *err, size_t errlen);
+
+#define DMN_PVM_ENV 12 /* variables added for a PVM program */
+
+/* ---- dmn_rexec.c --------------------------------------------------------- */
+
+/* dmn_rexec_msg and dmn_rexec_conn_gone: dmn_conn.h. */
+/* Slave d's pvmd exited with wait status st (reaper): REXEC_EXIT. */
+void dmn_rexec_exited(dmn_work *w, dmn_pvmd *d, int st);
+
+/* ---- dmn_rsh.c ----------------------------------------------------------- */
+
+/* paravtd --pvm-rsh HOST [-l USER] [-n] COMMAND...: the exit status. */
+int dmn_rsh_main(int argc, char **argv);
 
 #endif

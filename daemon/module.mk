@@ -3,7 +3,8 @@
 # The daemon builds user programs with its port's settings at run time:
 # build/$(PORT)/include/pvt_portconf.h holds make's expanded values of the
 # port file (CC, PORT_CFLAGS, PORT_LDFLAGS, MSGPACK_LIBS, RUN_PREFIX,
-# PORT_NAME, PVM_ARCH, PVM_CFLAGS, PVM_LIBS, PORT_NATIVE) as C strings.  It is rewritten on every make but replaced only
+# PORT_NAME, PVM_ARCH, PVM_CFLAGS, PVM_LIBS, PORT_NATIVE, SYSROOT: the target
+# libraries of an emulated port, whose pvmd and pvmgs REXEC runs) as C strings.  It is rewritten on every make but replaced only
 # when its text changes, so nothing is rebuilt needlessly.
 DAEMON_SRCS := $(wildcard daemon/*.c)
 DAEMON_OBJS := $(DAEMON_SRCS:%.c=$(B)/obj/%.o)
@@ -33,6 +34,7 @@ $(PORTCONF_H): FORCE_PORTCONF
 		$(call pvt_conf_line,PVT_PORT_PVM_CFLAGS,$(PVM_CFLAGS)) \
 		$(call pvt_conf_line,PVT_PORT_PVM_LIBS,$(PVM_LIBS)) \
 		$(call pvt_conf_line,PVT_PORT_NATIVE,$(PORT_NATIVE)) \
+		$(call pvt_conf_line,PVT_PORT_SYSROOT,$(SYSROOT)) \
 		>$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 

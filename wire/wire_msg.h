@@ -55,6 +55,10 @@
 	X(66, PROC_EXIT, "proc:u status:i signal:i last:s")                    \
 	X(67, OUTPUT, "proc:u stream:u data:d")                                \
 	X(68, KILL, "proc:u")                                                  \
+	X(69, PVM_HOST, "run:u name:s addr:s build:u")                         \
+	X(70, REXEC, "req:u argv:A env:A")                                     \
+	X(71, REXEC_IO, "req:u stream:u data:d")                               \
+	X(72, REXEC_EXIT, "req:u status:i")                                    \
 	X(80, TASK_HELLO, "proc:u pid:u")                                      \
 	X(81, TASK_CRASH, "proc:u signal:i file:s line:u func:s stack:o")     \
 	X(96, TYPE_TABLE, "proc:u table:u data:o")                             \

@@ -1,0 +1,128 @@
+#!/bin/sh
+# 18-pvm-hetero-paravt.sh — a traced PVM program on two hosts under paravt:
+# namespace A (10.231.7.1) runs the native paravtd, namespace B
+# (10.231.7.2) the s390x paravtd under qemu-s390x, both --allow-remote on
+# their veth address; the console runs in A and adds both nodes:
+#   load --pvm pvm_master.c pvm_worker.c; build; run pvm a pvm_master 6
+# The console sends A one PVM_HOST for node b; A's daemon starts its pvmd
+# with -n10.231.7.1 and a hostfile naming 10.231.7.2, and its PVM_RSH
+# helper (paravtd --pvm-rsh) asks b's daemon (REXEC) to start the s390x
+# pvmd.  Checked:
+#   - the master's output is tests/pvm/expected/master.out exactly;
+#   - info procs: the master and 6 workers, workers on both nodes;
+#   - stats: total sends == receives and bytes out == bytes in;
+#   - every process's events arrived: seqs contiguous from 0 (trace dump
+#     of the console's store, per node and process);
+#   - afterwards no pvmd and no qemu of the run is left (both daemons
+#     still up), then the namespaces are removed.
+# Exit 77 only if namespaces (or the s390x toolchain) are unavailable.
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/pvm/pvm-cluster.sh"
+
+command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
+[ -f /usr/include/pvm3.h ] || skip "pvm-dev not installed (run ports/deps.sh)"
+[ "$(id -u)" = 0 ] || skip "network namespaces need root"
+command -v ip >/dev/null || skip "no ip(8): network namespaces unavailable"
+pvm_need_s390x
+DA=$TOP/build/linux-x86_64/bin/paravtd
+DB=$TOP/build/linux-s390x-qemu/bin/paravtd
+[ -x "$DA" ] && [ -x "$DB" ] || fail "no paravtd for both ports (make nodes)"
+[ -e "$TOP/build/linux-s390x-qemu/lib/libparavt_pvm.a" ] || fail "no s390x libparavt_pvm.a (make nodes)"
+export TMPDIR="$T"
+unset PVM_EXPORT PVM_VMID PARAVT_SESSION PARAVT_SOCK PARAVT_SESSION_DIR 2>/dev/null || true
+
+# The namespaces (pvm-cluster.sh's exit hook kills what runs in them and
+# deletes them).
+PVM_NS_A=pvtA$$ PVM_NS_B=pvtB$$
+ip netns add "$PVM_NS_A" 2>"$T/netns.err" || {
+	PVM_NS_A="" PVM_NS_B=""
+	skip "network namespaces not available here: $(cat "$T/netns.err")"
+}
+ip netns add "$PVM_NS_B" || fail "ip netns add $PVM_NS_B"
+PVM_ADDR_A=10.231.7.1 PVM_ADDR_B=10.231.7.2
+ip link add "pva$$" type veth peer name "pvb$$" &&
+	ip link set "pva$$" netns "$PVM_NS_A" &&
+	ip link set "pvb$$" netns "$PVM_NS_B" &&
+	ip -n "$PVM_NS_A" addr add "$PVM_ADDR_A/24" dev "pva$$" &&
+	ip -n "$PVM_NS_B" addr add "$PVM_ADDR_B/24" dev "pvb$$" &&
+	ip -n "$PVM_NS_A" link set "pva$$" up &&
+	ip -n "$PVM_NS_B" link set "pvb$$" up &&
+	ip -n "$PVM_NS_A" link set lo up &&
+	ip -n "$PVM_NS_B" link set lo up || fail "veth setup"
+
+# The two daemons (qemu for B as start_daemon would: the port's prefix).
+ip netns exec "$PVM_NS_A" "$DA" --listen "$PVM_ADDR_A:0" --allow-remote \
+	--port-file "$T/a.port" --name a --log "$T/a.log" &
+track_pid $!
+# shellcheck disable=SC2046
+ip netns exec "$PVM_NS_B" $(port_prefix linux-s390x-qemu) "$DB" \
+	--listen "$PVM_ADDR_B:0" --allow-remote \
+	--port-file "$T/b.port" --name b --log "$T/b.log" &
+track_pid $!
+wait_for 20 test -s "$T/a.port" || { cat "$T/a.log"; fail "daemon a did not start"; }
+wait_for 30 test -s "$T/b.port" || { cat "$T/b.log"; fail "daemon b did not start"; }
+PA=$(cat "$T/a.port") PB=$(cat "$T/b.port")
+
+P=$TOP/tests/programs
+cd "$T" || fail "cd $T"
+ip netns exec "$PVM_NS_A" timeout -k 5 170 "$PARAVT" -n \
+	-e "node add a $PVM_ADDR_A:$PA" -e "node add b $PVM_ADDR_B:$PB" \
+	-e "load --pvm $P/pvm_master.c $P/pvm_worker.c" -e "build" \
+	-e "trace on" -e "run pvm a --timeout 120 pvm_master 6" \
+	-e "info procs" -e "stats" -e "trace dump" \
+	>"$T/out" 2>&1 || { cat "$T/out" "$T/a.log" "$T/b.log"; fail "console failed"; }
+grep -v '^event ' "$T/out"
+for n in a b; do
+	expect_grep "^build of pvm_master on $n: ok$" "$T/out"
+	expect_grep "^build of pvm_worker on $n: ok$" "$T/out"
+done
+ok "pvm_master and pvm_worker built on a (x86_64) and b (s390x)"
+
+sed -n 's/^\[p1\] //p' "$T/out" | grep -E '^(worker [0-9]|total:|OK|FAILED)' >"$T/master.out"
+diff -u "$TOP/tests/pvm/expected/master.out" "$T/master.out" ||
+	{ cat "$T/a.log" "$T/b.log"; fail "master output differs"; }
+ok "master output as without paravt"
+
+# info procs: p1 (master) .. p7, each with a tid; workers on both nodes.
+for i in 1 2 3 4 5 6 7; do
+	expect_grep "^[ *] p$i +[ab] +[0-9]+ +t[0-9a-f]+ +exited +" "$T/out" "p$i missing or without a tid"
+done
+expect_no_grep '^[ *] p8 ' "$T/out"
+expect_grep '^[ *] p1 +a ' "$T/out" "the master on a"
+na=$(grep -cE '^[ *] p[2-7] +a ' "$T/out")
+nb=$(grep -cE '^[ *] p[2-7] +b ' "$T/out")
+{ [ "$na" -ge 1 ] && [ "$nb" -ge 1 ]; } || { cat "$T/a.log" "$T/b.log"; fail "workers: $na on a, $nb on b"; }
+ok "info procs: master on a, workers on a ($na) and on b ($nb, s390x), all with tids"
+
+tot=$(grep '^total ' "$T/out")
+# shellcheck disable=SC2086
+set -- $tot
+{ [ "$2" -gt 0 ] && [ "$2" = "$3" ]; } || fail "sends ($2) != receives ($3)"
+{ [ "$4" -gt 0 ] && [ "$4" = "$5" ]; } || fail "bytes out ($4) != bytes in ($5)"
+[ "$2" -ge 12 ] || fail "only $2 sends for 6 workers"
+[ "$(grep -cE '^p[0-9]+ +[ab] +t' "$T/out")" -eq 7 ] || fail "stats rows"
+ok "stats: $2 sends, $3 receives, $4 bytes each way"
+
+# Every process's events arrived: seqs contiguous from 0 per process
+# (trace dump: "event NODE PROC SEQ KIND"), PROG_START (kind 1) first.
+awk '$1 == "event" { k = $2 " " $3; if ($4 != n[k]) { print "node", $2,
+		"proc", $3, "seq", $4, "expected", n[k] + 0; bad++ } n[k] = $4 + 1 }
+     END { for (k in n) c++; print c, "processes"; exit bad > 0 || c != 7 }' \
+	"$T/out" >"$T/seqs" || { cat "$T/seqs"; fail "events missing or not 7 processes"; }
+grep -q '^event b ' "$T/out" || fail "no events from node b"
+expect_no_grep 'lost' "$T/out" "events lost"
+ok "events of all 7 processes (of both nodes) arrived, seqs contiguous, none lost"
+
+# Nothing of the virtual machine is left: no pvmd, no qemu but daemon b.
+wait_for 15 grep -q 'pvmd [0-9]* halted' "$T/a.log" || { cat "$T/a.log"; fail "a's pvmd not halted"; }
+wait_for 15 grep -q 'host pvmd [0-9]* ended' "$T/b.log" || { cat "$T/b.log"; fail "b's pvmd did not end"; }
+left() {
+	for n in $PVM_NS_A $PVM_NS_B; do
+		for p in $(ip netns pids "$n" 2>/dev/null); do
+			c=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)
+			case $c in *paravtd\ --listen*|*paravtd\ --pvm-rsh*|"") ;; *) echo "$p: $c" ;; esac
+		done
+	done
+}
+wait_for 15 test -z "$(left)" || fail "processes left: $(left)"
+ok "pvmds halted on both hosts, nothing left but the daemons"
