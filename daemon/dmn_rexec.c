@@ -305,6 +305,8 @@ static void dmn_rexec_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		code = WIRE_EMALFORMED;
 		goto out_err;
 	}
+	if (dmn_rexec_argv(w, argv, &a, err, sizeof err) != 0)
+		goto out_err; /* first: nothing but a pvmd, whatever else */
 	if ((s = dmn_work_cur(w, err, sizeof err)) == NULL) {
 		snprintf(err, sizeof err, "REXEC: no console controls node %s "
 		         "(its tasks' events would go nowhere)",
@@ -330,7 +332,6 @@ static void dmn_rexec_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	build = strtoull(dmn_rexec_env(env, "PARAVT_BUILD", num, sizeof num),
 	                 NULL, 10);
 	if ((b = dmn_build_get(s, build, 0, err, sizeof err)) == NULL ||
-	    dmn_rexec_argv(w, argv, &a, err, sizeof err) != 0 ||
 	    dmn_rexec_ep(w, b, ep, sizeof ep, err, sizeof err) != 0)
 		goto out_err;
 	snprintf(s->token, sizeof s->token, "%s", tok);

@@ -14,7 +14,8 @@
 #   - every process's events arrived: seqs contiguous from 0 (trace dump
 #     of the console's store, per node and process);
 #   - afterwards no pvmd and no qemu of the run is left (both daemons
-#     still up), then the namespaces are removed.
+#     still up), then the namespaces are removed;
+#   - the helper cannot make b's daemon run anything but a pvmd.
 # Exit 77 only if namespaces (or the s390x toolchain) are unavailable.
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/tests/pvm/pvm-cluster.sh"
@@ -126,3 +127,14 @@ left() {
 }
 wait_for 15 test -z "$(left)" || fail "processes left: $(left)"
 ok "pvmds halted on both hosts, nothing left but the daemons"
+
+# REXEC runs nothing but a pvmd: the helper asking b for a shell is refused.
+printf 'token-file %s\nsession 1-1\nrun 9\nhost %s %s:%s 1\n' "$HOME/.paravt/token" \
+	"$PVM_ADDR_B" "$PVM_ADDR_B" "$PB" >"$T/rsh.conf"
+rc=0
+PARAVT_RSH_CONF=$T/rsh.conf ip netns exec "$PVM_NS_A" timeout 20 "$DA" --pvm-rsh \
+	"$PVM_ADDR_B" -n /bin/sh -c "touch $T/pwned" >"$T/rsh.out" 2>&1 || rc=$?
+[ "$rc" != 0 ] || fail "the helper's REXEC of /bin/sh succeeded"
+expect_grep 'only a pvmd is started this way' "$T/rsh.out" "REXEC of a shell refused"
+[ ! -e "$T/pwned" ] || fail "b ran the shell"
+ok "REXEC of anything but a pvmd refused ($(cat "$T/rsh.out"))"
