@@ -249,6 +249,12 @@ static void con_ev_detail(const con_ev_rec *e, const con_ev_src *s,
 		break;
 	default:
 		snprintf(buf, n, "%s = %d", op, e->result);
+		if (e->tag >= 0)
+			snprintf(buf + strlen(buf), n - strlen(buf), " tag %d",
+				 e->tag);
+		if (e->bytes >= 0)
+			snprintf(buf + strlen(buf), n - strlen(buf), "  %lld B",
+				 (long long)e->bytes);
 	}
 }
 

@@ -128,6 +128,14 @@ int dmn_pvm_env(dmn_work *w, dmn_sess *s, dmn_argv *a, char **env)
 	return k;
 }
 
+void dmn_pvm_native_ep(char *ep, size_t cap, const char *dir)
+{
+	const char *root = getenv("PVM_ROOT");
+
+	snprintf(ep, cap, "%s:%s/lib", dir, root && *root ? root :
+	         "/usr/lib/pvm3");
+}
+
 /* Writes the hostfile: "* ep=DIR", or with extra hosts (the run's
  * PVM_HOST), "SELF ep=DIR" and one "IP dx=pvmd3" line per host (its
  * daemon gives its pvmd PVM_PATH, the ep= of its build).  0 or -1
@@ -354,9 +362,11 @@ static int dmn_pvm_wait_hosts(dmn_pvmd *d, int n, char *err, size_t errlen)
 static int dmn_pvmd_ensure(dmn_work *w, dmn_sess *s, const dmn_build *b,
                            char *err, size_t errlen)
 {
-	char hostfile[DMN_PATH_MAX + 16], self[64];
+	char hostfile[DMN_PATH_MAX + 16], self[64], ep[2 * DMN_PATH_MAX];
 	dmn_pvmd *d = s->pvmd;
 	int extra = dmn_pvm_nhosts(s);
+
+	dmn_pvm_native_ep(ep, sizeof ep, b->dir);
 
 	if (d != NULL && d->halt_at == 0 && d->build == b->id && extra == 0)
 		return 0;
@@ -383,7 +393,7 @@ static int dmn_pvmd_ensure(dmn_work *w, dmn_sess *s, const dmn_build *b,
 	if (dmn_pathf(d->tmp, sizeof d->tmp, "%s/pvm", s->dir) != 0 ||
 	    (mkdir(d->tmp, 0700) != 0 && errno != EEXIST) ||
 	    dmn_pathf(hostfile, sizeof hostfile, "%s/hostfile", d->tmp) != 0 ||
-	    dmn_pvm_hostfile(hostfile, b->dir, s, extra ? self : NULL) != 0 ||
+	    dmn_pvm_hostfile(hostfile, ep, s, extra ? self : NULL) != 0 ||
 	    (extra > 0 && dmn_pvm_rsh_files(w, s, d->tmp) != 0)) {
 		snprintf(err, errlen, "%s: %s", d->tmp, strerror(errno));
 		goto out_free;
@@ -396,7 +406,7 @@ static int dmn_pvmd_ensure(dmn_work *w, dmn_sess *s, const dmn_build *b,
 		return -1;
 	}
 	dmn_log(DMN_INFO, "session %llu: pvmd pid %ld up (PVM_TMP %s, ep=%s)",
-	        (unsigned long long)s->id, (long)d->pid, d->tmp, b->dir);
+	        (unsigned long long)s->id, (long)d->pid, d->tmp, ep);
 	dmn_work_reap_soon(w);
 	return 0;
 out_free:

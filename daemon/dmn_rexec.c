@@ -151,7 +151,7 @@ static int dmn_rexec_ep(dmn_work *w, const dmn_build *b, char *ep,
 	DIR *dir;
 
 	if (w->port.native) {
-		snprintf(ep, cap, "%s", b->dir);
+		dmn_pvm_native_ep(ep, cap, b->dir);
 		return 0;
 	}
 	if (dmn_pathf(ep, cap, "%s/ep", b->dir) != 0 ||

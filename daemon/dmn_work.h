@@ -257,6 +257,11 @@ int dmn_pvm_env(dmn_work *w, dmn_sess *s, dmn_argv *a, char **env);
  * -1 with err. */
 int dmn_pvm_wait_up(dmn_pvmd *d, char *err, size_t errlen);
 
+/* The pvmd's ep= (PVM_PATH) for a native port's build in dir: the build
+ * directory, then PVM_ROOT/lib where PVM's group server pvmgs lives (the
+ * first group call spawns it by name).  Writes into ep (cap bytes). */
+void dmn_pvm_native_ep(char *ep, size_t cap, const char *dir);
+
 #define DMN_PVM_ENV 12 /* variables added for a PVM program */
 
 /* ---- dmn_rexec.c --------------------------------------------------------- */
