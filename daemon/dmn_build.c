@@ -18,6 +18,7 @@
  * Two cflags are also requests: "-DPARAVT_PVM=1" compiles with
  * "-include paravt_pvm.h" and the port's PVM_CFLAGS and links
  * libparavt_pvm.a and PVM_LIBS (the PVM wrappers); "-DPARAVT_MPI=1"
+ * compiles with "-include paravt_mpi.h" (call sites of MPI calls) and
  * compiles and links with mpicc (native ports only) and links
  * libparavt_mpi.a (the PMPI wrappers) before libparavt.a.
  *
@@ -390,6 +391,10 @@ static void dmn_job_argv(dmn_work *w, dmn_job *j, dmn_argv *a)
 			dmn_argv_addv(a, pt->pvm_cflags.w);
 			dmn_argv_add(a, "-include");
 			dmn_argv_add(a, "paravt_pvm.h");
+		}
+		if (j->mpi) { /* call sites for the PMPI wrappers */
+			dmn_argv_add(a, "-include");
+			dmn_argv_add(a, "paravt_mpi.h");
 		}
 		for (i = 0; i < j->ncflags; i++)
 			dmn_argv_add(a, j->cflags[i]);

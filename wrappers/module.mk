@@ -24,7 +24,8 @@ $(B)/obj/wrappers/%.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc -Iwrappers
 #                     native records), build/tests/wrappers/* helpers
 PVT_RT_SRCS += wrappers/rt_event.c
 PVT_PVM_LIB := $(B)/lib/libparavt_pvm.a
-PVT_EV_HEADERS := $(B)/include/paravt_pvm.h $(B)/include/pvt_event.h
+PVT_EV_HEADERS := $(B)/include/paravt_pvm.h $(B)/include/pvt_event.h \
+	$(B)/include/paravt_mpi.h
 EV_SINK := $(B)/tests/ev_sink
 NODE_TARGETS += $(PVT_PVM_LIB) $(PVT_EV_HEADERS) $(EV_SINK)
 
@@ -36,6 +37,10 @@ $(PVT_PVM_LIB): $(B)/obj/wrappers/para_vt_pvm.o
 	$(AR) rcs $@ $^
 
 $(B)/include/paravt_pvm.h: wrappers/paravt_pvm.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(B)/include/paravt_mpi.h: wrappers/paravt_mpi.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 

@@ -96,11 +96,30 @@ static int32_t mpi_size(MPI_Comm comm)
 	return n;
 }
 
-/* Starts a probe (no source location: PMPI has none). */
+/* Call site of the next traced call, set by paravt_mpi.h's macros in
+ * programs built through paravt; NULL for a relinked program. */
+static const char *mpi_site_file;
+static const char *mpi_site_func;
+static int mpi_site_line;
+
+void para_vt_mpi_site(const char *file, const char *func, int line)
+{
+	mpi_site_file = file;
+	mpi_site_func = func;
+	mpi_site_line = line;
+}
+
+/* Starts a probe at the recorded call site, if any (PMPI itself has no
+ * source location); the site serves this one call. */
 static int mpi_begin(pvt__ev_probe *pr, int kind, int op, int32_t peer,
                      int32_t tag, int64_t bytes, int32_t aux)
 {
-	return pvt__ev_begin(pr, kind, op, NULL, NULL, 0, peer, tag, bytes,
+	const char *file = mpi_site_file, *func = mpi_site_func;
+	int line = mpi_site_line;
+
+	mpi_site_file = mpi_site_func = NULL;
+	mpi_site_line = 0;
+	return pvt__ev_begin(pr, kind, op, file, func, line, peer, tag, bytes,
 	                     aux);
 }
 
@@ -384,6 +403,8 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
                  int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                  int src, int rtag, MPI_Comm comm, MPI_Status *status)
 {
+	const char *file = mpi_site_file, *func = mpi_site_func;
+	int line = mpi_site_line;
 	pvt__ev_probe ps, pr;
 	MPI_Status st;
 	int rc;
@@ -393,6 +414,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
 	               0))
 		return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf,
 		                     rcount, rtype, src, rtag, comm, status);
+	para_vt_mpi_site(file, func, line); /* both halves: one call site */
 	(void)mpi_begin(&pr, PVT_EV_RECV_START, PVT_OP_MPI_SENDRECV,
 	                mpi_world(comm, src), rtag, -1, 0);
 	mpi_flush();
