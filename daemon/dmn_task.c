@@ -199,6 +199,12 @@ void dmn_task_unlisten(dmn_work *w, dmn_sess *s)
 	unlink(s->ssock);
 	dmn_log(DMN_INFO, "session %llu: removed %s", (unsigned long long)s->id,
 	        s->ssock);
+	if (getenv("PARAVT_SESSION_DIR") == NULL) {
+		/* our own d<pid>/: gone once empty */
+		char dbuf[64];
+
+		(void)rmdir(dmn_task_session_dir(dbuf, sizeof dbuf));
+	}
 }
 
 /* ---- TASK_HELLO ---------------------------------------------------------- */

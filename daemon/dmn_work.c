@@ -260,6 +260,11 @@ void dmn_work_free(dmn_server *srv)
 		if (w->sess[i] != NULL)
 			dmn_sess_free(w, w->sess[i]);
 	dmn_ev_free(w);
+	if (getenv("PARAVT_SESSION_DIR") == NULL) {
+		char dbuf[64]; /* our session socket directory d<pid>/ */
+
+		(void)rmdir(dmn_task_session_dir(dbuf, sizeof dbuf));
+	}
 	if (w->base[0] != '\0')
 		rmdir(w->base); /* only if no other daemon uses it */
 	dmn_timer_del(srv->loop, w->reaper);
