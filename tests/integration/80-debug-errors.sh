@@ -86,6 +86,7 @@ L_CRASH=$(line_of '/\* CRASH \*/' bp_crash.c)
 L_AFTER=$(line_of '/\* BP:after \*/' bp_crash.c)
 "$PARAVT" -n -e "$ADD_NAT" -e "load bp_crash.c" \
 	-e "break bp_crash.c:$L_AFTER" -e "build" -e "run" -e "info procs" \
+	-e "trace show --raw" \
 	>"$T/crash" 2>&1 || { cat "$T/crash"; fail "console failed"; }
 cat "$T/crash"
 expect_grep '^\[p1\] about to crash$' "$T/crash"
@@ -94,3 +95,8 @@ expect_grep "^[ *] p1 +nat +[0-9]+ +crashed +SIGSEGV at bp_crash\.c:[0-9]+ in cr
 expect_no_grep 'stopped at breakpoint' "$T/crash"
 grep -Eq "bp_crash\.c:($L_CRASH|[0-9]+) in crash_here" "$T/crash" || fail "no crash location"
 ok "crash before the breakpoint reported with its last location (line $L_CRASH)"
+# The events the task had buffered, and the crash record the handler adds,
+# reach the console before the process dies: start, then crash (signal 11).
+expect_grep '^\[p1 nat\] seq 0 .* start ' "$T/crash" "program start event missing"
+expect_grep '^\[p1 nat\] seq [0-9]+ .* crash +(signal )?signal 11' "$T/crash" "crash event missing"
+ok "buffered events and the crash event reached the console"
