@@ -59,4 +59,9 @@ say "paravt -n -x demo.pvt"
 rc=$?
 say "console exit status: $rc"
 say "stopping the daemons"
+[ $rc -eq 0 ] || exit $rc
+# Part two: a real PVM program on a native and an s390x host.
+sh "$TOP/tests/demo_pvm.sh"
+rc=$?
+[ $rc -eq 77 ] && rc=0 # skipped (not root, no namespaces): said why
 exit $rc
