@@ -21,22 +21,8 @@ pvm_need_s390x
 export TMPDIR="$T"
 unset PVM_EXPORT PVM_VMID PARAVT_SESSION PARAVT_SOCK PARAVT_SESSION_DIR 2>/dev/null || true
 
-PVM_NS_A=pvtA$$ PVM_NS_B=pvtB$$
-ip netns add "$PVM_NS_A" 2>"$T/netns.err" || {
-	PVM_NS_A="" PVM_NS_B=""
-	skip "network namespaces not available here: $(cat "$T/netns.err")"
-}
-ip netns add "$PVM_NS_B" || fail "ip netns add $PVM_NS_B"
-A=10.231.9.1 B=10.231.9.2
-ip link add "pda$$" type veth peer name "pdb$$" &&
-	ip link set "pda$$" netns "$PVM_NS_A" &&
-	ip link set "pdb$$" netns "$PVM_NS_B" &&
-	ip -n "$PVM_NS_A" addr add "$A/24" dev "pda$$" &&
-	ip -n "$PVM_NS_B" addr add "$B/24" dev "pdb$$" &&
-	ip -n "$PVM_NS_A" link set "pda$$" up &&
-	ip -n "$PVM_NS_B" link set "pdb$$" up &&
-	ip -n "$PVM_NS_A" link set lo up &&
-	ip -n "$PVM_NS_B" link set lo up || fail "veth setup"
+pvm_netns_pair
+A=$PVM_ADDR_A B=$PVM_ADDR_B
 
 say "two hosts: $A (x86_64, namespace $PVM_NS_A) and $B (s390x under qemu, namespace $PVM_NS_B)"
 ip netns exec "$PVM_NS_A" "$TOP/build/linux-x86_64/bin/paravtd" \

@@ -34,22 +34,7 @@ unset PVM_EXPORT PVM_VMID PARAVT_SESSION PARAVT_SOCK PARAVT_SESSION_DIR 2>/dev/n
 
 # The namespaces (pvm-cluster.sh's exit hook kills what runs in them and
 # deletes them).
-PVM_NS_A=pvtA$$ PVM_NS_B=pvtB$$
-ip netns add "$PVM_NS_A" 2>"$T/netns.err" || {
-	PVM_NS_A="" PVM_NS_B=""
-	skip "network namespaces not available here: $(cat "$T/netns.err")"
-}
-ip netns add "$PVM_NS_B" || fail "ip netns add $PVM_NS_B"
-PVM_ADDR_A=10.231.7.1 PVM_ADDR_B=10.231.7.2
-ip link add "pva$$" type veth peer name "pvb$$" &&
-	ip link set "pva$$" netns "$PVM_NS_A" &&
-	ip link set "pvb$$" netns "$PVM_NS_B" &&
-	ip -n "$PVM_NS_A" addr add "$PVM_ADDR_A/24" dev "pva$$" &&
-	ip -n "$PVM_NS_B" addr add "$PVM_ADDR_B/24" dev "pvb$$" &&
-	ip -n "$PVM_NS_A" link set "pva$$" up &&
-	ip -n "$PVM_NS_B" link set "pvb$$" up &&
-	ip -n "$PVM_NS_A" link set lo up &&
-	ip -n "$PVM_NS_B" link set lo up || fail "veth setup"
+pvm_netns_pair
 
 # The two daemons (qemu for B as start_daemon would: the port's prefix).
 ip netns exec "$PVM_NS_A" "$DA" --listen "$PVM_ADDR_A:0" --allow-remote \

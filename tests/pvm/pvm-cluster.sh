@@ -217,6 +217,31 @@ pvm_start_single() {
 	wait_for 10 _pvm_has_hosts 1 || { pvm_console conf; fail "single-host VM not up"; }
 }
 
+# pvm_netns_pair: two network namespaces PVM_NS_A and PVM_NS_B joined by a
+# veth pair, addresses PVM_ADDR_A and PVM_ADDR_B (10.231.7.1 and .2),
+# loopback up in both.  Namespaces are private, so the fixed subnet cannot
+# clash with another run; only the names (from $$) must be unique.  The
+# exit hook deletes them (and the veths with them).  Skips (77) where
+# namespaces cannot be made.
+pvm_netns_pair() {
+	PVM_NS_A=pvtA$$ PVM_NS_B=pvtB$$
+	ip netns add "$PVM_NS_A" 2>"$T/netns.err" || {
+		PVM_NS_A="" PVM_NS_B=""
+		skip "network namespaces not available here: $(cat "$T/netns.err")"
+	}
+	ip netns add "$PVM_NS_B" || fail "ip netns add $PVM_NS_B"
+	PVM_ADDR_A=10.231.7.1 PVM_ADDR_B=10.231.7.2
+	ip link add "pva$$" type veth peer name "pvb$$" &&
+		ip link set "pva$$" netns "$PVM_NS_A" &&
+		ip link set "pvb$$" netns "$PVM_NS_B" &&
+		ip -n "$PVM_NS_A" addr add "$PVM_ADDR_A/24" dev "pva$$" &&
+		ip -n "$PVM_NS_B" addr add "$PVM_ADDR_B/24" dev "pvb$$" &&
+		ip -n "$PVM_NS_A" link set "pva$$" up &&
+		ip -n "$PVM_NS_B" link set "pvb$$" up &&
+		ip -n "$PVM_NS_A" link set lo up &&
+		ip -n "$PVM_NS_B" link set lo up || fail "veth setup"
+}
+
 # pvm_start_hetero [ARCH]: two hosts.  Namespace A (10.231.7.1) runs the
 # native master pvmd; namespace B (10.231.7.2) gets, through
 # tests/pvm/pvm-rsh.sh, the pvmd of ARCH: s390x (default; Debian's s390x
@@ -234,25 +259,8 @@ pvm_start_hetero() {
 		_dx=$T/pvmd-$_b _ep=$T/bin/$_tarch
 		pvm_qemu_wrapper "$_dx" $_tqemu "$_tsr" "$_tsr/usr/bin/pvmd"
 	fi
-	PVM_NS_A=pvtA$$ PVM_NS_B=pvtB$$
-	ip netns add "$PVM_NS_A" 2>"$T/netns.err" || {
-		PVM_NS_A="" PVM_NS_B=""
-		skip "network namespaces not available here: $(cat "$T/netns.err")"
-	}
-	ip netns add "$PVM_NS_B" || fail "ip netns add $PVM_NS_B"
+	pvm_netns_pair
 	PVM_MODE=hetero
-	PVM_ADDR_A=10.231.7.1 PVM_ADDR_B=10.231.7.2
-	# Namespaces are private, so the fixed subnet cannot clash with another
-	# run; only the names must be unique.
-	ip link add "pva$$" type veth peer name "pvb$$" &&
-		ip link set "pva$$" netns "$PVM_NS_A" &&
-		ip link set "pvb$$" netns "$PVM_NS_B" &&
-		ip -n "$PVM_NS_A" addr add "$PVM_ADDR_A/24" dev "pva$$" &&
-		ip -n "$PVM_NS_B" addr add "$PVM_ADDR_B/24" dev "pvb$$" &&
-		ip -n "$PVM_NS_A" link set "pva$$" up &&
-		ip -n "$PVM_NS_B" link set "pvb$$" up &&
-		ip -n "$PVM_NS_A" link set lo up &&
-		ip -n "$PVM_NS_B" link set lo up || fail "veth setup"
 	sed -e "s|@ADDR_A@|$PVM_ADDR_A|" -e "s|@EP_A@|$T/bin/LINUX64|" \
 		-e "s|@ADDR_B@|$PVM_ADDR_B|" -e "s|@DX_B@|$_dx|" -e "s|@EP_B@|$_ep|" \
 		"$PVM_HARNESS/hostfile.hetero.in" >"$T/hostfile"
