@@ -117,7 +117,7 @@ static const con_cmd con_cmds[] = {
 	 "Has the daemons kill one process, or every live process, and\n"
 	 "waits until they are gone.",
 	 con_cmd_dbg_kill, NULL, CON_ARG_PROC, NULL},
-	{"trace", "trace on|off|filter|show",
+	{"trace", "trace on|off|filter|show|dump|file|check|export",
 	 "show the send/recv and other events of the processes",
 	 "Events (sends, receives, group calls, spawns, program start and\n"
 	 "exit, crashes) are stored as the nodes forward them.  Subcommands:",
@@ -129,6 +129,22 @@ static const con_cmd con_cmds[] = {
 	 "events the daemons reported lost; then the totals.  In a program\n"
 	 "whose messages all arrived, total sends equal total receives.",
 	 con_cmd_stats, NULL, CON_ARG_NONE, NULL},
+	{"open", "open FILE",
+	 "browse a trace file as if it were a live run",
+	 "Reads a paravt trace file (written by `trace file` or `paravt\n"
+	 "trace -o`) into the event store: info procs, stats, trace show,\n"
+	 "trace check, info efficiency/matrix/balance/hang, report and\n"
+	 "print of recorded variables then work on it.  A file cut short\n"
+	 "is read up to its last whole record, with a note saying where.",
+	 con_cmd_open, NULL, CON_ARG_FILE, NULL},
+	{"report", "report [-o FILE] [--view comp|order|raw]",
+	 "write a self-contained HTML report of the events so far",
+	 "Writes one HTML file (inline SVG, no network; default\n"
+	 "paravt-report.html): timeline with send -> receive lines, the\n"
+	 "communication matrix as a heat map, the load-balance polygon and\n"
+	 "the efficiency table.  Times are compensated unless --view says\n"
+	 "otherwise.",
+	 con_cmd_report, NULL, CON_ARG_FILE, NULL},
 	{"info", "info SUBCOMMAND",
 	 "show breakpoints, processes, variables",
 	 "Subcommands:",

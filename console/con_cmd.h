@@ -79,6 +79,19 @@ con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
 	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
 	con_cmd_dbg_print;
 
+/* How the wait of the last run or continue ended: 0 (settled),
+ * WIRE_ETIMEOUT, WIRE_ESTATE (interrupted) or CON_DBG_EWATCH (a watcher,
+ * con_dbg.h). */
+int con_cmd_dbg_last_settle(void);
+
+/* Commands of the analysis and trace-file layer, each in its module:
+ * open, trace file (con_tfile_cmd.c); trace check (con_order_cmd.c);
+ * trace export (con_export_cmd.c); report, info efficiency/matrix/balance
+ * (con_report_cmd.c); info hang (con_hang_cmd.c). */
+con_cmd_fn con_cmd_open, con_trace_file, con_trace_check, con_trace_export,
+	con_cmd_report, con_info_efficiency, con_info_matrix, con_info_balance,
+	con_info_hang;
+
 /* Prints the debugger events (stops, output, exits) queued so far. */
 void con_cmd_dbg_events(void);
 

@@ -60,6 +60,32 @@ const con_cmd con_info_cmds[] = {
 	 "Prints \"name = value\" for every global and static variable\n"
 	 "recorded at the breakpoint the current process is stopped at.",
 	 con_info_globals, NULL, CON_ARG_NONE, NULL},
+	{"hang", "info hang",
+	 "who waits for whom; names a deadlock",
+	 "Shows every blocked process (inside a receive, probe, barrier or\n"
+	 "group call), what it waits for (a task and tag, any task, the\n"
+	 "other members) and its file:line, as a wait-for graph.  A set of\n"
+	 "processes that can only be released by each other is reported\n"
+	 "as a deadlock, with the cycle and every member's source line.",
+	 con_info_hang, NULL, CON_ARG_NONE, NULL},
+	{"efficiency", "info efficiency [--view comp|order|raw]",
+	 "STK's efficiency table: computing vs communication per task",
+	 "Per task: total time T, communication time C (inside sends,\n"
+	 "receives, multicasts and group calls), of it waiting W, and the\n"
+	 "efficiency E_i = (T - C) / T; then the job's E = sum(T - C) /\n"
+	 "sum(T), E_min and E_max.  Times are compensated by default.",
+	 con_info_efficiency, NULL, CON_ARG_NONE, NULL},
+	{"matrix", "info matrix [--bytes]",
+	 "messages (or bytes) between every pair of tasks",
+	 "The communication matrix: row = sender, column = receiver, one\n"
+	 "cell per pair of tasks with the number of matched messages, or\n"
+	 "with --bytes their bytes.",
+	 con_info_matrix, NULL, CON_ARG_NONE, NULL},
+	{"balance", "info balance",
+	 "load balance: computing time per task against the mean",
+	 "Per task: computing time, its share of the total and its\n"
+	 "distance from the mean (ParaVT's load-balance polygon as text).",
+	 con_info_balance, NULL, CON_ARG_NONE, NULL},
 	{NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL}
 };
 
@@ -380,6 +406,8 @@ static int con_cmd_dbg_any_stopped(void)
  * the last batches, and again for processes that started meanwhile (PVM
  * workers, MPI ranks whose PROC_START came late).  A stop at a
  * breakpoint gives the prompt back at once. */
+static int con_cmd_dbg_settled_rc; /* how the last settle ended */
+
 static void con_cmd_dbg_settle(double secs)
 {
 	int rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
@@ -393,6 +421,16 @@ static void con_cmd_dbg_settle(double secs)
 		con_cmd_dbg_still_running(secs);
 	if (rc == WIRE_ESTATE)
 		printf("[interrupted: processes go on; see info procs]\n");
+	if (rc == CON_DBG_EWATCH)
+		printf("[stopped waiting: %s]\n", con_dbg_watch_why());
+	con_cmd_dbg_settled_rc = rc;
+}
+
+/* How the wait of the last run or continue ended: 0 (settled),
+ * WIRE_ETIMEOUT, WIRE_ESTATE (interrupted) or CON_DBG_EWATCH. */
+int con_cmd_dbg_last_settle(void)
+{
+	return con_cmd_dbg_settled_rc;
 }
 
 /* True if word names a node with a build (so it is not a program). */

@@ -19,6 +19,7 @@
 
 #include "con_dbg_int.h"
 #include "con_ev.h"
+#include "con_tfile.h"
 #include "paravt_rt.h"
 #include "wire.h"
 
@@ -630,6 +631,8 @@ static int con_dbg_on_events(con_node *n, const wire_msg *m)
 		con_dbg_event_add(CON_EV_NOTE, p, n->spec.name, why);
 	else if (p != NULL)
 		con_dbg_ev_ended(n, p);
+	if (rc > 0)
+		con_tfile_events(n->spec.name, (uint32_t)proc, id, evs);
 	con_dbg_ack(n, batch);
 	return 1;
 }
@@ -651,6 +654,9 @@ static int con_dbg_on_strings(con_node *n, const wire_msg *m)
 	if (con_ev_strings(n->spec.name, (uint32_t)proc, id, first, strs, why,
 			   sizeof why) < 0)
 		con_dbg_event_add(CON_EV_NOTE, p, n->spec.name, why);
+	else
+		con_tfile_strings(n->spec.name, (uint32_t)proc, id, first,
+				  strs);
 	return 1;
 }
 
@@ -669,6 +675,7 @@ static int con_dbg_on_lost(con_node *n, const wire_msg *m)
 	}
 	p = con_dbg_ev_proc(n, proc, &id);
 	con_ev_lost(n->spec.name, (uint32_t)proc, id, count);
+	con_tfile_lost(n->spec.name, (uint32_t)proc, id, count);
 	snprintf(text, sizeof text, "%llu event%s lost: %.200s",
 		 (unsigned long long)count, count == 1 ? "" : "s", reason);
 	con_dbg_event_add(CON_EV_NOTE, p, n->spec.name, text);
@@ -1051,6 +1058,65 @@ void con_dbg_set_interrupt(volatile sig_atomic_t *flag)
 	con_dbg_intr = flag;
 }
 
+/* The watchers con_dbg_wait calls (con_dbg_watch). */
+#define CON_DBG_WATCH_MAX 8
+static char con_dbg_watch_text[512];
+static struct {
+	con_dbg_watch_fn *fn;
+	void *ctx;
+} con_dbg_watches[CON_DBG_WATCH_MAX];
+
+/* Adds a watcher; 0, or WIRE_ENOMEM when the table is full. */
+int con_dbg_watch(con_dbg_watch_fn *fn, void *ctx)
+{
+	int i;
+
+	for (i = 0; i < CON_DBG_WATCH_MAX; i++)
+		if (con_dbg_watches[i].fn == NULL ||
+		    (con_dbg_watches[i].fn == fn &&
+		     con_dbg_watches[i].ctx == ctx)) {
+			con_dbg_watches[i].fn = fn;
+			con_dbg_watches[i].ctx = ctx;
+			return 0;
+		}
+	return WIRE_ENOMEM;
+}
+
+/* Removes the watcher (fn, ctx) if present. */
+void con_dbg_unwatch(con_dbg_watch_fn *fn, void *ctx)
+{
+	int i;
+
+	for (i = 0; i < CON_DBG_WATCH_MAX; i++)
+		if (con_dbg_watches[i].fn == fn &&
+		    con_dbg_watches[i].ctx == ctx)
+			con_dbg_watches[i].fn = NULL;
+}
+
+/* Calls every watcher; the first nonzero answer is returned (and its
+ * sentence kept for con_dbg_watch_why). */
+static int con_dbg_watch_all(void)
+{
+	int i, rc;
+
+	for (i = 0; i < CON_DBG_WATCH_MAX; i++)
+		if (con_dbg_watches[i].fn != NULL) {
+			con_dbg_watch_text[0] = '\0';
+			rc = con_dbg_watches[i].fn(con_dbg_watches[i].ctx,
+						   con_dbg_watch_text,
+						   sizeof con_dbg_watch_text);
+			if (rc != 0)
+				return rc;
+		}
+	return 0;
+}
+
+/* Why the last wait that returned CON_DBG_EWATCH ended. */
+const char *con_dbg_watch_why(void)
+{
+	return con_dbg_watch_text;
+}
+
 /* Reads the nodes until cond holds, the deadline passes or Ctrl-C. */
 int con_dbg_wait(con_dbg_cond *cond, void *ctx, double seconds,
 		 con_node_event_fn *announce, void (*tick)(void *),
@@ -1068,6 +1134,8 @@ int con_dbg_wait(con_dbg_cond *cond, void *ctx, double seconds,
 			tick(tctx);
 		if (cond(ctx))
 			return 0;
+		if (con_dbg_watch_all() != 0)
+			return CON_DBG_EWATCH;
 		if (con_dbg_intr != NULL && *con_dbg_intr) {
 			*con_dbg_intr = 0;
 			return WIRE_ESTATE;

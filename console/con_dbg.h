@@ -274,10 +274,28 @@ void con_dbg_set_interrupt(volatile sig_atomic_t *flag);
 
 /* Reads the nodes until cond(ctx) holds or seconds pass; announce gets
  * node happenings, tick(tctx) runs after each read (to print events).
- * 0, WIRE_ETIMEOUT, or WIRE_ESTATE when interrupted. */
+ * 0, WIRE_ETIMEOUT, WIRE_ESTATE when interrupted, or CON_DBG_EWATCH
+ * when a watcher ended it. */
 int con_dbg_wait(con_dbg_cond *cond, void *ctx, double seconds,
 		 con_node_event_fn *announce, void (*tick)(void *),
 		 void *tctx);
+
+/* A watcher: called by every con_dbg_wait about five times a second
+ * (clock re-sampling, the hang watchdog, the batch progress line and time
+ * limit, trace file flushes).  Returns 0 to let the wait go on, or
+ * nonzero with a sentence in why to end it: the wait then returns
+ * CON_DBG_EWATCH and con_dbg_watch_why() gives the sentence. */
+typedef int con_dbg_watch_fn(void *ctx, char *why, size_t whylen);
+
+#define CON_DBG_EWATCH (-40) /* a watcher ended the wait */
+
+/* Adds / removes a watcher (a pair already present is not added twice).
+ * 0, or WIRE_ENOMEM when 8 are installed. */
+int con_dbg_watch(con_dbg_watch_fn *fn, void *ctx);
+void con_dbg_unwatch(con_dbg_watch_fn *fn, void *ctx);
+
+/* The sentence of the watcher that ended the last wait. */
+const char *con_dbg_watch_why(void);
 
 /* Text of a signal number: "SIGSEGV" (static or in buf). */
 const char *con_dbg_signame(int64_t sig, char *buf, size_t buflen);

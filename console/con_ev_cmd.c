@@ -76,6 +76,32 @@ const con_cmd con_trace_cmds[] = {
 	 "Prints one line per stored event, unfiltered: node, the daemon's\n"
 	 "process number, sequence number and kind.",
 	 con_trace_dump, NULL, CON_ARG_NONE, NULL},
+	{"file", "trace file FILE [--force] | off",
+	 "write every event from now on to a trace file",
+	 "Starts writing a paravt trace file: the nodes, their clock\n"
+	 "samples, the string tables, then every event batch as it arrives\n"
+	 "(events already stored are written first).  The file is flushed\n"
+	 "after each batch, so a killed console leaves a readable trace.\n"
+	 "--force overwrites an existing file.  `trace file off` ends it;\n"
+	 "without words, says which file is being written.",
+	 con_trace_file, NULL, CON_ARG_FILE, NULL},
+	{"check", "trace check",
+	 "global order: matched pairs, clock repairs, compensation",
+	 "Runs the analysis on the events so far and prints what it found:\n"
+	 "each node's clock model (offset, drift, error bound), matched\n"
+	 "send/receive pairs and group instances, unmatched calls,\n"
+	 "receives that came before their send in measured time and how\n"
+	 "many events the logical clock repaired, receives moved by\n"
+	 "compensation, and wildcard receives that took another path than\n"
+	 "the program would have taken without paravt.",
+	 con_trace_check, NULL, CON_ARG_NONE, NULL},
+	{"export", "trace export otf2 DIR | chrome FILE",
+	 "write the events so far as OTF2 or Chrome trace JSON",
+	 "otf2 DIR writes an OTF2 archive DIR/paravt.otf2 (read it with\n"
+	 "otf2-print or Vampir); chrome FILE writes trace-event JSON that\n"
+	 "Perfetto (ui.perfetto.dev) and chrome://tracing load, with an\n"
+	 "arrow from every send to its receive.  Compensated times.",
+	 con_trace_export, NULL, CON_ARG_FILE, NULL},
 	{NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL}
 };
 

@@ -23,6 +23,7 @@
 #include "con_node.h"
 #include "con_repl.h"
 #include "con_script.h"
+#include "con_sub.h"
 #include "wire.h"
 
 #define CON_USAGE \
@@ -166,12 +167,49 @@ static int con_run(const con_opts *o)
 	return failed;
 }
 
+/* The one-shot subcommands (con_sub.h). */
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} con_subs[] = {
+	{"trace", con_sub_trace},
+	{"trace-info", con_sub_trace_info},
+	{"report", con_sub_report},
+	{"export", con_sub_export},
+};
+
+/* Index of the subcommand called word, or -1. */
+static int con_is_sub(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof con_subs / sizeof con_subs[0]; i++)
+		if (strcmp(word, con_subs[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Runs the subcommand argv[0] with the console's start-up around it. */
+static int con_run_sub(int argc, char **argv)
+{
+	int status;
+
+	signal(SIGPIPE, SIG_IGN);
+	con_dbg_init();
+	status = con_subs[con_is_sub(argv[0])].run(argc, argv);
+	con_node_close_all();
+	fflush(stdout);
+	return status;
+}
+
 /* Parses the options, runs the rc file and the work, says goodbye. */
 int main(int argc, char **argv)
 {
 	con_opts o;
 	int rc, status, quit = 0, failed = 0;
 
+	if (argc > 1 && con_is_sub(argv[1]) >= 0)
+		return con_run_sub(argc - 1, argv + 1);
 	rc = con_parse(argc, argv, &o);
 	if (rc != 0) {
 		status = rc == 1 ? 0 : 2;

@@ -1,0 +1,44 @@
+/*
+ * ana_stats.h — figures of a trace (after ana_analyze): STK's efficiency
+ * per task and for the job, the communication matrix and the load balance
+ * (ParaVT figures 3 and 4).  Times are taken in one view (ana.h), the
+ * compensated one unless told otherwise.
+ *
+ * Per task i: total T_i = time of its last event minus its first;
+ * communication time C_i = time inside send, receive, probe, multicast and
+ * group calls (START to END); waiting W_i = the part of C_i spent in
+ * receives and group calls; computing = T_i - C_i.  STK's efficiency
+ * E_i = (T_i - C_i) / T_i; the job's E = sum(T_i - C_i) / sum(T_i);
+ * E_min, E_max over tasks.
+ */
+#ifndef PARAVT_ANA_STATS_H
+#define PARAVT_ANA_STATS_H
+
+#include "ana.h"
+
+typedef struct ana_task_stats {
+	int64_t total_ns;   /* T_i */
+	int64_t comm_ns;    /* C_i */
+	int64_t wait_ns;    /* W_i */
+	int64_t comp_ns;    /* T_i - C_i */
+	double eff;         /* E_i (1 when T_i == 0) */
+	uint64_t sends, recvs, colls;
+	uint64_t bytes_out, bytes_in;
+} ana_task_stats;
+
+typedef struct ana_stats {
+	int view;               /* view the times were taken in */
+	uint32_t ntasks;        /* = trace's nprocs */
+	ana_task_stats *task;   /* [ntasks] */
+	double eff, eff_min, eff_max; /* E, E_min, E_max */
+	uint64_t *msgs;         /* [ntasks * ntasks]: from i to j at i*n+j */
+	uint64_t *bytes;        /* same layout */
+	int64_t span_ns;        /* first event to last, all tasks */
+} ana_stats;
+
+/* Computes the figures of tr in view; *st is filled (free with
+ * ana_stats_free).  0 or a code. */
+int ana_stats_compute(const ana_trace *tr, int view, ana_stats *st);
+void ana_stats_free(ana_stats *st);
+
+#endif
