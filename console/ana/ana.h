@@ -161,6 +161,8 @@ typedef struct ana_trace {
 	int stage;              /* passes done: 0, 1 matched, 2 compensated,
 				   3 ordered */
 	ana_summary sum;
+	void *tid_index;        /* tid -> process (private) */
+	uint64_t tid_gen;       /* bumped when a tid changes (private) */
 } ana_trace;
 
 enum ana_view { ANA_VIEW_COMP = 0, ANA_VIEW_ORDER = 1, ANA_VIEW_RAW = 2 };

@@ -1,0 +1,35 @@
+/*
+ * con_ana.h — the analysis of what the console holds: builds an ana_trace
+ * (console/ana/ana.h) from the event store (con_ev.h: every source, its
+ * string table and events) and the clock registry (con_clk.h), runs the
+ * passes, and keeps the result until new events arrive, so that trace
+ * show, trace check, info efficiency/matrix/balance/hang, report and
+ * export share one analysis.  Live runs and trace files read back
+ * (con_tfile_load) look the same here.
+ */
+#ifndef PARAVT_CON_ANA_H
+#define PARAVT_CON_ANA_H
+
+#include <stddef.h>
+
+#include "ana.h"
+
+/* The analysed trace of the events stored so far (ana_analyze done,
+ * order sorted in ANA_VIEW_COMP).  Rebuilt when events arrived since the
+ * last call; borrowed until the next call or con_ana_reset.  NULL with a
+ * sentence in err when no events are stored or memory ran out. */
+ana_trace *con_ana_get(char *err, size_t errlen);
+
+/* The event store source (con_ev_src_at index) of analysis process
+ * proc, and back (ANA_NONE when unknown). */
+size_t con_ana_src_of(uint32_t proc);
+uint32_t con_ana_proc_of(size_t src);
+
+/* Forgets the cached analysis. */
+void con_ana_reset(void);
+
+/* Parses "--view comp|order|raw" among argv (removing nothing); returns
+ * the ana_view, or -1 with err for a bad value. */
+int con_ana_view_arg(int argc, char **argv, char *err, size_t errlen);
+
+#endif
