@@ -27,7 +27,11 @@
 #include "wire.h"
 
 #define CON_USAGE \
-	"usage: paravt [-hVn] [-x SCRIPT] [-e COMMAND]... [--token-file FILE]"
+	"usage: paravt [-hVn] [-x SCRIPT] [-e COMMAND]... [--token-file FILE]\n" \
+	"       paravt trace -o FILE [OPTIONS] [SOURCES...] -- COMMAND...\n" \
+	"       paravt trace-info FILE\n" \
+	"       paravt report FILE [-o HTML]\n" \
+	"       paravt export FILE --otf2 DIR | --chrome JSON"
 
 /* One -x or -e, kept in command-line order. */
 typedef struct con_action {
@@ -57,6 +61,12 @@ static void con_usage(FILE *f, int full)
 		"  -e COMMAND         run COMMAND (repeatable, in order)\n"
 		"  --token-file FILE  token for nodes added without one\n"
 		"                     (default ~/.paravt/token)\n"
+		"\nOne-shot subcommands (each has --help):\n"
+		"  trace -o FILE ...  capture a run unattended into a trace file\n"
+		"  trace-info FILE    summarize a trace file\n"
+		"  report FILE        write an HTML report (-o HTML)\n"
+		"  export FILE        write OTF2 (--otf2 DIR) or Chrome JSON\n"
+		"                     (--chrome JSON) for other tools\n"
 		"\nWithout -x or -e, commands come from the terminal "
 		"(readline) or stdin.\nType \"help\" at the prompt for the "
 		"commands; see paravt(1).\n");
