@@ -33,3 +33,12 @@ build/tests/inst_tool: tests/instrument/inst_tool.c $(CON_INST_OBJS) \
 	$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(CON_INST_OBJS) $(HOST_WIRE_LIB) \
 		-L$(LLVM_DIR)/lib -lclang -Wl,-rpath,$(LLVM_DIR)/lib
 TEST_BINS += build/tests/inst_tool
+
+# The figures of a trace (console/ana/ana_stats.c): linked with the
+# analysis library.
+TEST_BINS += build/tests/unit/test_ana_stats
+
+build/tests/unit/test_ana_stats: tests/unit/test_ana_stats.c $(ANA_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+		$(ANA_LIBS) $(UNIT_LIBS)
