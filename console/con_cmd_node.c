@@ -11,15 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "con_clk.h"
 #include "con_cmd.h"
 #include "con_node.h"
 #include "wire.h"
 
-#define CON_LIST_COLS 11   /* columns of `node list` */
+#define CON_LIST_COLS 13   /* columns of `node list` */
 #define CON_LIST_CELL 160  /* widest cell, bytes */
 #define CON_FMT_RTT "%.2fms"   /* round-trip times */
 #define CON_FMT_OFF "%+.3fms"  /* clock offsets */
 #define CON_FMT_ERR "%.3fms"   /* error bounds */
+#define CON_FMT_PPM "%+.3fppm" /* clock drifts */
 
 static int con_node_cmd_add(int argc, char **argv, char *err, size_t errlen);
 static int con_node_cmd_list(int argc, char **argv, char *err,
@@ -59,8 +61,13 @@ const con_cmd con_node_cmds[] = {
 	 "show the nodes, their machines and clocks",
 	 "One line per node: name, address, state (up, or down with the\n"
 	 "reason), OS, CPU, byte order, sizes of long and pointer in bytes,\n"
-	 "port, round-trip time and clock offset (daemon minus console,\n"
-	 "with its error bound).",
+	 "port, smallest round-trip time, then the clock model fitted to\n"
+	 "all the node's ping samples: OFFSET (daemon minus console at the\n"
+	 "last sample, \xc2\xb1 its error bound), DRIFT (ppm: microseconds the\n"
+	 "offset grows per second) and SAMPLES (how many).  Samples are\n"
+	 "taken when the node is added, by node ping, and in bursts of 4\n"
+	 "every PARAVT_CLOCK_INTERVAL seconds (default 2) while run or\n"
+	 "continue waits.",
 	 con_node_cmd_list, NULL, CON_ARG_NONE, NULL},
 	{"remove", "node remove NAME",
 	 "disconnect a node and forget it",
@@ -76,7 +83,10 @@ const con_cmd con_node_cmds[] = {
 	 "measure round trips and the clock offset",
 	 "Sends COUNT (default 4, at most 1000) timed pings and prints each\n"
 	 "round trip and offset; the best sample becomes the node's clock\n"
-	 "estimate.",
+	 "estimate.  Every sample joins the node's clock model (see node\n"
+	 "list), printed last as \"NAME: clock model: offset OFF \xc2\xb1"
+	 "ERR,\n"
+	 "drift D, N samples\".",
 	 con_node_cmd_ping, NULL, CON_ARG_NODE, NULL},
 	{NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL}
 };
@@ -103,6 +113,30 @@ static void con_node_cmd_ms(char *buf, size_t n, int64_t ns, const char *fmt)
 	if (ms > -0.0005 && ms < 0.0005)
 		ms = 0.0;
 	snprintf(buf, n, fmt, ms);
+}
+
+/* The cells of n's fitted clock model: offset at the last sample with
+ * its bound, drift, samples.  0, or -1 (cells untouched) when the node has
+ * no model. */
+static int con_node_cmd_model(const con_node *n, char *off, char *drift,
+			      char *count, size_t len)
+{
+	const ana_clock_sample *s;
+	char o[32], e[32];
+	size_t ns = con_clk_samples(n->spec.name, &s);
+	ana_clock m;
+	int64_t t;
+
+	if (ns == 0 || con_clk_model(n->spec.name, &m) != 0 || !m.valid)
+		return -1;
+	t = s[ns - 1].t1;
+	con_node_cmd_ms(o, sizeof o, t - ana_clock_to_console(&m, t),
+			CON_FMT_OFF);
+	con_node_cmd_ms(e, sizeof e, m.err_ns, CON_FMT_ERR);
+	snprintf(off, len, "%s \xc2\xb1%s", o, e);
+	snprintf(drift, len, CON_FMT_PPM, m.drift * 1e6);
+	snprintf(count, len, "%zu", ns);
+	return 0;
 }
 
 /* Prints the line that says a node is up. */
@@ -266,7 +300,7 @@ static void con_node_cmd_row(const con_node *n,
 {
 	static const char *const head[CON_LIST_COLS] = {
 		"NAME", "ADDRESS", "STATE", "OS", "ARCH", "ORDER", "LONG",
-		"PTR", "PORT", "RTT", "OFFSET"
+		"PTR", "PORT", "RTT", "OFFSET", "DRIFT", "SAMPLES"
 	};
 	const wire_hello *h;
 	char off[32], err[32];
@@ -294,14 +328,15 @@ static void con_node_cmd_row(const con_node *n,
 			 h->abi.size[WIRE_CT_PTR]);
 		snprintf(cell[8], CON_LIST_CELL, "%s", h->port);
 	}
-	if (n->up && n->clock.valid) {
-		con_node_cmd_ms(cell[9], CON_LIST_CELL, n->clock.rtt_ns,
-				CON_FMT_RTT);
-		con_node_cmd_ms(off, sizeof off, n->clock.offset_ns,
-				CON_FMT_OFF);
-		con_node_cmd_ms(err, sizeof err, n->clock.err_ns, CON_FMT_ERR);
-		snprintf(cell[10], CON_LIST_CELL, "%s \xc2\xb1%s", off, err);
-	}
+	if (!n->up || !n->clock.valid)
+		return;
+	con_node_cmd_ms(cell[9], CON_LIST_CELL, n->clock.rtt_ns, CON_FMT_RTT);
+	if (con_node_cmd_model(n, cell[10], cell[11], cell[12],
+			       CON_LIST_CELL) == 0)
+		return;
+	con_node_cmd_ms(off, sizeof off, n->clock.offset_ns, CON_FMT_OFF);
+	con_node_cmd_ms(err, sizeof err, n->clock.err_ns, CON_FMT_ERR);
+	snprintf(cell[10], CON_LIST_CELL, "%s \xc2\xb1%s", off, err);
 }
 
 /* Widens w to fit the row of n (NULL: header) or, with print, prints it. */
@@ -389,7 +424,7 @@ static int con_node_cmd_reconnect(int argc, char **argv, char *err,
 /* node ping NAME [COUNT] */
 static int con_node_cmd_ping(int argc, char **argv, char *err, size_t errlen)
 {
-	char rtt[32], off[32], *end;
+	char rtt[32], off[32], drift[32], count_s[32], *end;
 	int64_t sum = 0, min = INT64_MAX, max = 0;
 	con_clock s;
 	con_node *n;
@@ -422,5 +457,8 @@ static int con_node_cmd_ping(int argc, char **argv, char *err, size_t errlen)
 	printf("%s: %ld pings, rtt min/avg/max %.3f/%.3f/%.3fms\n",
 	       n->spec.name, count, (double)min / 1e6,
 	       (double)sum / (double)count / 1e6, (double)max / 1e6);
+	if (con_node_cmd_model(n, off, drift, count_s, sizeof off) == 0)
+		printf("%s: clock model: offset %s, drift %s, %s samples\n",
+		       n->spec.name, off, drift, count_s);
 	return 0;
 }

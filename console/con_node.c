@@ -6,7 +6,8 @@
  * lookups; opening a transport (TCP or SSH) and finding the token; the
  * request/answer helper con_node_expect() through which every wait passes
  * (always with a deadline); the handshake; pings and the clock estimate;
- * the non-blocking check that notices nodes going down; closing.
+ * clock re-sampling during waits; the non-blocking check that notices nodes
+ * going down; closing.
  *
  * Error sentences of the inner steps carry no node name; con_node_connect()
  * is the one place that prefixes "node NAME: " and records the reason.
@@ -17,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "con_clk.h"
+#include "con_dbg.h"
 #include "con_node.h"
 #include "con_tcp.h"
 #include "wire.h"
@@ -350,6 +353,7 @@ static int con_node_ping_raw(con_node *n, con_clock *s, int *broken,
 {
 	uint64_t t0, t3;
 	wire_pong p = {0, 0, 0};
+	ana_clock_sample cs;
 	wire_msg m;
 	int rc;
 
@@ -378,6 +382,15 @@ static int con_node_ping_raw(con_node *n, con_clock *s, int *broken,
 	s->err_ns = s->rtt_ns / 2;
 	if (!n->clock.valid || s->rtt_ns < n->clock.rtt_ns)
 		n->clock = *s;
+	cs.t0 = (int64_t)t0;
+	cs.t1 = (int64_t)p.t_recv;
+	cs.t2 = (int64_t)p.t_send;
+	cs.t3 = (int64_t)t3;
+	if (con_clk_add(n->spec.name, &cs) != 0) {
+		*broken = 0;
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
 	return 0;
 }
 
@@ -416,6 +429,89 @@ int con_node_ping(con_node *n, con_clock *sample, char *err, size_t errlen)
 	return rc;
 }
 
+/* ---- clock re-sampling ----------------------------------------------- */
+
+static uint64_t con_clock_every_ns;  /* re-sampling interval, 0: never */
+static uint64_t con_clock_last_ns;   /* when the last burst was taken */
+
+/* Reads PARAVT_CLOCK_INTERVAL (seconds; unset or bad: the default). */
+static uint64_t con_node_clock_interval(void)
+{
+	const char *v = getenv("PARAVT_CLOCK_INTERVAL");
+	double secs = CON_NODE_CLOCK_SECS;
+	char *end;
+
+	if (v != NULL && v[0] != '\0') {
+		secs = strtod(v, &end);
+		if (*end != '\0' || secs < 0 || secs > 86400)
+			secs = CON_NODE_CLOCK_SECS;
+	}
+	return (uint64_t)(secs * 1e9);
+}
+
+/* Keeps a happening of a re-sampling ping for con_node_check_all. */
+static void con_node_untold(con_node *n, int kind, const char *text)
+{
+	n->untold = 1;
+	n->untold_kind = kind;
+	snprintf(n->untold_text, sizeof n->untold_text, "%s", text);
+}
+
+/* A burst of CON_NODE_BURST pings to n; a broken link marks it down, and
+ * either failure is kept to be announced. */
+static void con_node_burst(con_node *n)
+{
+	char why[WIRE_TEXT_MAX];
+	con_clock s;
+	int i, broken;
+
+	for (i = 0; i < CON_NODE_BURST && n->up; i++) {
+		if (con_node_ping_raw(n, &s, &broken, why, sizeof why) == 0)
+			continue;
+		if (broken) {
+			con_node_down(n, why);
+			con_node_untold(n, CON_NODE_EV_DOWN, n->reason);
+		} else {
+			con_node_untold(n, CON_NODE_EV_ERROR, why);
+		}
+		return;
+	}
+}
+
+/* The watcher of the waits (con_dbg_watch): every interval, a burst to
+ * every up node.  Never ends a wait. */
+static int con_node_clock_watch(void *ctx, char *why, size_t whylen)
+{
+	uint64_t now = wire_now_ns();
+	con_node *n;
+
+	(void)ctx;
+	(void)why;
+	(void)whylen;
+	if (con_clock_every_ns == 0 ||
+	    now - con_clock_last_ns < con_clock_every_ns)
+		return 0;
+	for (n = con_nodes; n != NULL; n = n->next)
+		if (n->up && !n->untold)
+			con_node_burst(n);
+	con_clock_last_ns = wire_now_ns();
+	return 0;
+}
+
+/* Installs the watcher once, with the interval of the environment. */
+static void con_node_clock_start(void)
+{
+	static int started;
+
+	if (started)
+		return;
+	started = 1;
+	con_clock_every_ns = con_node_clock_interval();
+	con_clock_last_ns = wire_now_ns();
+	if (con_clock_every_ns > 0)
+		con_dbg_watch(con_node_clock_watch, NULL);
+}
+
 /* ---- connecting ------------------------------------------------------- */
 
 /* Opens the transport and runs the whole opening of the protocol.  On
@@ -451,6 +547,7 @@ static int con_node_connect(con_node *n, char *err, size_t errlen)
 	explicit_bzero(tok, sizeof tok);
 	n->up = 1;
 	n->reason[0] = '\0';
+	n->untold = 0;
 	return 0;
 out_peer:
 	wire_peer_destroy(&n->peer);
@@ -491,6 +588,7 @@ int con_node_add(const con_node_spec *spec, char *err, size_t errlen)
 		return rc;
 	}
 	con_node_link(n);
+	con_node_clock_start();
 	return 0;
 }
 
@@ -507,6 +605,7 @@ void con_node_remove(con_node *n)
 {
 	con_node_say_bye(n, "node removed by the console",
 			 wire_now_ns() + CON_NODE_BYE_NS);
+	con_clk_forget(n->spec.name);
 	con_node_unlink(n);
 	free(n);
 }
@@ -563,15 +662,27 @@ static int con_node_check(con_node *n, con_node_event_fn *fn, void *ctx)
 	return 1;
 }
 
+/* Announces what a re-sampling ping met on n.  1 if n went down. */
+static int con_node_tell(con_node *n, con_node_event_fn *fn, void *ctx)
+{
+	n->untold = 0;
+	if (fn != NULL)
+		fn(n, n->untold_kind, n->untold_text, ctx);
+	return n->untold_kind == CON_NODE_EV_DOWN;
+}
+
 /* Non-blocking read of every up node. */
 int con_node_check_all(con_node_event_fn *fn, void *ctx)
 {
 	con_node *n;
 	int down = 0;
 
-	for (n = con_nodes; n != NULL; n = n->next)
+	for (n = con_nodes; n != NULL; n = n->next) {
+		if (n->untold)
+			down += con_node_tell(n, fn, ctx);
 		if (n->up)
 			down += con_node_check(n, fn, ctx);
+	}
 	return down;
 }
 

@@ -6,7 +6,12 @@
  * the whole opening of the protocol: HELLO both ways (version and role
  * checked), AUTH with the token, SESSION_OPEN, then a clock estimate from
  * timed pings (Cristian's algorithm: the sample with the smallest round trip
- * wins).  A node whose connection breaks, or whose daemon says BYE, is
+ * wins).  Every ping's four times also go to the clock registry (con_clk.h),
+ * which fits each node's offset and drift; while a run goes on, a watcher
+ * of the waits (con_dbg_watch, installed when the first node is added)
+ * takes a burst of CON_NODE_BURST pings to every up node every
+ * PARAVT_CLOCK_INTERVAL seconds (default CON_NODE_CLOCK_SECS; 0: never).
+ * A node whose connection breaks, or whose daemon says BYE, is
  * marked down with the reason and its transport is closed; its spec stays so
  * that con_node_reconnect() can redo the connection.
  *
@@ -28,6 +33,8 @@
 #define CON_NODE_NAME_MAX 33  /* 32 characters and the NUL */
 #define CON_NODE_PATH_MAX 1024
 #define CON_NODE_PINGS 8      /* clock samples taken at connect time */
+#define CON_NODE_BURST 4      /* clock samples taken at each re-sampling */
+#define CON_NODE_CLOCK_SECS 2.0 /* default re-sampling interval */
 
 /* How to reach a node: what `node add` was given, kept for reconnect. */
 typedef struct con_node_spec {
@@ -57,6 +64,10 @@ typedef struct con_node {
 	uint64_t session;            /* session id from SESSION_OK */
 	con_clock clock;             /* best clock sample so far */
 	char token_path[CON_NODE_PATH_MAX]; /* token file used ("" if none) */
+	int untold;                  /* a re-sampling ping's happening waits
+					for con_node_check_all to announce */
+	int untold_kind;             /* its enum con_node_event */
+	char untold_text[WIRE_TEXT_MAX]; /* its text */
 	struct con_node *next;       /* next node in the table, or NULL */
 } con_node;
 
@@ -95,7 +106,8 @@ int con_node_add(const con_node_spec *spec, char *err, size_t errlen);
  * failure as its reason. */
 int con_node_reconnect(con_node *n, char *err, size_t errlen);
 
-/* Says BYE, closes and removes the node; n is freed. */
+/* Says BYE, closes and removes the node and its clock samples; n is
+ * freed. */
 void con_node_remove(con_node *n);
 
 /* The node called name, or NULL.  Borrowed until it is removed. */
@@ -104,14 +116,17 @@ con_node *con_node_find(const char *name);
 /* First node of the table (follow ->next), or NULL when empty. */
 con_node *con_node_first(void);
 
-/* Sends one PING to an up node and waits for its PONG.  Fills *sample
- * with that round trip's estimate and keeps it as the node's clock if its
- * round trip is the smallest so far.  0 or a code with err filled. */
+/* Sends one PING to an up node and waits for its PONG (frames that come
+ * meanwhile go to the frame hook as usual).  Fills *sample with that round
+ * trip's estimate, keeps it as the node's clock if its round trip is the
+ * smallest so far, and adds the four times to the clock registry
+ * (con_clk_add).  0 or a code with err filled. */
 int con_node_ping(con_node *n, con_clock *sample, char *err, size_t errlen);
 
 /* Reads, without blocking, whatever every up node has sent, handles BYE,
  * ERROR and broken connections, and calls fn for each happening (fn may
- * be NULL).  Returns the number of nodes that went down. */
+ * be NULL), also for those a re-sampling ping met.  Returns the number of
+ * nodes that went down. */
 int con_node_check_all(con_node_event_fn *fn, void *ctx);
 
 /* Fills up to max poll entries with the transports of the up nodes.
