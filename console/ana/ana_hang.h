@@ -23,6 +23,14 @@ enum ana_hang_state {
 	ANA_HANG_ENDED        /* exited or crashed */
 };
 
+/* How a blocked process's waits combine (ana_hang_proc.join). */
+enum ana_hang_join {
+	ANA_HANG_ALL = 0, /* every awaited process must come (a receive
+			     from a tid, a group call) */
+	ANA_HANG_ANY,     /* one is enough (wildcard receive, MPI_Wait) */
+	ANA_HANG_TIMED    /* returns by itself (pvm_trecv with a timeout) */
+};
+
 typedef struct ana_hang_proc {
 	int state;          /* enum ana_hang_state */
 	ana_ref at;         /* the open START when blocked */
@@ -31,6 +39,9 @@ typedef struct ana_hang_proc {
 	uint32_t *waits;    /* processes it waits for (indices) */
 	uint32_t nwaits;
 	int deadlocked;     /* member of a deadlocked set */
+	int join;           /* enum ana_hang_join: how waits combine */
+	int stuck;          /* blocked and nothing can release it (a
+			       deadlock, or waiting for an exited task) */
 } ana_hang_proc;
 
 typedef struct ana_hang {

@@ -42,3 +42,11 @@ build/tests/unit/test_ana_stats: tests/unit/test_ana_stats.c $(ANA_LIB)
 	@mkdir -p $(dir $@)
 	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
+
+# The wait-for graph and deadlock detection (console/ana/ana_hang.c).
+TEST_BINS += build/tests/unit/test_ana_hang
+
+build/tests/unit/test_ana_hang: tests/unit/test_ana_hang.c $(ANA_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+		$(ANA_LIBS) $(UNIT_LIBS)

@@ -1,0 +1,687 @@
+/*
+ * ana_hang.c — the wait-for graph of a trace's last state and deadlock
+ * detection (ana_hang.h).
+ *
+ * State of a process, from its events:
+ *   ended    it has a PROG_EXIT or CRASH event;
+ *   blocked  its last event is the START of a call that waits for other
+ *            tasks: a blocking receive (pvm_recv, pvm_trecv, pvm_precv,
+ *            MPI_Recv, MPI_Sendrecv; not pvm_nrecv, pvm_probe nor
+ *            MPI_Irecv, which return at once), a group call (pvm_barrier,
+ *            pvm_reduce, ..., MPI collectives and MPI_Bcast; not
+ *            pvm_joingroup/pvm_lvgroup, which only talk to the group
+ *            server), or MPI_Wait/MPI_Waitall with receives posted;
+ *   running  anything else (computing, inside a send, stopped at a
+ *            breakpoint: the user can continue it).
+ *
+ * What a blocked process waits for:
+ *   receive from a tid      AND {that process} (nothing when the tid is no
+ *                           process of the trace: unknown, assumed able
+ *                           to come);
+ *   receive from any task   OR {every live process but itself};
+ *   group call, instance k  AND {members that have not reached instance
+ *                           k: their count of STARTs of the same op is at
+ *                           most k} — the k-th call of an op in each
+ *                           process is instance k, as in ana_match.  The
+ *                           members are every process for MPI, and for
+ *                           PVM the processes that called pvm_joingroup
+ *                           or the same op (a task that has not joined
+ *                           yet is not waited for: no false deadlock);
+ *   MPI_Wait(all)           OR {senders of the receives posted and not
+ *                           completed} (any live process if one of them
+ *                           is a wildcard; which request the call waits
+ *                           for is not recorded, so OR is the safe side);
+ *   pvm_trecv with a timeout returns by itself.
+ * Exited processes stay in the AND sets (the report says "which has
+ * exited") but never in an OR set.
+ *
+ * Who can still progress (least fixpoint): running processes; timed
+ * receives; an AND process whose every awaited process can progress (an
+ * empty AND set included); an OR process with one awaited process that
+ * can.  Ended processes cannot.  The blocked processes left over are
+ * stuck for good.  Among them the deadlocked set is the greatest set D in
+ * which every member is held by D itself: an AND member waits for one
+ * member of D, an OR member waits only for members of D (and for some).
+ * A stuck process outside D waits, directly or through others, for a
+ * task that exited: a hang, not a deadlock.  Every member of D has an
+ * edge into D, so walking those edges from any member reaches a cycle:
+ * that cycle names the deadlock.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ana_hang.h"
+#include "../../wrappers/pvt_event.h"
+
+/* What a blocked call is, for the wait set and the report. */
+enum hang_call {
+	HANG_RECV = 0, /* point-to-point receive */
+	HANG_GROUP,    /* group call or collective */
+	HANG_MPIWAIT   /* MPI_Wait / MPI_Waitall */
+};
+
+/* Working state of ana_hang_compute (one entry per process). */
+typedef struct hang_work {
+	int call;      /* enum hang_call */
+	int mpi;       /* the process made MPI calls (names: rank N) */
+	int joined;    /* PVM: it called pvm_joingroup */
+	char progress; /* can still progress */
+	char in_d;     /* in the deadlocked set */
+} hang_work;
+
+/* Name of op ("pvm_recv"; "-" unknown). */
+static const char *hang_op_name(unsigned op)
+{
+	switch (op) {
+#define HANG_OP_(n, name, str) case n: return str;
+		PVT_OPS(HANG_OP_)
+#undef HANG_OP_
+	default:
+		return "-";
+	}
+}
+
+/* True if op is an MPI call. */
+static int hang_op_mpi(unsigned op)
+{
+	return op >= PVT_OP_MPI_INIT && op < PVT_OP_RT_BREAK;
+}
+
+/* The call an open START e blocks in (enum hang_call), or -1 when it
+ * does not wait for other tasks. */
+static int hang_call_of(const ana_ev *e)
+{
+	switch (e->kind) {
+	case PVT_EV_RECV_START:
+		if (e->op == PVT_OP_PVM_NRECV || e->op == PVT_OP_PVM_PROBE ||
+		    e->op == PVT_OP_MPI_IRECV)
+			return -1;
+		return HANG_RECV;
+	case PVT_EV_GROUP_START:
+		if (e->op == PVT_OP_PVM_JOINGROUP ||
+		    e->op == PVT_OP_PVM_LVGROUP)
+			return -1;
+		return HANG_GROUP;
+	case PVT_EV_MCAST_START:
+		return e->op == PVT_OP_MPI_BCAST ? HANG_GROUP : -1;
+	case PVT_EV_SPECIAL_START:
+		if (e->op == PVT_OP_MPI_WAIT || e->op == PVT_OP_MPI_WAITALL)
+			return HANG_MPIWAIT;
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+/* True if event e starts op (a group instance of it). */
+static int hang_starts(const ana_ev *e, uint16_t op)
+{
+	return e->op == op && (e->kind == PVT_EV_GROUP_START ||
+			       e->kind == PVT_EV_MCAST_START);
+}
+
+/* Number of STARTs of group op in process p. */
+static uint32_t hang_count_op(const ana_proc *p, uint16_t op)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < p->nev; i++)
+		n += hang_starts(&p->ev[i], op);
+	return n;
+}
+
+/* Fills the state of process i (ended, blocked or running) and the
+ * per-process facts of w. */
+static void hang_state(const ana_trace *tr, uint32_t i, ana_hang_proc *hp,
+		       hang_work *w)
+{
+	const ana_proc *p = &tr->procs[i];
+	const ana_ev *e;
+	uint32_t k;
+	int call;
+
+	hp->state = ANA_HANG_RUNNING;
+	hp->at.proc = ANA_NONE;
+	hp->want_tid = -1;
+	hp->want_tag = -1;
+	for (k = 0; k < p->nev; k++) {
+		e = &p->ev[k];
+		if (e->kind == PVT_EV_PROG_EXIT || e->kind == PVT_EV_CRASH)
+			hp->state = ANA_HANG_ENDED;
+		if (hang_op_mpi(e->op))
+			w->mpi = 1;
+		if (e->op == PVT_OP_PVM_JOINGROUP)
+			w->joined = 1;
+	}
+	if (hp->state == ANA_HANG_ENDED || p->nev == 0)
+		return;
+	e = &p->ev[p->nev - 1];
+	call = hang_call_of(e);
+	if (call < 0)
+		return;
+	hp->state = ANA_HANG_BLOCKED;
+	hp->at.proc = i;
+	hp->at.idx = p->nev - 1;
+	w->call = call;
+	if (call == HANG_RECV) {
+		hp->want_tid = e->peer;
+		hp->want_tag = e->tag;
+	}
+}
+
+/* Appends q to hp's waits (cap: nprocs, allocated by the caller). */
+static void hang_add(ana_hang_proc *hp, uint32_t q)
+{
+	hp->waits[hp->nwaits++] = q;
+}
+
+/* OR over every live process but i. */
+static void hang_any_live(const ana_hang *h, uint32_t i, ana_hang_proc *hp)
+{
+	uint32_t q;
+
+	for (q = 0; q < h->nprocs; q++)
+		if (q != i && h->p[q].state != ANA_HANG_ENDED)
+			hang_add(hp, q);
+}
+
+/* Waits of a blocked receive of process i. */
+static void hang_recv_waits(const ana_trace *tr, const ana_hang *h,
+			    uint32_t i)
+{
+	ana_hang_proc *hp = &h->p[i];
+	const ana_ev *e = ana_get(tr, hp->at);
+	uint32_t q;
+
+	if (e->op == PVT_OP_PVM_TRECV && e->aux >= 0)
+		hp->join = ANA_HANG_TIMED;
+	if (e->peer < 0) {
+		if (hp->join != ANA_HANG_TIMED)
+			hp->join = ANA_HANG_ANY;
+		hang_any_live(h, i, hp);
+		return;
+	}
+	q = ana_proc_by_tid(tr, e->peer);
+	if (q != ANA_NONE)
+		hang_add(hp, q);
+}
+
+/* True if process q takes part in group op of process i's kind. */
+static int hang_member(const ana_trace *tr, const hang_work *wk, uint32_t q,
+		       uint16_t op)
+{
+	if (hang_op_mpi(op))
+		return wk[q].mpi;
+	return wk[q].joined || hang_count_op(&tr->procs[q], op) > 0;
+}
+
+/* Waits of a blocked group call of process i: the members that have not
+ * reached its instance. */
+static void hang_group_waits(const ana_trace *tr, const ana_hang *h,
+			     uint32_t i, const hang_work *wk)
+{
+	ana_hang_proc *hp = &h->p[i];
+	uint16_t op = ana_get(tr, hp->at)->op;
+	uint32_t inst = hang_count_op(&tr->procs[i], op) - 1, q;
+
+	for (q = 0; q < h->nprocs; q++)
+		if (q != i && hang_member(tr, wk, q, op) &&
+		    hang_count_op(&tr->procs[q], op) <= inst)
+			hang_add(hp, q);
+}
+
+/* True if process p has an MPI_Irecv with request id whose RECV_END
+ * came (completed by a wait or test, or failed at the post). */
+static int hang_irecv_done(const ana_proc *p, int32_t id)
+{
+	uint32_t k;
+
+	for (k = 0; k < p->nev; k++)
+		if (p->ev[k].kind == PVT_EV_RECV_END && p->ev[k].aux == id &&
+		    p->ev[k].op != PVT_OP_MPI_RECV &&
+		    p->ev[k].op != PVT_OP_MPI_SENDRECV)
+			return 1;
+	return 0;
+}
+
+/* Waits of MPI_Wait/Waitall in process i: OR over the senders of its
+ * pending receives. */
+static void hang_mpiwait_waits(const ana_trace *tr, const ana_hang *h,
+			       uint32_t i)
+{
+	const ana_proc *p = &tr->procs[i];
+	ana_hang_proc *hp = &h->p[i];
+	uint32_t k, q, j;
+	int any = 0, pending = 0;
+
+	for (k = 0; k < p->nev; k++) {
+		const ana_ev *e = &p->ev[k];
+
+		if (e->kind != PVT_EV_RECV_START || e->op != PVT_OP_MPI_IRECV ||
+		    hang_irecv_done(p, e->aux))
+			continue;
+		pending = 1;
+		if (e->peer < 0) {
+			any = 1;
+			continue;
+		}
+		q = ana_proc_by_tid(tr, e->peer);
+		for (j = 0; j < hp->nwaits && q != ANA_NONE; j++)
+			if (hp->waits[j] == q)
+				q = ANA_NONE;
+		if (q != ANA_NONE && h->p[q].state != ANA_HANG_ENDED)
+			hang_add(hp, q);
+	}
+	if (!pending)
+		return; /* waits for a send request: AND of nothing */
+	hp->join = ANA_HANG_ANY;
+	if (any) {
+		hp->nwaits = 0;
+		hang_any_live(h, i, hp);
+	}
+}
+
+/* True if blocked process i can progress given the progress flags. */
+static int hang_can_progress(const ana_hang *h, const hang_work *wk,
+			     uint32_t i)
+{
+	const ana_hang_proc *hp = &h->p[i];
+	uint32_t j;
+
+	if (hp->join == ANA_HANG_TIMED)
+		return 1;
+	for (j = 0; j < hp->nwaits; j++) {
+		int ok = wk[hp->waits[j]].progress;
+
+		if (hp->join == ANA_HANG_ANY && ok)
+			return 1;
+		if (hp->join == ANA_HANG_ALL && !ok)
+			return 0;
+	}
+	return hp->join == ANA_HANG_ALL;
+}
+
+/* Least fixpoint of "can progress"; sets stuck. */
+static void hang_progress(ana_hang *h, hang_work *wk)
+{
+	uint32_t i;
+	int changed = 1;
+
+	for (i = 0; i < h->nprocs; i++)
+		wk[i].progress = h->p[i].state == ANA_HANG_RUNNING;
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < h->nprocs; i++)
+			if (h->p[i].state == ANA_HANG_BLOCKED &&
+			    !wk[i].progress && hang_can_progress(h, wk, i)) {
+				wk[i].progress = 1;
+				changed = 1;
+			}
+	}
+	for (i = 0; i < h->nprocs; i++)
+		h->p[i].stuck = h->p[i].state == ANA_HANG_BLOCKED &&
+				!wk[i].progress;
+}
+
+/* True if stuck process i is held by the set in_d (see the top). */
+static int hang_held(const ana_hang *h, const hang_work *wk, uint32_t i)
+{
+	const ana_hang_proc *hp = &h->p[i];
+	uint32_t j;
+
+	if (hp->join == ANA_HANG_ANY && hp->nwaits == 0)
+		return 0;
+	for (j = 0; j < hp->nwaits; j++) {
+		int in = wk[hp->waits[j]].in_d;
+
+		if (hp->join == ANA_HANG_ALL && in)
+			return 1;
+		if (hp->join == ANA_HANG_ANY && !in)
+			return 0;
+	}
+	return hp->join == ANA_HANG_ANY;
+}
+
+/* Greatest fixpoint: the deadlocked set among the stuck processes. */
+static void hang_deadlocked(ana_hang *h, hang_work *wk)
+{
+	uint32_t i;
+	int changed = 1;
+
+	for (i = 0; i < h->nprocs; i++)
+		wk[i].in_d = h->p[i].stuck;
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < h->nprocs; i++)
+			if (wk[i].in_d && !hang_held(h, wk, i)) {
+				wk[i].in_d = 0;
+				changed = 1;
+			}
+	}
+	for (i = 0; i < h->nprocs; i++) {
+		h->p[i].deadlocked = wk[i].in_d;
+		h->deadlock |= wk[i].in_d;
+	}
+}
+
+/* The first process of D that i waits for. */
+static uint32_t hang_next_in_d(const ana_hang *h, uint32_t i)
+{
+	uint32_t j;
+
+	for (j = 0; j < h->p[i].nwaits; j++)
+		if (h->p[h->p[i].waits[j]].deadlocked)
+			return h->p[i].waits[j];
+	return ANA_NONE; /* not reached: members of D have an edge in D */
+}
+
+/* Walks edges inside D from its first member until a process repeats;
+ * the loop is the cycle.  0 or ANA_ENOMEM. */
+static int hang_cycle(ana_hang *h)
+{
+	uint32_t *pos, *walk, i, n = 0, start = ANA_NONE;
+
+	for (i = 0; i < h->nprocs && start == ANA_NONE; i++)
+		if (h->p[i].deadlocked)
+			start = i;
+	if (start == ANA_NONE)
+		return 0;
+	pos = malloc(h->nprocs * sizeof *pos);
+	walk = malloc(h->nprocs * sizeof *walk);
+	if (pos == NULL || walk == NULL) {
+		free(pos);
+		free(walk);
+		return ANA_ENOMEM;
+	}
+	for (i = 0; i < h->nprocs; i++)
+		pos[i] = ANA_NONE;
+	for (i = start; i != ANA_NONE && pos[i] == ANA_NONE;
+	     i = hang_next_in_d(h, i)) {
+		pos[i] = n;
+		walk[n++] = i;
+	}
+	if (i != ANA_NONE) {
+		h->ncycle = n - pos[i];
+		memmove(walk, walk + pos[i], h->ncycle * sizeof *walk);
+		h->cycle = walk;
+	} else {
+		free(walk);
+	}
+	free(pos);
+	return 0;
+}
+
+/* Fills every blocked process's waits. */
+static void hang_waits(const ana_trace *tr, ana_hang *h, hang_work *wk)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->nprocs; i++) {
+		if (h->p[i].state != ANA_HANG_BLOCKED)
+			continue;
+		if (wk[i].call == HANG_RECV)
+			hang_recv_waits(tr, h, i);
+		else if (wk[i].call == HANG_GROUP)
+			hang_group_waits(tr, h, i, wk);
+		else
+			hang_mpiwait_waits(tr, h, i);
+	}
+}
+
+int ana_hang_compute(ana_trace *tr, ana_hang *h)
+{
+	hang_work *wk;
+	uint32_t i, n;
+	int rc = ANA_ENOMEM;
+
+	memset(h, 0, sizeof *h);
+	if (tr == NULL)
+		return ANA_EARG;
+	n = tr->nprocs;
+	h->nprocs = n;
+	h->p = calloc(n ? n : 1, sizeof *h->p);
+	wk = calloc(n ? n : 1, sizeof *wk);
+	if (h->p == NULL || wk == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		h->p[i].waits = malloc((n ? n : 1) * sizeof *h->p[i].waits);
+		if (h->p[i].waits == NULL)
+			goto out;
+		hang_state(tr, i, &h->p[i], &wk[i]);
+		h->nblocked += h->p[i].state == ANA_HANG_BLOCKED;
+		h->nended += h->p[i].state == ANA_HANG_ENDED;
+	}
+	hang_waits(tr, h, wk);
+	hang_progress(h, wk);
+	hang_deadlocked(h, wk);
+	rc = hang_cycle(h);
+out:
+	free(wk);
+	if (rc != 0)
+		ana_hang_free(h);
+	return rc;
+}
+
+void ana_hang_free(ana_hang *h)
+{
+	uint32_t i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; h->p != NULL && i < h->nprocs; i++)
+		free(h->p[i].waits);
+	free(h->p);
+	free(h->cycle);
+	memset(h, 0, sizeof *h);
+}
+
+/* ---- the report ---------------------------------------------------------- */
+
+/* An output buffer that truncates. */
+typedef struct hang_out {
+	char *buf;
+	size_t n, len;
+} hang_out;
+
+static void hang_put(hang_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Appends formatted text to o (silently truncated). */
+static void hang_put(hang_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (o->len + 1 >= o->n)
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(o->buf + o->len, o->n - o->len, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		o->len += (size_t)r < o->n - o->len ? (size_t)r
+						     : o->n - o->len - 1;
+}
+
+/* True if process i made MPI calls (its tid is a rank). */
+static int hang_is_mpi(const ana_trace *tr, uint32_t i)
+{
+	const ana_proc *p = &tr->procs[i];
+	uint32_t k;
+
+	for (k = 0; k < p->nev; k++)
+		if (hang_op_mpi(p->ev[k].op))
+			return 1;
+	return 0;
+}
+
+/* Appends "p3 (t40003)" (or "p3 (rank 2)", "p3"). */
+static void hang_put_proc(hang_out *o, const ana_trace *tr, uint32_t i)
+{
+	const ana_proc *p = &tr->procs[i];
+
+	if (!p->have_tid)
+		hang_put(o, "%s", p->name);
+	else if (hang_is_mpi(tr, i))
+		hang_put(o, "%s (rank %d)", p->name, (int)p->tid);
+	else
+		hang_put(o, "%s (t%x)", p->name, (unsigned)p->tid);
+}
+
+/* Appends the list of processes i waits for ("p2", "p2, p3 (exited)"),
+ * joined by sep. */
+static void hang_put_waits(hang_out *o, const ana_trace *tr,
+			   const ana_hang *h, uint32_t i, const char *sep)
+{
+	const ana_hang_proc *hp = &h->p[i];
+	uint32_t j;
+
+	for (j = 0; j < hp->nwaits; j++) {
+		uint32_t q = hp->waits[j];
+
+		hang_put(o, "%s%s%s", j ? sep : "", tr->procs[q].name,
+			 h->p[q].state == ANA_HANG_ENDED ? " (exited)" : "");
+	}
+}
+
+/* Appends what blocked process i is in and waits for, its place and how
+ * its call was made, as one line. */
+static void hang_put_blocked(hang_out *o, const ana_trace *tr,
+			     const ana_hang *h, uint32_t i)
+{
+	const ana_hang_proc *hp = &h->p[i];
+	const ana_ev *e = ana_get(tr, hp->at);
+	int call = hang_call_of(e);
+	uint32_t q;
+
+	hang_put(o, "  ");
+	hang_put_proc(o, tr, i);
+	hang_put(o, " %s", hang_op_name(e->op));
+	if (call == HANG_RECV && e->peer < 0) {
+		hang_put(o, " from any task");
+	} else if (call == HANG_RECV) {
+		q = ana_proc_by_tid(tr, e->peer);
+		if (q != ANA_NONE)
+			hang_put(o, " from %s%s", tr->procs[q].name,
+				 h->p[q].state == ANA_HANG_ENDED ? " (exited)"
+								 : "");
+		else
+			hang_put(o, " from t%x (not traced)",
+				 (unsigned)e->peer);
+	} else if (hp->nwaits > 0) {
+		hang_put(o, " waiting for ");
+		hang_put_waits(o, tr, h, i,
+			       call == HANG_MPIWAIT ? " or " : ", ");
+	}
+	if (call == HANG_RECV)
+		hang_put(o, e->tag < 0 ? " any tag" : " tag %d", (int)e->tag);
+	hang_put(o, " at %s:%d in %s\n", ana_str(tr, e->file), (int)e->line,
+		 ana_str(tr, e->func));
+}
+
+/* Appends the headline of the deadlock: its cycle. */
+static void hang_put_cycle(hang_out *o, const ana_trace *tr,
+			   const ana_hang *h)
+{
+	uint32_t j;
+
+	if (h->ncycle == 1) {
+		hang_put(o, "deadlock: %s waits for itself\n",
+			 tr->procs[h->cycle[0]].name);
+		return;
+	}
+	if (h->ncycle == 2) {
+		hang_put(o, "deadlock: %s and %s wait for each other\n",
+			 tr->procs[h->cycle[0]].name,
+			 tr->procs[h->cycle[1]].name);
+		return;
+	}
+	hang_put(o, "deadlock: ");
+	for (j = 0; j < h->ncycle; j++)
+		hang_put(o, "%s%s waits for %s", j ? ", " : "",
+			 tr->procs[h->cycle[j]].name,
+			 tr->procs[h->cycle[(j + 1) % h->ncycle]].name);
+	hang_put(o, "\n");
+}
+
+/* True if i is on the cycle. */
+static int hang_on_cycle(const ana_hang *h, uint32_t i)
+{
+	uint32_t j;
+
+	for (j = 0; j < h->ncycle; j++)
+		if (h->cycle[j] == i)
+			return 1;
+	return 0;
+}
+
+/* Appends the reason a stuck process outside the deadlock never returns
+ * ("p2 waits for p3 which has exited"). */
+static void hang_put_stuck(hang_out *o, const ana_trace *tr,
+			   const ana_hang *h, uint32_t i)
+{
+	const ana_hang_proc *hp = &h->p[i];
+	uint32_t j, q;
+
+	for (j = 0; j < hp->nwaits; j++) {
+		q = hp->waits[j];
+		if (h->p[q].state == ANA_HANG_ENDED) {
+			hang_put(o, "hang: %s waits for %s which has exited\n",
+				 tr->procs[i].name, tr->procs[q].name);
+			return;
+		}
+	}
+	for (j = 0; j < hp->nwaits; j++) {
+		q = hp->waits[j];
+		if (h->p[q].state == ANA_HANG_BLOCKED) {
+			hang_put(o, "hang: %s waits for %s which never "
+				 "returns\n", tr->procs[i].name,
+				 tr->procs[q].name);
+			return;
+		}
+	}
+	hang_put(o, "hang: %s waits for any task and none is left\n",
+		 tr->procs[i].name);
+}
+
+void ana_hang_text(const ana_trace *tr, const ana_hang *h, char *buf,
+		   size_t n)
+{
+	hang_out o = {buf, n, 0};
+	uint32_t i;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	if (h->nblocked == 0) {
+		hang_put(&o, "no process is blocked\n");
+		return;
+	}
+	if (h->deadlock && h->ncycle > 0) {
+		hang_put_cycle(&o, tr, h);
+		for (i = 0; i < h->ncycle; i++)
+			hang_put_blocked(&o, tr, h, h->cycle[i]);
+		for (i = 0; i < h->nprocs; i++)
+			if (h->p[i].deadlocked && !hang_on_cycle(h, i)) {
+				hang_put(&o, "  held by the deadlock:\n");
+				break;
+			}
+		for (i = 0; i < h->nprocs; i++)
+			if (h->p[i].deadlocked && !hang_on_cycle(h, i))
+				hang_put_blocked(&o, tr, h, i);
+	}
+	for (i = 0; i < h->nprocs; i++)
+		if (h->p[i].stuck && !h->p[i].deadlocked) {
+			hang_put_stuck(&o, tr, h, i);
+			hang_put_blocked(&o, tr, h, i);
+		}
+	for (i = 0; i < h->nprocs; i++)
+		if (h->p[i].state == ANA_HANG_BLOCKED && !h->p[i].stuck) {
+			hang_put(&o, "waiting (no deadlock):\n");
+			break;
+		}
+	for (i = 0; i < h->nprocs; i++)
+		if (h->p[i].state == ANA_HANG_BLOCKED && !h->p[i].stuck)
+			hang_put_blocked(&o, tr, h, i);
+}
