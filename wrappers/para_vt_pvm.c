@@ -20,7 +20,7 @@
  * that hangs has told its daemon everything it did.
  *
  * pvm_spawn exports the session to the children through PVM_EXPORT
- * (PARAVT_SESSION and the PARAVT_TRACE / PARAVT_PROBE_COST_NS
+ * (PARAVT_SESSION and the PARAVT_TRACE / PARAVT_PROBE_BUSY_NS
  * settings), never PARAVT_SOCK nor PARAVT_SESSION_DIR: a child on
  * another host reports to its own node's daemon at the session's
  * well-known socket (rt_event.h), in the directory that host's pvmd has
@@ -37,7 +37,7 @@
 
 /* Variables passed to spawned tasks. */
 static const char *const pvm_exports[] = {"PARAVT_SESSION", "PARAVT_TRACE",
-                                          "PARAVT_PROBE_COST_NS"};
+                                          "PARAVT_PROBE_BUSY_NS"};
 
 /* What a message buffer holds (pvm_bufinfo). */
 typedef struct pvm_msg {

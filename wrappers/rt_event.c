@@ -19,6 +19,10 @@
  * Δ: every probe adds what it measures of itself plus ev.probe_c, the
  * median cost of an empty probe not seen by its own clock reads,
  * calibrated once at initialisation; breakpoints add the time stopped.
+ * PARAVT_PROBE_BUSY_NS=N makes every record written busy-wait N ns after
+ * its time stamp (deliberately heavy probes, to test compensation); each
+ * record is written inside a measured span, so the wait is in Δ like the
+ * rest of paravt's own time.
  *
  * Single-threaded, like the rest of the runtime.
  */
@@ -54,7 +58,7 @@ static struct {
 	uint64_t seq;                   /* number of the next record */
 	uint64_t delta;                 /* Δ so far, ns */
 	uint64_t probe_c;               /* calibrated constant, ns */
-	uint64_t cost;                  /* PARAVT_PROBE_COST_NS */
+	uint64_t busy;                  /* PARAVT_PROBE_BUSY_NS */
 	uint64_t last_flush;            /* time of the last flush */
 	uint64_t brk_t;                 /* breakpoint start, 0 if none */
 	int mode;                       /* enum pvt__ev_modes */
@@ -104,7 +108,16 @@ static uint32_t ev_intern(const char *s)
 	return ev.nstr;
 }
 
-/* Fills the next slot (not committed while calibrating). */
+/* Busy-waits until ev.busy ns have passed since t. */
+static void ev_spin(uint64_t t)
+{
+	while (pvt__ev_now() - t < ev.busy)
+		;
+}
+
+/* Fills the next slot (not committed while calibrating), then spends
+ * PARAVT_PROBE_BUSY_NS.  Every caller measures the time from t to its
+ * return into Δ. */
 static void ev_put(uint64_t t, int kind, int op, const char *file,
                    const char *func, int line, int32_t peer, int32_t tag,
                    int64_t bytes, int32_t result, int32_t aux)
@@ -132,6 +145,8 @@ static void ev_put(uint64_t t, int kind, int op, const char *file,
 	ev.n++;
 	ev.seq++;
 	ev.records++;
+	if (ev.busy)
+		ev_spin(t);
 	if (ev.n == PVT_EV_BUF || t - ev.last_flush >= PVT_EV_FLUSH_NS)
 		(void)pvt__ev_flush();
 }
@@ -191,13 +206,6 @@ int pvt__ev_pending(void)
 	return ev.n > 0;
 }
 
-/* Busy-waits until cost ns have passed since t (PARAVT_PROBE_COST_NS). */
-static void ev_spin(uint64_t t)
-{
-	while (pvt__ev_now() - t < ev.cost)
-		;
-}
-
 /* See rt_event.h. */
 int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
                   const char *func, int line, int32_t peer, int32_t tag,
@@ -213,8 +221,6 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	pr->line = line;
 	pr->op = (uint16_t)op;
 	ev_put(pr->t0, kind, op, file, func, line, peer, tag, bytes, 0, aux);
-	if (ev.cost)
-		ev_spin(pr->t0);
 	pr->t1 = pvt__ev_now();
 	return 1;
 }
@@ -279,11 +285,11 @@ static void ev_calibrate(void)
 {
 	static uint64_t d[PVT_EV_CALIB];
 	pvt__ev_probe pr;
-	uint64_t a, b, cost = ev.cost, delta = ev.delta, before;
+	uint64_t a, b, busy = ev.busy, delta = ev.delta, before;
 	int i;
 
 	ev.calibrating = 1;
-	ev.cost = 0;
+	ev.busy = 0;
 	ev.probe_c = 0;
 	for (i = 0; i < PVT_EV_CALIB; i++) {
 		before = ev.delta;
@@ -304,11 +310,11 @@ static void ev_calibrate(void)
 	b = ev_median(d, PVT_EV_CALIB);
 	ev.probe_c = ev.probe_c > b ? ev.probe_c - b : 0;
 	ev.delta = delta;
-	ev.cost = cost;
+	ev.busy = busy;
 	ev.calibrating = 0;
 }
 
-/* Reads PARAVT_TRACE and PARAVT_PROBE_COST_NS. */
+/* Reads PARAVT_TRACE and PARAVT_PROBE_BUSY_NS. */
 static void ev_read_env(void)
 {
 	const char *m = getenv("PARAVT_TRACE"), *c;
@@ -319,8 +325,8 @@ static void ev_read_env(void)
 		ev.mode = PVT_TRACE_FULL;
 	else
 		ev.mode = PVT_TRACE_EVENTS;
-	c = getenv("PARAVT_PROBE_COST_NS");
-	ev.cost = c != NULL ? strtoull(c, NULL, 10) : 0;
+	c = getenv("PARAVT_PROBE_BUSY_NS");
+	ev.busy = c != NULL ? strtoull(c, NULL, 10) : 0;
 }
 
 /* Without PARAVT_SOCK but with PARAVT_SESSION: points PARAVT_SOCK at the
@@ -351,6 +357,8 @@ static void ev_session_sock(void)
 /* See rt_event.h. */
 int pvt__ev_init(int32_t (*self)(void))
 {
+	int32_t me;
+
 	if (ev.inited)
 		return ev.mode;
 	ev.inited = 1;
@@ -366,9 +374,11 @@ int pvt__ev_init(int32_t (*self)(void))
 		return ev.mode;
 	}
 	ev_calibrate();
+	me = self != NULL ? self() : -1; /* the program's own enrolment */
 	ev.last_flush = pvt__ev_now();
 	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, NULL, NULL, 0,
-	       self != NULL ? self() : -1, -1, -1, 0, PVT_EVENT_VERSION);
+	       me, -1, -1, 0, PVT_EVENT_VERSION);
+	ev.delta += pvt__ev_now() - ev.last_flush;
 	return ev.mode;
 }
 
@@ -408,6 +418,7 @@ void pvt__ev_break_end(void)
 	ev.brk_t = 0;
 	ev_put(t, PVT_EV_BREAK_END, PVT_OP_RT_BREAK, NULL, NULL, 0, -1, -1,
 	       -1, 0, 0);
+	ev.delta += pvt__ev_now() - t;
 }
 
 /* See rt_event.h. */

@@ -24,8 +24,10 @@
  * Environment:
  *   PARAVT_TRACE=off|events|full   default events; full adds function
  *                                  entry/exit records
- *   PARAVT_PROBE_COST_NS=N         busy-waits N ns in every probe (counted
- *                                  in Δ), for compensation tests
+ *   PARAVT_PROBE_BUSY_NS=N         every record written busy-waits N ns
+ *                                  (a call's probe writes two), counted
+ *                                  in Δ: deliberately heavy probes, for
+ *                                  compensation tests
  *   PARAVT_SESSION=ID              without PARAVT_SOCK: connect to
  *                                  DIR/session-ID.sock as process 0, where
  *                                  DIR is PARAVT_SESSION_DIR or
