@@ -1,0 +1,301 @@
+/*
+ * ana_walk.c — a process's events as nested calls, the matched pairs of
+ * a trace, and op / process names (ana_walk.h).
+ *
+ * The walker keeps a stack of open calls.  A closing event pops the
+ * innermost call of its class (START kind = END kind - 1, FN_ENTER for
+ * FN_EXIT); calls above it that never closed are closed at the same time
+ * first, so what the callbacks see is always properly nested.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ana_walk.h"
+#include "../../wrappers/pvt_event.h"
+
+/* The stack of open calls of one walk. */
+typedef struct ana_stack {
+	ana_call *c;
+	uint32_t n, cap;
+} ana_stack;
+
+int ana_kind_opens(unsigned kind)
+{
+	switch (kind) {
+	case PVT_EV_FN_ENTER: case PVT_EV_SEND_START: case PVT_EV_RECV_START:
+	case PVT_EV_MCAST_START: case PVT_EV_GROUP_START:
+	case PVT_EV_SPECIAL_START: case PVT_EV_BREAK_START:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int ana_kind_closes(unsigned kind)
+{
+	switch (kind) {
+	case PVT_EV_FN_EXIT: case PVT_EV_SEND_END: case PVT_EV_RECV_END:
+	case PVT_EV_MCAST_END: case PVT_EV_GROUP_END: case PVT_EV_SPECIAL_END:
+	case PVT_EV_BREAK_END:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Pushes c onto st.  0 or ANA_ENOMEM. */
+static int ana_stack_push(ana_stack *st, const ana_call *c)
+{
+	uint32_t cap = st->cap ? st->cap * 2 : 16;
+	ana_call *p;
+
+	if (st->n == st->cap) {
+		p = realloc(st->c, (size_t)cap * sizeof *p);
+		if (p == NULL)
+			return ANA_ENOMEM;
+		st->c = p;
+		st->cap = cap;
+	}
+	st->c[st->n++] = *c;
+	return 0;
+}
+
+/* Closes the innermost open call at time t with end event e (NULL: it
+ * never ended). */
+static int ana_stack_close(ana_stack *st, const ana_walk_ops *ops,
+			   const ana_ev *e, uint32_t e_idx, int64_t t)
+{
+	ana_call *c = &st->c[--st->n];
+
+	c->e = e;
+	c->e_idx = e != NULL ? e_idx : ANA_NONE;
+	c->te = t;
+	return ops->leave != NULL ? ops->leave(ops->ctx, c) : 0;
+}
+
+/* Position in st of the innermost open call that e closes, or -1. */
+static long ana_stack_find(const ana_stack *st, const ana_ev *e)
+{
+	unsigned want = e->kind == PVT_EV_FN_EXIT ? PVT_EV_FN_ENTER :
+		e->kind - 1u;
+	long i;
+
+	for (i = (long)st->n - 1; i >= 0; i--)
+		if (st->c[i].s->kind == want &&
+		    (want == PVT_EV_FN_ENTER || st->c[i].s->op == e->op))
+			return i;
+	return -1;
+}
+
+/* Handles one closing event e (index idx) at time t. */
+static int ana_walk_close(ana_stack *st, const ana_walk_ops *ops,
+			  uint32_t proc, const ana_ev *e, uint32_t idx,
+			  int64_t t)
+{
+	long at = ana_stack_find(st, e);
+	ana_call c;
+	int rc;
+
+	if (at < 0) {
+		/* No START: a call of zero length. */
+		c = (ana_call){proc, e, NULL, idx, ANA_NONE, t, t, st->n};
+		rc = ops->enter != NULL ? ops->enter(ops->ctx, &c) : 0;
+		if (rc == 0 && ops->leave != NULL) {
+			c.e = e;
+			c.e_idx = idx;
+			rc = ops->leave(ops->ctx, &c);
+		}
+		return rc;
+	}
+	while (st->n > (uint32_t)at + 1)
+		if ((rc = ana_stack_close(st, ops, NULL, 0, t)) != 0)
+			return rc;
+	return ana_stack_close(st, ops, e, idx, t);
+}
+
+int ana_walk_calls(const ana_trace *tr, uint32_t proc, int view,
+		   const ana_walk_ops *ops)
+{
+	const ana_proc *p;
+	const ana_ev *e;
+	ana_stack st = {NULL, 0, 0};
+	ana_call c;
+	int64_t t = INT64_MIN;
+	uint32_t i;
+	int rc = 0;
+
+	if (proc >= tr->nprocs)
+		return ANA_EARG;
+	p = &tr->procs[proc];
+	for (i = 0; i < p->nev && rc == 0; i++) {
+		e = &p->ev[i];
+		if (ana_time(e, view) > t)
+			t = ana_time(e, view);
+		if (ana_kind_opens(e->kind)) {
+			c = (ana_call){proc, e, NULL, i, ANA_NONE, t, t, st.n};
+			rc = ops->enter != NULL ? ops->enter(ops->ctx, &c) : 0;
+			if (rc == 0)
+				rc = ana_stack_push(&st, &c);
+		} else if (ana_kind_closes(e->kind)) {
+			rc = ana_walk_close(&st, ops, proc, e, i, t);
+		} else if (ops->point != NULL) {
+			rc = ops->point(ops->ctx, proc, i, e, t);
+		}
+	}
+	while (rc == 0 && st.n > 0)
+		rc = ana_stack_close(&st, ops, NULL, 0, t);
+	free(st.c);
+	return rc;
+}
+
+/* ---- pairs ------------------------------------------------------------ */
+
+/* Order of two references: process, then index. */
+static int ana_ref_cmp(ana_ref a, ana_ref b)
+{
+	if (a.proc != b.proc)
+		return a.proc < b.proc ? -1 : 1;
+	if (a.idx != b.idx)
+		return a.idx < b.idx ? -1 : 1;
+	return 0;
+}
+
+/* qsort order of pairs: send, then receive. */
+static int ana_pair_cmp(const void *a, const void *b)
+{
+	const ana_pair *x = a, *y = b;
+	int c = ana_ref_cmp(x->send, y->send);
+
+	return c != 0 ? c : ana_ref_cmp(x->recv, y->recv);
+}
+
+int ana_pairs(const ana_trace *tr, ana_pair **out, size_t *n)
+{
+	const ana_ev *e;
+	ana_pair *p = NULL, *q;
+	size_t cnt = 0, cap = 0;
+	uint32_t i, j;
+
+	for (i = 0; i < tr->nprocs; i++) {
+		for (j = 0; j < tr->procs[i].nev; j++) {
+			e = &tr->procs[i].ev[j];
+			if (e->kind != PVT_EV_RECV_END ||
+			    e->match.proc == ANA_NONE ||
+			    ana_get(tr, e->match) == NULL)
+				continue;
+			if (cnt == cap) {
+				cap = cap ? cap * 2 : 64;
+				q = realloc(p, cap * sizeof *p);
+				if (q == NULL) {
+					free(p);
+					return ANA_ENOMEM;
+				}
+				p = q;
+			}
+			p[cnt].send = e->match;
+			p[cnt++].recv = (ana_ref){i, j};
+		}
+	}
+	if (cnt > 1)
+		qsort(p, cnt, sizeof *p, ana_pair_cmp);
+	*out = p;
+	*n = cnt;
+	return 0;
+}
+
+size_t ana_pairs_find_send(const ana_pair *p, size_t n, ana_ref r)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ana_ref_cmp(p[mid].send, r) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && ana_ref_cmp(p[lo].send, r) == 0 ? lo : n;
+}
+
+size_t ana_pairs_find(const ana_pair *p, size_t n, ana_ref send, ana_ref r)
+{
+	size_t i = ana_pairs_find_send(p, n, send);
+
+	for (; i < n && ana_ref_cmp(p[i].send, send) == 0; i++)
+		if (ana_ref_cmp(p[i].recv, r) == 0)
+			return i;
+	return n;
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+const char *ana_op_name(unsigned op)
+{
+	switch (op) {
+#define ANA_OP_NAME_(n, name, str) case n: return str;
+		PVT_OPS(ANA_OP_NAME_)
+#undef ANA_OP_NAME_
+	default:
+		return "-";
+	}
+}
+
+int ana_op_is_mpi(unsigned op)
+{
+	return op >= PVT_OP_MPI_INIT && op < PVT_OP_RT_BREAK;
+}
+
+/* True when a process of tr made MPI calls (its peers are ranks). */
+static int ana_proc_is_mpi(const ana_trace *tr, uint32_t proc)
+{
+	const ana_proc *p = &tr->procs[proc];
+	uint32_t i;
+
+	for (i = 0; i < p->nev; i++)
+		if (ana_op_is_mpi(p->ev[i].op))
+			return 1;
+	return 0;
+}
+
+char *ana_peer_label(const ana_trace *tr, uint32_t proc, int32_t peer,
+		     char *buf, size_t n)
+{
+	if (peer < 0)
+		snprintf(buf, n, "-");
+	else if (proc < tr->nprocs && ana_proc_is_mpi(tr, proc))
+		snprintf(buf, n, "r%d", (int)peer);
+	else
+		snprintf(buf, n, "t%x", (unsigned)peer);
+	return buf;
+}
+
+char *ana_proc_label(const ana_trace *tr, uint32_t proc, char *buf,
+		     size_t n)
+{
+	const ana_proc *p = &tr->procs[proc];
+	char peer[16];
+
+	if (!p->have_tid)
+		snprintf(buf, n, "%s", p->name);
+	else
+		snprintf(buf, n, "%s %s", p->name,
+			 ana_peer_label(tr, proc, p->tid, peer, sizeof peer));
+	return buf;
+}
+
+void ana_time_span(const ana_trace *tr, int view, int64_t *first,
+		   int64_t *last)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN, t;
+	uint32_t i, j;
+
+	for (i = 0; i < tr->nprocs; i++)
+		for (j = 0; j < tr->procs[i].nev; j++) {
+			t = ana_time(&tr->procs[i].ev[j], view);
+			lo = t < lo ? t : lo;
+			hi = t > hi ? t : hi;
+		}
+	*first = lo <= hi ? lo : 0;
+	*last = lo <= hi ? hi : 0;
+}
