@@ -5,18 +5,20 @@
  *
  * Communication time is the union of the intervals a process spends
  * inside calls that communicate: sends, receives and probes, multicasts,
- * group calls, and MPI_Wait/MPI_Waitall (which complete a non-blocking
- * send or receive).  A union, not a sum, so that overlapping halves (the
- * two halves of MPI_Sendrecv) count once; a START whose END never came
- * (the process is still inside, or died there) counts up to the process's
- * last event.  Waiting time is the union of the receive, probe, wait and
- * group intervals.
+ * group calls (MPI_Bcast among them: every rank calls it), and
+ * MPI_Wait/MPI_Waitall (which complete a non-blocking send or receive).
+ * A union, not a sum, so that overlapping halves (the two halves of
+ * MPI_Sendrecv) count once; a START whose END never came (the process is
+ * still inside, or died there) counts up to the process's last event.
+ * Waiting time is the union of the receive, probe, wait, group and
+ * MPI_Bcast intervals.
  *
  * The matrix counts matched receives (ana_match): every receive END whose
  * partner is a send or a multicast adds one message from the partner's
  * process, with the receive's bytes (the sender's when the receive does
- * not know).  Per task, sends counts send and multicast calls, recvs the
- * matched receives, bytes_out and bytes_in the matrix's row and column.
+ * not know).  Per task, sends counts send and PVM multicast calls, colls
+ * group calls and MPI_Bcast, recvs the matched receives, bytes_out and
+ * bytes_in the matrix's row and column.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +42,10 @@ static int ana_stats_sets(uint16_t kind, uint16_t op)
 {
 	switch (kind) {
 	case PVT_EV_SEND_START: case PVT_EV_SEND_END:
+		return ANA_ST_COMM;
 	case PVT_EV_MCAST_START: case PVT_EV_MCAST_END:
+		if (op == PVT_OP_MPI_BCAST) /* every rank calls it */
+			return ANA_ST_COMM | ANA_ST_WAIT;
 		return ANA_ST_COMM;
 	case PVT_EV_RECV_START: case PVT_EV_RECV_END:
 	case PVT_EV_GROUP_START: case PVT_EV_GROUP_END:
@@ -101,10 +106,12 @@ static void ana_stats_task(const ana_proc *p, int view, ana_task_stats *ts,
 			first = t;
 		if (i == 0 || t > last)
 			last = t;
-		if (e->kind == PVT_EV_SEND_END || e->kind == PVT_EV_MCAST_END)
-			ts->sends++;
-		else if (e->kind == PVT_EV_GROUP_END)
+		if (e->kind == PVT_EV_GROUP_END ||
+		    (e->kind == PVT_EV_MCAST_END && e->op == PVT_OP_MPI_BCAST))
 			ts->colls++;
+		else if (e->kind == PVT_EV_SEND_END ||
+			 e->kind == PVT_EV_MCAST_END)
+			ts->sends++;
 		sets = ana_stats_sets(e->kind, e->op);
 		if (sets == 0)
 			continue;

@@ -34,11 +34,13 @@ build/tests/inst_tool: tests/instrument/inst_tool.c $(CON_INST_OBJS) \
 		-L$(LLVM_DIR)/lib -lclang -Wl,-rpath,$(LLVM_DIR)/lib
 TEST_BINS += build/tests/inst_tool
 
-# The figures of a trace (console/ana/ana_stats.c): linked with the
-# analysis library.
-TEST_BINS += build/tests/unit/test_ana_stats
+# The figures of a trace and the HTML report (console/ana/ana_stats.c,
+# ana_out_html.c): linked with the analysis library.
+ANA_STATS_TESTS := build/tests/unit/test_ana_stats \
+	build/tests/unit/test_ana_html
+TEST_BINS += $(ANA_STATS_TESTS)
 
-build/tests/unit/test_ana_stats: tests/unit/test_ana_stats.c $(ANA_LIB)
+$(ANA_STATS_TESTS): build/tests/unit/%: tests/unit/%.c $(ANA_LIB)
 	@mkdir -p $(dir $@)
 	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
