@@ -10,15 +10,29 @@
  * tick of a wait), prints the new events that pass the filter, and moves
  * the cursor; with tracing off it only moves the cursor, so turning
  * tracing on never floods the screen with the past (`trace show` is for
- * that).
+ * that).  The live display is in arrival order: the global order needs
+ * every process's events, which come later.
+ *
+ * `trace show` prints the stored events in the global order of the
+ * analysis (con_ana.h): compensated times by default, measured times
+ * repaired by the logical clock with --measured, every record in arrival
+ * order with the node's own times with --raw.  The analysis names events
+ * by (process, index); the show index below finds the stored record of
+ * each (by source and seq) so that the line is the one `trace on` prints,
+ * with the view's time.  Receives the analysis flagged are marked: a
+ * wildcard receive that took another path than the program would have
+ * taken without paravt (every view), a receive moved by compensation
+ * (--raw).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "con_ana.h"
 #include "con_cmd.h"
 #include "con_dbg.h"
 #include "con_ev.h"
+#include "../wrappers/pvt_event.h"
 #include "wire.h"
 
 #define CON_EV_SHOW_DEFAULT 20  /* events trace show prints by default */
@@ -37,8 +51,27 @@ static struct {
 	con_ev_filter filter;  /* the display filter */
 } con_trace;
 
-/* Option words of trace show (completion). */
-static const char *const con_trace_show_flags[] = {"--raw", NULL};
+/* Option words of trace on and trace show (completion). */
+static const char *const con_trace_on_flags[] = {"--raw", NULL};
+static const char *const con_trace_show_flags[] = {"--raw", "--measured",
+						   NULL};
+
+/* What trace show prints. */
+enum con_show_mode {
+	CON_SHOW_COMP,     /* global order, compensated times */
+	CON_SHOW_MEASURED, /* global order, measured times repaired */
+	CON_SHOW_RAW       /* every record, arrival order, node times */
+};
+
+/* Where each analysed event is in the store: per source, the arrival
+ * numbers of its stored events in seq order. */
+typedef struct con_show_index {
+	size_t nsrcs;      /* sources */
+	size_t *off;       /* [nsrcs + 1]: source i's slice of num */
+	uint64_t *num;     /* arrival numbers */
+	size_t *src_of;    /* [nprocs]: analysis process -> source */
+	uint32_t nprocs;   /* entries in src_of */
+} con_show_index;
 
 /* The subcommands of `trace` ("dump" is meant for tests). */
 const con_cmd con_trace_cmds[] = {
@@ -50,8 +83,10 @@ const con_cmd con_trace_cmds[] = {
 	 "pvm_master.c:57 main\n"
 	 "Receives show the source actually received from (also for\n"
 	 "wildcard receives).  Only events that pass `trace filter` print.\n"
-	 "--raw prints them as trace show --raw does.",
-	 con_trace_on, NULL, CON_ARG_NONE, con_trace_show_flags},
+	 "The live display is in arrival order with measured times (a\n"
+	 "process's events may come late); trace show prints the global\n"
+	 "order.  --raw prints them as trace show --raw does.",
+	 con_trace_on, NULL, CON_ARG_NONE, con_trace_on_flags},
 	{"off", "trace off",
 	 "stop printing events (they are still stored)",
 	 "Stops the live display.  Events are still stored and counted:\n"
@@ -65,11 +100,21 @@ const con_cmd con_trace_cmds[] = {
 	 "calls, start, exit, crash and breakpoint stops print.  `trace\n"
 	 "filter clear` removes the filter; without words, shows it.",
 	 con_trace_filter, NULL, CON_ARG_NONE, NULL},
-	{"show", "trace show [N] [--raw]",
-	 "print the last N stored events (default 20)",
-	 "Prints the last N stored events that pass the filter, oldest\n"
-	 "first, as trace on does.  With --raw, every field: sequence\n"
-	 "number, the node's own time and delta in ns, op, result, aux.",
+	{"show", "trace show [N] [--raw|--measured]",
+	 "print the last N stored events (default 20) in global order",
+	 "Prints the last N stored events that pass the filter in the\n"
+	 "global order, as trace on does, with compensated times: paravt's\n"
+	 "own time taken out of every process and carried along its\n"
+	 "messages, so the order and the times are those of the program\n"
+	 "without paravt, and no receive comes before its send.  A wildcard\n"
+	 "receive that got another message than it would have without\n"
+	 "paravt ends with \"[other path: without paravt t4000c's message\n"
+	 "came first]\".  --measured: the measured times, repaired by the\n"
+	 "logical clock where a receive would come before its send.  --raw:\n"
+	 "every record (START halves too) in arrival order with every field:\n"
+	 "sequence number, the node's own time and delta in ns, op, result,\n"
+	 "aux; receives moved by compensation end with \"[compensated: waited\n"
+	 "for the send]\".",
 	 con_trace_show, NULL, CON_ARG_NONE, con_trace_show_flags},
 	{"dump", "trace dump",
 	 "every stored event as NODE PROC SEQ KIND (for tests)",
@@ -87,13 +132,25 @@ const con_cmd con_trace_cmds[] = {
 	 con_trace_file, NULL, CON_ARG_FILE, NULL},
 	{"check", "trace check",
 	 "global order: matched pairs, clock repairs, compensation",
-	 "Runs the analysis on the events so far and prints what it found:\n"
-	 "each node's clock model (offset, drift, error bound), matched\n"
-	 "send/receive pairs and group instances, unmatched calls,\n"
-	 "receives that came before their send in measured time and how\n"
-	 "many events the logical clock repaired, receives moved by\n"
-	 "compensation, and wildcard receives that took another path than\n"
-	 "the program would have taken without paravt.",
+	 "Runs the analysis on the events so far and prints what it found,\n"
+	 "in a fixed wording for scripts (N: counts):\n"
+	 "  clock of node NAME: offset OFFms \xc2\xb1" "ERRms, drift Dppm, N samples\n"
+	 "  events: N\n"
+	 "  matched pairs: N, multicast pairs: N, group instances: N\n"
+	 "  unmatched: N sends, N receives\n"
+	 "  measured order: N receives before their send; logical clock\n"
+	 "    repaired N events (largest move X \xc2\xb5s)   [one line]\n"
+	 "  compensated: N receives moved, N wildcard receives took another\n"
+	 "    path   [one line]\n"
+	 "  inversions in the global order: N\n"
+	 "  inversions in the repaired measured order: N\n"
+	 "The clock model maps node time to console time (offset at its\n"
+	 "reference time); measured order counts receives that end before\n"
+	 "their send in measured time and the events the logical clock\n"
+	 "moved to repair that; compensated counts receives moved by the\n"
+	 "compensation of paravt's overhead and wildcard receives that,\n"
+	 "without paravt, would have got another message first.  Both\n"
+	 "inversion counts are 0 in a consistent analysis.",
 	 con_trace_check, NULL, CON_ARG_NONE, NULL},
 	{"export", "trace export otf2 DIR | chrome FILE",
 	 "write the events so far as OTF2 or Chrome trace JSON",
