@@ -1,0 +1,323 @@
+/*
+ * ana_comp.c — compensation of the measurement overhead (ana.h, pass 3):
+ * ev.c_ns of every event, the MOVED and DIVERGED flags.
+ *
+ * Local (ParJava 3.4): LT = t - Δ, Δ being the time the process spent
+ * inside paravt up to the event (as recorded).
+ *
+ * Across messages (Malony and Shende, "Compensation of measurement
+ * overhead in parallel performance profiling"): overhead removed in a
+ * sender travels with its messages.  Each process carries a shift; an
+ * event's compensated time is c = LT + shift (never before the previous
+ * event of the process).  Events are visited in a send-before-receive
+ * order (ana_walk); at a matched receive END, with rs' its START's c, cs'
+ * the c of the matched send (or multicast) END and l the minimum latency:
+ *
+ *     own  = its measured duration d (LT END - LT START) if the message
+ *            was there when the receive started (measured send END <=
+ *            receive START), else min(d, r_p), r_p = the smallest duration
+ *            of the receives of that process that did not wait (of all its
+ *            receives if none);
+ *     end' = max(rs' + own, cs' + l)
+ *
+ * so a receive that waited has its wait recomputed from the compensated
+ * send, and none ends before its send plus l.  If end' differs from LT +
+ * shift the receive is MOVED and the shift changes by the difference for
+ * every later event of the process.  A group END is treated alike, with
+ * cs' + l replaced by the latest compensated START of the members it
+ * waits for (ana_group_waits: all, the root, or nobody) plus l, and "did
+ * not wait" meaning "was the last to start".
+ *
+ * l is ana_opts.l_min_ns, or if negative estimated from the run: the
+ * smallest (receive END - send START) of matched pairs, in measured time,
+ * at least 0.
+ *
+ * Divergence (ParJava figure 2): for two consecutive wildcard receives of
+ * a process asking for the same tag, r1 then r2, that got messages from
+ * different processes, r1 is DIVERGED when r2's message was sent, in
+ * compensated time, earlier than r1's by more than max(l, the clock error
+ * bounds of both senders' nodes): without paravt r2's message would have
+ * been there first and r1 would have received it.
+ *
+ * Guarantees: every matched receive END has c_ns >= its send END's c_ns +
+ * l, and c_ns never decreases within a process.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ana_pass.h"
+#include "pvt_event.h"
+
+typedef struct comp {
+	ana_ctx c;
+	int64_t l;          /* latency used */
+	int64_t *shift;     /* [nprocs] */
+	int64_t *own_recv;  /* [nprocs]: r_p, INT64_MAX none */
+	int64_t *own_group; /* [nprocs]: same for group calls */
+	int64_t *min_all;   /* [nprocs]: scratch */
+} comp;
+
+/* Local compensated time. */
+static inline int64_t lt_of(const ana_ev *e)
+{
+	return e->t_ns - e->delta_ns;
+}
+
+static inline int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline int64_t min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* ---- latency and own costs ------------------------------------------- */
+
+/* The minimum latency estimated from the matched pairs (>= 0). */
+static int64_t estimate_l(const comp *k)
+{
+	const ana_trace *tr = k->c.tr;
+	int64_t best = INT64_MAX, d;
+	uint32_t p, i;
+
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			const ana_ev *e = &tr->procs[p].ev[i], *s;
+			ana_ref m = e->match;
+
+			if (e->kind != PVT_EV_RECV_END || m.proc == ANA_NONE)
+				continue;
+			s = ana_ctx_start(&k->c, m.proc, m.idx);
+			if (s == NULL)
+				s = ana_get(tr, m);
+			d = e->t_ns - s->t_ns;
+			best = min64(best, d);
+		}
+	return best == INT64_MAX || best < 0 ? 0 : best;
+}
+
+/* Latest START among the members a group END waits for (measured and
+ * compensated). */
+typedef struct gmax {
+	const ana_ctx *c;
+	int64_t t, cc;
+} gmax;
+
+static void gmax_fn(void *arg, ana_ref m)
+{
+	gmax *g = arg;
+	const ana_ev *s = ana_ctx_start(g->c, m.proc, m.idx);
+
+	if (s == NULL)
+		s = ana_get(g->c->tr, m);
+	g->t = max64(g->t, s->t_ns);
+	g->cc = max64(g->cc, s->c_ns);
+}
+
+/* Whether END (p, i), START s, waited in measured time: for a receive the
+ * message was sent after the receive started, for a group call another
+ * member started later. */
+static bool waited(const comp *k, uint32_t p, uint32_t i, const ana_ev *s)
+{
+	const ana_ev *e = &k->c.tr->procs[p].ev[i];
+	gmax g = {&k->c, INT64_MIN, INT64_MIN};
+
+	if (e->kind == PVT_EV_RECV_END)
+		return ana_get(k->c.tr, e->match)->t_ns > s->t_ns;
+	if (ana_group_waits(&k->c, p, i, gmax_fn, &g) == 0)
+		return false;
+	return g.t > s->t_ns;
+}
+
+/* r_p of every process, for receives and for group calls. */
+static void own_costs(comp *k)
+{
+	const ana_trace *tr = k->c.tr;
+	int64_t *gall = k->min_all + tr->nprocs, d;
+	uint32_t p, i;
+
+	for (p = 0; p < tr->nprocs; p++) {
+		k->own_recv[p] = k->own_group[p] = INT64_MAX;
+		k->min_all[p] = gall[p] = INT64_MAX;
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			const ana_ev *e = &tr->procs[p].ev[i];
+			const ana_ev *s = ana_ctx_start(&k->c, p, i);
+			int grp = ana_group_mode(e) != ANA_G_NONE;
+			int64_t *own = grp ? &k->own_group[p] : &k->own_recv[p];
+			int64_t *all = grp ? &gall[p] : &k->min_all[p];
+
+			if (s == NULL || e->match.proc == ANA_NONE ||
+			    (!grp && e->kind != PVT_EV_RECV_END))
+				continue;
+			d = max64(0, lt_of(e) - lt_of(s));
+			*all = min64(*all, d);
+			if (!waited(k, p, i, s))
+				*own = min64(*own, d);
+		}
+		if (k->own_recv[p] == INT64_MAX)
+			k->own_recv[p] = k->min_all[p];
+		if (k->own_group[p] == INT64_MAX)
+			k->own_group[p] = gall[p];
+	}
+}
+
+/* ---- the walk ---------------------------------------------------------- */
+
+/* The compensated END of a receive or group END (p, i) whose START is s
+ * (or NULL) and whose earliest end from the others is floor. */
+static int64_t new_end(const comp *k, uint32_t p, uint32_t i,
+		       const ana_ev *s, int64_t floor, int64_t own_min,
+		       int64_t c)
+{
+	const ana_ev *e = &k->c.tr->procs[p].ev[i];
+	int64_t d, own;
+
+	if (s == NULL)
+		return max64(c, floor);
+	d = max64(0, lt_of(e) - lt_of(s));
+	own = waited(k, p, i, s) ? min64(d, own_min) : d;
+	return max64(s->c_ns + own, floor);
+}
+
+static void visit(void *arg, uint32_t p, uint32_t i, int forced)
+{
+	comp *k = arg;
+	ana_ev *ev = k->c.tr->procs[p].ev, *e = &ev[i];
+	const ana_ev *s = ana_ctx_start(&k->c, p, i);
+	int64_t prev = i ? ev[i - 1].c_ns : INT64_MIN;
+	int64_t c = max64(lt_of(e) + k->shift[p], prev), ne = c;
+	gmax g = {&k->c, INT64_MIN, INT64_MIN};
+
+	if (forced || e->match.proc == ANA_NONE) {
+		e->c_ns = c;
+		return;
+	}
+	if (e->kind == PVT_EV_RECV_END) {
+		ne = new_end(k, p, i, s, ana_get(k->c.tr, e->match)->c_ns +
+				     k->l, k->own_recv[p], c);
+	} else if (ana_group_mode(e) != ANA_G_NONE &&
+		   ana_group_waits(&k->c, p, i, gmax_fn, &g) > 0) {
+		ne = new_end(k, p, i, s, g.cc + k->l, k->own_group[p], c);
+	}
+	ne = max64(ne, prev);
+	if (ne != c) {
+		if (e->kind == PVT_EV_RECV_END) {
+			e->flags |= ANA_F_MOVED;
+			k->c.tr->sum.moved++;
+		}
+		k->shift[p] += ne - c;
+	}
+	e->c_ns = ne;
+}
+
+/* ---- divergence -------------------------------------------------------- */
+
+/* The clock error bound of the node of process p. */
+static int64_t clock_err(const ana_trace *tr, uint32_t p)
+{
+	uint32_t n = tr->procs[p].node;
+
+	if (n >= tr->nnodes || !tr->nodes[n].clock.valid)
+		return 0;
+	return tr->nodes[n].clock.err_ns;
+}
+
+/* Flags r1 (a wildcard receive END) if r2's message came first in
+ * compensated time. */
+static void check_pair(comp *k, uint32_t p, uint32_t r1, uint32_t r2)
+{
+	ana_trace *tr = k->c.tr;
+	ana_ev *e1 = &tr->procs[p].ev[r1], *e2 = &tr->procs[p].ev[r2];
+	const ana_ev *s1 = ana_ctx_start(&k->c, p, r1);
+	const ana_ev *s2 = ana_ctx_start(&k->c, p, r2);
+	const ana_ev *m1 = ana_get(tr, e1->match), *m2 = ana_get(tr, e2->match);
+	int64_t margin;
+
+	if (s1->tag != s2->tag || e1->match.proc == e2->match.proc)
+		return;
+	margin = max64(k->l, clock_err(tr, e1->match.proc) +
+				     clock_err(tr, e2->match.proc));
+	if (m2->c_ns + margin < m1->c_ns && !(e1->flags & ANA_F_DIVERGED)) {
+		e1->flags |= ANA_F_DIVERGED;
+		tr->sum.diverged++;
+	}
+}
+
+static void find_diverged(comp *k)
+{
+	const ana_trace *tr = k->c.tr;
+	uint32_t p, i, last;
+
+	for (p = 0; p < tr->nprocs; p++) {
+		last = ANA_NONE;
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			const ana_ev *e = &tr->procs[p].ev[i];
+
+			if (!(e->flags & ANA_F_WILDCARD) ||
+			    e->match.proc == ANA_NONE)
+				continue;
+			if (last != ANA_NONE)
+				check_pair(k, p, last, i);
+			last = i;
+		}
+	}
+}
+
+/* ---- the pass ---------------------------------------------------------- */
+
+static void clear_comp(ana_trace *tr)
+{
+	uint32_t p, i;
+
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++)
+			tr->procs[p].ev[i].flags &=
+				~(ANA_F_MOVED | ANA_F_DIVERGED);
+	tr->sum.moved = tr->sum.diverged = 0;
+}
+
+int ana_compensate(ana_trace *tr, const ana_opts *o)
+{
+	ana_opts def;
+	comp k = {0};
+	uint32_t np;
+	int rc;
+
+	if (tr == NULL)
+		return ANA_EARG;
+	if (o == NULL) {
+		ana_opts_default(&def);
+		o = &def;
+	}
+	if (tr->stage < 1 && (rc = ana_match(tr)) < 0)
+		return rc;
+	clear_comp(tr);
+	rc = ana_ctx_init(&k.c, tr, 0);
+	if (rc < 0)
+		return rc;
+	np = tr->nprocs + 1;
+	rc = ANA_ENOMEM;
+	k.shift = calloc(np, sizeof *k.shift);
+	k.own_recv = malloc(np * sizeof *k.own_recv);
+	k.own_group = malloc(np * sizeof *k.own_group);
+	k.min_all = malloc(2 * np * sizeof *k.min_all);
+	if (!k.shift || !k.own_recv || !k.own_group || !k.min_all)
+		goto out_free;
+	k.l = o->l_min_ns >= 0 ? o->l_min_ns : estimate_l(&k);
+	own_costs(&k);
+	rc = ana_walk(&k.c, visit, &k);
+	if (rc < 0)
+		goto out_free;
+	find_diverged(&k);
+	tr->sum.l_min_ns = k.l;
+	tr->stage = 2;
+out_free:
+	ana_ctx_free(&k.c);
+	free(k.shift);
+	free(k.own_recv);
+	free(k.own_group);
+	free(k.min_all);
+	return rc;
+}

@@ -1,0 +1,422 @@
+/*
+ * ana_match.c — matching (ana.h, pass 2): pairs sends and receives and
+ * groups the members of collective calls.
+ *
+ * Point to point: a channel is (source process, destination process,
+ * tag).  The successful sends of a channel (in the source's order) and the
+ * receives that got a message from it (in the destination's order; a
+ * wildcard receive counts on the channel of the source and tag it actually
+ * got, RECV_END.peer and .tag) are paired first with first, second with
+ * second (PVM and MPI keep messages of one pair of tasks and one tag in
+ * order).  Counting sort by channel: two passes over the events, one hash
+ * lookup per send or receive, no allocation per event.
+ *
+ * Multicast (pvm_mcast, pvm_bcast): the destinations are not recorded, so
+ * a multicast of (source, tag) is a candidate for every receiver.  At a
+ * receive of (source, tag) the candidates are the next unmatched send of
+ * its channel and the oldest multicast of (source, tag) this receiver has
+ * not consumed; the send is taken when no multicast is left, when the
+ * channel still has at least as many sends as receives, or when the send
+ * came first in the source's program order; else the multicast.  A
+ * multicast's match is its first receiver.
+ *
+ * Group calls (barrier, reduce, gather, scatter, MPI collectives and
+ * MPI_Bcast, which every rank calls): the k-th call of an op in each
+ * process is instance k of that op; its members' ENDs form a ring through
+ * .match.  Instances are not told apart by group or communicator.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ana_pass.h"
+#include "pvt_event.h"
+
+/* A channel (src, dst, tag); dst == ANA_NONE: the multicasts of (src,
+ * tag). */
+typedef struct chan {
+	uint32_t src, dst;
+	int32_t tag;
+	uint32_t nsend, nrecv; /* sends (multicasts), receives */
+	uint32_t fill_s, fill_r;
+	uint64_t soff, roff;   /* first slot in sends[] / recvs[] */
+} chan;
+
+typedef struct chan_tab {
+	chan *v;
+	uint32_t n;
+	uint32_t *slot;        /* [cap]: index + 1 into v, 0 empty */
+	uint32_t cap;          /* power of two */
+	uint32_t vcap;
+} chan_tab;
+
+typedef struct matcher {
+	ana_ctx c;
+	chan_tab t;
+	ana_ref *sends, *recvs; /* by channel */
+} matcher;
+
+static uint32_t chan_hash(uint32_t src, uint32_t dst, int32_t tag)
+{
+	uint64_t h = (uint64_t)src * 0x9e3779b97f4a7c15ull;
+
+	h ^= ((uint64_t)dst << 32 | (uint32_t)tag) * 0xc2b2ae3d27d4eb4full;
+	return (uint32_t)(h >> 32 ^ h);
+}
+
+/* Doubles the slot table. */
+static int tab_grow(chan_tab *t)
+{
+	uint32_t cap = t->cap ? t->cap * 2 : 256, i, h;
+	uint32_t *slot = calloc(cap, sizeof *slot);
+
+	if (slot == NULL)
+		return ANA_ENOMEM;
+	for (i = 0; i < t->n; i++) {
+		h = chan_hash(t->v[i].src, t->v[i].dst, t->v[i].tag);
+		while (slot[h & (cap - 1)])
+			h++;
+		slot[h & (cap - 1)] = i + 1;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+	return 0;
+}
+
+/* The channel (src, dst, tag), created if add; NULL if absent or out of
+ * memory (add). */
+static chan *tab_get(chan_tab *t, uint32_t src, uint32_t dst, int32_t tag,
+		     int add)
+{
+	uint32_t h, k;
+	chan *v;
+
+	if (t->cap == 0 && (!add || tab_grow(t) < 0))
+		return NULL;
+	for (h = chan_hash(src, dst, tag);; h++) {
+		k = t->slot[h & (t->cap - 1)];
+		if (k == 0)
+			break;
+		v = &t->v[k - 1];
+		if (v->src == src && v->dst == dst && v->tag == tag)
+			return v;
+	}
+	if (!add)
+		return NULL;
+	if (t->n == t->vcap) {
+		uint32_t vcap = t->vcap ? t->vcap * 2 : 64;
+
+		v = realloc(t->v, vcap * sizeof *v);
+		if (v == NULL)
+			return NULL;
+		t->v = v;
+		t->vcap = vcap;
+	}
+	t->v[t->n] = (chan){.src = src, .dst = dst, .tag = tag};
+	t->slot[h & (t->cap - 1)] = ++t->n;
+	if (t->n * 2 > t->cap && tab_grow(t) < 0)
+		return NULL;
+	return &t->v[t->n - 1];
+}
+
+/* The channel event (p, i) belongs to (a send, a receive or a multicast),
+ * or NULL; *is_recv tells which side.  Flags an unknown peer. */
+static chan *chan_of(matcher *m, uint32_t p, ana_ev *e, int add,
+		     int *is_recv, int *err)
+{
+	uint32_t q;
+	chan *ch = NULL;
+
+	*is_recv = 0;
+	if (ana_is_mcast(e)) {
+		ch = tab_get(&m->t, p, ANA_NONE, e->tag, add);
+	} else if (ana_is_send(e) || ana_is_recv(e)) {
+		*is_recv = e->kind == PVT_EV_RECV_END;
+		q = ana_ctx_proc(&m->c, e->peer);
+		if (q == ANA_NONE) {
+			e->flags |= ANA_F_UNMATCHED;
+			return NULL;
+		}
+		ch = *is_recv ? tab_get(&m->t, q, p, e->tag, add)
+			      : tab_get(&m->t, p, q, e->tag, add);
+	} else {
+		return NULL;
+	}
+	if (ch == NULL && add)
+		*err = ANA_ENOMEM;
+	return ch;
+}
+
+/* Pass 1: counts the sends and receives of every channel. */
+static int count_chans(matcher *m)
+{
+	ana_trace *tr = m->c.tr;
+	uint32_t p, i;
+	int is_recv, err = 0;
+	chan *ch;
+
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			ch = chan_of(m, p, &tr->procs[p].ev[i], 1, &is_recv,
+				     &err);
+			if (err)
+				return err;
+			if (ch && is_recv)
+				ch->nrecv++;
+			else if (ch)
+				ch->nsend++;
+		}
+	return 0;
+}
+
+/* Pass 2: lays the channels out and files every event in its slot. */
+static int fill_chans(matcher *m)
+{
+	ana_trace *tr = m->c.tr;
+	uint64_t ns = 0, nr = 0;
+	uint32_t p, i, k;
+	int is_recv, err = 0;
+	chan *ch;
+
+	for (k = 0; k < m->t.n; k++) {
+		m->t.v[k].soff = ns;
+		m->t.v[k].roff = nr;
+		ns += m->t.v[k].nsend;
+		nr += m->t.v[k].nrecv;
+	}
+	m->sends = malloc((ns + 1) * sizeof *m->sends);
+	m->recvs = malloc((nr + 1) * sizeof *m->recvs);
+	if (m->sends == NULL || m->recvs == NULL)
+		return ANA_ENOMEM;
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			ch = chan_of(m, p, &tr->procs[p].ev[i], 0, &is_recv,
+				     &err);
+			if (ch && is_recv)
+				m->recvs[ch->roff + ch->fill_r++] =
+					(ana_ref){p, i};
+			else if (ch)
+				m->sends[ch->soff + ch->fill_s++] =
+					(ana_ref){p, i};
+		}
+	return 0;
+}
+
+static void link_pair(ana_trace *tr, ana_ref s, ana_ref r)
+{
+	ana_ev *es = ana_get(tr, s), *er = ana_get(tr, r);
+
+	er->match = s;
+	if (es->match.proc == ANA_NONE)
+		es->match = r;
+}
+
+/* Pass 3: pairs the receives of channel ch with its sends and with the
+ * multicasts of its source and tag. */
+static void pair_chan(matcher *m, chan *ch)
+{
+	ana_trace *tr = m->c.tr;
+	chan *mc = tab_get(&m->t, ch->src, ANA_NONE, ch->tag, 0);
+	uint32_t si = 0, mi = 0, ri;
+	const ana_ref *snd = m->sends + ch->soff;
+
+	for (ri = 0; ri < ch->nrecv; ri++) {
+		ana_ref r = m->recvs[ch->roff + ri];
+		int have_s = si < ch->nsend, have_m = mc && mi < mc->nsend;
+		ana_ref mr = have_m ? m->sends[mc->soff + mi] : r;
+
+		if (have_s && (!have_m || ch->nsend - si >= ch->nrecv - ri ||
+			       snd[si].idx < mr.idx)) {
+			link_pair(tr, snd[si++], r);
+			tr->sum.pairs++;
+		} else if (have_m) {
+			link_pair(tr, mr, r);
+			mi++;
+			tr->sum.mcast_pairs++;
+		} else {
+			ana_get(tr, r)->flags |= ANA_F_UNMATCHED;
+			tr->sum.unmatched_recvs++;
+		}
+	}
+	for (; si < ch->nsend; si++) {
+		ana_get(tr, snd[si])->flags |= ANA_F_UNMATCHED;
+		tr->sum.unmatched_sends++;
+	}
+}
+
+/* Multicasts no receiver consumed are unmatched sends. */
+static void flag_lone_mcasts(matcher *m, chan *mc)
+{
+	uint32_t k;
+
+	for (k = 0; k < mc->nsend; k++) {
+		ana_ev *e = ana_get(m->c.tr, m->sends[mc->soff + k]);
+
+		if (e->match.proc == ANA_NONE) {
+			e->flags |= ANA_F_UNMATCHED;
+			m->c.tr->sum.unmatched_sends++;
+		}
+	}
+}
+
+/* Flags wildcard receive ENDs and counts the events whose peer is not a
+ * process of the trace (flagged by chan_of). */
+static void scan_flags(matcher *m)
+{
+	ana_trace *tr = m->c.tr;
+	uint32_t p, i;
+
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			ana_ev *e = &tr->procs[p].ev[i];
+			const ana_ev *s;
+
+			if (ana_is_recv(e) &&
+			    (s = ana_ctx_start(&m->c, p, i)) != NULL &&
+			    s->peer < 0) /* PVM -1, MPI_ANY_SOURCE */
+				e->flags |= ANA_F_WILDCARD;
+			if (!(e->flags & ANA_F_UNMATCHED))
+				continue;
+			if (e->kind == PVT_EV_RECV_END)
+				tr->sum.unmatched_recvs++;
+			else
+				tr->sum.unmatched_sends++;
+		}
+}
+
+/* ---- groups ------------------------------------------------------------ */
+
+/* Links the k-th group END of one op in every process into rings (seg:
+ * that op's group ENDs by process, then order; first and cnt: scratch of
+ * nprocs entries). */
+static void ring_op(ana_trace *tr, const ana_ref *seg, uint64_t n,
+		    uint64_t *first, uint32_t *cnt)
+{
+	uint32_t np = tr->nprocs, p, k, maxk = 0;
+	uint64_t j;
+
+	memset(cnt, 0, np * sizeof *cnt);
+	for (j = n; j-- > 0;) {
+		p = seg[j].proc;
+		first[p] = j;
+		if (++cnt[p] > maxk)
+			maxk = cnt[p];
+	}
+	for (k = 0; k < maxk; k++) {
+		ana_ref head = {ANA_NONE, ANA_NONE}, prev = head;
+		uint32_t members = 0;
+
+		for (p = 0; p < np; p++) {
+			if (cnt[p] <= k)
+				continue;
+			ana_ref r = seg[first[p] + k];
+
+			if (members++ == 0)
+				head = r;
+			else
+				ana_get(tr, prev)->match = r;
+			prev = r;
+		}
+		if (members > 1) {
+			ana_get(tr, prev)->match = head;
+			tr->sum.groups++;
+		}
+	}
+}
+
+/* Collects the group ENDs, sorts them by op (stable) and rings each op. */
+static int match_groups(matcher *m)
+{
+	ana_trace *tr = m->c.tr;
+	uint64_t n = 0, j, off[257] = {0};
+	ana_ref *v, *by_op = NULL;
+	uint64_t *first = NULL;
+	uint32_t *cnt = NULL, p, i, op;
+	int rc = ANA_ENOMEM;
+
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++)
+			if (ana_group_mode(&tr->procs[p].ev[i]) != ANA_G_NONE)
+				off[tr->procs[p].ev[i].op + 1]++, n++;
+	if (n == 0)
+		return 0;
+	v = by_op = malloc(n * sizeof *by_op);
+	first = malloc((tr->nprocs + 1) * sizeof *first);
+	cnt = malloc((tr->nprocs + 1) * sizeof *cnt);
+	if (v == NULL || first == NULL || cnt == NULL)
+		goto out_free;
+	for (op = 1; op <= 256; op++)
+		off[op] += off[op - 1];
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++)
+			if (ana_group_mode(&tr->procs[p].ev[i]) != ANA_G_NONE)
+				by_op[off[tr->procs[p].ev[i].op]++] =
+					(ana_ref){p, i};
+	/* off[op] is now the end of op's segment */
+	for (op = 0, j = 0; op < 256; j = off[op++])
+		if (off[op] > j)
+			ring_op(tr, by_op + j, off[op] - j, first, cnt);
+	rc = 0;
+out_free:
+	free(by_op);
+	free(first);
+	free(cnt);
+	return rc;
+}
+
+/* ---- the pass ---------------------------------------------------------- */
+
+/* Forgets what earlier passes found. */
+static void clear_results(ana_trace *tr)
+{
+	uint32_t p, i;
+	uint64_t n = 0;
+
+	for (p = 0; p < tr->nprocs; p++) {
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			tr->procs[p].ev[i].flags = 0;
+			tr->procs[p].ev[i].match =
+				(ana_ref){ANA_NONE, ANA_NONE};
+		}
+		n += tr->procs[p].nev;
+	}
+	memset(&tr->sum, 0, sizeof tr->sum);
+	tr->sum.events = n;
+	tr->stage = 0;
+}
+
+int ana_match(ana_trace *tr)
+{
+	matcher m = {0};
+	uint32_t k;
+	int rc;
+
+	if (tr == NULL)
+		return ANA_EARG;
+	clear_results(tr);
+	rc = ana_ctx_init(&m.c, tr, 1);
+	if (rc < 0)
+		return rc;
+	rc = count_chans(&m);
+	if (rc == 0)
+		rc = fill_chans(&m);
+	if (rc < 0)
+		goto out_free;
+	scan_flags(&m);
+	for (k = 0; k < m.t.n; k++)
+		if (m.t.v[k].dst != ANA_NONE)
+			pair_chan(&m, &m.t.v[k]);
+	for (k = 0; k < m.t.n; k++)
+		if (m.t.v[k].dst == ANA_NONE)
+			flag_lone_mcasts(&m, &m.t.v[k]);
+	rc = match_groups(&m);
+	if (rc == 0)
+		tr->stage = 1;
+out_free:
+	ana_ctx_free(&m.c);
+	free(m.t.v);
+	free(m.t.slot);
+	free(m.sends);
+	free(m.recvs);
+	return rc;
+}

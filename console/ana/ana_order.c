@@ -1,0 +1,210 @@
+/*
+ * ana_order.c — the repaired measured order (ana.h, pass 4), the global
+ * sort of a view, and the driver of all passes.
+ *
+ * Controlled logical clock (Becker, Rabenseifner, Wolf, "Timestamp
+ * synchronization for event traces of large-scale message-passing
+ * applications"): events are visited in a send-before-receive order
+ * (ana_walk) and get
+ *
+ *     o = max(t, o(previous event of the process) + δ,
+ *             o(matched send or multicast END) + l      for a receive END,
+ *             max o(START of the members it waits for) + l  for a group END)
+ *
+ * A receive END measured before its send END is a violation.  Backward
+ * amortization: when a receive (or group) END jumps by j = o - t because
+ * of another process, the events of its process since its previous
+ * communication event a (ana_is_comm; the process's first event if none)
+ * are moved forward linearly, o(e) = t(e) + j (t(e) - t(a)) / (t(r) -
+ * t(a)), never back, never past r minus δ per event in between, so the
+ * jump is spread instead of piling up just before r.  Only events no
+ * other process's constraint refers to lie in that interval, so the
+ * forward constraints stay true.  Events with o != t are REPAIRED.
+ *
+ * Sort: a k-way merge of the per-process event arrays (each already in
+ * time order in the compensated and the repaired view; in the raw view a
+ * process whose times go backwards is sorted first), ties broken by
+ * process index then seq; a receive END whose matched send END comes no
+ * later in the view waits until that send is out (so equal times still
+ * show the send first).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ana_pass.h"
+#include "pvt_event.h"
+
+void ana_opts_default(ana_opts *o)
+{
+	o->l_min_ns = -1;
+	o->delta_min_ns = 1;
+	o->amortize = 1;
+}
+
+int64_t ana_time(const ana_ev *e, int view)
+{
+	switch (view) {
+	case ANA_VIEW_ORDER:
+		return e->o_ns;
+	case ANA_VIEW_RAW:
+		return e->t_ns;
+	default:
+		return e->c_ns;
+	}
+}
+
+/* ---- controlled logical clock ---------------------------------------- */
+
+typedef struct clc {
+	ana_ctx c;
+	int64_t l, delta;
+	int amortize;
+	uint32_t *last_comm; /* [nprocs]: previous comm event, ANA_NONE */
+} clc;
+
+static inline int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* ana_member_fn: the latest o of the members' STARTs. */
+typedef struct omax {
+	const ana_ctx *c;
+	int64_t o;
+} omax;
+
+static void omax_fn(void *arg, ana_ref m)
+{
+	omax *g = arg;
+	const ana_ev *s = ana_ctx_start(g->c, m.proc, m.idx);
+
+	if (s == NULL)
+		s = ana_get(g->c->tr, m);
+	g->o = max64(g->o, s->o_ns);
+}
+
+/* Spreads the jump of END r over the events after a (exclusive) of the
+ * process's array ev. */
+static void amortize(const clc *k, ana_ev *ev, uint32_t a, uint32_t r)
+{
+	int64_t ta = ev[a].t_ns, tr = ev[r].t_ns, j = ev[r].o_ns - tr;
+	int64_t span = tr - ta, lo, hi, x;
+	uint32_t e;
+
+	if (span <= 0 || j <= 0 || r - a < 2)
+		return;
+	lo = ev[a].o_ns;
+	for (e = a + 1; e < r; e++) {
+		x = ev[e].t_ns - ta;
+		x = x <= 0 ? 0 : x >= span ? j : (int64_t)((__int128)j * x / span);
+		x += ev[e].t_ns;
+		hi = ev[r].o_ns - k->delta * (int64_t)(r - e);
+		if (x > hi)
+			x = hi;
+		x = max64(x, ev[e].o_ns);
+		x = max64(x, lo + k->delta);
+		ev[e].o_ns = x;
+		lo = x;
+	}
+}
+
+static void clc_visit(void *arg, uint32_t p, uint32_t i, int forced)
+{
+	clc *k = arg;
+	ana_trace *tr = k->c.tr;
+	ana_ev *ev = tr->procs[p].ev, *e = &ev[i];
+	int64_t o = e->t_ns, need = INT64_MIN;
+	omax g = {&k->c, INT64_MIN};
+
+	if (i > 0)
+		o = max64(o, ev[i - 1].o_ns + k->delta);
+	if (!forced && e->match.proc != ANA_NONE) {
+		if (e->kind == PVT_EV_RECV_END) {
+			const ana_ev *s = ana_get(tr, e->match);
+
+			if (e->t_ns < s->t_ns)
+				tr->sum.violations++;
+			need = s->o_ns + k->l;
+		} else if (ana_group_mode(e) != ANA_G_NONE &&
+			   ana_group_waits(&k->c, p, i, omax_fn, &g) > 0) {
+			need = g.o + k->l;
+		}
+	}
+	e->o_ns = max64(o, need);
+	if (ana_is_comm(e)) {
+		if (k->amortize && need > o)
+			amortize(k, ev, k->last_comm[p] == ANA_NONE
+					    ? 0 : k->last_comm[p], i);
+		k->last_comm[p] = i;
+	}
+}
+
+/* Counts and flags the repaired events. */
+static void count_repairs(ana_trace *tr)
+{
+	uint32_t p, i;
+
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			ana_ev *e = &tr->procs[p].ev[i];
+
+			e->flags &= ~ANA_F_REPAIRED;
+			if (e->o_ns == e->t_ns)
+				continue;
+			e->flags |= ANA_F_REPAIRED;
+			tr->sum.repairs++;
+			if (e->o_ns - e->t_ns > tr->sum.max_repair_ns)
+				tr->sum.max_repair_ns = e->o_ns - e->t_ns;
+		}
+}
+
+int ana_order(ana_trace *tr, const ana_opts *o)
+{
+	ana_opts def;
+	clc k = {0};
+	uint32_t p;
+	int rc;
+
+	if (tr == NULL)
+		return ANA_EARG;
+	if (o == NULL) {
+		ana_opts_default(&def);
+		o = &def;
+	}
+	if (tr->stage < 2 && (rc = ana_compensate(tr, o)) < 0)
+		return rc;
+	rc = ana_ctx_init(&k.c, tr, 0);
+	if (rc < 0)
+		return rc;
+	k.l = o->l_min_ns >= 0 ? o->l_min_ns : tr->sum.l_min_ns;
+	k.delta = o->delta_min_ns > 0 ? o->delta_min_ns : 0;
+	k.amortize = o->amortize;
+	k.last_comm = malloc((tr->nprocs + 1) * sizeof *k.last_comm);
+	rc = ANA_ENOMEM;
+	if (k.last_comm == NULL)
+		goto out_free;
+	for (p = 0; p < tr->nprocs; p++)
+		k.last_comm[p] = ANA_NONE;
+	tr->sum.violations = tr->sum.repairs = 0;
+	tr->sum.max_repair_ns = 0;
+	rc = ana_walk(&k.c, clc_visit, &k);
+	if (rc < 0)
+		goto out_free;
+	count_repairs(tr);
+	tr->stage = 3;
+out_free:
+	ana_ctx_free(&k.c);
+	free(k.last_comm);
+	return rc;
+}
+
+int ana_analyze(ana_trace *tr, const ana_opts *o)
+{
+	int rc;
+
+	if (tr == NULL)
+		return ANA_EARG;
+	if ((rc = ana_match(tr)) < 0 || (rc = ana_compensate(tr, o)) < 0)
+		return rc;
+	return ana_order(tr, o);
+}

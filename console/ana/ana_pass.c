@@ -1,0 +1,463 @@
+/*
+ * ana_pass.c — internals shared by the analysis passes (ana_pass.h):
+ * classification of END events, the per-run context (global numbering,
+ * START of every END, tid map, PVM group instances) and the traversal in
+ * a send-before-receive order.
+ *
+ * START/END pairing (what the wrappers record, wrappers/para_vt_pvm.c and
+ * pvt_mpi.c): an END of kind K closes the most recent open START of kind
+ * K-1 with the same op, except the completion of an MPI_Irecv, which is a
+ * RECV_END with op MPI_Wait/Waitall/Test (or MPI_Irecv itself when the
+ * post failed) carrying the request id in aux, like its START.  Calls may
+ * nest or interleave (MPI_Sendrecv: SEND_START, RECV_START, SEND_END,
+ * RECV_END; MPI_Wait: SPECIAL_START, RECV_END, SPECIAL_END), hence the
+ * small per-process stack of open STARTs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ana_pass.h"
+#include "pvt_event.h"
+
+/* ---- classification ---------------------------------------------------- */
+
+/* A PVM call's result says success (PvmOk or more), an MPI call's is
+ * MPI_SUCCESS. */
+static bool call_ok(const ana_ev *e)
+{
+	return e->op < PVT_OP_MPI_INIT ? e->result >= 0 : e->result == 0;
+}
+
+bool ana_is_send(const ana_ev *e)
+{
+	if (e->kind != PVT_EV_SEND_END || e->peer < 0)
+		return false;
+	switch (e->op) {
+	case PVT_OP_PVM_SEND:
+	case PVT_OP_PVM_PSEND:
+	case PVT_OP_MPI_SEND:
+	case PVT_OP_MPI_ISEND:
+	case PVT_OP_MPI_SENDRECV:
+		return call_ok(e);
+	default:
+		return false;
+	}
+}
+
+bool ana_is_recv(const ana_ev *e)
+{
+	if (e->kind != PVT_EV_RECV_END || e->peer < 0)
+		return false;
+	switch (e->op) {
+	case PVT_OP_PVM_RECV:
+	case PVT_OP_PVM_NRECV:
+	case PVT_OP_PVM_TRECV:
+		return e->result > 0; /* a buffer id; 0: nothing came */
+	case PVT_OP_PVM_PRECV:
+		return e->result >= 0;
+	case PVT_OP_PVM_PROBE:
+		return false; /* looks, receives nothing */
+	default:
+		return e->op >= PVT_OP_MPI_INIT && e->result == 0;
+	}
+}
+
+bool ana_is_mcast(const ana_ev *e)
+{
+	return e->kind == PVT_EV_MCAST_END && call_ok(e) &&
+	       (e->op == PVT_OP_PVM_MCAST || e->op == PVT_OP_PVM_BCAST);
+}
+
+int ana_group_mode(const ana_ev *e)
+{
+	if ((e->kind != PVT_EV_GROUP_END && e->kind != PVT_EV_MCAST_END) ||
+	    !call_ok(e))
+		return ANA_G_NONE;
+	switch (e->op) {
+	case PVT_OP_PVM_BARRIER:
+	case PVT_OP_MPI_BARRIER:
+	case PVT_OP_MPI_ALLREDUCE:
+	case PVT_OP_MPI_ALLTOALL:
+		return ANA_G_ALL;
+	case PVT_OP_PVM_REDUCE:
+	case PVT_OP_PVM_GATHER:
+	case PVT_OP_MPI_REDUCE:
+	case PVT_OP_MPI_GATHER:
+		return ANA_G_TO_ROOT;
+	case PVT_OP_PVM_SCATTER:
+	case PVT_OP_MPI_SCATTER:
+	case PVT_OP_MPI_BCAST:
+		return ANA_G_FROM_ROOT;
+	default:
+		return ANA_G_NONE; /* joingroup, lvgroup: no synchronisation */
+	}
+}
+
+bool ana_is_comm(const ana_ev *e)
+{
+	switch (e->kind) {
+	case PVT_EV_SEND_END:
+	case PVT_EV_RECV_END:
+	case PVT_EV_MCAST_START:
+	case PVT_EV_MCAST_END:
+	case PVT_EV_GROUP_START:
+	case PVT_EV_GROUP_END:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ---- context ----------------------------------------------------------- */
+
+static bool is_start(uint16_t kind)
+{
+	return kind >= PVT_EV_SEND_START && kind <= PVT_EV_BREAK_END &&
+	       (kind & 1u);
+}
+
+static bool is_end(uint16_t kind)
+{
+	return kind >= PVT_EV_SEND_START && kind <= PVT_EV_BREAK_END &&
+	       !(kind & 1u);
+}
+
+/* Whether START s is the one END e closes. */
+static bool closes(const ana_ev *s, const ana_ev *e)
+{
+	if (s->kind + 1 != e->kind)
+		return false;
+	if (s->op == PVT_OP_MPI_IRECV)
+		return (e->op == PVT_OP_MPI_IRECV || e->op == PVT_OP_MPI_WAIT ||
+			e->op == PVT_OP_MPI_WAITALL ||
+			e->op == PVT_OP_MPI_TEST) &&
+		       s->aux == e->aux;
+	return s->op == e->op;
+}
+
+/* A growable stack of open START indices. */
+typedef struct open_stack {
+	uint32_t *v;
+	uint32_t n, cap;
+} open_stack;
+
+static int stack_push(open_stack *st, uint32_t i)
+{
+	uint32_t *v;
+	uint32_t cap;
+
+	if (st->n == st->cap) {
+		cap = st->cap ? st->cap * 2 : 64;
+		v = realloc(st->v, cap * sizeof *v);
+		if (v == NULL)
+			return ANA_ENOMEM;
+		st->v = v;
+		st->cap = cap;
+	}
+	st->v[st->n++] = i;
+	return 0;
+}
+
+/* Pairs the ENDs of process p with their STARTs into out (indexed by
+ * event); leftover STARTs get ANA_F_OPEN if flag_open. */
+static int pair_proc(ana_proc *pr, uint32_t *out, open_stack *st,
+		     int flag_open)
+{
+	uint32_t i, k;
+
+	st->n = 0;
+	for (i = 0; i < pr->nev; i++) {
+		const ana_ev *e = &pr->ev[i];
+
+		out[i] = ANA_NONE;
+		if (is_start(e->kind)) {
+			if (stack_push(st, i) < 0)
+				return ANA_ENOMEM;
+		} else if (is_end(e->kind)) {
+			for (k = st->n; k-- > 0;)
+				if (closes(&pr->ev[st->v[k]], e))
+					break;
+			if (k == (uint32_t)-1)
+				continue;
+			out[i] = st->v[k];
+			memmove(&st->v[k], &st->v[k + 1],
+				(st->n - k - 1) * sizeof *st->v);
+			st->n--;
+		}
+	}
+	if (flag_open)
+		for (k = 0; k < st->n; k++)
+			pr->ev[st->v[k]].flags |= ANA_F_OPEN;
+	return 0;
+}
+
+static int tid_cmp(const void *a, const void *b)
+{
+	const ana_tidp *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The tid map and the PVM group instance of every process. */
+static int map_procs(ana_ctx *c)
+{
+	ana_trace *tr = c->tr;
+	uint32_t p, i;
+
+	c->tids = malloc((tr->nprocs + 1) * sizeof *c->tids);
+	c->pvm_inst = malloc((tr->nprocs + 1) * sizeof *c->pvm_inst);
+	if (c->tids == NULL || c->pvm_inst == NULL)
+		return ANA_ENOMEM;
+	for (p = 0; p < tr->nprocs; p++) {
+		const ana_proc *pr = &tr->procs[p];
+
+		if (pr->have_tid)
+			c->tids[c->ntids++] = (ana_tidp){pr->tid, p};
+		c->pvm_inst[p] = -1;
+		for (i = 0; i < pr->nev; i++)
+			if (pr->ev[i].kind == PVT_EV_GROUP_END &&
+			    pr->ev[i].op == PVT_OP_PVM_JOINGROUP &&
+			    pr->ev[i].result >= 0) {
+				c->pvm_inst[p] = pr->ev[i].result;
+				break;
+			}
+	}
+	qsort(c->tids, c->ntids, sizeof *c->tids, tid_cmp);
+	return 0;
+}
+
+int ana_ctx_init(ana_ctx *c, ana_trace *tr, int flag_open)
+{
+	open_stack st = {0};
+	uint32_t p;
+	int rc = ANA_ENOMEM;
+
+	memset(c, 0, sizeof *c);
+	c->tr = tr;
+	c->base = malloc((tr->nprocs + 1) * sizeof *c->base);
+	if (c->base == NULL)
+		goto out_free;
+	for (p = 0; p < tr->nprocs; p++) {
+		c->base[p] = c->n;
+		c->n += tr->procs[p].nev;
+	}
+	c->base[tr->nprocs] = c->n;
+	c->start_of = malloc((c->n + 1) * sizeof *c->start_of);
+	if (c->start_of == NULL)
+		goto out_free;
+	for (p = 0; p < tr->nprocs; p++)
+		if (pair_proc(&tr->procs[p], c->start_of + c->base[p], &st,
+			      flag_open) < 0)
+			goto out_free;
+	if (map_procs(c) < 0)
+		goto out_free;
+	free(st.v);
+	return 0;
+out_free:
+	free(st.v);
+	ana_ctx_free(c);
+	return rc;
+}
+
+void ana_ctx_free(ana_ctx *c)
+{
+	free(c->base);
+	free(c->start_of);
+	free(c->tids);
+	free(c->pvm_inst);
+	memset(c, 0, sizeof *c);
+}
+
+uint32_t ana_ctx_proc(const ana_ctx *c, int32_t tid)
+{
+	uint32_t lo = 0, hi = c->ntids;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->tids[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->ntids && c->tids[lo].tid == tid ? c->tids[lo].proc
+						       : ANA_NONE;
+}
+
+uint32_t ana_ctx_root(const ana_ctx *c, const ana_ev *e)
+{
+	uint32_t p;
+
+	if (e->peer < 0)
+		return ANA_NONE;
+	if (e->op >= PVT_OP_MPI_INIT)
+		return ana_ctx_proc(c, e->peer);
+	for (p = 0; p < c->tr->nprocs; p++) /* PVM: root instance */
+		if (c->pvm_inst[p] == e->peer)
+			return p;
+	return ANA_NONE;
+}
+
+uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
+			 ana_member_fn fn, void *arg)
+{
+	const ana_ev *e = &c->tr->procs[p].ev[i];
+	int mode = ana_group_mode(e);
+	uint32_t root, n = 0;
+	ana_ref r;
+
+	if (mode == ANA_G_NONE || e->match.proc == ANA_NONE)
+		return 0;
+	root = mode == ANA_G_ALL ? ANA_NONE : ana_ctx_root(c, e);
+	if (root != ANA_NONE && (mode == ANA_G_TO_ROOT) != (root == p))
+		return 0; /* a non-root of reduce/gather, the root of bcast */
+	for (r = e->match; r.proc != p || r.idx != i;
+	     r = c->tr->procs[r.proc].ev[r.idx].match) {
+		if (r.proc == ANA_NONE)
+			break; /* a broken ring: stop */
+		if (root != ANA_NONE && mode == ANA_G_FROM_ROOT &&
+		    r.proc != root)
+			continue;
+		fn(arg, r);
+		n++;
+	}
+	return n;
+}
+
+/* ---- traversal --------------------------------------------------------- */
+
+typedef struct walk {
+	const ana_ctx *c;
+	uint32_t *cur;       /* [nprocs]: next event to visit */
+	uint32_t *wnext;     /* [nprocs]: next in the waiter list, or NONE */
+	uint32_t *whead;     /* [nprocs]: first process waiting on it */
+	uint32_t *ready;     /* [nprocs]: stack of runnable processes */
+	uint8_t *queued;     /* [nprocs]: in ready */
+	uint32_t nready;
+	uint32_t blocked_on; /* set by deps_done */
+} walk;
+
+/* Whether event idx of process q was visited; if not, notes q. */
+static bool visited(walk *w, ana_ref r)
+{
+	if (w->cur[r.proc] > r.idx)
+		return true;
+	w->blocked_on = r.proc;
+	return false;
+}
+
+/* ana_member_fn for deps_done: a member's START not yet visited. */
+static void member_dep(void *arg, ana_ref m)
+{
+	walk *w = arg;
+	uint32_t s = w->c->start_of[w->c->base[m.proc] + m.idx];
+
+	if (s != ANA_NONE && w->blocked_on == ANA_NONE &&
+	    w->cur[m.proc] <= s)
+		w->blocked_on = m.proc;
+}
+
+/* Whether the dependencies of (p, i) were visited (else blocked_on says
+ * which process is awaited). */
+static bool deps_done(walk *w, uint32_t p, uint32_t i)
+{
+	const ana_ev *e = &w->c->tr->procs[p].ev[i];
+
+	w->blocked_on = ANA_NONE;
+	if (e->kind == PVT_EV_RECV_END && e->match.proc != ANA_NONE)
+		return visited(w, e->match);
+	if (e->match.proc != ANA_NONE && ana_group_mode(e) != ANA_G_NONE) {
+		ana_group_waits(w->c, p, i, member_dep, w);
+		return w->blocked_on == ANA_NONE;
+	}
+	return true;
+}
+
+static void make_ready(walk *w, uint32_t p)
+{
+	if (!w->queued[p]) {
+		w->queued[p] = 1;
+		w->ready[w->nready++] = p;
+	}
+}
+
+/* Runs process p as far as it can; registers it as a waiter when blocked
+ * and wakes the processes that wait on it. */
+static void run_proc(walk *w, uint32_t p, ana_visit_fn visit, void *arg)
+{
+	const ana_proc *pr = &w->c->tr->procs[p];
+	uint32_t q, start = w->cur[p];
+
+	while (w->cur[p] < pr->nev) {
+		if (!deps_done(w, p, w->cur[p])) {
+			q = w->blocked_on;
+			w->wnext[p] = w->whead[q];
+			w->whead[q] = p;
+			break;
+		}
+		visit(arg, p, w->cur[p], 0);
+		w->cur[p]++;
+	}
+	if (w->cur[p] == start)
+		return;
+	while ((q = w->whead[p]) != ANA_NONE) {
+		w->whead[p] = w->wnext[q];
+		make_ready(w, q);
+	}
+}
+
+/* Breaks a cycle: visits the awaited event of the first unfinished
+ * process as if it had no dependency.  False when all are finished. */
+static bool force_one(walk *w, ana_visit_fn visit, void *arg)
+{
+	const ana_trace *tr = w->c->tr;
+	uint32_t p, q;
+
+	for (p = 0; p < tr->nprocs; p++)
+		if (w->cur[p] < tr->procs[p].nev)
+			break;
+	if (p == tr->nprocs)
+		return false;
+	for (q = 0; q < tr->nprocs; q++) { /* forget every waiter list */
+		w->whead[q] = ANA_NONE;
+		make_ready(w, q);
+	}
+	visit(arg, p, w->cur[p], 1);
+	w->cur[p]++;
+	return true;
+}
+
+int ana_walk(const ana_ctx *c, ana_visit_fn visit, void *arg)
+{
+	uint32_t np = c->tr->nprocs, p;
+	walk w = {.c = c};
+	int rc = ANA_ENOMEM;
+
+	w.cur = calloc(np + 1, sizeof *w.cur);
+	w.wnext = malloc((np + 1) * sizeof *w.wnext);
+	w.whead = malloc((np + 1) * sizeof *w.whead);
+	w.ready = malloc((np + 1) * sizeof *w.ready);
+	w.queued = calloc(np + 1, 1);
+	if (!w.cur || !w.wnext || !w.whead || !w.ready || !w.queued)
+		goto out_free;
+	for (p = 0; p < np; p++) {
+		w.whead[p] = ANA_NONE;
+		w.queued[p] = 1;
+		w.ready[w.nready++] = np - 1 - p; /* process 0 first */
+	}
+	do {
+		while (w.nready > 0) {
+			p = w.ready[--w.nready];
+			w.queued[p] = 0;
+			run_proc(&w, p, visit, arg);
+		}
+	} while (force_one(&w, visit, arg));
+	rc = 0;
+out_free:
+	free(w.cur);
+	free(w.wnext);
+	free(w.whead);
+	free(w.ready);
+	free(w.queued);
+	return rc;
+}

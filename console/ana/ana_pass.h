@@ -1,0 +1,108 @@
+/*
+ * ana_pass.h — internals shared by the analysis passes (ana_match.c,
+ * ana_comp.c, ana_order.c; implemented in ana_pass.c).  Not part of the
+ * ana.h API.
+ *
+ * - Classification of END events: which are point-to-point sends,
+ *   receives that got a message, multicasts, synchronising group calls
+ *   (pvt_event.h says what the wrappers record; a failed call is none of
+ *   them).
+ * - ana_ctx: what every pass needs once per run: the global numbering of
+ *   events (base[p] + idx), the START of every END (start_of), the tid ->
+ *   process map and the PVM group instance of each process.
+ * - ana_walk: a traversal of all events in which every receive END comes
+ *   after its matched send (or multicast) END, and every group END after
+ *   the STARTs of the members it waits for (per-process cursors and a
+ *   ready list; a process blocked on another is woken when that one
+ *   advances).
+ */
+#ifndef PARAVT_ANA_PASS_H
+#define PARAVT_ANA_PASS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ana.h"
+
+/* How the members of a group call wait for each other. */
+enum ana_gmode {
+	ANA_G_NONE = 0,  /* not a synchronising group call */
+	ANA_G_ALL,       /* everyone waits for everyone (barrier, allreduce) */
+	ANA_G_TO_ROOT,   /* the root waits for all (reduce, gather) */
+	ANA_G_FROM_ROOT  /* the others wait for the root (bcast, scatter) */
+};
+
+/* A successful point-to-point send END (pvm_send/psend, MPI_Send/Isend,
+ * the send half of MPI_Sendrecv). */
+bool ana_is_send(const ana_ev *e);
+/* A receive END that got a message (not a probe, not a failed or empty
+ * pvm_nrecv/trecv, not MPI_PROC_NULL). */
+bool ana_is_recv(const ana_ev *e);
+/* A successful PVM multicast END (pvm_mcast, pvm_bcast: the receivers'
+ * ends are ordinary receives). */
+bool ana_is_mcast(const ana_ev *e);
+/* The group mode of a successful group END (MPI_Bcast's MCAST END is one:
+ * every rank calls it), ANA_G_NONE for anything else. */
+int ana_group_mode(const ana_ev *e);
+/* A START or END another process's constraint refers to (send and
+ * multicast ENDs, receive ENDs, group STARTs and ENDs). */
+bool ana_is_comm(const ana_ev *e);
+
+/* One tid -> process entry of ana_ctx.tids (sorted by tid). */
+typedef struct ana_tidp {
+	int32_t tid;
+	uint32_t proc;
+} ana_tidp;
+
+typedef struct ana_ctx {
+	ana_trace *tr;
+	uint64_t *base;      /* [nprocs + 1]: global index of (p, 0) */
+	uint64_t n;          /* events in all */
+	uint32_t *start_of;  /* [n]: END -> index of its START in the same
+				process, ANA_NONE (also for non-ENDs) */
+	ana_tidp *tids;      /* [ntids] sorted */
+	uint32_t ntids;
+	int32_t *pvm_inst;   /* [nprocs]: group instance (pvm_joingroup's
+				result), -1 */
+} ana_ctx;
+
+/* Builds the context of tr; with flag_open, STARTs without an END get
+ * ANA_F_OPEN.  0 or ANA_ENOMEM (c is then freed). */
+int ana_ctx_init(ana_ctx *c, ana_trace *tr, int flag_open);
+void ana_ctx_free(ana_ctx *c);
+
+/* The process of tid, or ANA_NONE. */
+uint32_t ana_ctx_proc(const ana_ctx *c, int32_t tid);
+
+/* The START of END (p, i), or NULL. */
+static inline ana_ev *ana_ctx_start(const ana_ctx *c, uint32_t p,
+				    uint32_t i)
+{
+	uint32_t s = c->start_of[c->base[p] + i];
+
+	return s == ANA_NONE ? NULL : &c->tr->procs[p].ev[s];
+}
+
+/* The root process of the group END e of process p (ANA_NONE when it has
+ * none or cannot be told). */
+uint32_t ana_ctx_root(const ana_ctx *c, const ana_ev *e);
+
+/*
+ * The traversal.  visit(ctx, p, i, forced) is called once for every event
+ * in an order where the dependencies of (p, i) were visited first:
+ *   - a receive END with a match: the matched send / multicast END;
+ *   - a group END: the STARTs of the members it waits for (its mode).
+ * When the dependencies form a cycle (an inconsistent trace), one blocked
+ * event is visited with forced = 1 and the walk goes on.  0 or ANA_ENOMEM.
+ */
+typedef void (*ana_visit_fn)(void *arg, uint32_t p, uint32_t i, int forced);
+int ana_walk(const ana_ctx *c, ana_visit_fn visit, void *arg);
+
+/* Calls fn(arg, member END) for every other member of the group instance
+ * of END (p, i) that END waits for under its mode (ana_group_mode); the
+ * count of members fn was called for. */
+typedef void (*ana_member_fn)(void *arg, ana_ref member);
+uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
+			 ana_member_fn fn, void *arg);
+
+#endif
