@@ -48,10 +48,24 @@ static void bp_unland(bp *b)
 	b->landed = 0;
 }
 
+/* Frees the record list of b. */
+static void bp_unrecord(bp *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nrec; i++)
+		free(b->rec[i]);
+	free(b->rec);
+	b->rec = NULL;
+	b->nrec = 0;
+	b->record = 0;
+}
+
 /* Frees one breakpoint. */
 static void bp_free(bp *b)
 {
 	bp_unland(b);
+	bp_unrecord(b);
 	free(b->file);
 	free(b->func);
 	free(b);
@@ -180,6 +194,82 @@ out_nomem:
 		bp_free(b);
 	snprintf(err, errlen, "out of memory");
 	return BP_ENOMEM;
+}
+
+/* ---- record breakpoints --------------------------------------------- */
+
+/* Appends the item s[0..len) with its blanks trimmed to b's list.  0,
+ * BP_EARG when it is empty, or BP_ENOMEM. */
+static int bp_rec_item(bp *b, const char *s, size_t len)
+{
+	char **v;
+
+	while (len > 0 && isspace((unsigned char)*s))
+		s++, len--;
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (len == 0)
+		return BP_EARG;
+	v = realloc(b->rec, (b->nrec + 1) * sizeof *v);
+	if (v == NULL)
+		return BP_ENOMEM;
+	b->rec = v;
+	v[b->nrec] = malloc(len + 1);
+	if (v[b->nrec] == NULL)
+		return BP_ENOMEM;
+	memcpy(v[b->nrec], s, len);
+	v[b->nrec++][len] = '\0';
+	return 0;
+}
+
+/* record LIST: the comma-separated expressions, or every local. */
+int bp_set_record(bp *b, const char *list, char *err, size_t errlen)
+{
+	const char *s = list, *comma;
+	int rc = 0;
+
+	bp_unrecord(b);
+	b->record = 1;
+	while (*s != '\0' && isspace((unsigned char)*s))
+		s++;
+	while (*s != '\0' && rc == 0) {
+		comma = strchr(s, ',');
+		if (comma == NULL)
+			comma = s + strlen(s);
+		rc = bp_rec_item(b, s, (size_t)(comma - s));
+		s = *comma != '\0' ? comma + 1 : comma;
+		if (rc == 0 && comma[0] == ',' && *s == '\0')
+			rc = BP_EARG; /* a trailing comma */
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, rc == BP_ENOMEM ? "out of memory" :
+			 "record: empty name in '%s' (use record VAR[,VAR...])",
+			 list);
+		bp_unrecord(b);
+	}
+	return rc;
+}
+
+/* "i, sum" or "every local". */
+void bp_record_text(const bp *b, char *buf, size_t buflen)
+{
+	size_t i, used = 0;
+	int w;
+
+	buf[0] = '\0';
+	if (!b->record)
+		return;
+	if (b->nrec == 0) {
+		snprintf(buf, buflen, "every local");
+		return;
+	}
+	for (i = 0; i < b->nrec && used < buflen; i++) {
+		w = snprintf(buf + used, buflen - used, "%s%s",
+			     i > 0 ? ", " : "", b->rec[i]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
 }
 
 /* delete N */

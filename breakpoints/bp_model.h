@@ -10,6 +10,11 @@
  * variables it records.  Breakpoints found in the sources (`#pragma
  * paravt break`) are added by the build with ids from the same counter.
  *
+ * A record breakpoint (`break FILE:LINE record i,sum`, like DDT's
+ * tracepoints) is compiled in like any other; the console reads the
+ * listed expressions (or every local when none is listed) when a process
+ * reaches it, prints them on one line and lets the process go on.
+ *
  * The list is kept in id order.  Functions return 0 or a negative BP_E*
  * code with a sentence in the caller's err buffer; they never print.
  */
@@ -51,6 +56,10 @@ typedef struct bp {
 	int unit;         /* translation unit index of the build */
 	bp_var *vars;     /* recorded variables; owned */
 	size_t nvars;     /* entries in vars */
+	int record;       /* record breakpoint: read rec, then resume */
+	char **rec;       /* expressions to record; owned (none: every
+			     parameter and local) */
+	size_t nrec;      /* entries in rec */
 	struct bp *next;  /* next in id order, or NULL */
 } bp;
 
@@ -73,6 +82,18 @@ void bp_model_destroy(bp_model *m);
  */
 int bp_add(bp_model *m, const char *where, int temp, bp **out, char *err,
 	   size_t errlen);
+
+/*
+ * Makes b a record breakpoint that records the expressions of list,
+ * separated by commas ("i, sum, p->next"); an empty list records every
+ * parameter and local.  Replaces an earlier list.  0, or BP_EARG (an
+ * empty item) / BP_ENOMEM with err.
+ */
+int bp_set_record(bp *b, const char *list, char *err, size_t errlen);
+
+/* Text of what a record breakpoint records: "i, sum" or "every local"
+ * ("" for an ordinary breakpoint). */
+void bp_record_text(const bp *b, char *buf, size_t buflen);
 
 /* Deletes breakpoint id.  0 or BP_ENOENT with err. */
 int bp_delete(bp_model *m, int id, char *err, size_t errlen);

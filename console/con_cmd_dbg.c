@@ -118,6 +118,9 @@ static void con_cmd_dbg_event(const con_dbg_event *e)
 		       con_dbg_signame(e->sig, sig, sizeof sig),
 		       e->text[0] != '\0' ? " at " : "", e->text);
 		break;
+	case CON_EV_RECORD:
+		printf("[p%d rec %d] %s\n", e->proc, e->bp, e->text);
+		break;
 	default:
 		if (e->proc != 0)
 			printf("[p%d on %s: %s]\n", e->proc, e->node, e->text);
@@ -174,25 +177,54 @@ int con_cmd_dbg_load(int argc, char **argv, char *err, size_t errlen)
 	return 0;
 }
 
-/* break / tbreak LOCATION */
+/* The words after `record` (argv[from..]) joined with blanks into buf
+ * ("i, sum"), for bp_set_record.  0 or -1 when too long. */
+static int con_cmd_dbg_join(int argc, char **argv, int from, char *buf,
+			    size_t n);
+
+/* Makes b a record breakpoint from `record [VAR[,VAR...]]` at argv[2].
+ * 0 or WIRE_EARG with err (b is deleted then). */
+static int con_cmd_dbg_record(bp *b, int argc, char **argv, char *err,
+			      size_t errlen)
+{
+	char list[CON_DBG_EXPR];
+
+	list[0] = '\0';
+	if (strcmp(argv[2], "record") != 0) {
+		snprintf(err, errlen, "%s: expected 'record' after the "
+			 "location, not '%s'", argv[0], argv[2]);
+	} else if (argc > 3 &&
+		   con_cmd_dbg_join(argc, argv, 3, list, sizeof list) < 0) {
+		snprintf(err, errlen, "%s: record list too long", argv[0]);
+	} else if (bp_set_record(b, list, err, errlen) == 0) {
+		return 0;
+	}
+	bp_delete(con_dbg_bps(), b->id, list, sizeof list);
+	return WIRE_EARG;
+}
+
+/* break / tbreak LOCATION [record [VAR[,VAR...]]] */
 int con_cmd_dbg_break(int argc, char **argv, char *err, size_t errlen)
 {
 	int temp = strcmp(argv[0], "tbreak") == 0;
-	char where[1100];
+	char where[1100], rec[CON_DBG_EXPR];
 	bp *b;
 
 	con_dbg_init();
-	if (argc != 2) {
-		snprintf(err, errlen, "usage: %s FILE:LINE | FUNCTION",
-			 argv[0]);
+	if (argc < 2) {
+		snprintf(err, errlen, "usage: %s FILE:LINE | FUNCTION "
+			 "[record [VAR[,VAR...]]]", argv[0]);
 		return WIRE_EARG;
 	}
 	if (bp_add(con_dbg_bps(), argv[1], temp, &b, err, errlen) < 0)
 		return WIRE_EARG;
+	if (argc > 2 && con_cmd_dbg_record(b, argc, argv, err, errlen) < 0)
+		return WIRE_EARG;
 	bp_where(b, where, sizeof where);
-	printf("%s %d at %s%s\n", temp ? "Temporary breakpoint" :
+	bp_record_text(b, rec, sizeof rec);
+	printf("%s %d at %s%s%s%s\n", temp ? "Temporary breakpoint" :
 	       "Breakpoint", b->id, b->func != NULL ? "function " : "",
-	       where);
+	       where, b->record ? ", recording " : "", rec);
 	if (con_dbg_build_number() > 0)
 		printf("note: breakpoints are compiled in: rebuild with "
 		       "`build` for this one to take effect\n");
@@ -246,7 +278,7 @@ static void con_cmd_dbg_landed(const bp *b, char *buf, size_t n)
 static int con_info_breakpoints(int argc, char **argv, char *err,
 				size_t errlen)
 {
-	char where[1100], landed[1200];
+	char where[1100], landed[1200], rec[CON_DBG_EXPR];
 	bp *b;
 
 	con_dbg_init();
@@ -261,8 +293,13 @@ static int con_info_breakpoints(int argc, char **argv, char *err,
 		bp_where(b, where, sizeof where);
 		con_cmd_dbg_landed(b, landed, sizeof landed);
 		printf("%-4d %-10s %-4s %-3s %-24s %-4u %s\n", b->id,
-		       "breakpoint", b->temp ? "once" : "keep",
-		       b->enabled ? "y" : "n", where, b->hits, landed);
+		       b->record ? "record" : "breakpoint",
+		       b->temp ? "once" : "keep", b->enabled ? "y" : "n",
+		       where, b->hits, landed);
+		if (b->record) {
+			bp_record_text(b, rec, sizeof rec);
+			printf("     records %s, then goes on\n", rec);
+		}
 	}
 	return 0;
 }

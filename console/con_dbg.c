@@ -211,7 +211,8 @@ static void con_proc_forget_ended(void)
 	con_proc **pp = &con_dbg.procs, *p;
 
 	while ((p = *pp) != NULL) {
-		if (p->state == CON_PROC_EXITED || p->state == CON_PROC_CRASHED) {
+		if ((p->state == CON_PROC_EXITED ||
+		     p->state == CON_PROC_CRASHED) && !con_dbg_rec_busy(p)) {
 			*pp = p->next;
 			if (con_dbg.current == p)
 				con_dbg.current = NULL;
@@ -490,7 +491,8 @@ static int con_proc_temp_seen(con_proc *p, int id)
 
 /* BP_HIT: the process stopped.  A breakpoint deleted since the build, or a
  * tbreak this process has already stopped at, is passed over with a
- * RESUME. */
+ * RESUME; at a record breakpoint the console reads the values and
+ * resumes the process itself (con_dbg_rec.c), without a stop event. */
 static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 {
 	char file[WIRE_TEXT_MAX], func[WIRE_TEXT_MAX], why[160];
@@ -526,6 +528,10 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 	p->bp = (int)bpno;
 	p->unit = (uint32_t)unit;
 	con_proc_set_where(p, func, file, line);
+	if (b->record) {
+		con_dbg_rec_start(p, b, file, (int)line);
+		return 1;
+	}
 	con_dbg.current = p;
 	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
 	if (b->temp && e != NULL)
@@ -725,7 +731,9 @@ static int con_dbg_on_msg(con_node *n, const wire_msg *m, void *ctx)
 	case WIRE_BP_HIT:
 		return con_dbg_on_hit(n, m);
 	case WIRE_VALUE:
-		return con_dbg_on_value(n, m);
+		con_dbg_on_value(n, m);
+		con_dbg_rec_poll();
+		return 1;
 	case WIRE_NODE_EVENTS:
 		return con_dbg_on_events(n, m);
 	case WIRE_EVENT_STRINGS:
@@ -733,7 +741,10 @@ static int con_dbg_on_msg(con_node *n, const wire_msg *m, void *ctx)
 	case WIRE_EVENTS_LOST:
 		return con_dbg_on_lost(n, m);
 	case WIRE_ERROR:
-		return con_dbg_on_error(n, m);
+		if (!con_dbg_on_error(n, m))
+			return 0;
+		con_dbg_rec_poll();
+		return 1;
 	default:
 		return 0;
 	}
@@ -953,14 +964,18 @@ static void con_dbg_reap(void)
 			con_dbg_event_add(CON_EV_NOTE, p, NULL, text);
 		}
 	con_dbg_build_reap();
+	con_dbg_rec_poll();
 }
 
-/* Settled: no RUN unanswered and no process running. */
+/* Settled: no RUN unanswered, no process running, and none held at a
+ * record breakpoint. */
 int con_dbg_settled(void *ctx)
 {
 	con_runreq *r;
 	con_proc *p;
 
+	if (con_dbg_rec_busy(NULL))
+		return 0;
 	for (r = con_dbg.runs; r != NULL; r = r->next)
 		if (r->pending)
 			return 0;

@@ -95,7 +95,9 @@ enum con_dbg_ev_kind {
 	CON_EV_OUTPUT,  /* text: one line without its newline */
 	CON_EV_EXIT,    /* status */
 	CON_EV_CRASH,   /* sig; text: last known location */
-	CON_EV_NOTE     /* text: a sentence (e.g. a run refused) */
+	CON_EV_NOTE,    /* text: a sentence (e.g. a run refused) */
+	CON_EV_RECORD   /* bp; status: its hit number; text: "prog.c:41
+			   i = 3, sum = 17.5" (a record breakpoint passed) */
 };
 
 /* One event. */

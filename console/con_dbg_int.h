@@ -83,4 +83,13 @@ int con_dbg_build_error(con_node *n, uint32_t ref_seq, const char *text);
 /* con_dbg_build.c: marks builds of nodes that went down as failed. */
 void con_dbg_build_reap(void);
 
+/* con_dbg_rec.c: record breakpoints.  con_dbg_rec_start serves a stop of
+ * p at record breakpoint b (values read, line queued, p resumed; 0 or -1
+ * when it could not start and p was resumed at once); con_dbg_rec_busy
+ * tells whether p (NULL: any process) is held by one; con_dbg_rec_poll
+ * moves the jobs on (after answers, and on every round of a wait). */
+int con_dbg_rec_start(con_proc *p, const bp *b, const char *file, int line);
+int con_dbg_rec_busy(const con_proc *p);
+void con_dbg_rec_poll(void);
+
 #endif
