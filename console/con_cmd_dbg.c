@@ -17,6 +17,7 @@
 #include "con_cmd.h"
 #include "con_dbg.h"
 #include "con_ev.h"
+#include "con_tfile.h"
 #include "paravt_rt.h"
 #include "wire.h"
 
@@ -748,6 +749,8 @@ static int con_info_procs(int argc, char **argv, char *err, size_t errlen)
 	int tids;
 
 	con_dbg_init();
+	if (con_dbg_proc_first() == NULL && con_ev_nsrcs() > 0)
+		return con_tfile_info_procs(); /* a trace read with open */
 	if (con_dbg_proc_first() == NULL) {
 		printf("No processes.\n");
 		return 0;

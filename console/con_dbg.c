@@ -262,17 +262,22 @@ static int con_dbg_on_start(con_node *n, const wire_msg *m)
 	con_runreq *r;
 	con_proc *p;
 	char why[160];
+	const char *prog = "";
 
 	if (wire_unpack(m, why, sizeof why, &run, &proc, &pid) != 0)
 		return 1;
 	for (r = con_dbg.runs; r != NULL; r = r->next)
-		if (r->run == run && strcmp(r->node, n->spec.name) == 0)
+		if (r->run == run && strcmp(r->node, n->spec.name) == 0) {
+			if (r->pending)
+				prog = r->program; /* the run's own process */
 			r->pending = 0;
+		}
 	p = con_proc_get(n, proc);
 	if (p == NULL)
 		return 1;
 	p->run = (uint32_t)run;
 	p->pid = pid;
+	con_tfile_proc(p->node, p->proc, p->id, prog);
 	con_dbg_event_add(CON_EV_START, p, NULL, NULL);
 	return 1;
 }
@@ -362,6 +367,8 @@ static int con_dbg_on_exit(con_node *n, const wire_msg *m)
 	con_proc_clear_stop(p);
 	p->status = status;
 	p->sig = sig;
+	con_tfile_exit(p->id, sig == 0 ? "exit" : "signal",
+		       sig == 0 ? status : sig);
 	if (sig == 0) {
 		p->state = CON_PROC_EXITED;
 		con_dbg_event_add(CON_EV_EXIT, p, NULL, NULL);
@@ -559,6 +566,7 @@ static int con_dbg_on_crash(con_node *n, const wire_msg *m)
 	p->state = CON_PROC_CRASHED;
 	p->sig = sig;
 	p->crash_told = 1;
+	con_tfile_exit(p->id, "crash", sig);
 	if (file[0] != '\0')
 		snprintf(text, sizeof text, "%.300s:%llu in %.150s ()", file,
 			 (unsigned long long)line, func[0] ? func : "??");
@@ -821,6 +829,7 @@ static int con_dbg_run_one(con_node *n, const con_nodebuild *b,
 	r->run = con_dbg.next_run;
 	r->seq = wire_peer_seq(&n->peer);
 	r->pending = 1;
+	snprintf(r->program, sizeof r->program, "%s", b->program);
 	r->next = con_dbg.runs;
 	con_dbg.runs = r;
 	rc = wire_pack(wire_peer_out(&n->peer), WIRE_RUN, r->seq,

@@ -18,6 +18,7 @@ typedef struct con_runreq {
 	uint32_t run;                  /* run number */
 	uint32_t seq;                  /* seq of the RUN frame */
 	int pending;                   /* no answer yet */
+	char program[WIRE_TEXT_MAX];   /* program run (trace file) */
 	struct con_runreq *next;       /* next, or NULL */
 } con_runreq;
 

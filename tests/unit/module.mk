@@ -52,3 +52,12 @@ build/tests/unit/test_ana_hang: tests/unit/test_ana_hang.c $(ANA_LIB)
 	@mkdir -p $(dir $@)
 	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
+
+# The exports (console/ana/ana_out_chrome.c, ana_out_otf2.c) and the calls
+# walker they share (ana_walk.c); otf2-print reads the archive back.
+TEST_BINS += build/tests/unit/test_ana_out
+
+build/tests/unit/test_ana_out: tests/unit/test_ana_out.c $(ANA_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+		$(ANA_LIBS) $(UNIT_LIBS)

@@ -1,0 +1,358 @@
+/*
+ * test_ana_out.c — unit tests of the exports (ana_out.h: Chrome JSON and
+ * OTF2) and of the calls walker they share (ana_walk.h).
+ *
+ * Traces are built by hand with the ana.h builder and their partners set
+ * as ana_match would (ut_link), so the tests check the writers alone:
+ * one flow start and one flow end per matched message (multicasts
+ * included), JSON strings escaped (quotes, control characters, bytes that
+ * are not UTF-8), times in microseconds with three decimals, nesting
+ * repaired by the walker; the OTF2 archive read back by otf2-print with
+ * one MPI_SEND and one MPI_RECV per matched message; and the errors: an
+ * existing archive, a directory that cannot be made, an empty trace.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ana.h"
+#include "ana_out.h"
+#include "ana_walk.h"
+#include "../../wrappers/pvt_event.h"
+
+/* Appends an event to process p at time t (all three views the same);
+ * returns its index. */
+static uint32_t ut_ev(ana_trace *tr, uint32_t p, uint16_t kind, uint16_t op,
+		      int64_t t, int32_t peer, int32_t tag, int64_t bytes)
+{
+	ana_ev e, *s;
+
+	memset(&e, 0, sizeof e);
+	e.t_ns = t;
+	e.kind = kind;
+	e.op = op;
+	e.bytes = bytes;
+	e.peer = peer;
+	e.tag = tag;
+	e.line = 10 + (int32_t)tr->procs[p].nev;
+	e.file = ana_intern(tr, "m\"a\x01in\xff.c");
+	e.func = ana_intern(tr, "main");
+	e.seq = tr->procs[p].nev;
+	assert_int_equal(ana_add_event(tr, p, &e), 0);
+	s = &tr->procs[p].ev[tr->procs[p].nev - 1];
+	s->c_ns = s->o_ns = t;
+	return tr->procs[p].nev - 1;
+}
+
+/* Makes send END (sp, si) and receive END (rp, ri) partners. */
+static void ut_link(ana_trace *tr, uint32_t sp, uint32_t si, uint32_t rp,
+		    uint32_t ri)
+{
+	if (tr->procs[sp].ev[si].match.proc == ANA_NONE)
+		tr->procs[sp].ev[si].match = (ana_ref){rp, ri};
+	tr->procs[rp].ev[ri].match = (ana_ref){sp, si};
+}
+
+/* A call START..END of kind k (the START kind) and op. */
+static uint32_t ut_call(ana_trace *tr, uint32_t p, uint16_t k, uint16_t op,
+			int64_t t0, int64_t t1, int32_t peer, int32_t tag,
+			int64_t bytes)
+{
+	ut_ev(tr, p, k, op, t0, k == PVT_EV_RECV_START ? -1 : peer, tag, -1);
+	return ut_ev(tr, p, (uint16_t)(k + 1), op, t1, peer, tag, bytes);
+}
+
+/* Two nodes, three PVM tasks:
+ *   p1 (nat): main() { send -> p2 tag 7; mcast -> p2, p3 tag 9;
+ *             recv <- p2 tag 8; breakpoint }; exit
+ *   p2 (s390x): recv <- p1; recv <- p1 (mcast); send -> p1; crash
+ *   p3 (nat): recv <- p1 (mcast); recv still open at the end.
+ * Four matched messages. */
+static ana_trace *ut_trace(void)
+{
+	ana_trace *tr = ana_new();
+	uint32_t s1, m1, r1, a, b, c, d, e;
+
+	assert_non_null(tr);
+	assert_int_equal(ana_add_node(tr, "nat", "linux-x86_64", NULL), 0);
+	assert_int_equal(ana_add_node(tr, "s390", "linux-s390x", NULL), 1);
+	assert_int_equal(ana_add_proc(tr, "p1", 0), 0);
+	assert_int_equal(ana_add_proc(tr, "p2", 1), 1);
+	assert_int_equal(ana_add_proc(tr, "p3", 0), 2);
+	ut_ev(tr, 0, PVT_EV_PROG_START, 0, 1000, 0x40001, -1, -1);
+	ut_ev(tr, 0, PVT_EV_FN_ENTER, PVT_OP_RT_FUNC, 1500, -1, -1, -1);
+	s1 = ut_call(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 2000, 2500,
+		     0x40002, 7, 100);
+	m1 = ut_call(tr, 0, PVT_EV_MCAST_START, PVT_OP_PVM_MCAST, 3000, 3200,
+		     -1, 9, 16);
+	r1 = ut_call(tr, 0, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 3300, 9000,
+		     0x40002, 8, 4);
+	ut_call(tr, 0, PVT_EV_BREAK_START, PVT_OP_RT_BREAK, 9100, 9100, -1,
+		-1, -1);
+	ut_ev(tr, 0, PVT_EV_FN_EXIT, PVT_OP_RT_FUNC, 9500, -1, -1, -1);
+	ut_ev(tr, 0, PVT_EV_PROG_EXIT, 0, 9600, -1, -1, -1);
+
+	ut_ev(tr, 1, PVT_EV_PROG_START, 0, 1100, 0x40002, -1, -1);
+	a = ut_call(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 1200, 2600,
+		    0x40001, 7, 100);
+	b = ut_call(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 2700, 3400,
+		    0x40001, 9, 16);
+	c = ut_call(tr, 1, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 3500, 3600,
+		    0x40001, 8, 4);
+	ut_ev(tr, 1, PVT_EV_CRASH, 0, 3700, -1, -1, -1);
+	tr->procs[1].ev[tr->procs[1].nev - 1].aux = 11;
+
+	ut_ev(tr, 2, PVT_EV_PROG_START, 0, 1200, 0x40003, -1, -1);
+	d = ut_call(tr, 2, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 1300, 3500,
+		    0x40001, 9, 16);
+	e = ut_ev(tr, 2, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 4000, -1, -1,
+		  -1);
+	(void)e;
+	ut_link(tr, 0, s1, 1, a);
+	ut_link(tr, 0, m1, 1, b);
+	ut_link(tr, 0, m1, 2, d);
+	ut_link(tr, 1, c, 0, r1);
+	return tr;
+}
+
+/* Occurrences of needle in hay. */
+static int ut_count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle)) != NULL) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+/* The Chrome JSON of tr in view, as a string the caller frees. */
+static char *ut_chrome(const ana_trace *tr, int view)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(ana_out_chrome(tr, view, f, err, sizeof err), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_chrome_flows(void **state)
+{
+	ana_trace *tr = ut_trace();
+	char *j = ut_chrome(tr, ANA_VIEW_COMP);
+	char id[64];
+	int i;
+
+	assert_true(strncmp(j, "{\"traceEvents\":[", 16) == 0);
+	assert_non_null(strstr(j, "\"displayTimeUnit\":\"ns\""));
+	assert_int_equal(ut_count(j, "\"ph\":\"s\""), 4);
+	assert_int_equal(ut_count(j, "\"ph\":\"f\""), 4);
+	assert_int_equal(ut_count(j, "\"bp\":\"e\""), 4);
+	for (i = 1; i <= 4; i++) {
+		snprintf(id, sizeof id, "\"id\":%d", i);
+		assert_int_equal(ut_count(j, id), 2);
+	}
+	assert_non_null(strstr(j, "\"messages\":4"));
+	/* The send p1 -> p2 (2000..2500, t0 = 1000) binds inside at 2499;
+	 * its receive (1200..2600) at 2599. */
+	assert_non_null(strstr(j, "\"ph\":\"s\",\"pid\":1,\"tid\":1,"
+			       "\"ts\":1.499,\"id\":1}"));
+	assert_non_null(strstr(j, "\"ph\":\"f\",\"pid\":2,\"tid\":2,"
+			       "\"ts\":1.599,\"id\":1,\"bp\":\"e\"}"));
+	free(j);
+	ana_free(tr);
+}
+
+static void test_chrome_names_and_escapes(void **state)
+{
+	ana_trace *tr = ut_trace();
+	char *j = ut_chrome(tr, ANA_VIEW_RAW);
+
+	assert_non_null(strstr(j, "\"args\":{\"name\":\"p1 t40001\"}"));
+	assert_non_null(strstr(j, "\"args\":{\"name\":\"s390 (linux-s390x)\"}"));
+	/* m"a\x01in\xff.c: quote escaped, control char as \u0001, the
+	 * stray byte as U+FFFD. */
+	assert_non_null(strstr(j, "\"at\":\"m\\\"a\\u0001in\\ufffd.c:"));
+	assert_null(strchr(j, '\x01'));
+	assert_null(strchr(j, '\xff'));
+	/* Calls, user function, instants, the open receive. */
+	assert_non_null(strstr(j, "{\"name\":\"pvm_send\",\"cat\":\"send\","
+			       "\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":1.000,"
+			       "\"dur\":0.500,"));
+	assert_non_null(strstr(j, "{\"name\":\"main\",\"cat\":\"function\","
+			       "\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0.500,"
+			       "\"dur\":8.000,"));
+	assert_non_null(strstr(j, "\"name\":\"breakpoint 0\",\"cat\":\"break\""
+			       ",\"ph\":\"i\""));
+	assert_non_null(strstr(j, "\"name\":\"crash: signal 11\""));
+	assert_non_null(strstr(j, "\"name\":\"exit 0\""));
+	assert_int_equal(ut_count(j, "\"open\":true"), 1);
+	assert_non_null(strstr(j, "\"peer\":\"t40002\",\"tag\":7"));
+	free(j);
+	ana_free(tr);
+}
+
+/* Records what the walker reports, as a string of letters. */
+typedef struct ut_seq {
+	char s[256];
+	size_t n;
+} ut_seq;
+
+static int ut_enter(void *ctx, const ana_call *c)
+{
+	ut_seq *q = ctx;
+
+	q->n += (size_t)snprintf(q->s + q->n, sizeof q->s - q->n, "(%u",
+				 (unsigned)c->s_idx);
+	return 0;
+}
+
+static int ut_leave(void *ctx, const ana_call *c)
+{
+	ut_seq *q = ctx;
+
+	q->n += (size_t)snprintf(q->s + q->n, sizeof q->s - q->n, "%s%ld)",
+				 c->e == NULL ? "!" : "", (long)c->te);
+	return 0;
+}
+
+static void test_walk_nesting(void **state)
+{
+	ana_trace *tr = ana_new();
+	ana_walk_ops ops;
+	ut_seq q;
+
+	memset(&q, 0, sizeof q);
+	ops = (ana_walk_ops){&q, ut_enter, ut_leave, NULL};
+	assert_int_equal(ana_add_node(tr, "n", "", NULL), 0);
+	assert_int_equal(ana_add_proc(tr, "p1", 0), 0);
+	/* enter f; send START; (lost send END) recv START 30, recv END 40
+	 * closes only the recv; f exit at 50 closes the send left open;
+	 * a lone send END at 60; then a time going backwards (55 -> 60),
+	 * and a recv START never ended. */
+	ut_ev(tr, 0, PVT_EV_FN_ENTER, PVT_OP_RT_FUNC, 10, -1, -1, -1);
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 20, 2, 1, -1);
+	ut_ev(tr, 0, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 30, -1, -1, -1);
+	ut_ev(tr, 0, PVT_EV_RECV_END, PVT_OP_PVM_RECV, 40, 2, 1, 8);
+	ut_ev(tr, 0, PVT_EV_FN_EXIT, PVT_OP_RT_FUNC, 50, -1, -1, -1);
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 60, 2, 1, 8);
+	ut_ev(tr, 0, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 55, -1, -1, -1);
+	assert_int_equal(ana_walk_calls(tr, 0, ANA_VIEW_RAW, &ops), 0);
+	assert_string_equal(q.s, "(0(1(240)!50)50)(560)(6!60)");
+	ana_free(tr);
+}
+
+/* Runs otf2-print on the archive and counts lines starting with each
+ * word; returns -1 when otf2-print is not there. */
+static int ut_otf2_print(const char *path, int *sends, int *recvs,
+			 int *enters, int *leaves)
+{
+	char cmd[4200], line[1024];
+	FILE *p;
+
+	if (system("command -v otf2-print >/dev/null 2>&1") != 0)
+		return -1;
+	snprintf(cmd, sizeof cmd, "otf2-print '%s' 2>&1", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	*sends = *recvs = *enters = *leaves = 0;
+	while (fgets(line, sizeof line, p) != NULL) {
+		*sends += strncmp(line, "MPI_SEND ", 9) == 0;
+		*recvs += strncmp(line, "MPI_RECV ", 9) == 0;
+		*enters += strncmp(line, "ENTER ", 6) == 0;
+		*leaves += strncmp(line, "LEAVE ", 6) == 0;
+	}
+	return pclose(p) == 0 ? 0 : -2;
+}
+
+static void test_otf2_archive(void **state)
+{
+	ana_trace *tr = ut_trace();
+	char dir[] = "/tmp/test_ana_out.XXXXXX", path[256], err[512];
+	char cmd[300];
+	int sends, recvs, enters, leaves, rc;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/out", dir);
+	assert_int_equal(ana_out_otf2(tr, ANA_VIEW_COMP, path, "paravt", err,
+				      sizeof err), 0);
+	snprintf(path, sizeof path, "%s/out/paravt.otf2", dir);
+	assert_int_equal(access(path, R_OK), 0);
+	rc = ut_otf2_print(path, &sends, &recvs, &enters, &leaves);
+	if (rc != -1) {
+		assert_int_equal(rc, 0);
+		assert_int_equal(sends, 4);
+		assert_int_equal(recvs, 4);
+		/* p1: main, send, mcast, recv, break; p2: 3; p3: 2 (one
+		 * open, closed at the end). */
+		assert_int_equal(enters, 10);
+		assert_int_equal(leaves, 10);
+	}
+	/* The same archive again is refused, and nothing is touched. */
+	snprintf(path, sizeof path, "%s/out", dir);
+	assert_int_equal(ana_out_otf2(tr, ANA_VIEW_COMP, path, "paravt", err,
+				      sizeof err), ANA_EARG);
+	assert_non_null(strstr(err, "exists already"));
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	ana_free(tr);
+}
+
+static void test_otf2_errors(void **state)
+{
+	ana_trace *tr = ut_trace(), *empty = ana_new();
+	char dir[] = "/tmp/test_ana_out.XXXXXX", path[256], err[512];
+	char cmd[300];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	/* A directory under a plain file cannot be made. */
+	snprintf(path, sizeof path, "%s/file", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(ana_out_otf2(tr, ANA_VIEW_COMP, path, "paravt", err,
+				      sizeof err), ANA_EIO);
+	assert_non_null(strstr(err, "is not a directory"));
+	snprintf(path, sizeof path, "%s/file/sub", dir);
+	assert_int_equal(ana_out_otf2(tr, ANA_VIEW_COMP, path, "paravt", err,
+				      sizeof err), ANA_EIO);
+	assert_non_null(strstr(err, "cannot create"));
+	/* No events. */
+	snprintf(path, sizeof path, "%s/empty", dir);
+	assert_int_equal(ana_out_otf2(empty, ANA_VIEW_COMP, path, "paravt",
+				      err, sizeof err), ANA_EARG);
+	assert_non_null(strstr(err, "no events"));
+	assert_int_equal(ana_out_otf2(tr, 7, path, "paravt", err, sizeof err),
+			 ANA_EARG);
+	assert_int_equal(ana_out_otf2(tr, 0, path, "a/b", err, sizeof err),
+			 ANA_EARG);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	ana_free(empty);
+	ana_free(tr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chrome_flows),
+		cmocka_unit_test(test_chrome_names_and_escapes),
+		cmocka_unit_test(test_walk_nesting),
+		cmocka_unit_test(test_otf2_archive),
+		cmocka_unit_test(test_otf2_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
