@@ -1,23 +1,599 @@
-/* con_tfile.c — placeholder until the trace file writer lands. */
+/*
+ * con_tfile.c — the trace file writer (con_tfile.h; the format is
+ * paravt-trace(5)).
+ *
+ * A trace file is a stream of MessagePack records, each an array whose
+ * first element names its type:
+ *
+ *   ["paravt-trace", VERSION, CREATED, HOST, COMMAND]      first, once
+ *   ["node", NAME, ARCH, {HELLO fields}]                   a node
+ *   ["clock", NODE, T0, T1, T2, T3]                        a PING/PONG
+ *   ["proc", NODE, PROC, PID_ID, PROGRAM]                  a process
+ *   ["strings", NODE, PROC, PID_ID, FIRST, [STR...]]       string table
+ *   ["events", NODE, PROC, PID_ID, [EVENT...], OFFSET_NS]  a batch
+ *   ["lost", NODE, PROC, PID_ID, COUNT]                    events lost
+ *   ["exit", PID_ID, HOW, CODE]                            a process end
+ *   ["var", PID_ID, BP, FILE, LINE, HIT, NAME, VALUE]      a recorded var
+ *   ["end", HOW, STATUS]                                   last, once
+ *
+ * Events are the canonical 13-integer arrays of NODE_EVENTS, copied as
+ * the node sent them.  The writer is append-only: records go through a
+ * msgpack packer into a stdio buffer that is flushed to the kernel after
+ * each hook (PARAVT_TRACE_FSYNC=1 adds an fsync), so a console killed at
+ * any moment leaves whole records up to the last flush and at most one
+ * cut record after them, which the reader (con_tfile_load.c) drops.
+ *
+ * Layout: the state and the packer; write errors; small record helpers;
+ * the node table (a node's record is written the first time its name is
+ * seen); open (header, nodes, what the store holds already); the hooks;
+ * flush and close.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "con_clk.h"
+#include "con_dbg.h"
+#include "con_ev.h"
+#include "con_node.h"
 #include "con_tfile.h"
 #include "wire.h"
-#include <stdio.h>
 
+#define CON_TFILE_BUF (256u * 1024u) /* stdio buffer of the file */
+#define CON_TFILE_BATCH 4096u        /* events per record when re-packing
+					the store */
+
+/* The file being written (one per console). */
+static struct {
+	FILE *f;                  /* the file, NULL when none */
+	char path[CON_NODE_PATH_MAX]; /* its path */
+	msgpack_packer pk;        /* packs into f */
+	int sync;                 /* fsync after each flush */
+	char (*nodes)[CON_NODE_NAME_MAX]; /* nodes written; owned */
+	size_t nnodes;            /* entries in nodes */
+	char error[600];          /* last write error */
+	int error_new;            /* error not taken yet */
+	int failed;               /* the file was closed by an error */
+} con_tf;
+
+/* ---- write errors ----------------------------------------------------- */
+
+/* Frees the node table. */
+static void con_tfile_forget(void)
+{
+	free(con_tf.nodes);
+	con_tf.nodes = NULL;
+	con_tf.nnodes = 0;
+}
+
+/* A write to the file failed with errno e: closes it (the run goes on
+ * without it) and keeps the sentence for con_tfile_take_error. */
+static void con_tfile_fail(int e)
+{
+	if (con_tf.f == NULL)
+		return;
+	snprintf(con_tf.error, sizeof con_tf.error,
+		 "trace file %.400s: write failed (%s); it ends here, the run "
+		 "goes on", con_tf.path, strerror(e != 0 ? e : EIO));
+	con_tf.error_new = 1;
+	con_tf.failed = 1;
+	fclose(con_tf.f);
+	con_tf.f = NULL;
+	con_tfile_forget();
+}
+
+/* The packer's write callback: appends to the stdio buffer. */
+static int con_tfile_write(void *data, const char *buf, size_t len)
+{
+	(void)data;
+	if (con_tf.f == NULL)
+		return -1;
+	if (fwrite(buf, 1, len, con_tf.f) != len) {
+		con_tfile_fail(errno);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- record helpers --------------------------------------------------- */
+
+/* Packs a string (NULL as ""). */
+static void con_tfile_str(const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	msgpack_pack_str(&con_tf.pk, n);
+	msgpack_pack_str_body(&con_tf.pk, s != NULL ? s : "", n);
+}
+
+/* Starts a record of n elements (the type included) of type. */
+static void con_tfile_rec(const char *type, size_t n)
+{
+	msgpack_pack_array(&con_tf.pk, n);
+	con_tfile_str(type);
+}
+
+/* Packs the (node, proc, pid_id) triple of a source. */
+static void con_tfile_src(const char *node, uint32_t proc, int pid_id)
+{
+	con_tfile_str(node);
+	msgpack_pack_uint32(&con_tf.pk, proc);
+	msgpack_pack_int(&con_tf.pk, pid_id);
+}
+
+/* Packs a key and a string value of a map. */
+static void con_tfile_kv(const char *key, const char *val)
+{
+	con_tfile_str(key);
+	con_tfile_str(val);
+}
+
+/* ---- nodes ------------------------------------------------------------ */
+
+/* The ABI of hello in one line ("s390x, big-endian, long 8, pointer
+ * 8"), the arch field of a node record. */
+static void con_tfile_arch_text(const wire_hello *h, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.24s, %.8s-endian, long %u, pointer %u", h->arch,
+		 h->abi.byte_order, h->abi.size[WIRE_CT_LONG],
+		 h->abi.size[WIRE_CT_PTR]);
+}
+
+/* Packs the HELLO fields of h as a map (the full ABI: byte order, and
+ * size and alignment of each C scalar type by name). */
+static void con_tfile_hello(const wire_hello *h)
+{
+	int t;
+
+	msgpack_pack_map(&con_tf.pk, 9);
+	con_tfile_kv("host", h->node);
+	con_tfile_kv("os", h->os);
+	con_tfile_kv("os_release", h->os_release);
+	con_tfile_kv("arch", h->arch);
+	con_tfile_kv("port", h->port);
+	con_tfile_kv("software", h->software);
+	con_tfile_kv("byte_order", h->abi.byte_order);
+	con_tfile_str("size");
+	msgpack_pack_map(&con_tf.pk, WIRE_CT_COUNT);
+	for (t = 0; t < WIRE_CT_COUNT; t++) {
+		con_tfile_str(wire_ctype_name(t));
+		msgpack_pack_uint8(&con_tf.pk, h->abi.size[t]);
+	}
+	con_tfile_str("align");
+	msgpack_pack_map(&con_tf.pk, WIRE_CT_COUNT);
+	for (t = 0; t < WIRE_CT_COUNT; t++) {
+		con_tfile_str(wire_ctype_name(t));
+		msgpack_pack_uint8(&con_tf.pk, h->abi.align[t]);
+	}
+}
+
+/* True if node's record was written. */
+static int con_tfile_node_known(const char *node)
+{
+	size_t i;
+
+	for (i = 0; i < con_tf.nnodes; i++)
+		if (strcmp(con_tf.nodes[i], node) == 0)
+			return 1;
+	return 0;
+}
+
+/* Writes node's record: arch as given, or (NULL) made from the node's
+ * HELLO; the HELLO map when the console has one, else nil. */
+static void con_tfile_node_rec(const char *node, const char *arch)
+{
+	const con_node *n = con_node_find(node);
+	const wire_hello *h = n != NULL && n->have_hello ? &n->hello : NULL;
+	char text[128] = "";
+	void *v;
+
+	if (arch == NULL && h != NULL)
+		con_tfile_arch_text(h, text, sizeof text);
+	con_tfile_rec("node", 4);
+	con_tfile_str(node);
+	con_tfile_str(arch != NULL ? arch : text);
+	if (h != NULL)
+		con_tfile_hello(h);
+	else
+		msgpack_pack_nil(&con_tf.pk);
+	if (con_tf.f == NULL || con_tfile_node_known(node))
+		return;
+	v = realloc(con_tf.nodes, (con_tf.nnodes + 1) * sizeof *con_tf.nodes);
+	if (v == NULL)
+		return; /* written again next time: harmless */
+	con_tf.nodes = v;
+	snprintf(con_tf.nodes[con_tf.nnodes++], CON_NODE_NAME_MAX, "%s",
+		 node);
+}
+
+/* Writes node's record if it was not written yet. */
+static void con_tfile_node_seen(const char *node)
+{
+	if (!con_tfile_node_known(node))
+		con_tfile_node_rec(node, NULL);
+}
+
+/* Writes one clock sample record. */
+static void con_tfile_clock_rec(const char *node, const ana_clock_sample *s)
+{
+	con_tfile_rec("clock", 6);
+	con_tfile_str(node);
+	msgpack_pack_int64(&con_tf.pk, s->t0);
+	msgpack_pack_int64(&con_tf.pk, s->t1);
+	msgpack_pack_int64(&con_tf.pk, s->t2);
+	msgpack_pack_int64(&con_tf.pk, s->t3);
+}
+
+/* ---- open: what the console holds already ------------------------------ */
+
+/* Writes the header record. */
+static void con_tfile_header(const char *command)
+{
+	char host[256];
+
+	if (gethostname(host, sizeof host) != 0)
+		snprintf(host, sizeof host, "?");
+	host[sizeof host - 1] = '\0';
+	con_tfile_rec("paravt-trace", 5);
+	msgpack_pack_uint32(&con_tf.pk, CON_TFILE_VERSION);
+	msgpack_pack_int64(&con_tf.pk, (int64_t)time(NULL));
+	con_tfile_str(host);
+	con_tfile_str(command);
+}
+
+/* Every node the console has a HELLO of, with its clock samples. */
+static void con_tfile_nodes(void)
+{
+	const ana_clock_sample *s;
+	con_node *n;
+	size_t i, k;
+
+	for (n = con_node_first(); n != NULL; n = n->next) {
+		if (!n->have_hello)
+			continue;
+		con_tfile_node_rec(n->spec.name, NULL);
+		k = con_clk_samples(n->spec.name, &s);
+		for (i = 0; i < k; i++)
+			con_tfile_clock_rec(n->spec.name, &s[i]);
+	}
+}
+
+/* The string table of source s as one record (ids 1.., nil for ids
+ * never named). */
+static void con_tfile_src_strings(const con_ev_src *s)
+{
+	size_t i;
+
+	if (s->nstrs < 2)
+		return;
+	con_tfile_rec("strings", 6);
+	con_tfile_src(s->node, s->proc, s->pid_id);
+	msgpack_pack_uint64(&con_tf.pk, 1);
+	msgpack_pack_array(&con_tf.pk, s->nstrs - 1);
+	for (i = 1; i < s->nstrs; i++)
+		if (s->strs[i] != NULL)
+			con_tfile_str(s->strs[i]);
+		else
+			msgpack_pack_nil(&con_tf.pk);
+}
+
+/* Packs stored event e as the canonical 13-integer array. */
+static void con_tfile_ev(const con_ev_rec *e)
+{
+	msgpack_packer *pk = &con_tf.pk;
+
+	msgpack_pack_array(pk, CON_EV_FIELDS);
+	msgpack_pack_uint64(pk, e->seq);
+	msgpack_pack_uint16(pk, e->kind);
+	msgpack_pack_uint16(pk, e->op);
+	msgpack_pack_uint64(pk, e->t_ns);
+	msgpack_pack_uint64(pk, e->delta_ns);
+	msgpack_pack_uint32(pk, e->file);
+	msgpack_pack_uint32(pk, e->func);
+	msgpack_pack_int32(pk, e->line);
+	msgpack_pack_int32(pk, e->peer);
+	msgpack_pack_int32(pk, e->tag);
+	msgpack_pack_int64(pk, e->bytes);
+	msgpack_pack_int32(pk, e->result);
+	msgpack_pack_int32(pk, e->aux);
+}
+
+/* The clock offset event e was stored with. */
+static int64_t con_tfile_ev_offset(const con_ev_rec *e)
+{
+	return (int64_t)e->t_ns - e->t_con_ns;
+}
+
+/* Writes the stored events from arrival number *num on as one events
+ * record: the run of events of the same source and offset, at most
+ * CON_TFILE_BATCH.  Advances *num past them. */
+static void con_tfile_store_batch(uint64_t *num)
+{
+	const con_ev_rec *e = con_ev_get(*num), *x;
+	const con_ev_src *s = con_ev_src_at(e->src);
+	int64_t off = con_tfile_ev_offset(e);
+	uint64_t end = con_ev_next(), k, n;
+
+	for (n = 1; n < CON_TFILE_BATCH && *num + n < end; n++) {
+		x = con_ev_get(*num + n);
+		if (x->src != e->src || con_tfile_ev_offset(x) != off)
+			break;
+	}
+	con_tfile_rec("events", 6);
+	con_tfile_src(s->node, s->proc, s->pid_id);
+	msgpack_pack_array(&con_tf.pk, (uint32_t)n);
+	for (k = 0; k < n; k++)
+		con_tfile_ev(con_ev_get(*num + k));
+	msgpack_pack_int64(&con_tf.pk, off);
+	*num += n;
+}
+
+/* What the event store holds: each source's string table and losses,
+ * then the events in arrival order.  The events the store has forgotten
+ * (its ring was full) cannot be written. */
+static void con_tfile_store(void)
+{
+	const con_ev_src *s;
+	uint64_t num;
+	size_t i;
+
+	for (i = 0; i < con_ev_nsrcs() && con_tf.f != NULL; i++) {
+		s = con_ev_src_at(i);
+		con_tfile_node_seen(s->node);
+		con_tfile_src_strings(s);
+		if (s->st.lost > 0)
+			con_tfile_lost(s->node, s->proc, s->pid_id,
+				       s->st.lost);
+	}
+	num = con_ev_oldest();
+	while (num < con_ev_next() && con_tf.f != NULL)
+		con_tfile_store_batch(&num);
+}
+
+/* The debugger's processes: a proc record each, and the end of those
+ * that ended. */
+static void con_tfile_procs(int ended)
+{
+	const con_proc *p;
+
+	for (p = con_dbg_proc_first(); p != NULL; p = p->next) {
+		if (!ended) {
+			con_tfile_proc(p->node, p->proc, p->id, "");
+			continue;
+		}
+		if (p->state == CON_PROC_EXITED)
+			con_tfile_exit(p->id, "exit", p->status);
+		else if (p->state == CON_PROC_CRASHED)
+			con_tfile_exit(p->id, "signal", p->sig);
+	}
+}
+
+/* Opens path for writing: a new file, or truncated with overwrite.
+ * 0 or a code with err. */
+static int con_tfile_create(const char *path, int overwrite, char *err,
+			    size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
+		      (overwrite ? O_TRUNC : O_EXCL), 0644);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
+			 errno == EEXIST ? " (--force overwrites it)" : "");
+		return errno == EEXIST ? WIRE_ESTATE : WIRE_EIO;
+	}
+	con_tf.f = fdopen(fd, "wb");
+	if (con_tf.f == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return WIRE_EIO;
+	}
+	setvbuf(con_tf.f, NULL, _IOFBF, CON_TFILE_BUF);
+	return 0;
+}
+
+/* Starts writing path. */
 int con_tfile_open(const char *path, const char *command, int overwrite,
 		   char *err, size_t errlen)
-{ (void)path; (void)command; (void)overwrite; snprintf(err, errlen, "trace files are not available yet"); return WIRE_EARG; }
-int con_tfile_active(void) { return 0; }
-const char *con_tfile_path(void) { return ""; }
-void con_tfile_node(const char *node, const char *arch) { (void)node; (void)arch; }
-void con_tfile_clock(const char *node, const ana_clock_sample *s) { (void)node; (void)s; }
-void con_tfile_proc(const char *node, uint32_t proc, int pid_id, const char *program) { (void)node; (void)proc; (void)pid_id; (void)program; }
-void con_tfile_events(const char *node, uint32_t proc, int pid_id, const msgpack_object *events) { (void)node; (void)proc; (void)pid_id; (void)events; }
-void con_tfile_strings(const char *node, uint32_t proc, int pid_id, uint64_t first, const msgpack_object *strings) { (void)node; (void)proc; (void)pid_id; (void)first; (void)strings; }
-void con_tfile_lost(const char *node, uint32_t proc, int pid_id, uint64_t count) { (void)node; (void)proc; (void)pid_id; (void)count; }
-void con_tfile_exit(int pid_id, const char *how, int64_t code) { (void)pid_id; (void)how; (void)code; }
-void con_tfile_var(int pid_id, int bp, const char *file, int line, uint64_t hit, const char *name, const char *value) { (void)pid_id; (void)bp; (void)file; (void)line; (void)hit; (void)name; (void)value; }
-void con_tfile_flush(void) {}
-const char *con_tfile_take_error(void) { return NULL; }
-int con_tfile_close(const char *how, int status, char *err, size_t errlen) { (void)how; (void)status; (void)err; (void)errlen; return 0; }
-long con_tfile_load(const char *path, char *note, size_t notelen, char *err, size_t errlen)
-{ (void)path; (void)note; (void)notelen; snprintf(err, errlen, "trace files are not available yet"); return WIRE_EARG; }
+{
+	const char *sync = getenv("PARAVT_TRACE_FSYNC");
+	int rc;
+
+	if (con_tf.f != NULL) {
+		snprintf(err, errlen, "already writing the trace file %s "
+			 "(trace file off first)", con_tf.path);
+		return WIRE_ESTATE;
+	}
+	rc = con_tfile_create(path, overwrite, err, errlen);
+	if (rc < 0)
+		return rc;
+	snprintf(con_tf.path, sizeof con_tf.path, "%s", path);
+	msgpack_packer_init(&con_tf.pk, NULL, con_tfile_write);
+	con_tf.sync = sync != NULL && strcmp(sync, "0") != 0 && *sync != '\0';
+	con_tf.failed = 0;
+	con_tf.error_new = 0;
+	con_tfile_header(command != NULL ? command : "");
+	con_tfile_nodes();
+	con_tfile_procs(0);
+	con_tfile_store();
+	con_tfile_procs(1);
+	con_tfile_flush();
+	if (con_tf.f == NULL) {
+		snprintf(err, errlen, "%s", con_tf.error);
+		con_tf.error_new = 0;
+		return WIRE_EIO;
+	}
+	return 0;
+}
+
+/* True while writing. */
+int con_tfile_active(void)
+{
+	return con_tf.f != NULL;
+}
+
+/* The path being written. */
+const char *con_tfile_path(void)
+{
+	return con_tf.f != NULL ? con_tf.path : "";
+}
+
+/* ---- hooks ------------------------------------------------------------ */
+
+/* A node's record (again, when its HELLO changed). */
+void con_tfile_node(const char *node, const char *arch)
+{
+	if (con_tf.f == NULL)
+		return;
+	con_tfile_node_rec(node, arch);
+	con_tfile_flush();
+}
+
+/* A clock sample. */
+void con_tfile_clock(const char *node, const ana_clock_sample *s)
+{
+	if (con_tf.f == NULL)
+		return;
+	con_tfile_node_seen(node);
+	con_tfile_clock_rec(node, s);
+	con_tfile_flush();
+}
+
+/* A process started. */
+void con_tfile_proc(const char *node, uint32_t proc, int pid_id,
+		    const char *program)
+{
+	if (con_tf.f == NULL)
+		return;
+	con_tfile_node_seen(node);
+	con_tfile_rec("proc", 5);
+	con_tfile_src(node, proc, pid_id);
+	con_tfile_str(program);
+	con_tfile_flush();
+}
+
+/* A NODE_EVENTS batch, with the clock offset the store used. */
+void con_tfile_events(const char *node, uint32_t proc, int pid_id,
+		      const msgpack_object *events)
+{
+	const con_node *n;
+
+	if (con_tf.f == NULL)
+		return;
+	con_tfile_node_seen(node);
+	n = con_node_find(node);
+	con_tfile_rec("events", 6);
+	con_tfile_src(node, proc, pid_id);
+	msgpack_pack_object(&con_tf.pk, *events);
+	msgpack_pack_int64(&con_tf.pk, n != NULL ? n->clock.offset_ns : 0);
+	con_tfile_flush();
+}
+
+/* An EVENT_STRINGS table. */
+void con_tfile_strings(const char *node, uint32_t proc, int pid_id,
+		       uint64_t first, const msgpack_object *strings)
+{
+	if (con_tf.f == NULL)
+		return;
+	con_tfile_node_seen(node);
+	con_tfile_rec("strings", 6);
+	con_tfile_src(node, proc, pid_id);
+	msgpack_pack_uint64(&con_tf.pk, first);
+	msgpack_pack_object(&con_tf.pk, *strings);
+	con_tfile_flush();
+}
+
+/* EVENTS_LOST. */
+void con_tfile_lost(const char *node, uint32_t proc, int pid_id,
+		    uint64_t count)
+{
+	if (con_tf.f == NULL)
+		return;
+	con_tfile_rec("lost", 5);
+	con_tfile_src(node, proc, pid_id);
+	msgpack_pack_uint64(&con_tf.pk, count);
+	con_tfile_flush();
+}
+
+/* A process ended: how ("exit", "signal", "crash") and its code. */
+void con_tfile_exit(int pid_id, const char *how, int64_t code)
+{
+	if (con_tf.f == NULL)
+		return;
+	con_tfile_rec("exit", 4);
+	msgpack_pack_int(&con_tf.pk, pid_id);
+	con_tfile_str(how);
+	msgpack_pack_int64(&con_tf.pk, code);
+	con_tfile_flush();
+}
+
+/* A variable a `record` breakpoint captured. */
+void con_tfile_var(int pid_id, int bp, const char *file, int line,
+		   uint64_t hit, const char *name, const char *value)
+{
+	if (con_tf.f == NULL)
+		return;
+	con_tfile_rec("var", 8);
+	msgpack_pack_int(&con_tf.pk, pid_id);
+	msgpack_pack_int(&con_tf.pk, bp);
+	con_tfile_str(file);
+	msgpack_pack_int(&con_tf.pk, line);
+	msgpack_pack_uint64(&con_tf.pk, hit);
+	con_tfile_str(name);
+	con_tfile_str(value);
+	con_tfile_flush();
+}
+
+/* ---- flush and close -------------------------------------------------- */
+
+/* Hands the buffer to the kernel (and to the disk with sync). */
+void con_tfile_flush(void)
+{
+	if (con_tf.f == NULL)
+		return;
+	if (fflush(con_tf.f) != 0 ||
+	    (con_tf.sync && fsync(fileno(con_tf.f)) != 0))
+		con_tfile_fail(errno);
+}
+
+/* The write error not taken yet. */
+const char *con_tfile_take_error(void)
+{
+	if (!con_tf.error_new)
+		return NULL;
+	con_tf.error_new = 0;
+	return con_tf.error;
+}
+
+/* Writes the end record and closes. */
+int con_tfile_close(const char *how, int status, char *err, size_t errlen)
+{
+	FILE *f;
+
+	if (con_tf.f == NULL) {
+		if (!con_tf.failed)
+			return 0;
+		snprintf(err, errlen, "%s", con_tf.error);
+		con_tf.failed = 0;
+		con_tf.error_new = 0;
+		return WIRE_EIO;
+	}
+	con_tfile_rec("end", 3);
+	con_tfile_str(how);
+	msgpack_pack_int(&con_tf.pk, status);
+	con_tfile_flush();
+	if (con_tf.f == NULL)
+		return con_tfile_close(how, status, err, errlen);
+	f = con_tf.f;
+	con_tf.f = NULL;
+	con_tfile_forget();
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "trace file %s: %s", con_tf.path,
+			 strerror(errno));
+		return WIRE_EIO;
+	}
+	return 0;
+}

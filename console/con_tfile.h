@@ -73,4 +73,65 @@ int con_tfile_close(const char *how, int status, char *err, size_t errlen);
 long con_tfile_load(const char *path, char *note, size_t notelen,
 		    char *err, size_t errlen);
 
+/* ---- what con_tfile_load read besides the events ---- */
+
+#define CON_TFILE_NAME_MAX 64
+
+/* A node of a trace file. */
+typedef struct con_tfile_node_info {
+	char name[CON_TFILE_NAME_MAX];  /* console name */
+	char arch[128];                 /* arch/ABI description */
+	char port[CON_TFILE_NAME_MAX];  /* ports/ name, "" unknown */
+	char software[CON_TFILE_NAME_MAX]; /* "paravt 0.1.0", "" unknown */
+	uint64_t clocks;                /* clock samples read */
+} con_tfile_node_info;
+
+/* A process of a trace file (proc records, and exit records by pid_id). */
+typedef struct con_tfile_proc_info {
+	char node[CON_TFILE_NAME_MAX];  /* node ("" if only an exit) */
+	uint32_t proc;                  /* the daemon's process number */
+	int pid_id;                     /* pN */
+	char program[256];              /* program, "" unknown */
+	int ended;                      /* an exit record was read */
+	char how[16];                   /* "exit", "signal", "crash" */
+	int64_t code;                   /* exit status or signal */
+} con_tfile_proc_info;
+
+/* A recorded variable (var record). */
+typedef struct con_tfile_var_info {
+	int pid_id, bp, line;
+	uint64_t hit;
+	char *file, *name, *value;      /* owned by the table */
+} con_tfile_var_info;
+
+/* Everything but the events (borrowed until the next con_tfile_load). */
+typedef struct con_tfile_meta {
+	uint32_t version;               /* format version of the header */
+	int64_t created;                /* unix time the file was started */
+	char host[256];                 /* console host */
+	char command[1024];             /* what was run */
+	con_tfile_node_info *nodes;     /* in order of first sight */
+	size_t nnodes;
+	con_tfile_proc_info *procs;
+	size_t nprocs;
+	con_tfile_var_info *vars;
+	size_t nvars;
+	int ended;                      /* an end record was read */
+	char end_how[64];               /* its how */
+	int64_t end_status;             /* its status */
+	uint64_t records;               /* whole records read */
+	uint64_t skipped;               /* malformed or unknown ones skipped */
+	uint64_t size;                  /* bytes of the file */
+	int truncated;                  /* the file ends inside a record */
+	uint64_t cut_at;                /* byte where the last whole record
+					   ends (== size when complete) */
+} con_tfile_meta;
+
+/* The metadata of the last con_tfile_load (zeroed before each). */
+const con_tfile_meta *con_tfile_loaded(void);
+
+/* info procs of a trace read with open (con_tfile_cmd.c): the event
+ * store's processes with how the trace says they ended.  Returns 0. */
+int con_tfile_info_procs(void);
+
 #endif

@@ -1,0 +1,139 @@
+#!/bin/sh
+# 86-tracefile.sh — paravt's trace file (paravt-trace(5)) written during a
+# real PVM run and read back:
+#   - `trace file OUT` before `run pvm pvm_master 6` (real daemon, the
+#     session's own pvmd, tests/programs/pvm_master.c + pvm_worker.c);
+#   - `paravt trace-info OUT`: version, the node with its arch and clock
+#     model, 7 processes, and events/sends/receives equal to the live
+#     `stats` totals, matched pairs = sends, the end record;
+#   - `paravt -e "open OUT" -e "info procs" -e stats -e "trace show 20"`:
+#     the same stats table, trace show lines and trace check (clock
+#     models, matched pairs, repairs) as the live run,
+#     and info procs lists p1..p7 as exited with their tids;
+#   - the file cut at 24 byte offsets (inside the header, at record
+#     boundaries and at random places): each is read up to its last
+#     whole record, with the note "truncated at byte N after R whole
+#     records", N <= the cut, the events never more than a longer cut's,
+#     the first N bytes alone read as a complete file, and no crash;
+#   - garbage, an empty file, a msgpack file that is not a trace and a
+#     header of version 2 give exit status 1 and a clear sentence; no
+#     argument gives the usage and 2; --help works.
+. "$(dirname "$0")/../lib/common.sh"
+grep -q '"pvm"' "$TOP"/daemon/*.c 2>/dev/null ||
+	skip "paravtd has no RUN kind pvm yet"
+[ -x /usr/lib/pvm3/lib/pvmd ] || [ -x /usr/bin/pvmd ] || [ -e /usr/lib/pvm3 ] ||
+	skip "PVM is not installed"
+start_daemon nat linux-x86_64
+cd "$T" || fail "cd $T"
+P=$TOP/tests/programs
+OUT=$T/run.pvt
+
+# ---- the live run, written to a trace file ---------------------------------
+# shellcheck disable=SC2154
+"$PARAVT" -n -e "node add nat 127.0.0.1:$DPORT_nat" \
+	-e "load --pvm $P/pvm_master.c $P/pvm_worker.c" -e "build" \
+	-e "trace file $OUT" -e "trace file" -e "run pvm pvm_master 6" \
+	-e "stats" -e "trace show 20" -e "trace check" -e "trace file off" \
+	>"$T/live" 2>&1 || { cat "$T/live"; cat "$T/nat.log"; fail "console failed"; }
+cat "$T/live"
+expect_grep "^Writing the trace file $OUT\.$" "$T/live"
+expect_grep "^Trace file $OUT closed\.$" "$T/live"
+[ -s "$OUT" ] || fail "no trace file written"
+ok "trace file written: $(wc -c <"$OUT") bytes"
+# shellcheck disable=SC2046
+set -- $(grep '^total ' "$T/live")
+sends=$2 recvs=$3 events=$7
+[ "$sends" -ge 12 ] && [ "$sends" = "$recvs" ] || fail "live stats: $sends sends, $recvs receives"
+
+# ---- paravt trace-info -----------------------------------------------------
+"$PARAVT" trace-info "$OUT" >"$T/info" 2>&1 || { cat "$T/info"; fail "trace-info failed on the complete file"; }
+cat "$T/info"
+expect_grep '^format: +paravt-trace version 1, [0-9]+ bytes, [0-9]+ records$' "$T/info"
+expect_grep '^command: +console: pvm_master pvm_worker$' "$T/info"
+expect_grep "^  nat +$(uname -m), little-endian, long 8, pointer 8 \[linux-x86_64\]$" "$T/info" "node arch"
+expect_grep '^  +clock: offset [-+][0-9.]+ ms, drift [-+][0-9.]+ ppm, error [0-9.]+ ms \([0-9]+ samples\)$' "$T/info" "clock model"
+# matched pairs as the live run's analysis found them (trace check)
+pairs=$(sed -n 's/^matched pairs: \([0-9]*\), .*/\1/p' "$T/live")
+[ -n "$pairs" ] || fail "live trace check printed no matched pairs"
+expect_grep "^matched: +$pairs send/recv pairs, " "$T/info" "matched pairs differ from the live trace check ($pairs)"
+expect_grep '^time span: +0\.[0-9]{6} s|^time span: +[1-9][0-9]*\.[0-9]{6} s' "$T/info"
+expect_grep '^ended: +off, status 0$' "$T/info"
+expect_no_grep '^note:' "$T/info"
+ok "trace-info: $events events, $sends pairs, as the live stats"
+
+# ---- open: browse it as a live run -------------------------------------------
+"$PARAVT" -n -e "open $OUT" -e "info procs" -e stats -e "trace show 20" -e "trace check" \
+	>"$T/open" 2>&1 || { cat "$T/open"; fail "open failed"; }
+cat "$T/open"
+expect_grep "^Opened $OUT: $events events of 7 processes on 1 nodes " "$T/open"
+for i in 1 2 3 4 5 6 7; do
+	expect_grep "^  p$i +nat +- +t[0-9a-f]+ +exited +" "$T/open" "info procs: p$i"
+done
+# stats and trace show: from the header line of stats on, as live
+sed -n '/^Proc /,$p' "$T/live" | grep -v '^Trace file .* closed\.$' >"$T/live.tail"
+sed -n '/^Proc /,$p' "$T/open" >"$T/open.tail"
+diff -u "$T/live.tail" "$T/open.tail" || fail "stats, trace show or trace check of the opened file differ from the live run"
+[ "$(grep -c '^\[p' "$T/open.tail")" -ge 10 ] || fail "trace show printed too little"
+ok "open: info procs, stats, trace show and trace check as in the live run"
+
+# ---- truncation ------------------------------------------------------------
+size=$(wc -c <"$OUT")
+# offsets: inside the header, just after it, and 18 spread at random
+awk -v n="$size" -v seed="$$" 'BEGIN {
+	srand(seed); print 1; print 7; print 14; print 20; print 40; print 60
+	for (i = 0; i < 18; i++) print 61 + int(rand() * (n - 62))
+}' | sort -n -u >"$T/offsets"
+prev_ev=-1
+while read -r off; do
+	head -c "$off" "$OUT" >"$T/cut"
+	timeout 20 "$PARAVT" trace-info "$T/cut" >"$T/cut.out" 2>&1
+	rc=$?
+	case $rc in
+	0)
+		n=$(sed -n 's/^note: *truncated at byte \([0-9]*\) after [0-9]* whole records$/\1/p' "$T/cut.out")
+		[ -n "$n" ] || { cat "$T/cut.out"; fail "cut at $off: no truncation note"; }
+		[ "$n" -le "$off" ] || fail "cut at $off: read up to byte $n"
+		ev=$(sed -n 's/^events: *\([0-9]*\) .*/\1/p' "$T/cut.out")
+		[ "$ev" -ge "$prev_ev" ] || fail "cut at $off: $ev events, fewer than a shorter cut ($prev_ev)"
+		prev_ev=$ev
+		head -c "$n" "$OUT" >"$T/whole"
+		"$PARAVT" trace-info "$T/whole" >"$T/whole.out" 2>&1 ||
+			fail "the first $n bytes (whole records) are not readable"
+		expect_no_grep '^note:' "$T/whole.out" "the first $n bytes are not whole records"
+		echo "  cut at $off: read up to byte $n, $ev events" ;;
+	1)
+		expect_grep "truncated at byte 0 after 0 whole records: not even the header is whole" "$T/cut.out"
+		echo "  cut at $off: inside the header" ;;
+	*)
+		cat "$T/cut.out"; fail "cut at $off: trace-info exit status $rc" ;;
+	esac
+done <"$T/offsets"
+[ "$prev_ev" -gt 0 ] || fail "no cut file had events"
+ok "$(wc -l <"$T/offsets") cut files read up to their last whole record"
+
+# ---- unreadable files --------------------------------------------------------
+bad() { # bad FILE PATTERN WHAT
+	"$PARAVT" trace-info "$1" >"$T/bad.out" 2>&1
+	rc=$?
+	[ $rc = 1 ] || { cat "$T/bad.out"; fail "$3: exit status $rc, not 1"; }
+	expect_grep "$2" "$T/bad.out" "$3"
+	"$PARAVT" -n -e "open $1" >"$T/bad.open" 2>&1 && fail "open of $3 succeeded"
+	expect_grep "$2" "$T/bad.open" "open of $3"
+	ok "$3: $(head -n 1 "$T/bad.out")"
+}
+head -c 4096 /dev/urandom >"$T/garbage"
+bad "$T/garbage" "is not a paravt trace file" "random bytes"
+: >"$T/empty"
+bad "$T/empty" "is empty, not a paravt trace file" "an empty file"
+printf '\223\001\002\003' >"$T/other"
+bad "$T/other" "is not a paravt trace file" "msgpack that is not a trace"
+# the version is the byte after the fixarray and the 13-byte magic string
+{ head -c 14 "$OUT"; printf '\002'; tail -c +16 "$OUT"; } >"$T/v2"
+bad "$T/v2" "is a paravt trace of format version 2; this paravt reads version 1 only" "version 2"
+bad "$T/nonexistent" "No such file or directory" "a missing file"
+"$PARAVT" trace-info >"$T/usage" 2>&1
+[ $? = 2 ] || fail "trace-info without a file: not exit status 2"
+expect_grep '^usage: paravt trace-info' "$T/usage"
+"$PARAVT" trace-info --help >"$T/help" 2>&1 || fail "trace-info --help"
+expect_grep 'paravt-trace\(5\)' "$T/help"
+ok "usage and --help"
