@@ -61,3 +61,12 @@ build/tests/unit/test_ana_out: tests/unit/test_ana_out.c $(ANA_LIB)
 	@mkdir -p $(dir $@)
 	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
+
+# The analysis passes of issue 5 (console/ana/ana_clock.c, ana_match.c,
+# ana_comp.c, ana_order.c, ana_sort.c).
+TEST_BINS += build/tests/unit/test_ana
+
+build/tests/unit/test_ana: tests/unit/test_ana.c $(ANA_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+		$(ANA_LIBS) $(UNIT_LIBS)
