@@ -92,6 +92,12 @@ con_cmd_fn con_cmd_open, con_trace_file, con_trace_check, con_trace_export,
 	con_cmd_report, con_info_efficiency, con_info_matrix, con_info_balance,
 	con_info_hang;
 
+/* The hang watchdog (con_hang_cmd.c): on (run and continue, while they
+ * wait) reports a run with no event for PARAVT_HANG_TIMEOUT seconds
+ * whose running processes are all blocked, and ends the wait on a
+ * deadlock; off removes it. */
+void con_hang_watchdog(int on);
+
 /* Prints the debugger events (stops, output, exits) queued so far. */
 void con_cmd_dbg_events(void);
 

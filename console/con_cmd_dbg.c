@@ -448,13 +448,16 @@ static int con_cmd_dbg_settled_rc; /* how the last settle ended */
 
 static void con_cmd_dbg_settle(double secs)
 {
-	int rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
+	int rc;
 
+	con_hang_watchdog(1);
+	rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
 	if (rc == 0 && con_ev_last_arrival() != 0 &&
 	    !con_cmd_dbg_any_stopped()) {
 		con_cmd_dbg_wait(con_cmd_dbg_quiet, NULL, CON_DBG_QUIET_MAX);
 		rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
 	}
+	con_hang_watchdog(0);
 	if (rc == WIRE_ETIMEOUT)
 		con_cmd_dbg_still_running(secs);
 	if (rc == WIRE_ESTATE)

@@ -1,0 +1,68 @@
+#!/bin/sh
+# 88-hang.sh — hang and deadlock diagnosis with a real daemon, pvmd and a
+# PVM program that hangs on purpose (tests/programs/pvm_deadlock.c), the
+# console in batch mode with stdin from /dev/null:
+#   1. deadlock: two tasks each receiving first.  With
+#      PARAVT_HANG_TIMEOUT=3 and `run --timeout 60` the watchdog reports
+#      the deadlock by itself and ends the wait long before the timeout
+#      (elapsed < 20 s); the report names both tasks and both source
+#      lines (those of the two pvm_recv calls, found with grep), `info
+#      hang` says the same and shows how long each has been blocked, and
+#      `kill all` ends the tasks;
+#   2. a hang that is no deadlock: the second task exits without
+#      sending, the first waits for it for ever.  The watchdog reports
+#      it ("p1 waits for p2 which has exited") but never says deadlock,
+#      and the wait goes on to run's own --timeout.
+. "$(dirname "$0")/../lib/common.sh"
+grep -q WIRE_NODE_EVENTS "$TOP"/daemon/*.c 2>/dev/null ||
+	skip "paravtd does not forward events yet"
+[ -e /usr/lib/pvm3 ] || skip "PVM is not installed"
+start_daemon nat linux-x86_64
+cd "$T" || fail "cd $T"
+P=$TOP/tests/programs
+LM=$(grep -n 'hang: master receives first' "$P/pvm_deadlock.c" | cut -d: -f1)
+LW=$(grep -n 'hang: worker receives first' "$P/pvm_deadlock.c" | cut -d: -f1)
+[ -n "$LM" ] && [ -n "$LW" ] || fail "marker lines not found in pvm_deadlock.c"
+
+# $1 mode, $2 run timeout; output in $T/$1.out, seconds in $T/$1.secs.
+hang_run() {
+	_t0=$(date +%s)
+	# shellcheck disable=SC2154
+	PARAVT_HANG_TIMEOUT=3 timeout 120 "$PARAVT" -n \
+		-e "node add nat 127.0.0.1:$DPORT_nat" \
+		-e "load --pvm $P/pvm_deadlock.c" -e "build" \
+		-e "run pvm --timeout $2 pvm_deadlock $1" -e "info hang" \
+		-e "info procs" -e "kill all" -e "info procs" \
+		</dev/null >"$T/$1.out" 2>&1
+	echo "$(( $(date +%s) - _t0 ))" >"$T/$1.secs"
+	cat "$T/$1.out"
+}
+
+# 1. the deadlock
+hang_run deadlock 60
+O=$T/deadlock.out
+expect_grep '^\[no progress for 3 s: every running process is blocked\]$' "$O"
+expect_grep '^\[stopped waiting: deadlock: p[12] and p[12] wait for each other\]$' "$O"
+n=$(grep -c '^deadlock: p[12] and p[12] wait for each other$' "$O")
+[ "$n" -eq 2 ] || fail "deadlock headline printed $n times (watchdog + info hang expected)"
+expect_grep "^  p1 \(t[0-9a-f]+\) pvm_recv from p2 tag 1 at .*pvm_deadlock\.c:$LM in master$" "$O"
+expect_grep "^  p2 \(t[0-9a-f]+\) pvm_recv from p1 tag 2 at .*pvm_deadlock\.c:$LW in worker$" "$O"
+expect_grep '^blocked for: p[12] [0-9]+\.[0-9] s, p[12] [0-9]+\.[0-9] s$' "$O"
+expect_no_grep 'still running after' "$O"
+secs=$(cat "$T/deadlock.secs")
+[ "$secs" -lt 20 ] || fail "deadlock reported after $secs s (PARAVT_HANG_TIMEOUT=3, run --timeout 60)"
+ok "deadlock of p1 and p2 at pvm_deadlock.c:$LM and :$LW, reported by itself; console done in $secs s"
+# after kill all, no process is left running
+tail -n 4 "$O" | grep -Eq '^[ *] p[12] .* (running|stopped) ' &&
+	fail "a task still runs after kill all"
+ok "kill all ends both tasks"
+
+# 2. a hang that is not a deadlock
+hang_run exited 8
+O=$T/exited.out
+expect_grep '^\[no progress for 3 s: every running process is blocked\]$' "$O"
+expect_grep '^hang: p1 waits for p2 which has exited$' "$O"
+expect_grep "^  p1 \(t[0-9a-f]+\) pvm_recv from p2 \(exited\) tag 1 at .*pvm_deadlock\.c:$LM in master$" "$O"
+expect_no_grep '(^|: )deadlock:|stopped waiting' "$O"
+expect_grep '^\[still running after 8 s: p1;' "$O"
+ok "a task waiting for one that exited is a hang, not a deadlock"
