@@ -70,3 +70,14 @@ build/tests/unit/test_ana: tests/unit/test_ana.c $(ANA_LIB)
 	@mkdir -p $(dir $@)
 	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
+
+# The console's clock registry (console/con_clk.c) with the real clock fit;
+# the test stands in for the trace file hook.
+TEST_BINS += build/tests/unit/test_con_clk
+
+build/tests/unit/test_con_clk: tests/unit/test_con_clk.c \
+		build/console/obj/console/con_clk.o $(ANA_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
+		build/console/obj/console/con_clk.o $(ANA_LIB) $(ANA_LIBS) \
+		$(UNIT_LIBS)
