@@ -86,6 +86,7 @@ install: all
 	install -m 755 $(DAEMON_BIN) $(DESTDIR)$(PREFIX)/sbin/paravtd
 	install -m 644 man/paravt.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/paravt-protocol.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 man/paravt-trace.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 man/paravtd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 644 ports/*.mk $(DESTDIR)$(PREFIX)/share/paravt/ports/
 
