@@ -234,9 +234,12 @@ static int con_batch_opt(int argc, char **argv, int *i, con_batch_opts *o)
 	return rc;
 }
 
+static int con_batch_break_split(const char *spec, char *loc, char *list);
+
 /* Checks what the options need together.  0 or a usage error. */
 static int con_batch_check(const con_batch_opts *o)
 {
+	char loc[CON_CMD_LINE], list[CON_CMD_LINE];
 	int i;
 
 	if (o->out == NULL)
@@ -254,6 +257,12 @@ static int con_batch_check(const con_batch_opts *o)
 	if (o->nsources == 0 && (o->nbreaks > 0 || o->nload > 0))
 		return con_batch_usage_error("%s", "--break and load options "
 					     "need SOURCES");
+	for (i = 0; i < o->nbreaks; i++)
+		if (con_batch_break_split(o->breaks[i], loc, list) < 0)
+			return con_batch_usage_error("--break '%s': expected "
+						     "LOCATION or 'LOCATION "
+						     "record VAR,...'",
+						     o->breaks[i]);
 	for (i = 0; i < o->nnodes; i++)
 		if (strchr(o->nodes[i], '=') == NULL ||
 		    o->nodes[i][0] == '=')
@@ -383,6 +392,11 @@ static int con_batch_nodes_file(const char *path)
 		rc = con_cmd_exec(head, where) < 0 ? -1 : 0;
 		n++;
 	}
+	if (rc == 0 && ferror(f)) {
+		fprintf(stderr, "paravt trace: cannot read the nodes file "
+			"%s: %s\n", path, strerror(errno));
+		rc = -1;
+	}
 	free(line);
 	fclose(f);
 	if (rc == 0 && n == 0) {
@@ -422,27 +436,35 @@ static int con_batch_add_nodes(const con_batch_opts *o)
 	return 0;
 }
 
-/* --break SPEC as `break LOCATION record [LIST]`: the location ends at
- * the first blank or comma; what follows is empty or "record" and the
- * list.  0 or -1 (reported). */
-static int con_batch_break(const char *spec)
+/* Splits --break SPEC into its location and record list (buffers of
+ * CON_CMD_LINE bytes): the location ends at the first blank or comma;
+ * what follows is empty or "record" and the list.  0, or -1 when SPEC
+ * is not of that form. */
+static int con_batch_break_split(const char *spec, char *loc, char *list)
 {
 	size_t k = strcspn(spec, " \t,");
 	const char *rest = spec + k;
+
+	snprintf(loc, CON_CMD_LINE, "%.*s", (int)k, spec);
+	rest += strspn(rest, " \t,");
+	if (k == 0 || (*rest != '\0' &&
+		       (strncmp(rest, "record", 6) != 0 ||
+			(rest[6] != '\0' && !strchr(" \t,=", rest[6])))))
+		return -1;
+	rest += *rest != '\0' ? 6 : 0;
+	rest += strspn(rest, " \t,=");
+	snprintf(list, CON_CMD_LINE, "%s", rest);
+	return 0;
+}
+
+/* --break SPEC as `break LOCATION record [LIST]`.  0 or -1 (reported). */
+static int con_batch_break(const char *spec)
+{
 	char loc[CON_CMD_LINE], list[CON_CMD_LINE];
 	char *w[3] = {loc, "record", list};
 
-	snprintf(loc, sizeof loc, "%.*s", (int)k, spec);
-	rest += strspn(rest, " \t,");
-	if (*rest != '\0' && (strncmp(rest, "record", 6) != 0 ||
-			      (rest[6] != '\0' && !strchr(" \t,=", rest[6])))) {
-		fprintf(stderr, "paravt trace: --break '%s': expected "
-			"LOCATION or 'LOCATION record VAR,...'\n", spec);
-		return -1;
-	}
-	rest += *rest != '\0' ? 6 : 0;
-	rest += strspn(rest, " \t,=");
-	snprintf(list, sizeof list, "%s", rest);
+	if (con_batch_break_split(spec, loc, list) < 0)
+		return -1; /* checked by con_batch_check */
 	return con_batch_exec("break", w, list[0] != '\0' ? 3 : 2, NULL);
 }
 
@@ -761,9 +783,11 @@ static void con_batch_summary(const char *out, int st, const char *how,
 		"interrupted, processes killed"
 	};
 
-	fprintf(stderr, "paravt trace: %s: %llu events, %d processes, %.1f s;"
-		" %s", out, (unsigned long long)con_ev_next(),
-		con_batch_nprocs(), con_batch_elapsed(), what[st]);
+	int n = con_batch_nprocs();
+
+	fprintf(stderr, "paravt trace: %s: %llu events, %d process%s, %.1f s;"
+		" %s", out, (unsigned long long)con_ev_next(), n,
+		n == 1 ? "" : "es", con_batch_elapsed(), what[st]);
 	if (st == CON_BATCH_FAILED)
 		fprintf(stderr, " (%s, status %lld)", how, (long long)code);
 	fprintf(stderr, "\n");

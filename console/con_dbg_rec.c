@@ -232,13 +232,27 @@ static void con_rec_line(const con_rec *r, char *line, size_t n)
 		snprintf(line + used, n - used, " (no locals)");
 }
 
+/* True if some value of r arrived. */
+static int con_rec_any_value(const con_rec *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->q[i].done && r->q[i].ok)
+			return 1;
+	return 0;
+}
+
 /* Ends job r: queues its line and resumes the process if it is still
- * stopped. */
+ * stopped.  A process that ended (killed, node lost) before any value
+ * arrived leaves no line: there is nothing to record. */
 static void con_rec_finish(con_rec *r)
 {
 	char line[CON_REC_LINE], err[CON_REC_ERR];
 	con_dbg_event *e;
 
+	if (r->proc->state != CON_PROC_STOPPED && !con_rec_any_value(r))
+		return;
 	con_rec_line(r, line, sizeof line);
 	e = con_dbg_event_add(CON_EV_RECORD, r->proc, NULL, line);
 	if (e != NULL) {

@@ -1,0 +1,189 @@
+#!/bin/sh
+# 86-batch.sh — unattended capture with `paravt trace` (issue 6):
+#   (d) usage errors: no -o, no "-- COMMAND", an unknown option, an
+#       unreadable nodes file, a bad --break: status 2 and a clear
+#       message, nothing run;
+#   (b0) `break FILE:LINE record VARS` and `info breakpoints` in the
+#       console: the record list is shown;
+#   (c) --timeout on batch_spin.c (never ends; a record breakpoint in its
+#       loop): status 3 within T + a few seconds, the process killed, the
+#       trace kept (trace-info reads it: ended by the time limit, events
+#       and recorded values in it);
+#   (a)+(b) a real multi-host PVM run — namespace A (10.231.7.1) with the
+#       native paravtd, namespace B (10.231.7.2) with the s390x paravtd
+#       under qemu, as in 18-pvm-hetero-paravt.sh — captured with
+#         paravt trace -o OUT --nodes FILE --break 'pvm_worker.c:L record
+#         i, n, sum' --pvm pvm_master.c pvm_worker.c -- run pvm a ...
+#       from stdin /dev/null, without a terminal (setsid): status 0, the
+#       trace file exists and trace-info reads it (7 processes, 18
+#       recorded values, ended "exited"), no progress line, and one record
+#       line per worker with the values the master prints for it (the run
+#       never stopped: the master's output is complete).
+# Exit 77 only when namespaces, PVM or the s390x toolchain are missing
+# (the other parts have run by then).
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/pvm/pvm-cluster.sh"
+
+P=$TOP/tests/programs
+cd "$T" || fail "cd $T"
+
+# ---- (d) usage errors ----------------------------------------------------
+usage_case() { # usage_case WHAT PATTERN ARGS...
+	_what=$1 _pat=$2; shift 2
+	rc=0
+	timeout 20 "$PARAVT" trace "$@" </dev/null >"$T/u.out" 2>&1 || rc=$?
+	[ "$rc" = 2 ] || { cat "$T/u.out"; fail "$_what: status $rc, not 2"; }
+	expect_grep "$_pat" "$T/u.out" "$_what: message"
+	expect_no_grep '^loaded|^build' "$T/u.out" "$_what: something ran"
+	ok "$_what: status 2, $(grep -m1 'paravt trace' "$T/u.out")"
+}
+usage_case "no -o" "paravt trace: -o FILE is required" "$P/batch_spin.c" -- run
+usage_case "no --" "paravt trace: missing '-- COMMAND'" -o x.pvt "$P/batch_spin.c" run
+usage_case "unknown option" "paravt trace: unknown option '--frobnicate'" \
+	-o x.pvt --frobnicate "$P/batch_spin.c" -- run
+echo "a 127.0.0.1:1" >"$T/nodes.unreadable"
+chmod 000 "$T/nodes.unreadable"
+if [ -r "$T/nodes.unreadable" ]; then # root reads anything: a directory then
+	rm -f "$T/nodes.unreadable"
+	mkdir "$T/nodes.unreadable"
+fi
+usage_case "unreadable nodes file" "paravt trace: cannot read the nodes file $T/nodes.unreadable" \
+	-o x.pvt --nodes "$T/nodes.unreadable" "$P/batch_spin.c" -- run
+usage_case "bad --break" "expected LOCATION or 'LOCATION record VAR,...'" \
+	-o x.pvt --break "x.c:3,recrod,i" "$P/batch_spin.c" -- run
+[ ! -e x.pvt ] || fail "a usage error wrote the trace file"
+"$PARAVT" trace --help >"$T/help" 2>&1 || fail "paravt trace --help: status $?"
+for w in -o --nodes --node --break --timeout --no-progress '-- COMMAND'; do
+	grep -qF -- "$w" "$T/help" || fail "paravt trace --help lacks $w"
+done
+ok "paravt trace --help lists its options and the exit statuses"
+
+# ---- (b0) record breakpoints in the console ---------------------------------
+"$PARAVT" -n -e "load $P/batch_spin.c" -e "break batch_spin.c:18 record round, pause" \
+	-e "tbreak main record" -e "info breakpoints" -e "break main recrod x" \
+	>"$T/bp.out" 2>&1 && fail "break main recrod x was accepted"
+cat "$T/bp.out"
+expect_grep '^Breakpoint 1 at batch_spin.c:18, recording round, pause$' "$T/bp.out"
+expect_grep '^Temporary breakpoint 2 at function main, recording every local$' "$T/bp.out"
+expect_grep '^1 +record +keep +y +batch_spin.c:18 ' "$T/bp.out" "info breakpoints: type record"
+expect_grep '^ +records round, pause, then goes on$' "$T/bp.out" "info breakpoints: the list"
+expect_grep '^2 +record +once ' "$T/bp.out"
+expect_grep "break: expected 'record' after the location, not 'recrod'" "$T/bp.out"
+ok "break ... record and info breakpoints show the record lists"
+
+# ---- (c) time limit ----------------------------------------------------------
+start_daemon nat linux-x86_64
+L=$(grep -n 'batch-spin-record' "$P/batch_spin.c" | cut -d: -f1)
+[ -n "$L" ] || fail "no marked line in batch_spin.c"
+t0=$(date +%s)
+rc=0
+# shellcheck disable=SC2154
+setsid -w timeout -k 5 60 "$PARAVT" trace -o spin.pvt --timeout 3 \
+	--node "nat=127.0.0.1:$DPORT_nat" --break "batch_spin.c:$L,record,round" \
+	"$P/batch_spin.c" -- run </dev/null >"$T/spin.out" 2>&1 || rc=$?
+t1=$(date +%s)
+cat "$T/spin.out"
+[ "$rc" = 3 ] || fail "time limit: status $rc, not 3"
+[ $((t1 - t0)) -le 13 ] || fail "time limit 3 s: paravt trace took $((t1 - t0)) s"
+expect_grep '^\[stopped waiting: time limit of 3 s reached\]$' "$T/spin.out"
+expect_grep '^\[p1 killed by signal SIGKILL' "$T/spin.out" "the process was not killed"
+expect_grep '^\[p1 rec 1\] batch_spin.c:[0-9]+ round = [0-9]+$' "$T/spin.out" "no record line"
+expect_grep 'paravt trace: spin.pvt: [1-9][0-9]* events, 1 process, .*time limit reached' "$T/spin.out"
+[ -s spin.pvt ] || fail "the trace was not kept"
+"$PARAVT" trace-info spin.pvt >"$T/spin.info" 2>&1 || { cat "$T/spin.info"; fail "trace-info spin.pvt: status $?"; }
+cat "$T/spin.info"
+expect_grep '^ended: +time limit' "$T/spin.info"
+expect_grep '^events: +[1-9]' "$T/spin.info" "no events in the kept trace"
+expect_grep '^variables: +[1-9][0-9]* recorded' "$T/spin.info" "no recorded values in the trace"
+pgrep -f "$T/.*batch_spin" >/dev/null && fail "batch_spin still runs"
+ok "--timeout 3: status 3 after $((t1 - t0)) s, process killed, trace kept ($(grep '^events:' "$T/spin.info"))"
+
+# ---- (a) + (b) a multi-host PVM run, no terminal -----------------------------
+command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
+[ -f /usr/include/pvm3.h ] || skip "pvm-dev not installed (run ports/deps.sh)"
+[ "$(id -u)" = 0 ] || skip "network namespaces need root"
+command -v ip >/dev/null || skip "no ip(8): network namespaces unavailable"
+pvm_need_s390x
+DA=$TOP/build/linux-x86_64/bin/paravtd
+DB=$TOP/build/linux-s390x-qemu/bin/paravtd
+[ -x "$DB" ] || fail "no s390x paravtd (make nodes)"
+export TMPDIR="$T"
+unset PVM_EXPORT PVM_VMID PARAVT_SESSION PARAVT_SOCK PARAVT_SESSION_DIR 2>/dev/null || true
+pvm_netns_pair
+ip netns exec "$PVM_NS_A" "$DA" --listen "$PVM_ADDR_A:0" --allow-remote \
+	--port-file "$T/a.port" --name a --log "$T/a.log" &
+track_pid $!
+# shellcheck disable=SC2046
+ip netns exec "$PVM_NS_B" $(port_prefix linux-s390x-qemu) "$DB" \
+	--listen "$PVM_ADDR_B:0" --allow-remote \
+	--port-file "$T/b.port" --name b --log "$T/b.log" &
+track_pid $!
+wait_for 20 test -s "$T/a.port" || { cat "$T/a.log"; fail "daemon a did not start"; }
+wait_for 30 test -s "$T/b.port" || { cat "$T/b.log"; fail "daemon b did not start"; }
+cat >"$T/nodes" <<EOF
+# the two hosts of the virtual machine
+a $PVM_ADDR_A:$(cat "$T/a.port")
+
+b $PVM_ADDR_B:$(cat "$T/b.port")
+EOF
+W=$(grep -n 'long lval = base + sum;' "$P/pvm_worker.c" | cut -d: -f1)
+[ -n "$W" ] || fail "no 'long lval' line in pvm_worker.c"
+capture() {
+	rc=0
+	ip netns exec "$PVM_NS_A" setsid -w timeout -k 5 150 "$PARAVT" trace \
+		-o pvm.pvt --nodes "$T/nodes" --timeout 60 \
+		--break "pvm_worker.c:$W record i, n, sum" \
+		--pvm "$P/pvm_master.c" "$P/pvm_worker.c" -- run pvm a pvm_master 6 \
+		</dev/null >"$T/pvm.out" 2>"$T/pvm.err" || rc=$?
+}
+capture
+# The rare pvm_exit hang of 18-pvm-hetero-paravt.sh (master done, one
+# s390x child's end never reported): reported and retried once.
+if [ "$rc" = 3 ] && grep -q '^\[p1\] OK$' "$T/pvm.out"; then
+	echo "RETRY: master printed OK but stayed in pvm_exit (first output in pvm.out.first)"
+	cp "$T/pvm.out" "$T/pvm.out.first"
+	sleep 3
+	capture
+fi
+cat "$T/pvm.out" "$T/pvm.err"
+[ "$rc" = 0 ] || { cat "$T/a.log" "$T/b.log"; fail "paravt trace of the PVM run: status $rc"; }
+ok "paravt trace of a PVM run on x86_64 + s390x, no terminal: status 0"
+expect_grep '^build of pvm_worker on b: ok$' "$T/pvm.out"
+sed -n 's/^\[p1\] //p' "$T/pvm.out" | grep -E '^(worker [0-9]|total:|OK|FAILED)' >"$T/master.out"
+diff -u "$TOP/tests/pvm/expected/master.out" "$T/master.out" || fail "master output differs"
+ok "the run went through: master output as without paravt"
+
+# No progress line: nothing drawn with a carriage return, no "[paravt] N events".
+if grep -q "$(printf '\r')" "$T/pvm.out" "$T/pvm.err" ||
+    grep -qE '\[paravt\] [0-9]+ events' "$T/pvm.out" "$T/pvm.err"; then
+	fail "a progress line without a terminal"
+fi
+expect_grep '^paravt trace: pvm.pvt: [1-9][0-9]* events, 7 processes, .*every process exited with status 0$' "$T/pvm.err"
+ok "no progress line; one summary line on stderr"
+
+# (b) one record line per worker, with the values the master prints.
+grep -E '^\[p[0-9]+ rec 1\] ' "$T/pvm.out" >"$T/rec" || true
+[ "$(wc -l <"$T/rec")" = 6 ] || fail "$(wc -l <"$T/rec") record lines, not 6"
+while read -r _w idx n sum _rest; do
+	idx=${idx%:} n=${n#n=} sum=${sum#sum=}
+	grep -qE "^\[p[0-9]+ rec 1\] pvm_worker.c:$W i = $idx, n = $n, sum = $sum\$" "$T/rec" ||
+		{ cat "$T/rec"; fail "no record line i = $idx, n = $n, sum = $sum"; }
+done <<EOF
+$(grep '^worker ' "$TOP/tests/pvm/expected/master.out")
+EOF
+expect_no_grep 'stopped at breakpoint' "$T/pvm.out" "a record breakpoint stopped the run"
+nb=0
+for p in $(sed -n 's/^\[p\([0-9]*\) rec 1\].*/\1/p' "$T/rec"); do
+	grep -qE "^\[p$p started on b," "$T/pvm.out" && nb=$((nb + 1))
+done
+[ "$nb" -ge 1 ] || fail "no record line came from a worker on b (s390x)"
+ok "record breakpoint: 6 lines (i, n, sum as the master prints them; $nb from s390x), run not stopped"
+
+# The trace file.
+[ -s pvm.pvt ] || fail "no trace file"
+"$PARAVT" trace-info pvm.pvt >"$T/pvm.info" 2>&1 || { cat "$T/pvm.info"; fail "trace-info: status $?"; }
+cat "$T/pvm.info"
+expect_grep '^processes: +7$' "$T/pvm.info"
+expect_grep '^variables: +18 recorded' "$T/pvm.info" "3 values x 6 workers in the trace"
+expect_grep '^ended: +exited' "$T/pvm.info"
+ok "trace file $(wc -c <pvm.pvt) bytes: 7 processes, 18 recorded values, ended exited"
