@@ -56,6 +56,8 @@ typedef struct html_ctx {
 	int64_t t0;          /* time at the left edge */
 	double xs;           /* px per ns */
 	char (*label)[48];   /* per task: "p3 t40003" */
+	uint32_t *order;     /* row -> task (ana_stats_order) */
+	uint32_t *row;       /* task -> row */
 	int *mpi;            /* per task: its peers are MPI ranks */
 	unsigned long blocks, blocks_left; /* drawn, not drawn */
 } html_ctx;
@@ -93,6 +95,12 @@ static void html_text(FILE *f, double x, double y, const char *anchor,
 static double html_ms(int64_t ns)
 {
 	return (double)ns / 1e6;
+}
+
+/* The y coordinate of the top of task i's row in the timeline. */
+static int html_y(const html_ctx *c, uint32_t i)
+{
+	return TL_TOP + (int)c->row[i] * TL_ROW;
 }
 
 /* The x coordinate of time t. */
@@ -210,7 +218,7 @@ static void html_axis(html_ctx *c, int height)
 static void html_row(html_ctx *c, uint32_t i)
 {
 	const ana_proc *p = &c->tr->procs[i];
-	int y = TL_TOP + (int)i * TL_ROW;
+	int y = html_y(c, i);
 	int64_t a, b;
 	double x0, x1;
 
@@ -311,7 +319,7 @@ static int html_blk(void *ctx, const ana_call *k)
 {
 	html_ctx *c = ctx;
 	const ana_ev *w = k->e != NULL && k->e->line > 0 ? k->e : k->s;
-	int y = TL_TOP + (int)k->proc * TL_ROW + (TL_ROW - TL_BAR) / 2;
+	int y = html_y(c, k->proc) + (TL_ROW - TL_BAR) / 2;
 	double x0 = html_x(c, k->ts), wd = html_x(c, k->te) - x0;
 
 	if (k->s->kind == PVT_EV_FN_ENTER)
@@ -341,7 +349,7 @@ static int html_point(void *ctx, uint32_t proc, uint32_t idx,
 		return 0;
 	fprintf(c->f, "<circle class=\"crash\" cx=\"%.2f\" cy=\"%d\" r=\"5\">"
 		"<title>crash: signal %d</title></circle>\n", html_x(c, t),
-		TL_TOP + (int)proc * TL_ROW + TL_ROW / 2, (int)e->aux);
+		html_y(c, proc) + TL_ROW / 2, (int)e->aux);
 	return 0;
 }
 
@@ -350,8 +358,8 @@ static void html_msg(html_ctx *c, const ana_pair *pr)
 {
 	const ana_ev *s = ana_get(c->tr, pr->send);
 	const ana_ev *r = ana_get(c->tr, pr->recv);
-	int ys = TL_TOP + (int)pr->send.proc * TL_ROW + TL_ROW / 2;
-	int yr = TL_TOP + (int)pr->recv.proc * TL_ROW + TL_ROW / 2;
+	int ys = html_y(c, pr->send.proc) + TL_ROW / 2;
+	int yr = html_y(c, pr->recv.proc) + TL_ROW / 2;
 
 	fprintf(c->f, "<line class=\"msg\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" "
 		"y2=\"%d\" marker-end=\"url(#arrow)\"><title>",
@@ -417,7 +425,7 @@ static int html_timeline(html_ctx *c)
 		TL_LABEL + TL_PLOT + 20, h);
 	html_axis(c, h);
 	for (i = 0; i < n; i++)
-		html_row(c, i);
+		html_row(c, c->order[i]);
 	fputs("<g id=\"blocks\">\n", c->f);
 	for (i = 0; i < n; i++)
 		if ((rc = ana_walk_calls(c->tr, i, c->view, &ops)) != 0)
@@ -465,7 +473,8 @@ static void html_cell(html_ctx *c, uint32_t i, uint32_t j, int cs, int x0,
 	html_heat(max > 0 ? (double)m / (double)max : 0, col, sizeof col);
 	fprintf(c->f, "<rect class=\"cell\" x=\"%d\" y=\"%d\" width=\"%d\" "
 		"height=\"%d\" fill=\"%s\" data-n=\"%" PRIu64 "\"><title>",
-		x0 + (int)j * cs, y0 + (int)i * cs, cs, cs, col, m);
+		x0 + (int)c->row[j] * cs, y0 + (int)c->row[i] * cs, cs, cs, col,
+		m);
 	html_esc(c->f, c->label[i]);
 	fputs(" -&gt; ", c->f);
 	html_esc(c->f, c->label[j]);
@@ -474,7 +483,8 @@ static void html_cell(html_ctx *c, uint32_t i, uint32_t j, int cs, int x0,
 	if (m > 0 && cs >= 18)
 		fprintf(c->f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
 			"style=\"fill:%s\">%" PRIu64 "</text>",
-			x0 + (int)j * cs + cs / 2, y0 + (int)i * cs + cs / 2 + 4,
+			x0 + (int)c->row[j] * cs + cs / 2,
+			y0 + (int)c->row[i] * cs + cs / 2 + 4,
 			(double)m > 0.6 * (double)max ? "#fff" : "#222", m);
 	fputs("\n", c->f);
 }
@@ -499,9 +509,9 @@ static void html_matrix(html_ctx *c)
 		y0 + (int)n * cs + 20);
 	for (i = 0; i < n && cs >= 12; i++) {
 		html_text(c->f, x0 - 4, y0 + (int)i * cs + cs / 2 + 4, "end",
-			  c->tr->procs[i].name);
+			  c->tr->procs[c->order[i]].name);
 		html_text(c->f, x0 + (int)i * cs + cs / 2, y0 - 6, "middle",
-			  c->tr->procs[i].name);
+			  c->tr->procs[c->order[i]].name);
 	}
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)
@@ -528,8 +538,9 @@ static void html_polygons(html_ctx *c, int64_t max, double mean)
 	double x, y, r;
 
 	fputs("<polygon class=\"load\" points=\"", c->f);
-	for (i = 0; i < n; i++) {
-		r = 160.0 * (double)c->st->task[i].comp_ns / (double)max;
+	for (i = 0; i < n; i++) { /* vertex i is the task in row i */
+		r = 160.0 * (double)c->st->task[c->order[i]].comp_ns /
+		    (double)max;
 		html_vertex((int)i, (int)n, r, &x, &y);
 		fprintf(c->f, "%.1f,%.1f ", x, y);
 	}
@@ -550,12 +561,12 @@ static void html_spokes(html_ctx *c, int64_t max, double mean)
 
 	for (i = 0; i < n; i++) {
 		t = &c->st->task[i];
-		html_vertex((int)i, (int)n, 160, &x, &y);
-		html_vertex((int)i, (int)n, 178, &lx, &ly);
+		html_vertex((int)c->row[i], (int)n, 160, &x, &y);
+		html_vertex((int)c->row[i], (int)n, 178, &lx, &ly);
 		fprintf(c->f, "<line class=\"axis\" x1=\"210\" y1=\"200\" "
 			"x2=\"%.1f\" y2=\"%.1f\"/>", x, y);
 		html_text(c->f, lx, ly + 4, "middle", c->tr->procs[i].name);
-		html_vertex((int)i, (int)n,
+		html_vertex((int)c->row[i], (int)n,
 			    160.0 * (double)t->comp_ns / (double)max, &x, &y);
 		fprintf(c->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
 			"fill=\"#3b7dd8\"><title>", x, y);
@@ -599,7 +610,7 @@ static void html_balance(html_ctx *c)
 static void html_table(html_ctx *c)
 {
 	const ana_task_stats *t;
-	uint32_t i;
+	uint32_t i, k;
 
 	fputs("<h2>Efficiency</h2>\n<p class=\"note\">T: first to last "
 	      "event; C: inside sends, receives, multicasts and group calls; "
@@ -608,7 +619,8 @@ static void html_table(html_ctx *c)
 	      "<th>Node</th><th>T ms</th><th>C ms</th><th>W ms</th>"
 	      "<th>Computing ms</th><th>E_i</th><th>Sent</th><th>Received"
 	      "</th><th>Bytes out</th><th>Bytes in</th></tr>\n", c->f);
-	for (i = 0; i < c->st->ntasks; i++) {
+	for (k = 0; k < c->st->ntasks; k++) {
+		i = c->order[k];
 		t = &c->st->task[i];
 		fputs("<tr><td class=\"l\">", c->f);
 		html_esc(c->f, c->label[i]);
@@ -629,7 +641,7 @@ static void html_table(html_ctx *c)
 
 /* ---- entry ------------------------------------------------------------ */
 
-/* Per-task labels and MPI flags into c (caller frees both). */
+/* Per-task labels, MPI flags and rows into c (caller frees them). */
 static int html_labels(html_ctx *c)
 {
 	uint32_t n = c->tr->nprocs, i;
@@ -637,9 +649,13 @@ static int html_labels(html_ctx *c)
 
 	c->label = calloc(n ? n : 1, sizeof *c->label);
 	c->mpi = calloc(n ? n : 1, sizeof *c->mpi);
-	if (c->label == NULL || c->mpi == NULL)
+	c->row = calloc(n ? n : 1, sizeof *c->row);
+	c->order = ana_stats_order(c->tr);
+	if (c->label == NULL || c->mpi == NULL || c->row == NULL ||
+	    c->order == NULL)
 		return ANA_ENOMEM;
 	for (i = 0; i < n; i++) {
+		c->row[c->order[i]] = i;
 		ana_proc_label(c->tr, i, c->label[i], sizeof c->label[i]);
 		c->mpi[i] = ana_peer_label(c->tr, i, 0, buf, sizeof buf)[0] ==
 			    'r';
@@ -682,6 +698,8 @@ int ana_out_html(const ana_trace *tr, int view, const char *title, FILE *f,
 	}
 	free(c.label);
 	free(c.mpi);
+	free(c.row);
+	free(c.order);
 	ana_stats_free(&st);
 	if (rc != 0) {
 		snprintf(err, errlen, "out of memory");

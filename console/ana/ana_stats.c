@@ -235,3 +235,56 @@ void ana_stats_free(ana_stats *st)
 	st->bytes = NULL;
 	st->ntasks = 0;
 }
+
+/* The number in a process name ("p12" -> 12), -1 when there is none. */
+static long ana_stats_num(const char *name)
+{
+	char *end;
+	long v;
+
+	while (*name != '\0' && (*name < '0' || *name > '9'))
+		name++;
+	if (*name == '\0')
+		return -1;
+	v = strtol(name, &end, 10);
+	return *end == '\0' ? v : -1;
+}
+
+/* A task's sort key. */
+typedef struct ana_stats_key {
+	long num;          /* number in its name, -1 none */
+	const char *name;
+	uint32_t idx;
+} ana_stats_key;
+
+/* qsort order of keys: number in the name, then name. */
+static int ana_stats_cmp(const void *a, const void *b)
+{
+	const ana_stats_key *x = a, *y = b;
+
+	if (x->num != y->num)
+		return (x->num > y->num) - (x->num < y->num);
+	return strcmp(x->name, y->name);
+}
+
+uint32_t *ana_stats_order(const ana_trace *tr)
+{
+	size_t n = tr->nprocs ? tr->nprocs : 1;
+	ana_stats_key *k = malloc(n * sizeof *k);
+	uint32_t *o = malloc(n * sizeof *o);
+	uint32_t i;
+
+	if (k == NULL || o == NULL) {
+		free(k);
+		free(o);
+		return NULL;
+	}
+	for (i = 0; i < tr->nprocs; i++)
+		k[i] = (ana_stats_key){ana_stats_num(tr->procs[i].name),
+				       tr->procs[i].name, i};
+	qsort(k, tr->nprocs, sizeof *k, ana_stats_cmp);
+	for (i = 0; i < tr->nprocs; i++)
+		o[i] = k[i].idx;
+	free(k);
+	return o;
+}

@@ -41,4 +41,9 @@ typedef struct ana_stats {
 int ana_stats_compute(const ana_trace *tr, int view, ana_stats *st);
 void ana_stats_free(ana_stats *st);
 
+/* The task indices of tr in the order tables show them: by the number
+ * in their names ("p2" before "p10"), then by name.  [nprocs], the
+ * caller frees; NULL when out of memory. */
+uint32_t *ana_stats_order(const ana_trace *tr);
+
 #endif

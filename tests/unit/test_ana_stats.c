@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -271,6 +272,28 @@ static void test_empty(void **state)
 	ana_free(tr);
 }
 
+/* Tables show p2 before p10, names without a number first. */
+static void test_order(void **state)
+{
+	static const char *const names[] = {"p10", "p2", "p1", "x", "p9"};
+	ana_trace *tr = ana_new();
+	uint32_t i, *o;
+
+	assert_non_null(tr);
+	assert_int_equal(ana_add_node(tr, "nat", "", NULL), 0);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(ana_add_proc(tr, names[i], 0), (int)i);
+	o = ana_stats_order(tr);
+	assert_non_null(o);
+	assert_int_equal(o[0], 3); /* x */
+	assert_int_equal(o[1], 2); /* p1 */
+	assert_int_equal(o[2], 1); /* p2 */
+	assert_int_equal(o[3], 4); /* p9 */
+	assert_int_equal(o[4], 0); /* p10 */
+	free(o);
+	ana_free(tr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_multicast),
 		cmocka_unit_test(test_overlap_open),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
