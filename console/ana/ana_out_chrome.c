@@ -216,36 +216,43 @@ static const char *ana_chrome_cat(const ana_ev *s)
 	}
 }
 
-/* A time strictly inside [ts, te] near te (where a flow binds). */
-static int64_t ana_chrome_inside(const ana_call *c)
+/* A time strictly inside [ts, te] (where a flow binds), as near t as
+ * possible. */
+static int64_t ana_chrome_inside(const ana_call *c, int64_t t)
 {
 	int64_t d = c->te - c->ts;
 
-	return d >= 2 ? c->te - 1 : c->ts + d / 2;
+	if (d < 2)
+		return c->ts + d / 2;
+	t -= 1;
+	return t < c->ts + 1 ? c->ts + 1 : t > c->te - 1 ? c->te - 1 : t;
 }
 
-/* The flow starts of a send END (one per receiver) or the flow end of a
- * receive END, inside call c. */
-static void ana_chrome_flows(ana_chrome *cx, const ana_call *c)
+/* The flow starts of send END e (one per receiver) or the flow end of
+ * receive END e, index idx, at time t inside call c. */
+static void ana_chrome_flows(ana_chrome *cx, const ana_call *c,
+			     const ana_ev *e, uint32_t idx, int64_t t)
 {
-	ana_ref me = {c->proc, c->e_idx};
+	ana_ref me = {c->proc, idx};
 	size_t i;
 
-	if (c->e->kind == PVT_EV_RECV_END) {
-		i = c->e->match.proc == ANA_NONE ? cx->npairs :
-			ana_pairs_find(cx->pairs, cx->npairs, c->e->match, me);
+	if (e->kind == PVT_EV_RECV_END) {
+		i = e->match.proc == ANA_NONE ? cx->npairs :
+			ana_pairs_find(cx->pairs, cx->npairs, e->match, me);
 		if (i == cx->npairs)
 			return;
 		ana_chrome_begin(cx, "message", "message", "f", c->proc,
-				 ana_chrome_inside(c));
+				 ana_chrome_inside(c, t));
 		fprintf(cx->f, ",\"id\":%zu,\"bp\":\"e\"}", i + 1);
 		return;
 	}
+	if (e->kind != PVT_EV_SEND_END && e->kind != PVT_EV_MCAST_END)
+		return;
 	for (i = ana_pairs_find_send(cx->pairs, cx->npairs, me);
 	     i < cx->npairs && cx->pairs[i].send.proc == me.proc &&
 	     cx->pairs[i].send.idx == me.idx; i++) {
 		ana_chrome_begin(cx, "message", "message", "s", c->proc,
-				 ana_chrome_inside(c));
+				 ana_chrome_inside(c, t));
 		fprintf(cx->f, ",\"id\":%zu}", i + 1);
 	}
 }
@@ -280,10 +287,10 @@ static int ana_chrome_leave(void *ctx, const ana_call *c)
 	ana_json_us(cx->f, c->te - c->ts);
 	ana_chrome_args(cx, c->proc, c->s, c->e);
 	fputs("}", cx->f);
-	if (c->e != NULL && (c->e->kind == PVT_EV_SEND_END ||
-			     c->e->kind == PVT_EV_MCAST_END ||
-			     c->e->kind == PVT_EV_RECV_END))
-		ana_chrome_flows(cx, c);
+	if (c->half != NULL)
+		ana_chrome_flows(cx, c, c->half, c->half_idx, c->th);
+	if (c->e != NULL)
+		ana_chrome_flows(cx, c, c->e, c->e_idx, c->te);
 	return 0;
 }
 

@@ -206,6 +206,9 @@ static int ana_otf2_leave(void *ctx, const ana_call *c)
 	ana_otf2 *cx = ctx;
 	OTF2_TimeStamp t = ana_otf2_ts(cx, c->te);
 
+	if (c->half != NULL)
+		ana_otf2_msgs(cx, c->proc, c->half_idx, c->half,
+			      ana_otf2_ts(cx, c->th));
 	if (c->e != NULL)
 		ana_otf2_msgs(cx, c->proc, c->e_idx, c->e, t);
 	ana_otf2_ok(cx, OTF2_EvtWriter_Leave(cx->w, NULL, t,

@@ -74,18 +74,42 @@ static int ana_stack_close(ana_stack *st, const ana_walk_ops *ops,
 	return ops->leave != NULL ? ops->leave(ops->ctx, c) : 0;
 }
 
+/* True when START s opens what END e closes. */
+static int ana_closes(const ana_ev *s, const ana_ev *e)
+{
+	if (e->kind == PVT_EV_FN_EXIT)
+		return s->kind == PVT_EV_FN_ENTER;
+	return s->kind + 1u == e->kind && s->op == e->op;
+}
+
 /* Position in st of the innermost open call that e closes, or -1. */
 static long ana_stack_find(const ana_stack *st, const ana_ev *e)
 {
-	unsigned want = e->kind == PVT_EV_FN_EXIT ? PVT_EV_FN_ENTER :
-		e->kind - 1u;
 	long i;
 
 	for (i = (long)st->n - 1; i >= 0; i--)
-		if (st->c[i].s->kind == want &&
-		    (want == PVT_EV_FN_ENTER || st->c[i].s->op == e->op))
+		if (ana_closes(st->c[i].s, e) ||
+		    (st->c[i].s2 != NULL && ana_closes(st->c[i].s2, e)))
 			return i;
 	return -1;
+}
+
+/* A call of zero length: e opens and closes it (an END without START, an
+ * MPI_Irecv post). */
+static int ana_walk_point_call(ana_stack *st, const ana_walk_ops *ops,
+			       uint32_t proc, const ana_ev *e, uint32_t idx,
+			       int64_t t)
+{
+	ana_call c = {.proc = proc, .s = e, .s_idx = idx, .e_idx = ANA_NONE,
+		      .ts = t, .te = t, .depth = st->n};
+	int rc = ops->enter != NULL ? ops->enter(ops->ctx, &c) : 0;
+
+	if (rc == 0 && ops->leave != NULL) {
+		c.e = e;
+		c.e_idx = idx;
+		rc = ops->leave(ops->ctx, &c);
+	}
+	return rc;
 }
 
 /* Handles one closing event e (index idx) at time t. */
@@ -94,24 +118,53 @@ static int ana_walk_close(ana_stack *st, const ana_walk_ops *ops,
 			  int64_t t)
 {
 	long at = ana_stack_find(st, e);
-	ana_call c;
+	ana_call *c;
 	int rc;
 
-	if (at < 0) {
-		/* No START: a call of zero length. */
-		c = (ana_call){proc, e, NULL, idx, ANA_NONE, t, t, st->n};
-		rc = ops->enter != NULL ? ops->enter(ops->ctx, &c) : 0;
-		if (rc == 0 && ops->leave != NULL) {
-			c.e = e;
-			c.e_idx = idx;
-			rc = ops->leave(ops->ctx, &c);
-		}
-		return rc;
+	if (at < 0)
+		return ana_walk_point_call(st, ops, proc, e, idx, t);
+	c = &st->c[at];
+	if (c->s2 != NULL && c->half == NULL) {
+		/* The first END of a two-halved call: keep it. */
+		c->half = e;
+		c->half_idx = idx;
+		c->th = t;
+		return 0;
 	}
 	while (st->n > (uint32_t)at + 1)
 		if ((rc = ana_stack_close(st, ops, NULL, 0, t)) != 0)
 			return rc;
 	return ana_stack_close(st, ops, e, idx, t);
+}
+
+/* True when START e is the second half of the innermost open call. */
+static int ana_is_second_half(const ana_stack *st, const ana_ev *e)
+{
+	const ana_call *top = st->n > 0 ? &st->c[st->n - 1] : NULL;
+
+	return top != NULL && top->s2 == NULL && top->half == NULL &&
+		e->kind != PVT_EV_FN_ENTER && top->s->kind != PVT_EV_FN_ENTER &&
+		top->s->kind != e->kind && top->s->op == e->op &&
+		ana_kind_opens(top->s->kind);
+}
+
+/* Handles one opening event e (index idx) at time t. */
+static int ana_walk_open(ana_stack *st, const ana_walk_ops *ops,
+			 uint32_t proc, const ana_ev *e, uint32_t idx,
+			 int64_t t)
+{
+	ana_call c = {.proc = proc, .s = e, .s_idx = idx, .e_idx = ANA_NONE,
+		      .ts = t, .te = t, .depth = st->n};
+	int rc;
+
+	if (e->kind == PVT_EV_RECV_START && e->op == PVT_OP_MPI_IRECV)
+		return ana_walk_point_call(st, ops, proc, e, idx, t);
+	if (ana_is_second_half(st, e)) {
+		st->c[st->n - 1].s2 = e;
+		return 0;
+	}
+	rc = ops->enter != NULL ? ops->enter(ops->ctx, &c) : 0;
+	return rc != 0 ? rc : ana_stack_push(st, &c);
 }
 
 int ana_walk_calls(const ana_trace *tr, uint32_t proc, int view,
@@ -120,7 +173,6 @@ int ana_walk_calls(const ana_trace *tr, uint32_t proc, int view,
 	const ana_proc *p;
 	const ana_ev *e;
 	ana_stack st = {NULL, 0, 0};
-	ana_call c;
 	int64_t t = INT64_MIN;
 	uint32_t i;
 	int rc = 0;
@@ -132,16 +184,12 @@ int ana_walk_calls(const ana_trace *tr, uint32_t proc, int view,
 		e = &p->ev[i];
 		if (ana_time(e, view) > t)
 			t = ana_time(e, view);
-		if (ana_kind_opens(e->kind)) {
-			c = (ana_call){proc, e, NULL, i, ANA_NONE, t, t, st.n};
-			rc = ops->enter != NULL ? ops->enter(ops->ctx, &c) : 0;
-			if (rc == 0)
-				rc = ana_stack_push(&st, &c);
-		} else if (ana_kind_closes(e->kind)) {
+		if (ana_kind_opens(e->kind))
+			rc = ana_walk_open(&st, ops, proc, e, i, t);
+		else if (ana_kind_closes(e->kind))
 			rc = ana_walk_close(&st, ops, proc, e, i, t);
-		} else if (ops->point != NULL) {
+		else if (ops->point != NULL)
 			rc = ops->point(ops->ctx, proc, i, e, t);
-		}
 	}
 	while (rc == 0 && st.n > 0)
 		rc = ana_stack_close(&st, ops, NULL, 0, t);

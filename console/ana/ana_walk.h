@@ -34,10 +34,18 @@ typedef struct ana_call {
 	uint32_t e_idx;      /* index of e, ANA_NONE when e is NULL */
 	int64_t ts, te;      /* start and end time (view, nondecreasing) */
 	uint32_t depth;      /* calls open around it */
+	const ana_ev *s2;    /* a call recorded in two halves (MPI_Sendrecv:
+				SEND_START, RECV_START, SEND_END, RECV_END):
+				the second half's START, else NULL */
+	const ana_ev *half;  /* the END that came first of a two-halved
+				call (its send END), else NULL; e is the
+				other */
+	uint32_t half_idx;   /* index of half */
+	int64_t th;          /* time of half */
 } ana_call;
 
-/* What ana_walk_calls calls; any callback may be NULL.  A nonzero return stops
- * the walk and is returned by it. */
+/* What ana_walk_calls calls; any callback may be NULL.  A nonzero
+ * return stops the walk and is returned by it. */
 typedef struct ana_walk_ops {
 	void *ctx;
 	/* a call opens (ts valid, te and e not yet) */
@@ -52,8 +60,12 @@ typedef struct ana_walk_ops {
 
 /* Walks process proc of tr in the view's times.  An END whose START is
  * not the innermost open call closes the calls inside it first; an END
- * with no START at all is a call of zero length.  0, ANA_ENOMEM, or what
- * a callback returned. */
+ * with no START at all is a call of zero length (the receive END that
+ * MPI_Wait records for an MPI_Irecv, inside the wait).  A START of the
+ * same op as the innermost open call, of another kind, is that call's
+ * second half (MPI_Sendrecv): one call, two ENDs.  The RECV_START of an
+ * MPI_Irecv (a post, whose END comes with the wait) is a call of zero
+ * length.  0, ANA_ENOMEM, or what a callback returned. */
 int ana_walk_calls(const ana_trace *tr, uint32_t proc, int view,
 		   const ana_walk_ops *ops);
 

@@ -8,7 +8,8 @@
 #   - python3's json module parses the JSON; it has one thread per task,
 #     complete events for the calls, and as many flow starts ("ph":"s")
 #     as flow ends ("ph":"f", "bp":"e") with the same ids as trace check
-#     has matched pairs (point-to-point + multicast);
+#     has matched pairs (point-to-point + multicast), and in the
+#     compensated view no arrow goes back in time;
 #   - otf2-print reads the archive: as many MPI_SEND and MPI_RECV records
 #     as matched pairs, ENTER and LEAVE balanced, one location per task;
 #   - errors: an archive already there, a directory that cannot be made,
@@ -27,7 +28,8 @@ start_daemon nat linux-x86_64
 cd "$T" || fail "cd $T"
 P=$TOP/tests/programs
 
-# Counts of a Chrome JSON file: "tasks flows_s flows_f ids_matched X".
+# Counts of a Chrome JSON file: "tasks flow_starts flow_ends ids_paired
+# complete_events backward_arrows".
 json_counts() {
 	python3 - "$1" <<'EOF'
 import json, sys
@@ -39,7 +41,9 @@ f = [e["id"] for e in ev if e.get("ph") == "f" and e.get("bp") == "e"]
 x = [e for e in ev if e.get("ph") == "X"]
 assert d["displayTimeUnit"] == "ns"
 assert all(isinstance(e["ts"], (int, float)) for e in ev if "ts" in e)
-print(len(threads), len(s), len(f), int(sorted(s) == sorted(f) and len(set(s)) == len(s)), len(x))
+ts = {e["id"]: e["ts"] for e in ev if e.get("ph") == "s"}
+back = sum(1 for e in ev if e.get("ph") == "f" and e["ts"] < ts.get(e["id"], 0))
+print(len(threads), len(s), len(f), int(sorted(s) == sorted(f) and len(set(s)) == len(s)), len(x), back)
 EOF
 }
 
@@ -79,6 +83,7 @@ set -- $(json_counts "$T/t.json") || fail "the JSON does not parse"
 [ "$2" -eq "$n" ] && [ "$3" -eq "$n" ] || fail "flows: $2 starts, $3 ends, $n pairs"
 [ "$4" -eq 1 ] || fail "flow start and end ids differ"
 [ "$5" -gt "$n" ] || fail "only $5 complete events"
+[ "$6" -eq 0 ] || fail "$6 arrows go back in time in the compensated view"
 set -- $(json_counts "$T/raw.json") || fail "the raw JSON does not parse"
 [ "$2" -eq "$n" ] && [ "$3" -eq "$n" ] || fail "raw view flows: $2, $3"
 ok "Chrome JSON parses: 5 tasks, $n flow starts = $n flow ends = matched pairs, $5 calls"

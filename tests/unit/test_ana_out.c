@@ -344,6 +344,84 @@ static void test_otf2_errors(void **state)
 	ana_free(tr);
 }
 
+/* Two MPI ranks exchange with MPI_Sendrecv (halves interleaved as the
+ * wrapper records them), then rank 0 posts an MPI_Irecv that rank 1's
+ * MPI_Send fills, completed inside MPI_Wait. */
+static ana_trace *ut_mpi(void)
+{
+	ana_trace *tr = ana_new();
+	uint32_t s[2], r[2], i, w, s1;
+
+	assert_non_null(tr);
+	assert_int_equal(ana_add_node(tr, "nat", "", NULL), 0);
+	assert_int_equal(ana_add_proc(tr, "p1", 0), 0);
+	assert_int_equal(ana_add_proc(tr, "p2", 0), 1);
+	for (i = 0; i < 2; i++) {
+		ut_ev(tr, i, PVT_EV_PROG_START, 0, 0, (int32_t)i, -1, -1);
+		ut_ev(tr, i, PVT_EV_SEND_START, PVT_OP_MPI_SENDRECV, 10,
+		      (int32_t)(1 - i), 5, 8);
+		ut_ev(tr, i, PVT_EV_RECV_START, PVT_OP_MPI_SENDRECV, 10,
+		      (int32_t)(1 - i), 5, -1);
+		s[i] = ut_ev(tr, i, PVT_EV_SEND_END, PVT_OP_MPI_SENDRECV, 30,
+			     (int32_t)(1 - i), 5, 8);
+		r[i] = ut_ev(tr, i, PVT_EV_RECV_END, PVT_OP_MPI_SENDRECV, 40,
+			     (int32_t)(1 - i), 5, 8);
+	}
+	ut_link(tr, 0, s[0], 1, r[1]);
+	ut_link(tr, 1, s[1], 0, r[0]);
+	ut_ev(tr, 0, PVT_EV_RECV_START, PVT_OP_MPI_IRECV, 50, 1, 6, -1);
+	ut_ev(tr, 0, PVT_EV_SPECIAL_START, PVT_OP_MPI_WAIT, 60, -1, -1, -1);
+	w = ut_ev(tr, 0, PVT_EV_RECV_END, PVT_OP_MPI_WAIT, 80, 1, 6, 4);
+	ut_ev(tr, 0, PVT_EV_SPECIAL_END, PVT_OP_MPI_WAIT, 90, -1, -1, -1);
+	ut_ev(tr, 1, PVT_EV_SEND_START, PVT_OP_MPI_SEND, 55, 0, 6, 4);
+	s1 = ut_ev(tr, 1, PVT_EV_SEND_END, PVT_OP_MPI_SEND, 65, 0, 6, 4);
+	ut_link(tr, 1, s1, 0, w);
+	return tr;
+}
+
+static void test_mpi_halves(void **state)
+{
+	ana_trace *tr = ut_mpi();
+	ana_walk_ops ops;
+	char *j, dir[] = "/tmp/test_ana_out.XXXXXX", path[256], err[512];
+	char cmd[300];
+	int sends, recvs, enters, leaves;
+	ut_seq q;
+
+	/* Rank 0: Sendrecv one call (10..40), Irecv a post of zero length,
+	 * Wait (60..90) with the receive END inside at 80. */
+	memset(&q, 0, sizeof q);
+	ops = (ana_walk_ops){&q, ut_enter, ut_leave, NULL};
+	assert_int_equal(ana_walk_calls(tr, 0, ANA_VIEW_RAW, &ops), 0);
+	assert_string_equal(q.s, "(140)(550)(6(780)90)");
+	j = ut_chrome(tr, ANA_VIEW_RAW);
+	assert_int_equal(ut_count(j, "\"ph\":\"s\""), 3);
+	assert_int_equal(ut_count(j, "\"ph\":\"f\""), 3);
+	assert_int_equal(ut_count(j, "\"name\":\"MPI_Sendrecv\""), 2);
+	assert_non_null(strstr(j, "\"name\":\"p1 r0\""));
+	/* The send half binds at 29 inside 10..40, the receive at 39. */
+	assert_non_null(strstr(j, "\"ph\":\"s\",\"pid\":1,\"tid\":1,"
+			       "\"ts\":0.029,"));
+	assert_non_null(strstr(j, "\"ph\":\"f\",\"pid\":1,\"tid\":1,"
+			       "\"ts\":0.039,"));
+	free(j);
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(ana_out_otf2(tr, ANA_VIEW_RAW, dir, "x", err,
+				      sizeof err), 0);
+	snprintf(path, sizeof path, "%s/x.otf2", dir);
+	if (ut_otf2_print(path, &sends, &recvs, &enters, &leaves) != -1) {
+		assert_int_equal(sends, 3);
+		assert_int_equal(recvs, 3);
+		/* p1: Sendrecv, Irecv, Wait, its receive; p2: Sendrecv,
+		 * Send. */
+		assert_int_equal(enters, 6);
+		assert_int_equal(leaves, 6);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	ana_free(tr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_walk_nesting),
 		cmocka_unit_test(test_otf2_archive),
 		cmocka_unit_test(test_otf2_errors),
+		cmocka_unit_test(test_mpi_halves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
