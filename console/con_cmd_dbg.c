@@ -82,10 +82,11 @@ const con_cmd con_info_cmds[] = {
 	 "cell per pair of tasks with the number of matched messages, or\n"
 	 "with --bytes their bytes.",
 	 con_info_matrix, NULL, CON_ARG_NONE, NULL},
-	{"balance", "info balance",
+	{"balance", "info balance [--view comp|order|raw]",
 	 "load balance: computing time per task against the mean",
 	 "Per task: computing time, its share of the total and its\n"
-	 "distance from the mean (ParaVT's load-balance polygon as text).",
+	 "distance from the mean (ParaVT's load-balance polygon as text).\n"
+	 "Times are compensated by default.",
 	 con_info_balance, NULL, CON_ARG_NONE, NULL},
 	{NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL}
 };
