@@ -152,12 +152,17 @@ const con_cmd con_trace_cmds[] = {
 	 "without paravt, would have got another message first.  Both\n"
 	 "inversion counts are 0 in a consistent analysis.",
 	 con_trace_check, NULL, CON_ARG_NONE, NULL},
-	{"export", "trace export otf2 DIR | chrome FILE",
+	{"export", "trace export otf2 DIR | chrome FILE [--view V] [--force]",
 	 "write the events so far as OTF2 or Chrome trace JSON",
 	 "otf2 DIR writes an OTF2 archive DIR/paravt.otf2 (read it with\n"
-	 "otf2-print or Vampir); chrome FILE writes trace-event JSON that\n"
-	 "Perfetto (ui.perfetto.dev) and chrome://tracing load, with an\n"
-	 "arrow from every send to its receive.  Compensated times.",
+	 "otf2-print or Vampir): one location per task, a region per op\n"
+	 "and per function, MPI_SEND/MPI_RECV records for every matched\n"
+	 "message.  DIR is created; an archive already there is refused.\n"
+	 "chrome FILE writes trace-event JSON that Perfetto\n"
+	 "(ui.perfetto.dev) and chrome://tracing load: a row per task, a\n"
+	 "block per call, an arrow from every send to its receive (FILE -\n"
+	 "is standard output; an existing FILE needs --force).  Times are\n"
+	 "compensated unless --view order (measured, repaired) or raw.",
 	 con_trace_export, NULL, CON_ARG_FILE, NULL},
 	{NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL}
 };
