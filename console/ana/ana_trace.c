@@ -219,9 +219,15 @@ int ana_add_event(ana_trace *tr, uint32_t proc, const ana_ev *e)
 	d->flags = 0;
 	d->match.proc = ANA_NONE;
 	d->match.idx = 0;
-	if (e->kind == PVT_EV_PROG_START) {
+	if (e->kind == PVT_EV_PROG_START && e->peer >= 0) {
 		p->have_tid = 1;
 		p->tid = e->peer;
+		tr->tid_gen++;
+	} else if (e->kind == PVT_EV_SPECIAL_END &&
+		   e->op == PVT_OP_PVM_MYTID && e->result > 0 && !p->have_tid) {
+		/* a PVM master started before PVM: its first pvm_mytid */
+		p->have_tid = 1;
+		p->tid = e->result;
 		tr->tid_gen++;
 	}
 	tr->sum.events++;
