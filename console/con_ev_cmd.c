@@ -113,8 +113,8 @@ const con_cmd con_trace_cmds[] = {
 	 "logical clock where a receive would come before its send.  --raw:\n"
 	 "every record (START halves too) in arrival order with every field:\n"
 	 "sequence number, the node's own time and delta in ns, op, result,\n"
-	 "aux; receives moved by compensation end with \"[compensated: waited\n"
-	 "for the send]\".",
+	 "aux; a receive whose wait compensation recomputed from its send\n"
+	 "ends with \"[moved: wait recomputed from the send]\".",
 	 con_trace_show, NULL, CON_ARG_NONE, con_trace_show_flags},
 	{"dump", "trace dump",
 	 "every stored event as NODE PROC SEQ KIND (for tests)",
@@ -227,7 +227,162 @@ static int con_trace_filter(int argc, char **argv, char *err,
 	return 0;
 }
 
-/* ---- show and dump ---------------------------------------------------- */
+/* ---- show: the store's index of analysed events ----------------------- */
+
+static void con_show_index_free(con_show_index *x)
+{
+	free(x->off);
+	free(x->num);
+	free(x->src_of);
+	memset(x, 0, sizeof *x);
+}
+
+/* Fills the arrival numbers of every source's events into x->num, in
+ * arrival (= seq) order, sliced by x->off.  0 or -1 (memory). */
+static int con_show_index_nums(con_show_index *x)
+{
+	uint64_t num, first = con_ev_oldest(), end = con_ev_next();
+	const con_ev_rec *e;
+	size_t *at, i;
+
+	x->off = calloc(x->nsrcs + 1, sizeof *x->off);
+	x->num = malloc((size_t)(end - first + 1) * sizeof *x->num);
+	at = calloc(x->nsrcs + 1, sizeof *at);
+	if (x->off == NULL || x->num == NULL || at == NULL) {
+		free(at);
+		return -1;
+	}
+	for (num = first; num < end; num++)
+		if ((e = con_ev_get(num)) != NULL && e->src < x->nsrcs)
+			x->off[e->src + 1]++;
+	for (i = 0; i < x->nsrcs; i++)
+		x->off[i + 1] += x->off[i];
+	memcpy(at, x->off, x->nsrcs * sizeof *at);
+	for (num = first; num < end; num++)
+		if ((e = con_ev_get(num)) != NULL && e->src < x->nsrcs)
+			x->num[at[e->src]++] = num;
+	free(at);
+	return 0;
+}
+
+/* Builds the index of the store for the analysis tr.  0 or -1. */
+static int con_show_index_build(con_show_index *x, const ana_trace *tr)
+{
+	uint32_t p;
+
+	memset(x, 0, sizeof *x);
+	x->nsrcs = con_ev_nsrcs();
+	x->nprocs = tr->nprocs;
+	x->src_of = calloc(tr->nprocs + 1, sizeof *x->src_of);
+	if (x->src_of == NULL || con_show_index_nums(x) != 0) {
+		con_show_index_free(x);
+		return -1;
+	}
+	for (p = 0; p < tr->nprocs; p++)
+		x->src_of[p] = con_ana_src_of(p);
+	return 0;
+}
+
+/* The stored record of event e of analysis process p, or NULL. */
+static const con_ev_rec *con_show_rec(const con_show_index *x, uint32_t p,
+				      const ana_ev *e)
+{
+	size_t src = p < x->nprocs ? x->src_of[p] : (size_t)-1;
+	size_t lo, hi, mid;
+	const con_ev_rec *r;
+
+	if (src >= x->nsrcs)
+		return NULL;
+	lo = x->off[src];
+	hi = x->off[src + 1];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		r = con_ev_get(x->num[mid]);
+		if (r == NULL)
+			return NULL;
+		if (r->seq == e->seq)
+			return r;
+		if (r->seq < e->seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The index in its process of the analysed event of stored record r
+ * (its process in *p), or ANA_NONE. */
+static uint32_t con_show_ana_idx(const ana_trace *tr, const con_ev_rec *r,
+				 uint32_t *p)
+{
+	const ana_proc *pr;
+	uint32_t lo = 0, hi, mid;
+
+	*p = con_ana_proc_of(r->src);
+	if (tr == NULL || *p >= tr->nprocs)
+		return ANA_NONE;
+	pr = &tr->procs[*p];
+	hi = pr->nev;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (pr->ev[mid].seq == r->seq)
+			return mid;
+		if (pr->ev[mid].seq < r->seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ANA_NONE;
+}
+
+/* ---- show: marks ------------------------------------------------------ */
+
+/* The sender the diverged wildcard receive (p, i) would have got first
+ * without paravt: the source of the process's next wildcard receive
+ * (ana_comp.c compares consecutive ones), or -1. */
+static int32_t con_show_other_src(const ana_trace *tr, uint32_t p,
+				  uint32_t i)
+{
+	const ana_proc *pr = &tr->procs[p];
+	uint32_t j;
+
+	for (j = i + 1; j < pr->nev; j++)
+		if ((pr->ev[j].flags & ANA_F_WILDCARD) &&
+		    pr->ev[j].match.proc != ANA_NONE)
+			return pr->ev[j].peer;
+	return -1;
+}
+
+/* Appends the marks of analysed event i of process p to line: a diverged
+ * wildcard receive always, a moved receive when raw. */
+static void con_show_marks(const ana_trace *tr, uint32_t p, uint32_t i,
+			   int raw, char *line, size_t n)
+{
+	const ana_ev *e = &tr->procs[p].ev[i];
+	size_t len = strlen(line);
+	int32_t other;
+	char who[32];
+
+	if (e->kind != PVT_EV_RECV_END)
+		return;
+	if (raw && (e->flags & ANA_F_MOVED) && len < n)
+		len += (size_t)snprintf(line + len, n - len,
+					"  [moved: wait recomputed from the "
+					"send]");
+	if (!(e->flags & ANA_F_DIVERGED) || len >= n)
+		return;
+	other = con_show_other_src(tr, p, i);
+	if (other < 0)
+		snprintf(who, sizeof who, "another task");
+	else if (e->op < PVT_OP_MPI_INIT)
+		snprintf(who, sizeof who, "t%x", (unsigned)other);
+	else
+		snprintf(who, sizeof who, "rank %d", other);
+	snprintf(line + len, n - len, "  [other path: without paravt %s's "
+		 "message came first]", who);
+}
+
+/* ---- show ------------------------------------------------------------- */
 
 /* The arrival number from which the last n matching events start. */
 static uint64_t con_trace_from(uint64_t n, int raw)
@@ -242,42 +397,153 @@ static uint64_t con_trace_from(uint64_t n, int raw)
 	return num;
 }
 
-/* trace show [N] [--raw] */
-static int con_trace_show(int argc, char **argv, char *err, size_t errlen)
+/* trace show --raw: the last n records in arrival order, node times,
+ * with the analysis's marks when there is one (tr may be NULL). */
+static void con_trace_show_raw(uint64_t n, const ana_trace *tr)
 {
-	unsigned long long n = CON_EV_SHOW_DEFAULT;
 	const con_ev_rec *e;
 	uint64_t num;
-	char line[1024], *end;
-	int i, raw = 0;
+	uint32_t p, i;
+	char line[1400];
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--raw") == 0) {
-			raw = 1;
+	for (num = con_trace_from(n, 1); num < con_ev_next(); num++) {
+		e = con_ev_get(num);
+		if (e == NULL || !con_ev_match(&con_trace.filter, e, 1))
 			continue;
-		}
-		n = strtoull(argv[i], &end, 10);
-		if (*end != '\0' || end == argv[i] || n == 0) {
-			snprintf(err, errlen, "usage: trace show [N] [--raw]");
+		con_ev_format(e, 1, con_ev_t0(), line, sizeof line);
+		i = con_show_ana_idx(tr, e, &p);
+		if (i != ANA_NONE)
+			con_show_marks(tr, p, i, 1, line, sizeof line);
+		printf("%s\n", line);
+	}
+}
+
+/* The stored record of tr->order[k] with the view's time in t_con_ns
+ * (into *out), or NULL when it is not in the store. */
+static const con_ev_rec *con_show_at(const ana_trace *tr,
+				     const con_show_index *x, uint64_t k,
+				     int view, con_ev_rec *out)
+{
+	const ana_ev *a = ana_get(tr, tr->order[k]);
+	const con_ev_rec *r = a ? con_show_rec(x, tr->order[k].proc, a) : NULL;
+
+	if (r == NULL)
+		return NULL;
+	*out = *r;
+	out->t_con_ns = ana_time(a, view);
+	return out;
+}
+
+/* Prints the last n events of tr->order (sorted in view) that pass the
+ * filter, with the view's times counted from the earlier of the first
+ * stored event and the first event of the order. */
+static void con_trace_show_order(uint64_t n, const ana_trace *tr,
+				 const con_show_index *x, int view)
+{
+	int64_t t0 = con_ev_t0();
+	uint64_t k = tr->norder, got = 0;
+	con_ev_rec rec;
+	char line[1400];
+
+	if (tr->norder > 0 && ana_time(ana_get(tr, tr->order[0]), view) < t0)
+		t0 = ana_time(ana_get(tr, tr->order[0]), view);
+	while (k > 0 && got < n)
+		if (con_show_at(tr, x, --k, view, &rec) != NULL)
+			got += con_ev_match(&con_trace.filter, &rec, 0);
+	for (; k < tr->norder; k++) {
+		if (con_show_at(tr, x, k, view, &rec) == NULL ||
+		    !con_ev_match(&con_trace.filter, &rec, 0))
+			continue;
+		con_ev_format(&rec, 0, t0, line, sizeof line);
+		con_show_marks(tr, tr->order[k].proc, tr->order[k].idx, 0,
+			       line, sizeof line);
+		printf("%s\n", line);
+	}
+}
+
+/* trace show in the global order of view (ANA_VIEW_COMP or
+ * ANA_VIEW_ORDER); tr is left sorted in ANA_VIEW_COMP, as con_ana_get
+ * gives it.  0 or a code with err. */
+static int con_trace_show_view(uint64_t n, ana_trace *tr, int view,
+			       char *err, size_t errlen)
+{
+	con_show_index x;
+	int rc = 0;
+
+	if ((tr->order_view != view && ana_sort(tr, view) != 0) ||
+	    con_show_index_build(&x, tr) != 0) {
+		snprintf(err, errlen, "trace show: out of memory");
+		rc = WIRE_ENOMEM;
+	} else {
+		con_trace_show_order(n, tr, &x, view);
+		con_show_index_free(&x);
+	}
+	if (tr->order_view != ANA_VIEW_COMP && ana_sort(tr, ANA_VIEW_COMP) != 0)
+		tr->order_view = -1;
+	return rc;
+}
+
+/* Reads trace show's words: N, --raw, --measured.  0 or WIRE_EARG. */
+static int con_trace_show_args(int argc, char **argv, uint64_t *n,
+			       int *mode, char *err, size_t errlen)
+{
+	char *end;
+	int i;
+
+	*n = CON_EV_SHOW_DEFAULT;
+	*mode = CON_SHOW_COMP;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--raw") == 0 && *mode == CON_SHOW_COMP) {
+			*mode = CON_SHOW_RAW;
+		} else if (strcmp(argv[i], "--measured") == 0 &&
+			   *mode == CON_SHOW_COMP) {
+			*mode = CON_SHOW_MEASURED;
+		} else {
+			*n = strtoull(argv[i], &end, 10);
+			if (*end == '\0' && end != argv[i] && *n > 0)
+				continue;
+			snprintf(err, errlen, "usage: trace show [N] "
+				 "[--raw|--measured]");
 			return WIRE_EARG;
 		}
 	}
+	return 0;
+}
+
+/* trace show [N] [--raw|--measured] */
+static int con_trace_show(int argc, char **argv, char *err, size_t errlen)
+{
+	uint64_t n;
+	ana_trace *tr;
+	int mode, rc = 0;
+	char aerr[256];
+
+	if (con_trace_show_args(argc, argv, &n, &mode, err, errlen) != 0)
+		return WIRE_EARG;
 	con_ev_cmd_live();
 	if (con_ev_next() == 0) {
 		printf("No events.\n");
 		return 0;
 	}
-	for (num = con_trace_from(n, raw); num < con_ev_next(); num++) {
-		e = con_ev_get(num);
-		if (e != NULL && con_ev_match(&con_trace.filter, e, raw))
-			printf("%s\n", con_ev_format(e, raw, con_ev_t0(), line,
-						     sizeof line));
+	tr = con_ana_get(aerr, sizeof aerr);
+	if (mode == CON_SHOW_RAW) {
+		con_trace_show_raw(n, tr);
+	} else if (tr == NULL) {
+		snprintf(err, errlen, "trace show: %s (trace show --raw works "
+			 "without the analysis)", aerr);
+		return WIRE_ENOMEM;
+	} else {
+		rc = con_trace_show_view(n, tr, mode == CON_SHOW_COMP ?
+					 ANA_VIEW_COMP : ANA_VIEW_ORDER, err,
+					 errlen);
 	}
-	if (con_ev_dropped() > 0)
+	if (rc == 0 && con_ev_dropped() > 0)
 		printf("(%llu older events were dropped from the store)\n",
 		       (unsigned long long)con_ev_dropped());
-	return 0;
+	return rc;
 }
+
+/* ---- dump ------------------------------------------------------------- */
 
 /* trace dump: NODE PROC SEQ KIND per stored event. */
 static int con_trace_dump(int argc, char **argv, char *err, size_t errlen)
