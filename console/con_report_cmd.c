@@ -91,9 +91,10 @@ static const char *con_view_name(int view)
 }
 
 /* Refuses words of argv other than the options named in ok (each of
- * which takes a value when it ends in '=': "--view="). */
+ * which takes a value when it ends in '=': "--view="), with usage in
+ * the sentence. */
 static int con_report_only(int argc, char **argv, const char *const *ok,
-			   char *err, size_t errlen)
+			   const char *usage, char *err, size_t errlen)
 {
 	size_t len;
 	int i, k, found;
@@ -112,8 +113,8 @@ static int con_report_only(int argc, char **argv, const char *const *ok,
 			}
 		}
 		if (!found) {
-			snprintf(err, errlen, "%s: unexpected '%s'", argv[0],
-				 argv[i]);
+			snprintf(err, errlen, "unexpected '%s'; usage: %s",
+				 argv[i], usage);
 			return WIRE_EARG;
 		}
 	}
@@ -133,7 +134,9 @@ int con_info_efficiency(int argc, char **argv, char *err, size_t errlen)
 	uint32_t *order, i, k;
 	int view, rc;
 
-	if ((rc = con_report_only(argc, argv, ok, err, errlen)) != 0)
+	rc = con_report_only(argc, argv, ok, "info efficiency [--view V]", err,
+			     errlen);
+	if (rc != 0)
 		return rc;
 	if ((view = con_ana_view_arg(argc, argv, err, errlen)) < 0)
 		return WIRE_EARG;
@@ -172,7 +175,9 @@ int con_info_matrix(int argc, char **argv, char *err, size_t errlen)
 	uint32_t *o, i, j, n;
 	char num[32];
 
-	if ((rc = con_report_only(argc, argv, ok, err, errlen)) != 0)
+	rc = con_report_only(argc, argv, ok, "info matrix [--bytes]", err,
+			     errlen);
+	if (rc != 0)
 		return rc;
 	rc = con_report_stats(ANA_VIEW_COMP, &tr, &st, &o, err, errlen);
 	if (rc != 0)
@@ -238,7 +243,9 @@ int con_info_balance(int argc, char **argv, char *err, size_t errlen)
 	uint32_t *order, i;
 	int view, rc;
 
-	if ((rc = con_report_only(argc, argv, ok, err, errlen)) != 0)
+	rc = con_report_only(argc, argv, ok, "info balance [--view V]", err,
+			     errlen);
+	if (rc != 0)
 		return rc;
 	if ((view = con_ana_view_arg(argc, argv, err, errlen)) < 0)
 		return WIRE_EARG;
@@ -286,8 +293,8 @@ static int con_report_parse(int argc, char **argv, int want_trace,
 			   argv[i][0] != '-') {
 			o->trace = argv[i];
 		} else {
-			snprintf(err, errlen, "%s: unexpected '%s'%s", argv[0],
-				 argv[i], strcmp(argv[i], "-o") == 0 ?
+			snprintf(err, errlen, "unexpected '%s'%s", argv[i],
+				 strcmp(argv[i], "-o") == 0 ?
 				 " (-o needs a file)" : "");
 			return WIRE_EARG;
 		}

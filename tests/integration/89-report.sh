@@ -13,7 +13,8 @@
 #     rect.cell per pair of tasks, svg#balance with the polygons,
 #     table#efficiency with a row per task; nothing refers to the
 #     network (no http:// or https://);
-#   - paravt report: --help exits 0, a usage error 2, an unreadable file 1;
+#   - paravt report: --help exits 0, a usage error 2, an unreadable trace
+#     or an unwritable report 1;
 #   - headless Chromium renders r.html: the screenshot is a PNG with many
 #     distinct colours (a blank page has one).
 . "$(dirname "$0")/../lib/common.sh"
@@ -118,7 +119,10 @@ echo garbage >"$T/garbage"
 "$PARAVT" report "$T/garbage" -o "$T/r3.html" >"$T/e" 2>&1; rc=$?
 [ $rc -eq 1 ] || { cat "$T/e"; fail "unreadable trace: exit $rc, not 1"; }
 [ ! -e "$T/r3.html" ] || fail "a report was written from garbage"
-ok "paravt report: --help 0, usage 2, unreadable trace 1"
+"$PARAVT" report "$T/run.pvt" -o "$T/no/such/dir/r.html" >"$T/e" 2>&1; rc=$?
+[ $rc -eq 1 ] || { cat "$T/e"; fail "unwritable report: exit $rc, not 1"; }
+expect_grep "^paravt: $T/no/such/dir/r.html: No such file or directory$" "$T/e"
+ok "paravt report: --help 0, usage 2, unreadable trace 1, unwritable report 1"
 
 # ---- rendered by headless Chromium ----------------------------------------
 CHROME=$(command -v chromium || command -v chromium-browser || true)
