@@ -27,6 +27,9 @@
 #define CON_DBG_STACK_MAX 1024  /* frames accepted in one stack */
 #define CON_DBG_UNITS_MAX 4096  /* translation units per program */
 #define CON_DBG_LINE_MAX 65536  /* unterminated output kept per process */
+#define CON_DBG_BLOCKED_SECS 2.0 /* quiet time after which processes
+				    blocked while others are stopped at
+				    breakpoints count as settled */
 
 con_dbg_state con_dbg;
 static volatile sig_atomic_t *con_dbg_intr; /* Ctrl-C flag, or NULL */
@@ -978,20 +981,44 @@ static void con_dbg_reap(void)
 
 /* Settled: no RUN unanswered, no process running, and none held at a
  * record breakpoint. */
+/* True if running process p is waiting inside a receive, probe or group
+ * call, by its events (con_ev_activity). */
+static int con_dbg_blocked(const con_proc *p)
+{
+	const con_ev_src *s = con_ev_src_find(p->node, p->proc);
+
+	return s != NULL && con_ev_activity(s) == CON_EV_WAITING;
+}
+
+/* Every run answered and no process runs; or some process is stopped at
+ * a breakpoint and every running one is blocked in a receive, probe or
+ * group call with no event from anyone for CON_DBG_BLOCKED_SECS: a PVM
+ * master (or MPI ranks in a barrier) waiting for tasks stopped at
+ * breakpoints, which only the user can release.  A process whose events
+ * have not come yet counts as running. */
 int con_dbg_settled(void *ctx)
 {
 	con_runreq *r;
 	con_proc *p;
+	int stopped = 0, blocked = 0;
 
 	if (con_dbg_rec_busy(NULL))
 		return 0;
 	for (r = con_dbg.runs; r != NULL; r = r->next)
 		if (r->pending)
 			return 0;
-	for (p = con_dbg.procs; p != NULL; p = p->next)
-		if (p->state == CON_PROC_RUNNING)
+	for (p = con_dbg.procs; p != NULL; p = p->next) {
+		if (p->state == CON_PROC_STOPPED)
+			stopped = 1;
+		if (p->state != CON_PROC_RUNNING)
+			continue;
+		if (!con_dbg_blocked(p))
 			return 0;
-	return 1;
+		blocked = 1;
+	}
+	return !blocked ||
+	       (stopped && wire_now_ns() - con_ev_last_arrival() >
+				   (uint64_t)(CON_DBG_BLOCKED_SECS * 1e9));
 }
 
 /* continue: RESUME one stopped process. */

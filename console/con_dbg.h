@@ -203,7 +203,9 @@ int con_dbg_mode(void);
 char **con_dbg_programs(size_t *n);
 
 /* Wait condition for run/continue: every process started by the last
- * run has answered, and no process of the watched set is running. */
+ * run has answered, and no process of the watched set is running — or
+ * some are stopped at breakpoints and every running one has been blocked
+ * in a receive, probe or group call, with no event, for 2 s. */
 int con_dbg_settled(void *ctx);
 
 /* First process (follow ->next), or NULL. */
