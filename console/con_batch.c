@@ -3,7 +3,8 @@
  * file (con_sub.h).
  *
  *   paravt trace -o OUT [--nodes FILE] [--node NAME=ADDR]... [-x SCRIPT]
- *                [--break SPEC]... [--timeout SECS] [--no-progress]
+ *                [--break SPEC]... [--timeout SECS] [--hang SECS]
+ *                [--no-progress]
  *                [--pvm|--mpi] [-I DIR]... SOURCES... -- run pvm MASTER ...
  *
  * The subcommand adds no logic of its own to the debugger: it turns its
@@ -60,9 +61,9 @@ enum con_batch_status {
 #define CON_BATCH_USAGE_TEXT \
 	"usage: paravt trace -o FILE [--nodes FILE] [--node NAME=ADDR]...\n" \
 	"                    [--token-file FILE] [-x SCRIPT] [--break SPEC]...\n" \
-	"                    [--timeout SECS] [--no-progress] [--pvm | --mpi]\n" \
-	"                    [-I DIR] [-D NAME[=V]] [-U NAME] [-std=STD]\n" \
-	"                    [SOURCES...] -- COMMAND...\n"
+	"                    [--timeout SECS] [--hang SECS] [--no-progress]\n" \
+	"                    [--pvm | --mpi] [-I DIR] [-D NAME[=V]] [-U NAME]\n" \
+	"                    [-std=STD] [SOURCES...] -- COMMAND...\n"
 
 /* What the command line asked for (strings borrowed from argv). */
 typedef struct con_batch_opts {
@@ -95,6 +96,7 @@ static struct {
 					  wrapped, else NULL */
 	volatile sig_atomic_t intr;    /* Ctrl-C flag the waits clear */
 	volatile sig_atomic_t signal;  /* a SIGINT/SIGTERM came */
+	char why[512];                 /* why a watcher ended the run */
 } con_batch;
 
 /* ---- usage -------------------------------------------------------------- */
@@ -126,6 +128,9 @@ static void con_batch_help(FILE *f, int full)
 		"                     list records every local\n"
 		"  --timeout SECS     time limit of the run: then the processes are\n"
 		"                     killed and the trace is kept\n"
+		"  --hang SECS        no-progress time of the hang watchdog\n"
+		"                     (PARAVT_HANG_TIMEOUT; default 10, 0: off):\n"
+		"                     a deadlock it finds ends the run\n"
 		"  --no-progress      no progress line (there is none anyway when\n"
 		"                     stderr is not a terminal)\n"
 		"  --pvm, --mpi, -I, -D, -U, -std=   as for load\n"
@@ -189,6 +194,20 @@ static int con_batch_limit(const char *s, double *limit)
 	return 0;
 }
 
+/* --hang SECS: the hang watchdog (con_hang_cmd.c) reads its time from
+ * PARAVT_HANG_TIMEOUT whenever a run starts waiting. */
+static int con_batch_hang(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*end != '\0' || end == s || !(v >= 0 && v <= 86400))
+		return con_batch_usage_error("--hang needs 0 <= SECS <= 86400, "
+					     "not '%s'", s);
+	setenv("PARAVT_HANG_TIMEOUT", s, 1);
+	return 0;
+}
+
 /* Parses one option word at argv[*i] (not a source).  0, or a usage
  * error; 1 for --help (done). */
 static int con_batch_opt(int argc, char **argv, int *i, con_batch_opts *o)
@@ -213,7 +232,7 @@ static int con_batch_opt(int argc, char **argv, int *i, con_batch_opts *o)
 	if (strcmp(w, "-o") != 0 && strcmp(w, "--nodes") != 0 &&
 	    strcmp(w, "--node") != 0 && strcmp(w, "--token-file") != 0 &&
 	    strcmp(w, "-x") != 0 && strcmp(w, "--break") != 0 &&
-	    strcmp(w, "--timeout") != 0)
+	    strcmp(w, "--timeout") != 0 && strcmp(w, "--hang") != 0)
 		return con_batch_usage_error("unknown option '%s'", w);
 	if ((rc = con_batch_value(argc, argv, i, &v)) != 0)
 		return rc;
@@ -229,6 +248,8 @@ static int con_batch_opt(int argc, char **argv, int *i, con_batch_opts *o)
 		o->script = v;
 	else if (strcmp(w, "--break") == 0)
 		o->breaks[o->nbreaks++] = argv[*i];
+	else if (strcmp(w, "--hang") == 0)
+		rc = con_batch_hang(v);
 	else
 		rc = con_batch_limit(v, &o->limit);
 	return rc;
@@ -761,6 +782,8 @@ static int con_batch_status(int64_t *code, const char **how)
 		return CON_BATCH_TIMEOUT;
 	}
 	if (settle == CON_DBG_EWATCH) {
+		snprintf(con_batch.why, sizeof con_batch.why, "%s",
+			 con_dbg_watch_why());
 		*how = "hang";
 		return CON_BATCH_HANG;
 	}
@@ -770,19 +793,19 @@ static int con_batch_status(int64_t *code, const char **how)
 	return st;
 }
 
-/* One line on stderr: where the trace is and how the run ended. */
+/* One line on stderr: where the trace is and how the run ended
+ * (status st; how and code as con_batch_status gave them). */
 static void con_batch_summary(const char *out, int st, const char *how,
 			      int64_t code)
 {
-	const char *what[] = {
+	static const char *const what[] = {
 		"every process exited with status 0",
 		"the program failed",
 		"no process started",
-		"time limit reached, processes killed",
-		"ended as hung, processes killed",
-		"interrupted, processes killed"
+		"time limit reached",
+		"ended as hung",
+		"interrupted"
 	};
-
 	int n = con_batch_nprocs();
 
 	fprintf(stderr, "paravt trace: %s: %llu events, %d process%s, %.1f s;"
@@ -790,6 +813,10 @@ static void con_batch_summary(const char *out, int st, const char *how,
 		n == 1 ? "" : "es", con_batch_elapsed(), what[st]);
 	if (st == CON_BATCH_FAILED)
 		fprintf(stderr, " (%s, status %lld)", how, (long long)code);
+	if (st == CON_BATCH_HANG)
+		fprintf(stderr, " (%s)", con_batch.why);
+	if (st >= CON_BATCH_TIMEOUT)
+		fprintf(stderr, ", processes killed");
 	fprintf(stderr, "\n");
 }
 

@@ -9,6 +9,9 @@
 #       loop): status 3 within T + a few seconds, the process killed, the
 #       trace kept (trace-info reads it: ended by the time limit, events
 #       and recorded values in it);
+#   (e) --hang 3 on pvm_deadlock.c (two tasks each receiving first): the
+#       hang watchdog ends the run, status 4 within a few seconds, the
+#       trace kept and ended "hang";
 #   (a)+(b) a real multi-host PVM run — namespace A (10.231.7.1) with the
 #       native paravtd, namespace B (10.231.7.2) with the s390x paravtd
 #       under qemu, as in 18-pvm-hetero-paravt.sh — captured with
@@ -90,7 +93,8 @@ expect_grep '^\[p1 killed by signal SIGKILL' "$T/spin.out" "the process was not 
 expect_grep '^\[p1 rec 1\] batch_spin.c:[0-9]+ round = [0-9]+$' "$T/spin.out" "no record line"
 expect_grep 'paravt trace: spin.pvt: [1-9][0-9]* events, 1 process, .*time limit reached' "$T/spin.out"
 [ -s spin.pvt ] || fail "the trace was not kept"
-"$PARAVT" trace-info spin.pvt >"$T/spin.info" 2>&1 || { cat "$T/spin.info"; fail "trace-info spin.pvt: status $?"; }
+rc=0; "$PARAVT" trace-info spin.pvt >"$T/spin.info" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$T/spin.info"; fail "trace-info spin.pvt: status $rc"; }
 cat "$T/spin.info"
 expect_grep '^ended: +time limit' "$T/spin.info"
 expect_grep '^events: +[1-9]' "$T/spin.info" "no events in the kept trace"
@@ -103,6 +107,24 @@ command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
 [ -f /usr/include/pvm3.h ] || skip "pvm-dev not installed (run ports/deps.sh)"
 [ "$(id -u)" = 0 ] || skip "network namespaces need root"
 command -v ip >/dev/null || skip "no ip(8): network namespaces unavailable"
+
+# ---- (e) a deadlock ends the capture: status 4 ----------------------------------
+t0=$(date +%s)
+rc=0
+setsid -w timeout -k 5 60 "$PARAVT" trace -o dl.pvt --hang 3 --timeout 40 \
+	--node "nat=127.0.0.1:$DPORT_nat" --pvm "$P/pvm_deadlock.c" \
+	-- run pvm pvm_deadlock </dev/null >"$T/dl.out" 2>&1 || rc=$?
+t1=$(date +%s)
+cat "$T/dl.out"
+[ "$rc" = 4 ] || fail "deadlock: status $rc, not 4"
+[ $((t1 - t0)) -le 20 ] || fail "deadlock (--hang 3): paravt trace took $((t1 - t0)) s"
+expect_grep '^\[stopped waiting: deadlock: p[12] and p[12] wait for each other\]$' "$T/dl.out"
+expect_grep '^paravt trace: dl.pvt: .*ended as hung \(deadlock: p[12] and p[12] wait for each other\), processes killed$' "$T/dl.out"
+rc=0; "$PARAVT" trace-info dl.pvt >"$T/dl.info" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$T/dl.info"; fail "trace-info dl.pvt: status $rc"; }
+expect_grep '^ended: +hang' "$T/dl.info"
+ok "--hang 3 on a deadlock: status 4 after $((t1 - t0)) s, trace kept (ended: hang)"
+
 pvm_need_s390x
 DA=$TOP/build/linux-x86_64/bin/paravtd
 DB=$TOP/build/linux-s390x-qemu/bin/paravtd
@@ -181,7 +203,8 @@ ok "record breakpoint: 6 lines (i, n, sum as the master prints them; $nb from s3
 
 # The trace file.
 [ -s pvm.pvt ] || fail "no trace file"
-"$PARAVT" trace-info pvm.pvt >"$T/pvm.info" 2>&1 || { cat "$T/pvm.info"; fail "trace-info: status $?"; }
+rc=0; "$PARAVT" trace-info pvm.pvt >"$T/pvm.info" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$T/pvm.info"; fail "trace-info pvm.pvt: status $rc"; }
 cat "$T/pvm.info"
 expect_grep '^processes: +7$' "$T/pvm.info"
 expect_grep '^variables: +18 recorded' "$T/pvm.info" "3 values x 6 workers in the trace"
