@@ -7,7 +7,8 @@
 # node against the console is exactly OFF_x seconds).  A PVM master/worker
 # run spans both hosts (a's pvmd, and b's pvmd started by b's daemon, so
 # every task lives in its daemon's time namespace); the console re-samples
-# the clocks every 0.3 s while the run goes on (PARAVT_CLOCK_INTERVAL).
+# the clocks every 0.05 s while the run goes on (PARAVT_CLOCK_INTERVAL),
+# so that events keep arriving while the console waits for PONGs.
 # Checked:
 #   - each daemon's /proc/PID/timens_offsets shows its offset;
 #   - the tasks' own event times (trace show --raw: the node's clock) are
@@ -18,8 +19,9 @@
 #   - trace check: the same for the clock models the analysis used, every
 #     send matched, and 0 inversions (receive before send) in the global
 #     order and in the repaired measured order;
-#   - every event arrived while pings were interleaved with them (seqs
-#     contiguous per process, nothing lost).
+#   - every event arrived although pings were interleaved with them (the
+#     frames a ping's wait reads go to the event store: seqs contiguous
+#     per process, nothing lost).
 # The 0.1 ms tolerance: the true offset is exact here (same host clock),
 # so only the estimate's error counts; Cristian's bound (half the round
 # trip, the "±" printed) covers one sample, and the fitted line through
@@ -74,7 +76,7 @@ ok "daemons a (+$OFF_A s) and b (+$OFF_B s) run in their time namespaces"
 
 P=$TOP/tests/programs
 cd "$T" || fail "cd $T"
-PARAVT_CLOCK_INTERVAL=0.3 ip netns exec "$PVM_NS_A" timeout -k 5 90 "$PARAVT" -n \
+PARAVT_CLOCK_INTERVAL=0.05 ip netns exec "$PVM_NS_A" timeout -k 5 90 "$PARAVT" -n \
 	-e "node add a $PVM_ADDR_A:$PA" -e "node add b $PVM_ADDR_B:$PB" \
 	-e "load --pvm $P/pvm_master.c $P/pvm_worker.c" -e "build" \
 	-e "run pvm a --timeout 60 pvm_master 6" -e "info procs" \
@@ -121,7 +123,7 @@ for n in a b; do
 	shift $(($# - 4))
 	o=${1%ms} e=${2#±}; e=${e%ms} s=$4
 	within "$n" "$o" "$e" "$off" "node list"
-	[ "$s" -gt 8 ] || fail "node list: $n has $s samples, none taken during the run"
+	[ "$s" -ge 16 ] || fail "node list: $n has $s samples, fewer than 2 bursts during the run"
 	line=$(grep "^clock of node $n: " "$T/out") || fail "trace check: no clock of $n"
 	o=$(echo "$line" | sed -n 's/.*offset \([-+][0-9.]*\)ms ±\([0-9.]*\)ms, drift .*/\1/p')
 	e=$(echo "$line" | sed -n 's/.*offset \([-+][0-9.]*\)ms ±\([0-9.]*\)ms, drift .*/\2/p')
