@@ -86,7 +86,7 @@ static int con_export_run(const ana_trace *tr, const con_export_req *q,
 	size_t npairs = 0;
 	uint64_t nev = 0;
 	uint32_t i;
-	int rc;
+	int rc, tostdout;
 
 	if (q->fmt == CON_EXPORT_CHROME) {
 		rc = con_export_chrome(tr, q, err, errlen);
@@ -105,9 +105,10 @@ static int con_export_run(const ana_trace *tr, const con_export_req *q,
 		nev += tr->procs[i].nev;
 	/* Standard output carries the JSON itself: the summary goes to
 	 * standard error then. */
-	fprintf(q->fmt == CON_EXPORT_CHROME && strcmp(q->target, "-") == 0 ?
-		stderr : stdout, "exported %s%s%s: %u tasks, %llu events, %zu "
-		"messages (%s times)\n", q->target,
+	tostdout = q->fmt == CON_EXPORT_CHROME && strcmp(q->target, "-") == 0;
+	fprintf(tostdout ? stderr : stdout, "exported %s%s%s: %u tasks, %llu "
+		"events, %zu messages (%s times)\n",
+		tostdout ? "to standard output" : q->target,
 		q->fmt == CON_EXPORT_OTF2 ? "/" CON_EXPORT_NAME ".otf2" : "",
 		q->fmt == CON_EXPORT_OTF2 ? " (OTF2)" : " (Chrome JSON)",
 		(unsigned)tr->nprocs, (unsigned long long)nev, npairs,

@@ -16,7 +16,9 @@
 #     an existing JSON file without --force, an unknown format, and an
 #     export with no events, each a clear sentence;
 #   - when the console writes trace files: paravt export TRACE --otf2 DIR
-#     --chrome FILE gives the same counts from the file (one-shot).
+#     --chrome FILE gives the same counts from the file (one-shot); a file
+#     cut at two thirds is exported up to its last whole record with a
+#     note, as JSON on standard output.
 . "$(dirname "$0")/../lib/common.sh"
 grep -q '"pvm"' "$TOP"/daemon/*.c 2>/dev/null ||
 	skip "paravtd has no RUN kind pvm yet"
@@ -120,10 +122,20 @@ set -- $(json_counts "$T/one.json") || fail "one-shot JSON does not parse"
 [ "$2" -eq "$n" ] && [ "$3" -eq "$n" ] || fail "one-shot flows: $2, $3, $n pairs"
 set -- $(otf2_counts "$T/otf1/paravt.otf2")
 [ "$1" -eq "$n" ] && [ "$2" -eq "$n" ] || fail "one-shot otf2: $1 MPI_SEND, $2 MPI_RECV"
+# A trace file cut in the middle: exported up to its last whole record.
+size=$(wc -c <"$T/run.pvt")
+head -c $((size * 2 / 3)) "$T/run.pvt" >"$T/cut.pvt"
+"$PARAVT" export "$T/cut.pvt" --chrome - 2>"$T/cut.err" >"$T/cut.json" ||
+	{ cat "$T/cut.err"; fail "paravt export of a cut trace failed"; }
+cat "$T/cut.err"
+expect_grep "^paravt: note: $T/cut.pvt: truncated at byte [0-9]+ after [0-9]+ whole records" "$T/cut.err"
+expect_grep "^exported to standard output \(Chrome JSON\)" "$T/cut.err"
+set -- $(json_counts "$T/cut.json") || fail "the JSON of a cut trace does not parse"
+[ "$2" -eq "$3" ] && [ "$2" -le "$n" ] || fail "cut trace: $2 flow starts, $3 ends"
 "$PARAVT" export "$T/run.pvt" --otf2 "$T/otf1" >"$T/again.out" 2>&1 &&
 	fail "paravt export over an existing archive succeeded"
 expect_grep "exists already" "$T/again.out"
 "$PARAVT" export "$T/run.pvt" >"$T/usage.out" 2>&1
 [ $? -eq 2 ] || fail "paravt export without an output: exit status not 2"
 "$PARAVT" export --help | grep -q -- "--otf2 DIR" || fail "paravt export --help"
-ok "paravt export TRACE --otf2 --chrome: $n pairs in both, errors and --help"
+ok "paravt export TRACE --otf2 --chrome: $n pairs in both; a cut trace exported with a note; errors and --help"
