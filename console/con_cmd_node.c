@@ -84,9 +84,8 @@ const con_cmd con_node_cmds[] = {
 	 "Sends COUNT (default 4, at most 1000) timed pings and prints each\n"
 	 "round trip and offset; the best sample becomes the node's clock\n"
 	 "estimate.  Every sample joins the node's clock model (see node\n"
-	 "list), printed last as \"NAME: clock model: offset OFF \xc2\xb1"
-	 "ERR,\n"
-	 "drift D, N samples\".",
+	 "list), printed last:\n"
+	 "  NAME: clock model: offset OFF \xc2\xb1" "ERR, drift D, N samples",
 	 con_node_cmd_ping, NULL, CON_ARG_NODE, NULL},
 	{NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL}
 };
@@ -424,7 +423,7 @@ static int con_node_cmd_reconnect(int argc, char **argv, char *err,
 /* node ping NAME [COUNT] */
 static int con_node_cmd_ping(int argc, char **argv, char *err, size_t errlen)
 {
-	char rtt[32], off[32], drift[32], count_s[32], *end;
+	char rtt[32], off[64], drift[64], count_s[64], *end;
 	int64_t sum = 0, min = INT64_MAX, max = 0;
 	con_clock s;
 	con_node *n;
