@@ -39,7 +39,9 @@ const con_cmd con_info_cmds[] = {
 	 "One line per breakpoint: number, type, disposition (keep, or once\n"
 	 "for a tbreak), enabled, the place asked for, hits, and after a\n"
 	 "build the line it landed on (\"moved from\" when the line asked\n"
-	 "for had no code) or that it is not compiled in yet.",
+	 "for had no code) or that it is not compiled in yet.  A record\n"
+	 "breakpoint has type record and a second line with what it\n"
+	 "records (\"records i, sum, then goes on\").",
 	 con_info_breakpoints, NULL, CON_ARG_NONE, NULL},
 	{"procs", "info procs",
 	 "list the processes started by run",
@@ -67,7 +69,11 @@ const con_cmd con_info_cmds[] = {
 	 "group call), what it waits for (a task and tag, any task, the\n"
 	 "other members) and its file:line, as a wait-for graph.  A set of\n"
 	 "processes that can only be released by each other is reported\n"
-	 "as a deadlock, with the cycle and every member's source line.",
+	 "as a deadlock, with the cycle and every member's source line;\n"
+	 "waiting for a task that exited is a hang.  In a live run, how\n"
+	 "long each has been blocked.  While run/continue wait, the same\n"
+	 "report comes by itself after PARAVT_HANG_TIMEOUT s (default 10)\n"
+	 "without events, and a deadlock ends the wait.",
 	 con_info_hang, NULL, CON_ARG_NONE, NULL},
 	{"efficiency", "info efficiency [--view comp|order|raw]",
 	 "STK's efficiency table: computing vs communication per task",
