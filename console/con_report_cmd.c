@@ -306,24 +306,32 @@ static int con_report_parse(int argc, char **argv, int want_trace,
 	return 0;
 }
 
-/* "paravt: pvm_master pvm_worker, 2026-11-22 18:02 UTC" (live) or
- * "paravt: FILE (COMMAND)" (a trace file) into buf. */
+/* "paravt report: pvm_master pvm_worker, 2026-11-22 18:02 UTC" (a live
+ * run: its programs, now), "paravt report: FILE (COMMAND)" (paravt
+ * report) or "paravt report: COMMAND, 2026-11-22 17:40 UTC" (a trace
+ * read with open: what it recorded, when) into buf. */
 static void con_report_title(const char *trace, char *buf, size_t n)
 {
+	const con_tfile_meta *m = con_tfile_loaded();
 	char date[40] = "";
-	time_t now = time(NULL);
+	time_t when = time(NULL);
 	struct tm tm;
 	size_t k, i, np;
 	char **prog;
 
 	if (trace != NULL) {
-		snprintf(buf, n, "paravt report: %s (%s)", trace,
-			 con_tfile_loaded()->command);
+		snprintf(buf, n, "paravt report: %s (%s)", trace, m->command);
 		return;
 	}
-	if (gmtime_r(&now, &tm) != NULL)
-		strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
 	prog = con_dbg_programs(&np);
+	if (np == 0 && m->records > 0)
+		when = (time_t)m->created;
+	if (gmtime_r(&when, &tm) != NULL)
+		strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
+	if (np == 0 && m->records > 0) {
+		snprintf(buf, n, "paravt report: %s, %s", m->command, date);
+		return;
+	}
 	k = (size_t)snprintf(buf, n, "paravt report:");
 	for (i = 0; i < np && k < n; i++)
 		k += (size_t)snprintf(buf + k, n - k, " %s", prog[i]);

@@ -7,8 +7,9 @@
 #   - info matrix: the total equals the matched pairs of `trace check`,
 #     the master sends to each worker and each worker to the master only;
 #     info matrix --bytes and info balance print one row per task;
-#   - report -o r.html from the console and paravt report TRACE -o r2.html
-#     from the trace file: svg#timeline with one line.msg per matched
+#   - report -o r.html from the console, paravt report TRACE -o r2.html
+#     from the trace file, and report -o r4.html after open TRACE (whose
+#     info matrix is the live one): svg#timeline with one line.msg per matched
 #     pair, blocks that carry their source file:line, svg#matrix with a
 #     rect.cell per pair of tasks, svg#balance with the polygons,
 #     table#efficiency with a row per task; nothing refers to the
@@ -110,6 +111,19 @@ expect_grep "^Report written to $T/r2.html \(7 tasks, $N messages" "$T/sub.out"
 check_html "$T/r2.html"
 grep -q "<title>paravt report: $T/run.pvt" "$T/r2.html" || fail "r2.html: title"
 ok "paravt report TRACE -o r2.html: the same parts from the trace file"
+
+# The same figures from the trace file opened in the console.
+"$PARAVT" -n -e "open $T/run.pvt" -e "info matrix" -e "info efficiency" \
+	-e "report -o $T/r4.html" >"$T/open.out" 2>&1 ||
+	{ cat "$T/open.out"; fail "open + info matrix + report failed"; }
+sed -n '/^msgs /,/^total .* messages /p' "$T/open.out" >"$T/matrix2"
+diff -u "$T/matrix" "$T/matrix2" || fail "info matrix differs after open"
+[ "$(grep -cE "$EFF" "$T/open.out")" -eq 7 ] || fail "info efficiency after open"
+check_html "$T/r4.html"
+grep -q '<title>paravt report: console: pvm_master pvm_worker, ' "$T/r4.html" ||
+	fail "r4.html: title does not name what the trace recorded"
+ok "open run.pvt: the same matrix, 7 efficiency lines, report"
+
 
 "$PARAVT" report --help >"$T/help" 2>&1 || fail "report --help failed"
 expect_grep '^usage: paravt report ' "$T/help"
