@@ -2,17 +2,19 @@
  * cmp_fig2.c — ParJava's figure 2 as a PVM program: the probes change
  * which message a wildcard receive gets first.
  *
- * Usage: cmp_fig2 [CALLS [P2_MS [P3_MS]]]     defaults 2000 2 20
+ * Usage: cmp_fig2 [CALLS [P2_MS [P3_MS]]]     defaults 2000 2 30
  *
  * p1, the master (no PVM parent), spawns two copies of itself, p2 and
- * p3, tells both to start with one pvm_mcast (so they start together)
- * and takes their two messages with wildcard receives,
+ * p3, waits until both said they are ready (receives by source), tells
+ * both to start with one pvm_mcast (so they start together, whatever
+ * their start-up took) and takes their two messages with wildcard
+ * receives,
  * pvm_recv(-1, TAG_DONE).  p2 sleeps P2_MS ms and then makes CALLS cheap
  * PVM calls (pvm_mytid: under paravt each one is a probe) before it
  * sends; p3 only sleeps P3_MS ms before it sends.  Without paravt, or
- * with light probes, p2's message comes first; with heavy probes
- * (PARAVT_PROBE_BUSY_NS=20000: two records of 20 us per call, 80 ms for
- * 2000 calls) p3's does.  The master prints, on stdout:
+ * with light probes, p2's message comes first (after about 5 ms); with
+ * heavy probes (PARAVT_PROBE_BUSY_NS=20000: two records of 20 us per
+ * call, 80 ms for 2000 calls) p3's does (after 30 ms).  The master prints, on stdout:
  *
  *   p2 is t40002
  *   p3 is t40003
@@ -28,6 +30,7 @@
 
 #define TAG_GO 1
 #define TAG_DONE 2
+#define TAG_READY 3
 #define TIMEOUT_S 30
 
 /* Sleeps ms milliseconds (the "computation" of this program). */
@@ -53,7 +56,9 @@ static int child(int role, int calls, int p2_ms, int p3_ms)
 {
 	int parent = pvm_parent(), i;
 
-	if (parent < 0 || wait_msg(parent, TAG_GO) <= 0) {
+	pvm_initsend(PvmDataDefault);
+	if (parent < 0 || pvm_send(parent, TAG_READY) < 0 ||
+	    wait_msg(parent, TAG_GO) <= 0) {
 		fprintf(stderr, "cmp_fig2 p%d: no go from the master\n", role);
 		pvm_exit();
 		return 1;
@@ -94,7 +99,8 @@ static int master(char **argv)
 
 	tids[0] = spawn_role(2, argv);
 	tids[1] = spawn_role(3, argv);
-	if (tids[0] < 0 || tids[1] < 0) {
+	if (tids[0] < 0 || tids[1] < 0 || wait_msg(tids[0], TAG_READY) <= 0 ||
+	    wait_msg(tids[1], TAG_READY) <= 0) {
 		fprintf(stderr, "cmp_fig2: spawn failed\n");
 		pvm_exit();
 		return 1;
@@ -120,7 +126,7 @@ static int master(char **argv)
  * P2_MS P3_MS. */
 int main(int argc, char **argv)
 {
-	char calls[16] = "2000", p2_ms[16] = "2", p3_ms[16] = "20";
+	char calls[16] = "2000", p2_ms[16] = "2", p3_ms[16] = "30";
 	char *args[4] = {argv[0], calls, p2_ms, p3_ms};
 	int i;
 
