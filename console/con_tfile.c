@@ -18,8 +18,9 @@
  *
  * Events are the canonical 13-integer arrays of NODE_EVENTS, copied as
  * the node sent them.  The writer is append-only: records go through a
- * msgpack packer into a stdio buffer that is flushed to the kernel after
- * each hook (PARAVT_TRACE_FSYNC=1 adds an fsync), so a console killed at
+ * msgpack packer into the writer's own buffer, which is written to the
+ * kernel when full and after each hook (PARAVT_TRACE_FSYNC=1 adds an
+ * fsync), so a console killed at
  * any moment leaves whole records up to the last flush and at most one
  * cut record after them, which the reader (con_tfile_load.c) drops.
  *
@@ -30,6 +31,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,14 +45,16 @@
 #include "con_tfile.h"
 #include "wire.h"
 
-#define CON_TFILE_BUF (256u * 1024u) /* stdio buffer of the file */
+#define CON_TFILE_BUF (256u * 1024u) /* the write buffer */
 #define CON_TFILE_BATCH 4096u        /* events per record when re-packing
 					the store */
 
 /* The file being written (one per console). */
 static struct {
-	FILE *f;                  /* the file, NULL when none */
+	int f;                    /* the file's descriptor, -1 when none */
 	char path[CON_NODE_PATH_MAX]; /* its path */
+	char *buf;                /* bytes not written yet; owned */
+	size_t len;               /* bytes in buf */
 	msgpack_packer pk;        /* packs into f */
 	int sync;                 /* fsync after each flush */
 	char (*nodes)[CON_NODE_NAME_MAX]; /* nodes written; owned */
@@ -58,7 +62,8 @@ static struct {
 	char error[600];          /* last write error */
 	int error_new;            /* error not taken yet */
 	int failed;               /* the file was closed by an error */
-} con_tf;
+	int err_no;               /* its errno */
+} con_tf = {.f = -1};
 
 /* ---- write errors ----------------------------------------------------- */
 
@@ -74,28 +79,61 @@ static void con_tfile_forget(void)
  * without it) and keeps the sentence for con_tfile_take_error. */
 static void con_tfile_fail(int e)
 {
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return;
 	snprintf(con_tf.error, sizeof con_tf.error,
 		 "trace file %.400s: write failed (%s); it ends here, the run "
 		 "goes on", con_tf.path, strerror(e != 0 ? e : EIO));
 	con_tf.error_new = 1;
 	con_tf.failed = 1;
-	fclose(con_tf.f);
-	con_tf.f = NULL;
+	con_tf.err_no = e != 0 ? e : EIO;
+	close(con_tf.f);
+	con_tf.f = -1;
+	con_tf.len = 0;
 	con_tfile_forget();
 }
 
-/* The packer's write callback: appends to the stdio buffer. */
+/* Writes n bytes of p to the file.  0, or -1 after con_tfile_fail. */
+static int con_tfile_put(const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		w = write(con_tf.f, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			con_tfile_fail(w < 0 ? errno : ENOSPC);
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Writes the buffer to the file.  0 or -1. */
+static int con_tfile_drain(void)
+{
+	size_t n = con_tf.len;
+
+	con_tf.len = 0;
+	return con_tfile_put(con_tf.buf, n);
+}
+
+/* The packer's write callback: appends to the buffer (a piece larger
+ * than the buffer goes straight to the file). */
 static int con_tfile_write(void *data, const char *buf, size_t len)
 {
 	(void)data;
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return -1;
-	if (fwrite(buf, 1, len, con_tf.f) != len) {
-		con_tfile_fail(errno);
+	if (con_tf.len + len > CON_TFILE_BUF && con_tfile_drain() < 0)
 		return -1;
-	}
+	if (len > CON_TFILE_BUF)
+		return con_tfile_put(buf, len);
+	memcpy(con_tf.buf + con_tf.len, buf, len);
+	con_tf.len += len;
 	return 0;
 }
 
@@ -200,7 +238,7 @@ static void con_tfile_node_rec(const char *node, const char *arch)
 		con_tfile_hello(h);
 	else
 		msgpack_pack_nil(&con_tf.pk);
-	if (con_tf.f == NULL || con_tfile_node_known(node))
+	if (con_tf.f < 0 || con_tfile_node_known(node))
 		return;
 	v = realloc(con_tf.nodes, (con_tf.nnodes + 1) * sizeof *con_tf.nodes);
 	if (v == NULL)
@@ -341,7 +379,7 @@ static void con_tfile_store(void)
 	uint64_t num;
 	size_t i;
 
-	for (i = 0; i < con_ev_nsrcs() && con_tf.f != NULL; i++) {
+	for (i = 0; i < con_ev_nsrcs() && con_tf.f >= 0; i++) {
 		s = con_ev_src_at(i);
 		con_tfile_node_seen(s->node);
 		con_tfile_src_strings(s);
@@ -350,7 +388,7 @@ static void con_tfile_store(void)
 				       s->st.lost);
 	}
 	num = con_ev_oldest();
-	while (num < con_ev_next() && con_tf.f != NULL)
+	while (num < con_ev_next() && con_tf.f >= 0)
 		con_tfile_store_batch(&num);
 }
 
@@ -385,13 +423,13 @@ static int con_tfile_create(const char *path, int overwrite, char *err,
 			 errno == EEXIST ? " (--force overwrites it)" : "");
 		return errno == EEXIST ? WIRE_ESTATE : WIRE_EIO;
 	}
-	con_tf.f = fdopen(fd, "wb");
-	if (con_tf.f == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (con_tf.buf == NULL && (con_tf.buf = malloc(CON_TFILE_BUF)) == NULL) {
+		snprintf(err, errlen, "out of memory");
 		close(fd);
-		return WIRE_EIO;
+		return WIRE_ENOMEM;
 	}
-	setvbuf(con_tf.f, NULL, _IOFBF, CON_TFILE_BUF);
+	con_tf.f = fd;
+	con_tf.len = 0;
 	return 0;
 }
 
@@ -402,7 +440,7 @@ int con_tfile_open(const char *path, const char *command, int overwrite,
 	const char *sync = getenv("PARAVT_TRACE_FSYNC");
 	int rc;
 
-	if (con_tf.f != NULL) {
+	if (con_tf.f >= 0) {
 		snprintf(err, errlen, "already writing the trace file %s "
 			 "(trace file off first)", con_tf.path);
 		return WIRE_ESTATE;
@@ -410,6 +448,7 @@ int con_tfile_open(const char *path, const char *command, int overwrite,
 	rc = con_tfile_create(path, overwrite, err, errlen);
 	if (rc < 0)
 		return rc;
+	signal(SIGXFSZ, SIG_IGN); /* a file size limit is an EFBIG error */
 	snprintf(con_tf.path, sizeof con_tf.path, "%s", path);
 	msgpack_packer_init(&con_tf.pk, NULL, con_tfile_write);
 	con_tf.sync = sync != NULL && strcmp(sync, "0") != 0 && *sync != '\0';
@@ -421,9 +460,11 @@ int con_tfile_open(const char *path, const char *command, int overwrite,
 	con_tfile_store();
 	con_tfile_procs(1);
 	con_tfile_flush();
-	if (con_tf.f == NULL) {
-		snprintf(err, errlen, "%s", con_tf.error);
+	if (con_tf.f < 0) {
+		snprintf(err, errlen, "%s: write failed (%s)", path,
+			 strerror(con_tf.err_no));
 		con_tf.error_new = 0;
+		con_tf.failed = 0;
 		return WIRE_EIO;
 	}
 	return 0;
@@ -432,13 +473,13 @@ int con_tfile_open(const char *path, const char *command, int overwrite,
 /* True while writing. */
 int con_tfile_active(void)
 {
-	return con_tf.f != NULL;
+	return con_tf.f >= 0;
 }
 
 /* The path being written. */
 const char *con_tfile_path(void)
 {
-	return con_tf.f != NULL ? con_tf.path : "";
+	return con_tf.f >= 0 ? con_tf.path : "";
 }
 
 /* ---- hooks ------------------------------------------------------------ */
@@ -446,7 +487,7 @@ const char *con_tfile_path(void)
 /* A node's record (again, when its HELLO changed). */
 void con_tfile_node(const char *node, const char *arch)
 {
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return;
 	con_tfile_node_rec(node, arch);
 	con_tfile_flush();
@@ -455,7 +496,7 @@ void con_tfile_node(const char *node, const char *arch)
 /* A clock sample. */
 void con_tfile_clock(const char *node, const ana_clock_sample *s)
 {
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return;
 	con_tfile_node_seen(node);
 	con_tfile_clock_rec(node, s);
@@ -466,7 +507,7 @@ void con_tfile_clock(const char *node, const ana_clock_sample *s)
 void con_tfile_proc(const char *node, uint32_t proc, int pid_id,
 		    const char *program)
 {
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return;
 	con_tfile_node_seen(node);
 	con_tfile_rec("proc", 5);
@@ -481,7 +522,7 @@ void con_tfile_events(const char *node, uint32_t proc, int pid_id,
 {
 	const con_node *n;
 
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return;
 	con_tfile_node_seen(node);
 	n = con_node_find(node);
@@ -496,7 +537,7 @@ void con_tfile_events(const char *node, uint32_t proc, int pid_id,
 void con_tfile_strings(const char *node, uint32_t proc, int pid_id,
 		       uint64_t first, const msgpack_object *strings)
 {
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return;
 	con_tfile_node_seen(node);
 	con_tfile_rec("strings", 6);
@@ -510,7 +551,7 @@ void con_tfile_strings(const char *node, uint32_t proc, int pid_id,
 void con_tfile_lost(const char *node, uint32_t proc, int pid_id,
 		    uint64_t count)
 {
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return;
 	con_tfile_rec("lost", 5);
 	con_tfile_src(node, proc, pid_id);
@@ -521,7 +562,7 @@ void con_tfile_lost(const char *node, uint32_t proc, int pid_id,
 /* A process ended: how ("exit", "signal", "crash") and its code. */
 void con_tfile_exit(int pid_id, const char *how, int64_t code)
 {
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return;
 	con_tfile_rec("exit", 4);
 	msgpack_pack_int(&con_tf.pk, pid_id);
@@ -534,7 +575,7 @@ void con_tfile_exit(int pid_id, const char *how, int64_t code)
 void con_tfile_var(int pid_id, int bp, const char *file, int line,
 		   uint64_t hit, const char *name, const char *value)
 {
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return;
 	con_tfile_rec("var", 8);
 	msgpack_pack_int(&con_tf.pk, pid_id);
@@ -552,10 +593,9 @@ void con_tfile_var(int pid_id, int bp, const char *file, int line,
 /* Hands the buffer to the kernel (and to the disk with sync). */
 void con_tfile_flush(void)
 {
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0 || con_tfile_drain() < 0)
 		return;
-	if (fflush(con_tf.f) != 0 ||
-	    (con_tf.sync && fsync(fileno(con_tf.f)) != 0))
+	if (con_tf.sync && fsync(con_tf.f) != 0)
 		con_tfile_fail(errno);
 }
 
@@ -571,9 +611,9 @@ const char *con_tfile_take_error(void)
 /* Writes the end record and closes. */
 int con_tfile_close(const char *how, int status, char *err, size_t errlen)
 {
-	FILE *f;
+	int fd;
 
-	if (con_tf.f == NULL) {
+	if (con_tf.f < 0) {
 		if (!con_tf.failed)
 			return 0;
 		snprintf(err, errlen, "%s", con_tf.error);
@@ -585,12 +625,12 @@ int con_tfile_close(const char *how, int status, char *err, size_t errlen)
 	con_tfile_str(how);
 	msgpack_pack_int(&con_tf.pk, status);
 	con_tfile_flush();
-	if (con_tf.f == NULL)
+	if (con_tf.f < 0)
 		return con_tfile_close(how, status, err, errlen);
-	f = con_tf.f;
-	con_tf.f = NULL;
+	fd = con_tf.f;
+	con_tf.f = -1;
 	con_tfile_forget();
-	if (fclose(f) != 0) {
+	if (close(fd) != 0) {
 		snprintf(err, errlen, "trace file %s: %s", con_tf.path,
 			 strerror(errno));
 		return WIRE_EIO;

@@ -36,3 +36,15 @@ build/tests/bench/bench_events: tests/bench/bench_events.c \
 	@mkdir -p $(dir $@)
 	$(TESTCC) $(BENCH_CFLAGS) -Iwrappers -Ibreakpoints -Itypedesc -o $@ $< \
 		build/linux-x86_64/lib/libparavt.a -lmsgpackc
+
+# Trace file write and read throughput (console/con_tfile*.c): linked with
+# every console object but main.
+BENCH_BINS += build/tests/bench/bench_tfile
+TEST_BINS += build/tests/bench/bench_tfile
+build/tests/bench/bench_tfile: tests/bench/bench_tfile.c \
+		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(TD_CON_LIB) $(HOST_WIRE_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(CON_CFLAGS) -o $@ $< \
+		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS)

@@ -11,6 +11,8 @@
 #    typedesc walker, natively and on the s390x node under qemu.
 # 2b. bench_events: ns per event record on the hot path, flush cost and
 #    the calibrated probe constant (attached to a quiet ev_sink).
+# 2c. bench_tfile: trace file write and read-back throughput (MB/s,
+#    events/s) and bytes per event, 2 million events in batches of 256.
 # 3. bench_handshake: starts a private paravtd (own HOME, so its own token)
 #    on 127.0.0.1 with an ephemeral port, times HANDSHAKES (default 300)
 #    session set-ups, then stops it.  Skipped with a message when
@@ -59,6 +61,14 @@ if [ -x "$SINK" ] && [ -x "$B/bench_events" ]; then
 	kill $spid; wait $spid 2>/dev/null
 else
 	echo "events: skipped ($SINK or bench_events not built)"
+fi
+echo
+
+# 2c. bench_tfile: the console's trace file writer and reader.
+if [ -x "$B/bench_tfile" ]; then
+	"$B/bench_tfile" 2 256 "$tmp" || exit 1
+else
+	echo "trace file: skipped ($B/bench_tfile not built)"
 fi
 echo
 

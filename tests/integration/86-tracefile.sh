@@ -137,3 +137,26 @@ expect_grep '^usage: paravt trace-info' "$T/usage"
 "$PARAVT" trace-info --help >"$T/help" 2>&1 || fail "trace-info --help"
 expect_grep 'paravt-trace\(5\)' "$T/help"
 ok "usage and --help"
+
+# ---- a write error mid-run (file size limit: EFBIG, like a full disk) -------
+# The console's file size limit is 3072 bytes (ulimit -f counts 512-byte
+# blocks in sh), about half of the run's trace: the error is reported
+# once, the run goes on to the same stats, and the part written is read.
+(
+	ulimit -f 6
+	"$PARAVT" -n -e "node add nat 127.0.0.1:$DPORT_nat" \
+		-e "load --pvm $P/pvm_master.c $P/pvm_worker.c" -e "build" \
+		-e "trace file $T/full.pvt" -e "run pvm pvm_master 6" -e "stats" \
+		-e "trace file"
+) >"$T/full" 2>&1 || { cat "$T/full"; fail "console failed with a write error"; }
+cat "$T/full"
+[ "$(grep -c "^\[trace file $T/full.pvt: write failed (File too large); it ends here, the run goes on\]$" "$T/full")" = 1 ] ||
+	fail "the write error is not reported exactly once"
+expect_grep '^No trace file is being written\.$' "$T/full"
+# shellcheck disable=SC2046
+set -- $(grep '^total ' "$T/full")
+[ "$2" = "$sends" ] && [ "$3" = "$recvs" ] || fail "the run after the write error: $2 sends, $3 receives"
+[ "$(wc -c <"$T/full.pvt")" -eq 3072 ] || fail "full.pvt is not 3072 bytes"
+"$PARAVT" trace-info "$T/full.pvt" >"$T/full.info" 2>&1 || { cat "$T/full.info"; fail "trace-info of the cut file"; }
+expect_grep '^note: +truncated at byte [0-9]+ after [0-9]+ whole records$' "$T/full.info"
+ok "write error: reported once, the run went on, the part written is readable"
