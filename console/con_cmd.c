@@ -45,19 +45,26 @@ static const con_cmd con_cmds[] = {
 	 "program of its own (a master and its worker), built with the\n"
 	 "sources that do not.",
 	 con_cmd_dbg_load, NULL, CON_ARG_FILE, con_dbg_load_flags},
-	{"break", "break FILE:LINE | FUNCTION",
-	 "set a static breakpoint",
+	{"break", "break FILE:LINE | FUNCTION [record [VAR[,VAR...]]]",
+	 "set a static breakpoint (or a record breakpoint)",
 	 "Sets a breakpoint before the statement at FILE:LINE (or the next\n"
 	 "line with code) or at the start of FUNCTION.  Breakpoints are\n"
 	 "compiled into the program: set them before `build` (one set\n"
 	 "later takes effect at the next build).  A `#pragma paravt break`\n"
-	 "line in the sources is a breakpoint too.",
+	 "line in the sources is a breakpoint too.\n"
+	 "With record, a process that reaches it does not stop for you:\n"
+	 "the console reads the VARs (any expression print takes; none:\n"
+	 "every parameter and local), prints one line\n"
+	 "  [p3 rec 2] worker.c:41 i = 3, sum = 17.5\n"
+	 "writes the values into the trace file, and lets the process go\n"
+	 "on; run and continue keep waiting.",
 	 con_cmd_dbg_break, NULL, CON_ARG_LOC, NULL},
-	{"tbreak", "tbreak FILE:LINE | FUNCTION",
+	{"tbreak", "tbreak FILE:LINE | FUNCTION [record [VAR[,VAR...]]]",
 	 "set a breakpoint that stops each process once",
 	 "Like break, but every process stops there only the first time it\n"
 	 "passes; later passes do not stop.  In a parallel program each\n"
-	 "process gets its one stop, not only the first to arrive.",
+	 "process gets its one stop, not only the first to arrive.  With\n"
+	 "record, each process records once.",
 	 con_cmd_dbg_break, NULL, CON_ARG_LOC, NULL},
 	{"delete", "delete [N...]",
 	 "delete breakpoints (all without numbers)",
