@@ -12,8 +12,8 @@
  * that never ended runs to the task's last event with "open":true.
  * Program start and exit, breakpoint stops and crashes are instant events
  * ("ph":"i").  Every matched send -> receive is a flow: "ph":"s" inside
- * the send, "ph":"f" with "bp":"e" inside the receive, the same id, so
- * Perfetto draws an arrow.  Times ("ts", "dur") are microseconds with
+ * the send, "ph":"f" with "bp":"e" inside the receive (or inside the
+ * MPI_Wait that completed it), the same id, so Perfetto draws an arrow.  Times ("ts", "dur") are microseconds with
  * three decimals (nanosecond resolution) since the trace's first event
  * in the chosen view; otherData holds that origin in ns.
  */
@@ -27,6 +27,14 @@
 #include "ana_walk.h"
 #include "../../wrappers/pvt_event.h"
 
+/* A message END inside an open call of its op (MPI_Wait): its flow is
+ * written when the call closes, inside it. */
+typedef struct ana_chrome_inner {
+	uint32_t call;       /* s_idx of the enclosing call */
+	uint32_t idx;        /* the END */
+	int64_t t;           /* its time */
+} ana_chrome_inner;
+
 /* State of one export. */
 typedef struct ana_chrome {
 	const ana_trace *tr;
@@ -35,6 +43,8 @@ typedef struct ana_chrome {
 	const ana_pair *pairs; /* matched messages, sorted by send */
 	size_t npairs;
 	uint64_t written;    /* trace events written (for the first comma) */
+	ana_chrome_inner *inner; /* ENDs inside open waits, flows pending */
+	size_t ninner, inner_cap;
 } ana_chrome;
 
 static const char *const ana_chrome_views[] = {"compensated", "ordered",
@@ -257,6 +267,44 @@ static void ana_chrome_flows(ana_chrome *cx, const ana_call *c,
 	}
 }
 
+/* walk: an END inside a wait; its flow waits for the wait's end. */
+static int ana_chrome_inner_end(void *ctx, const ana_call *c, uint32_t idx,
+				const ana_ev *e, int64_t t)
+{
+	ana_chrome *cx = ctx;
+	ana_chrome_inner *p;
+	size_t cap;
+
+	(void)e;
+	if (cx->ninner == cx->inner_cap) {
+		cap = cx->inner_cap ? cx->inner_cap * 2 : 16;
+		p = realloc(cx->inner, cap * sizeof *p);
+		if (p == NULL)
+			return ANA_ENOMEM;
+		cx->inner = p;
+		cx->inner_cap = cap;
+	}
+	cx->inner[cx->ninner++] = (ana_chrome_inner){c->s_idx, idx, t};
+	return 0;
+}
+
+/* The pending flows of the ENDs inside call c (the innermost open one:
+ * they are last in the list). */
+static void ana_chrome_inner_flows(ana_chrome *cx, const ana_call *c)
+{
+	const ana_chrome_inner *in;
+	size_t first = cx->ninner, i;
+
+	while (first > 0 && cx->inner[first - 1].call == c->s_idx)
+		first--;
+	for (i = first; i < cx->ninner; i++) {
+		in = &cx->inner[i];
+		ana_chrome_flows(cx, c, &cx->tr->procs[c->proc].ev[in->idx],
+				 in->idx, in->t);
+	}
+	cx->ninner = first;
+}
+
 /* A breakpoint stop: an instant at its start. */
 static void ana_chrome_break(ana_chrome *cx, const ana_call *c)
 {
@@ -291,6 +339,7 @@ static int ana_chrome_leave(void *ctx, const ana_call *c)
 		ana_chrome_flows(cx, c, c->half, c->half_idx, c->th);
 	if (c->e != NULL)
 		ana_chrome_flows(cx, c, c->e, c->e_idx, c->te);
+	ana_chrome_inner_flows(cx, c);
 	return 0;
 }
 
@@ -340,8 +389,9 @@ static void ana_chrome_trailer(ana_chrome *cx, int view)
 int ana_out_chrome(const ana_trace *tr, int view, FILE *f, char *err,
 		   size_t errlen)
 {
-	ana_walk_ops ops = {NULL, NULL, ana_chrome_leave, ana_chrome_point};
-	ana_chrome cx = {tr, f, 0, NULL, 0, 0};
+	ana_walk_ops ops = {NULL, NULL, ana_chrome_leave, ana_chrome_point,
+			    ana_chrome_inner_end};
+	ana_chrome cx = {.tr = tr, .f = f};
 	ana_pair *pairs;
 	int64_t last;
 	uint32_t i;
@@ -363,6 +413,7 @@ int ana_out_chrome(const ana_trace *tr, int view, FILE *f, char *err,
 	for (i = 0, rc = 0; i < tr->nprocs && rc == 0; i++)
 		rc = ana_walk_calls(tr, i, view, &ops);
 	free(pairs);
+	free(cx.inner);
 	if (rc < 0) {
 		snprintf(err, errlen, "chrome export: out of memory");
 		return rc;

@@ -16,7 +16,8 @@
  *     paradigm), one per user function (paradigm user, its file and line)
  *     and "breakpoint" (measurement system);
  *   - events per location: Enter at each call's START, Leave at its END
- *     (a call that never ended leaves at the task's last time); MpiSend
+ *     (a call that never ended leaves at the task's last time; the
+ *     receives an MPI_Wait completes are inside the wait); MpiSend
  *     at a send's END, one per receiver that got it (receiver = that
  *     task's rank), MpiRecv at the receive's END (sender = the source's
  *     rank), both with the tag received and the message length, so that
@@ -216,10 +217,21 @@ static int ana_otf2_leave(void *ctx, const ana_call *c)
 	return cx->rc == OTF2_SUCCESS ? 0 : ANA_EIO;
 }
 
+/* walk: the messages of an END inside a wait, where it came. */
+static int ana_otf2_inner(void *ctx, const ana_call *c, uint32_t idx,
+			  const ana_ev *e, int64_t t)
+{
+	ana_otf2 *cx = ctx;
+
+	ana_otf2_msgs(cx, c->proc, idx, e, ana_otf2_ts(cx, t));
+	return cx->rc == OTF2_SUCCESS ? 0 : ANA_EIO;
+}
+
 /* Writes the events of every location.  0 or a code. */
 static int ana_otf2_events(ana_otf2 *cx, int view)
 {
-	ana_walk_ops ops = {cx, ana_otf2_enter, ana_otf2_leave, NULL};
+	ana_walk_ops ops = {cx, ana_otf2_enter, ana_otf2_leave, NULL,
+			    ana_otf2_inner};
 	uint32_t i;
 	int rc = 0;
 

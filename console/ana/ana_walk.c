@@ -121,6 +121,9 @@ static int ana_walk_close(ana_stack *st, const ana_walk_ops *ops,
 	ana_call *c;
 	int rc;
 
+	if (at < 0 && ops->inner != NULL && st->n > 0 &&
+	    st->c[st->n - 1].s->op == e->op && e->kind != PVT_EV_FN_EXIT)
+		return ops->inner(ops->ctx, &st->c[st->n - 1], idx, e, t);
 	if (at < 0)
 		return ana_walk_point_call(st, ops, proc, e, idx, t);
 	c = &st->c[at];

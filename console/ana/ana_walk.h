@@ -56,6 +56,12 @@ typedef struct ana_walk_ops {
 	 * PROG_EXIT, CRASH) at time t */
 	int (*point)(void *ctx, uint32_t proc, uint32_t idx, const ana_ev *e,
 		     int64_t t);
+	/* a message END without START inside the open call c of the same
+	 * op (the receive ENDs MPI_Wait / MPI_Waitall record for the
+	 * requests they complete) at time t; c->te and c->e are not known
+	 * yet.  When NULL, such an END is a call of zero length. */
+	int (*inner)(void *ctx, const ana_call *c, uint32_t idx,
+		     const ana_ev *e, int64_t t);
 } ana_walk_ops;
 
 /* Walks process proc of tr in the view's times.  An END whose START is
