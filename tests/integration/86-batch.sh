@@ -9,6 +9,9 @@
 #       loop): status 3 within T + a few seconds, the process killed, the
 #       trace kept (trace-info reads it: ended by the time limit, events
 #       and recorded values in it);
+#   (f) on a terminal (script(1)): the progress line "[paravt] N events
+#       1 procs T s" is drawn, and erased before any other output;
+#   (g) SIGTERM during a capture: status 5, trace kept ("interrupted");
 #   (e) --hang 3 on pvm_deadlock.c (two tasks each receiving first): the
 #       hang watchdog ends the run, status 4 within a few seconds, the
 #       trace kept and ended "hang";
@@ -24,6 +27,7 @@
 #       never stopped: the master's output is complete).
 # Exit 77 only when namespaces, PVM or the s390x toolchain are missing
 # (the other parts have run by then).
+# shellcheck source=tests/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/tests/pvm/pvm-cluster.sh"
 
@@ -101,6 +105,41 @@ expect_grep '^events: +[1-9]' "$T/spin.info" "no events in the kept trace"
 expect_grep '^variables: +[1-9][0-9]* recorded' "$T/spin.info" "no recorded values in the trace"
 pgrep -f "$T/.*batch_spin" >/dev/null && fail "batch_spin still runs"
 ok "--timeout 3: status 3 after $((t1 - t0)) s, process killed, trace kept ($(grep '^events:' "$T/spin.info"))"
+
+# ---- (f) progress line on a terminal; (g) SIGTERM ------------------------------
+# script(1) gives paravt a terminal (stdin, stdout and stderr on a pty).
+if command -v script >/dev/null; then
+	rc=0
+	timeout -k 5 40 script -qec "$PARAVT trace -o tty.pvt --timeout 2 \
+		--node nat=127.0.0.1:$DPORT_nat --break batch_spin.c:$L,record,round \
+		$P/batch_spin.c -- run" /dev/null </dev/null >"$T/tty.out" 2>&1 || rc=$?
+	[ "$rc" = 3 ] || { cat -v "$T/tty.out"; fail "on a terminal: status $rc, not 3"; }
+	grep -aqE "$(printf '\r')\[paravt\] [0-9]+ events  1 procs  [0-9]+\.[0-9] s" "$T/tty.out" ||
+		{ cat -v "$T/tty.out"; fail "no progress line on a terminal"; }
+	# Erased before other output: never "... s<ESC>[K" followed by text.
+	if grep -aqE "[0-9] s$(printf '\033')\[K[^$(printf '\r')]" "$T/tty.out"; then
+		cat -v "$T/tty.out"; fail "output runs into the progress line"
+	fi
+	ok "on a terminal: progress line drawn and erased before other output"
+else
+	echo "note: no script(1): progress line on a terminal not checked"
+fi
+setsid "$PARAVT" trace -o term.pvt --node "nat=127.0.0.1:$DPORT_nat" \
+	--break "batch_spin.c:$L,record,round" "$P/batch_spin.c" -- run \
+	</dev/null >"$T/term.out" 2>&1 &
+tp=$!
+track_pid $tp
+wait_for 20 grep -q '^\[p1 rec 1\]' "$T/term.out" || { cat "$T/term.out"; fail "no record line before SIGTERM"; }
+kill -TERM "$tp"
+rc=0
+wait "$tp" || rc=$?
+cat "$T/term.out"
+[ "$rc" = 5 ] || fail "SIGTERM: status $rc, not 5"
+expect_grep 'paravt trace: term.pvt: .*; interrupted, processes killed$' "$T/term.out"
+rc=0; "$PARAVT" trace-info term.pvt >"$T/term.info" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$T/term.info"; fail "trace-info term.pvt: status $rc"; }
+expect_grep '^ended: +interrupted' "$T/term.info"
+ok "SIGTERM: status 5, process killed, trace kept (ended: interrupted)"
 
 # ---- (a) + (b) a multi-host PVM run, no terminal -----------------------------
 command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
