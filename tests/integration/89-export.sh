@@ -16,7 +16,8 @@
 #     an existing JSON file without --force, an unknown format, and an
 #     export with no events, each a clear sentence;
 #   - when the console writes trace files: paravt export TRACE --otf2 DIR
-#     --chrome FILE gives the same counts from the file (one-shot); a file
+#     --chrome FILE gives the same counts from the file (one-shot), and
+#     paravt trace-info the same matched pairs; a file
 #     cut at two thirds is exported up to its last whole record with a
 #     note, as JSON on standard output.
 . "$(dirname "$0")/../lib/common.sh"
@@ -118,6 +119,12 @@ fi
 "$PARAVT" export "$T/run.pvt" --otf2 "$T/otf1" --chrome "$T/one.json" \
 	>"$T/one.out" 2>&1 || { cat "$T/one.out"; fail "paravt export failed"; }
 cat "$T/one.out"
+"$PARAVT" trace-info "$T/run.pvt" >"$T/info.out" 2>&1 || fail "paravt trace-info failed"
+m=$(sed -n 's/^matched: *\([0-9]*\) send\/recv pairs, \([0-9]*\) multicast receives.*/\1 \2/p' "$T/info.out")
+[ -n "$m" ] || { cat "$T/info.out"; fail "trace-info printed no matched pairs"; }
+# shellcheck disable=SC2086
+set -- $m
+[ $(($1 + $2)) -eq "$n" ] || fail "trace-info: $1 + $2 pairs, the live analysis $n"
 set -- $(json_counts "$T/one.json") || fail "one-shot JSON does not parse"
 [ "$2" -eq "$n" ] && [ "$3" -eq "$n" ] || fail "one-shot flows: $2, $3, $n pairs"
 set -- $(otf2_counts "$T/otf1/paravt.otf2")
@@ -138,4 +145,4 @@ expect_grep "exists already" "$T/again.out"
 "$PARAVT" export "$T/run.pvt" >"$T/usage.out" 2>&1
 [ $? -eq 2 ] || fail "paravt export without an output: exit status not 2"
 "$PARAVT" export --help | grep -q -- "--otf2 DIR" || fail "paravt export --help"
-ok "paravt export TRACE --otf2 --chrome: $n pairs in both; a cut trace exported with a note; errors and --help"
+ok "trace-info, paravt export TRACE --otf2 --chrome: $n pairs in all three; a cut trace exported with a note; errors and --help"
