@@ -990,6 +990,8 @@ int con_cmd_dbg_print(int argc, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "usage: print [-all] EXPR");
 		return WIRE_EARG;
 	}
+	if (con_dbg_proc_first() == NULL && con_tfile_loaded()->nvars > 0)
+		return con_tfile_print_var(expr, err, errlen); /* opened */
 	if (all)
 		return con_cmd_dbg_print_all(expr, err, errlen);
 	p = con_cmd_dbg_stopped(err, errlen);

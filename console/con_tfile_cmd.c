@@ -256,7 +256,57 @@ int con_cmd_open(int argc, char **argv, char *err, size_t errlen)
 	if (m->skipped > 0)
 		printf("[note: %llu records skipped (unknown or malformed)]\n",
 		       (unsigned long long)m->skipped);
+	if (m->nvars > 0)
+		printf("%zu recorded variable values (print NAME shows "
+		       "them).\n", m->nvars);
 	return 0;
+}
+
+/* The names of the recorded variables, each once, into buf. */
+static void con_tfile_cmd_varnames(char *buf, size_t n)
+{
+	const con_tfile_meta *m = con_tfile_loaded();
+	size_t i, k, used = 0;
+	int w;
+
+	buf[0] = '\0';
+	for (i = 0; i < m->nvars && used < n; i++) {
+		for (k = 0; k < i; k++)
+			if (strcmp(m->vars[k].name, m->vars[i].name) == 0)
+				break;
+		if (k < i)
+			continue;
+		w = snprintf(buf + used, n - used, "%s%s", used ? ", " : "",
+			     m->vars[i].name);
+		used += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/* print EXPR on an opened trace: its recorded values. */
+int con_tfile_print_var(const char *expr, char *err, size_t errlen)
+{
+	const con_tfile_meta *m = con_tfile_loaded();
+	const con_tfile_var_info *v;
+	const char *base;
+	char names[512];
+	size_t i, k = 0;
+
+	for (i = 0; i < m->nvars; i++) {
+		v = &m->vars[i];
+		if (strcmp(v->name, expr) != 0)
+			continue;
+		base = strrchr(v->file, '/');
+		printf("p%d %s:%d (breakpoint %d, hit %llu): %s = %s\n",
+		       v->pid_id, base != NULL ? base + 1 : v->file, v->line,
+		       v->bp, (unsigned long long)v->hit, v->name, v->value);
+		k++;
+	}
+	if (k > 0)
+		return 0;
+	con_tfile_cmd_varnames(names, sizeof names);
+	snprintf(err, errlen, "the trace recorded no value of %s (recorded: "
+		 "%s)", expr, names[0] != '\0' ? names : "nothing");
+	return WIRE_EARG;
 }
 
 /* ---- paravt trace-info ------------------------------------------------ */
@@ -335,7 +385,7 @@ static void con_tfile_info_body(void)
 	const con_tfile_meta *m = con_tfile_loaded();
 	ana_trace *tr;
 	con_ev_stats t;
-	char err[200];
+	char err[200], names[512];
 	size_t i;
 
 	printf("processes:  %zu\n", con_ev_nsrcs());
@@ -358,8 +408,11 @@ static void con_tfile_info_body(void)
 		       (unsigned long long)tr->sum.groups,
 		       (unsigned long long)tr->sum.unmatched_sends,
 		       (unsigned long long)tr->sum.unmatched_recvs);
-	if (m->nvars > 0)
-		printf("variables:  %zu recorded values\n", m->nvars);
+	if (m->nvars > 0) {
+		con_tfile_cmd_varnames(names, sizeof names);
+		printf("variables:  %zu recorded values of %s\n", m->nvars,
+		       names);
+	}
 	if (m->ended)
 		printf("ended:      %s, status %lld\n", m->end_how,
 		       (long long)m->end_status);

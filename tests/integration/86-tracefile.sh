@@ -10,6 +10,10 @@
 #     the same stats table, trace show lines and trace check (clock
 #     models, matched pairs, repairs) as the live run,
 #     and info procs lists p1..p7 as exited with their tids;
+#   - print n in the opened trace: the values a `record` breakpoint
+#     captured in each worker (n = 50 + 13 i);
+#   - `trace file` started after the run (late.pvt) writes what the
+#     console holds: the same stats, trace show and trace check;
 #   - the file cut at 24 byte offsets (inside the header, at record
 #     boundaries and at random places): each is read up to its last
 #     whole record, with the note "truncated at byte N after R whole
@@ -17,7 +21,9 @@
 #     the first N bytes alone read as a complete file, and no crash;
 #   - garbage, an empty file, a msgpack file that is not a trace and a
 #     header of version 2 give exit status 1 and a clear sentence; no
-#     argument gives the usage and 2; --help works.
+#     argument gives the usage and 2; --help works;
+#   - a write error mid-run (file size limit) is reported once, the run
+#     goes on, and the part written is read.
 . "$(dirname "$0")/../lib/common.sh"
 grep -q '"pvm"' "$TOP"/daemon/*.c 2>/dev/null ||
 	skip "paravtd has no RUN kind pvm yet"
@@ -27,13 +33,17 @@ start_daemon nat linux-x86_64
 cd "$T" || fail "cd $T"
 P=$TOP/tests/programs
 OUT=$T/run.pvt
+BP=$(grep -n 'pvm_initsend(PvmDataDefault);' "$P/pvm_worker.c" | head -n 1 | cut -d: -f1)
+[ -n "$BP" ] || fail "no pvm_initsend line in pvm_worker.c"
 
 # ---- the live run, written to a trace file ---------------------------------
 # shellcheck disable=SC2154
 "$PARAVT" -n -e "node add nat 127.0.0.1:$DPORT_nat" \
-	-e "load --pvm $P/pvm_master.c $P/pvm_worker.c" -e "build" \
+	-e "load --pvm $P/pvm_master.c $P/pvm_worker.c" \
+	-e "break pvm_worker.c:$BP record n,sum" -e "build" \
 	-e "trace file $OUT" -e "trace file" -e "run pvm pvm_master 6" \
 	-e "stats" -e "trace show 20" -e "trace check" -e "trace file off" \
+	-e "trace file $T/late.pvt" \
 	>"$T/live" 2>&1 || { cat "$T/live"; cat "$T/nat.log"; fail "console failed"; }
 cat "$T/live"
 expect_grep "^Writing the trace file $OUT\.$" "$T/live"
@@ -58,6 +68,7 @@ pairs=$(sed -n 's/^matched pairs: \([0-9]*\), .*/\1/p' "$T/live")
 expect_grep "^matched: +$pairs send/recv pairs, " "$T/info" "matched pairs differ from the live trace check ($pairs)"
 expect_grep '^time span: +0\.[0-9]{6} s|^time span: +[1-9][0-9]*\.[0-9]{6} s' "$T/info"
 expect_grep '^ended: +off, status 0$' "$T/info"
+expect_grep '^variables: +12 recorded values of n, sum$' "$T/info"
 expect_no_grep '^note:' "$T/info"
 ok "trace-info: $events events, $sends pairs, as the live stats"
 
@@ -70,11 +81,30 @@ for i in 1 2 3 4 5 6 7; do
 	expect_grep "^  p$i +nat +- +t[0-9a-f]+ +exited +" "$T/open" "info procs: p$i"
 done
 # stats and trace show: from the header line of stats on, as live
-sed -n '/^Proc /,$p' "$T/live" | grep -v '^Trace file .* closed\.$' >"$T/live.tail"
+sed -n '/^Proc /,$p' "$T/live" | grep -Ev '^(Trace file .* closed|Writing the trace file .*)\.$' >"$T/live.tail"
 sed -n '/^Proc /,$p' "$T/open" >"$T/open.tail"
 diff -u "$T/live.tail" "$T/open.tail" || fail "stats, trace show or trace check of the opened file differ from the live run"
 [ "$(grep -c '^\[p' "$T/open.tail")" -ge 10 ] || fail "trace show printed too little"
 ok "open: info procs, stats, trace show and trace check as in the live run"
+# recorded variables: n of worker i is 50 + 13 i
+"$PARAVT" -n -e "open $OUT" -e "print n" >"$T/print" 2>&1 || { cat "$T/print"; fail "print n"; }
+cat "$T/print"
+expect_grep '^12 recorded variable values \(print NAME shows them\)\.$' "$T/print"
+sed -n 's/^p[2-7] pvm_worker\.c:'"$BP"' (breakpoint 1, hit [1-6]): n = \([0-9]*\)$/\1/p' "$T/print" | sort -n | tr '\n' ' ' >"$T/ns"
+[ "$(cat "$T/ns")" = "50 63 76 89 102 115 " ] || fail "recorded n: $(cat "$T/ns")"
+"$PARAVT" -n -e "open $OUT" -e "print nosuch" >"$T/print2" 2>&1 && fail "print nosuch succeeded"
+expect_grep 'the trace recorded no value of nosuch \(recorded: n, sum\)' "$T/print2"
+ok "print of recorded variables in the opened trace"
+
+# a trace file started after the run holds the same: late.pvt
+"$PARAVT" -n -e "open $T/late.pvt" -e stats -e "trace show 20" -e "trace check" \
+	>"$T/late" 2>&1 || { cat "$T/late"; fail "open late.pvt"; }
+sed -n '/^Proc /,$p' "$T/late" >"$T/late.tail"
+diff -u "$T/live.tail" "$T/late.tail" || fail "a trace file started after the run differs"
+"$PARAVT" trace-info "$T/late.pvt" >"$T/late.info" 2>&1 || fail "trace-info late.pvt"
+expect_grep '^ended: +console exit, status 0$' "$T/late.info"
+expect_grep '^  p1 +nat +t[0-9a-f]+ +- +[0-9]+ +[0-9]+ +[0-9]+ +0  exited status 0$' "$T/late.info" "late.pvt: the master's end"
+ok "trace file started after the run: the same stats, events and analysis"
 
 # ---- truncation ------------------------------------------------------------
 size=$(wc -c <"$OUT")
