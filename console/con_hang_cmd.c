@@ -13,8 +13,8 @@
  * continue waits for the processes to settle (con_hang_watchdog, called
  * by con_cmd_dbg.c).  When no event has arrived for PARAVT_HANG_TIMEOUT
  * seconds (default 10; 0 turns it off) and no process computes (every
- * running process is inside a receive, probe, group call or MPI wait;
- * the others are stopped or ended), it prints
+ * running process with events is inside a receive, probe, group call or
+ * MPI wait; the others are stopped or ended), it prints
  *     [no progress for 10 s: every running process is blocked]
  * and the report, once per stall (until an event arrives again).  If
  * the graph holds a deadlock it ends the wait: run/continue then say
@@ -144,8 +144,10 @@ int con_info_hang(int argc, char **argv, char *err, size_t errlen)
 	return rc < 0 ? rc : 0;
 }
 
-/* True if some process runs and every running process is waiting inside
- * a receive, probe, group call or MPI wait (by its events). */
+/* True if some process runs and every running process with events is
+ * waiting inside a receive, probe, group call or MPI wait.  A process
+ * without events is not traced (mpirun, the launcher of MPI ranks): it
+ * can release nobody the graph knows of. */
 static int con_hang_all_blocked(void)
 {
 	con_ev_src *s;
@@ -156,7 +158,9 @@ static int con_hang_all_blocked(void)
 		if (p->state != CON_PROC_RUNNING)
 			continue;
 		s = con_ev_src_find(p->node, p->proc);
-		if (s == NULL || con_ev_activity(s) != CON_EV_WAITING)
+		if (s == NULL)
+			continue;
+		if (con_ev_activity(s) != CON_EV_WAITING)
 			return 0;
 		waiting = 1;
 	}

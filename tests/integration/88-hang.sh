@@ -12,7 +12,12 @@
 #   2. a hang that is no deadlock: the second task exits without
 #      sending, the first waits for it for ever.  The watchdog reports
 #      it ("p1 waits for p2 which has exited") but never says deadlock,
-#      and the wait goes on to run's own --timeout.
+#      and the wait goes on to run's own --timeout;
+#   3. MPI (when mpirun is there): tests/programs/hang_mpi.c with 3 ranks,
+#      ranks 0 and 1 each receiving first, rank 2 in a barrier they never
+#      reach: the deadlock of ranks 0 and 1 at the MPI_Recv line, rank 2
+#      held by it at the MPI_Barrier line (mpirun itself has no events and
+#      does not keep the watchdog quiet).
 . "$(dirname "$0")/../lib/common.sh"
 grep -q WIRE_NODE_EVENTS "$TOP"/daemon/*.c 2>/dev/null ||
 	skip "paravtd does not forward events yet"
@@ -24,14 +29,14 @@ LM=$(grep -n 'hang: master receives first' "$P/pvm_deadlock.c" | cut -d: -f1)
 LW=$(grep -n 'hang: worker receives first' "$P/pvm_deadlock.c" | cut -d: -f1)
 [ -n "$LM" ] && [ -n "$LW" ] || fail "marker lines not found in pvm_deadlock.c"
 
-# $1 mode, $2 run timeout; output in $T/$1.out, seconds in $T/$1.secs.
+# $1 name, $2 load option and file, $3 run command; output in
+# $T/$1.out, seconds in $T/$1.secs.
 hang_run() {
 	_t0=$(date +%s)
 	# shellcheck disable=SC2154
 	PARAVT_HANG_TIMEOUT=3 timeout 120 "$PARAVT" -n \
 		-e "node add nat 127.0.0.1:$DPORT_nat" \
-		-e "load --pvm $P/pvm_deadlock.c" -e "build" \
-		-e "run pvm --timeout $2 pvm_deadlock $1" -e "info hang" \
+		-e "load $2" -e "build" -e "$3" -e "info hang" \
 		-e "info procs" -e "kill all" -e "info procs" \
 		</dev/null >"$T/$1.out" 2>&1
 	echo "$(( $(date +%s) - _t0 ))" >"$T/$1.secs"
@@ -39,7 +44,7 @@ hang_run() {
 }
 
 # 1. the deadlock
-hang_run deadlock 60
+hang_run deadlock "--pvm $P/pvm_deadlock.c" "run pvm --timeout 60 pvm_deadlock"
 O=$T/deadlock.out
 expect_grep '^\[no progress for 3 s: every running process is blocked\]$' "$O"
 expect_grep '^\[stopped waiting: deadlock: p[12] and p[12] wait for each other\]$' "$O"
@@ -58,7 +63,7 @@ tail -n 4 "$O" | grep -Eq '^[ *] p[12] .* (running|stopped) ' &&
 ok "kill all ends both tasks"
 
 # 2. a hang that is not a deadlock
-hang_run exited 8
+hang_run exited "--pvm $P/pvm_deadlock.c" "run pvm --timeout 8 pvm_deadlock exited"
 O=$T/exited.out
 expect_grep '^\[no progress for 3 s: every running process is blocked\]$' "$O"
 expect_grep '^hang: p1 waits for p2 which has exited$' "$O"
@@ -66,3 +71,18 @@ expect_grep "^  p1 \(t[0-9a-f]+\) pvm_recv from p2 \(exited\) tag 1 at .*pvm_dea
 expect_no_grep '(^|: )deadlock:|stopped waiting' "$O"
 expect_grep '^\[still running after 8 s: p1;' "$O"
 ok "a task waiting for one that exited is a hang, not a deadlock"
+
+# 3. an MPI deadlock with a rank held by it
+command -v mpirun >/dev/null 2>&1 || { ok "no mpirun: MPI part skipped"; exit 0; }
+LR=$(grep -n 'hang: recv' "$P/hang_mpi.c" | cut -d: -f1)
+LB=$(grep -n 'hang: barrier' "$P/hang_mpi.c" | cut -d: -f1)
+hang_run mpi "--mpi $P/hang_mpi.c" "run mpi --timeout 60 -np 3"
+O=$T/mpi.out
+expect_grep '^\[stopped waiting: deadlock: p[0-9]+ and p[0-9]+ wait for each other\]$' "$O"
+expect_grep "^  p[0-9]+ \(rank 0\) MPI_Recv from p[0-9]+ tag 5 at .*hang_mpi\.c:$LR in main$" "$O"
+expect_grep "^  p[0-9]+ \(rank 1\) MPI_Recv from p[0-9]+ tag 5 at .*hang_mpi\.c:$LR in main$" "$O"
+expect_grep '^  held by the deadlock:$' "$O"
+expect_grep "^  p[0-9]+ \(rank 2\) MPI_Barrier waiting for p[0-9]+, p[0-9]+ at .*hang_mpi\.c:$LB in main$" "$O"
+secs=$(cat "$T/mpi.secs")
+[ "$secs" -lt 25 ] || fail "MPI deadlock reported after $secs s"
+ok "MPI: ranks 0 and 1 deadlocked at hang_mpi.c:$LR, rank 2 held at :$LB; console done in $secs s"
