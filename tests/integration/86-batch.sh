@@ -24,7 +24,9 @@
 #       trace file exists and trace-info reads it (7 processes, 18
 #       recorded values, ended "exited"), no progress line, and one record
 #       line per worker with the values the master prints for it (the run
-#       never stopped: the master's output is complete).
+#       never stopped: the master's output is complete); the file's
+#       exports (paravt export --otf2 --chrome) agree with trace-info on
+#       the number of send/recv pairs (otf2-print, python3's json).
 # Exit 77 only when namespaces, PVM or the s390x toolchain are missing
 # (the other parts have run by then).
 # shellcheck source=tests/lib/common.sh
@@ -249,3 +251,32 @@ expect_grep '^processes: +7$' "$T/pvm.info"
 expect_grep '^variables: +18 recorded' "$T/pvm.info" "3 values x 6 workers in the trace"
 expect_grep '^ended: +exited' "$T/pvm.info"
 ok "trace file $(wc -c <pvm.pvt) bytes: 7 processes, 18 recorded values, ended exited"
+
+# The exports of the captured file agree with it: as many send/receive
+# pairs for trace-info, otf2-print (MPI_SEND and MPI_RECV records) and
+# the Chrome JSON's flow arrows (starts and ends, same ids).
+if ! command -v otf2-print >/dev/null || ! command -v python3 >/dev/null; then
+	echo "note: no otf2-print or python3: the exports of the capture not checked"
+	exit 0
+fi
+pairs=$(sed -n 's/^matched: *\([0-9]*\) send\/recv pairs, \([0-9]*\) multicast receives.*/\1 \2/p' "$T/pvm.info")
+[ -n "$pairs" ] || fail "trace-info gave no matched pairs"
+# shellcheck disable=SC2086
+set -- $pairs
+n=$(($1 + $2))
+[ "$n" -ge 12 ] || fail "only $n matched pairs for 6 workers"
+rc=0; "$PARAVT" export pvm.pvt --otf2 "$T/otf" --chrome "$T/pvm.json" >"$T/exp.out" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$T/exp.out"; fail "paravt export pvm.pvt: status $rc"; }
+otf2-print "$T/otf/paravt.otf2" >"$T/otf2.txt" 2>&1 || { cat "$T/otf2.txt"; fail "otf2-print failed"; }
+os=$(grep -c '^MPI_SEND ' "$T/otf2.txt") or=$(grep -c '^MPI_RECV ' "$T/otf2.txt")
+flows=$(python3 - "$T/pvm.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+s = sorted(e["id"] for e in ev if e.get("ph") == "s")
+f = sorted(e["id"] for e in ev if e.get("ph") == "f")
+print(len(s) if s == f else -1)
+PY
+) || fail "python3 could not read the Chrome JSON"
+[ "$os" = "$n" ] && [ "$or" = "$n" ] && [ "$flows" = "$n" ] ||
+	fail "pairs: trace-info $n, otf2-print $os sends / $or receives, JSON $flows arrows"
+ok "exports of the capture: $n send/recv pairs for trace-info, otf2-print and the Chrome JSON"
