@@ -45,6 +45,7 @@ typedef struct ana_chrome {
 	uint64_t written;    /* trace events written (for the first comma) */
 	ana_chrome_inner *inner; /* ENDs inside open waits, flows pending */
 	size_t ninner, inner_cap;
+	int mpi;             /* the process being walked made MPI calls */
 } ana_chrome;
 
 static const char *const ana_chrome_views[] = {"compensated", "ordered",
@@ -174,7 +175,7 @@ static void ana_chrome_names(ana_chrome *cx)
 /* ---- calls ------------------------------------------------------------- */
 
 /* Writes the args of a call or instant: where it was, what it carried. */
-static void ana_chrome_args(ana_chrome *cx, uint32_t proc, const ana_ev *s,
+static void ana_chrome_args(ana_chrome *cx, const ana_ev *s,
 			    const ana_ev *e)
 {
 	const ana_ev *w = e != NULL ? e : s;
@@ -190,8 +191,8 @@ static void ana_chrome_args(ana_chrome *cx, uint32_t proc, const ana_ev *s,
 		fprintf(cx->f, ",\"bytes\":%" PRId64, w->bytes);
 	if (w->peer >= 0 && w->kind != PVT_EV_PROG_START) {
 		fputs(",\"peer\":", cx->f);
-		ana_json_str(cx->f, ana_peer_label(cx->tr, proc, w->peer, buf,
-						   sizeof buf));
+		ana_json_str(cx->f, ana_peer_fmt(cx->mpi, w->peer, buf,
+						 sizeof buf));
 	}
 	if (w->tag >= 0)
 		fprintf(cx->f, ",\"tag\":%d", (int)w->tag);
@@ -313,7 +314,7 @@ static void ana_chrome_break(ana_chrome *cx, const ana_call *c)
 	snprintf(name, sizeof name, "breakpoint %d", (int)c->s->aux);
 	ana_chrome_begin(cx, name, "break", "i", c->proc, c->ts);
 	fputs(",\"s\":\"t\"", cx->f);
-	ana_chrome_args(cx, c->proc, c->s, c->s);
+	ana_chrome_args(cx, c->s, c->s);
 	fputs("}", cx->f);
 }
 
@@ -333,7 +334,7 @@ static int ana_chrome_leave(void *ctx, const ana_call *c)
 	ana_chrome_begin(cx, name, ana_chrome_cat(c->s), "X", c->proc, c->ts);
 	fputs(",\"dur\":", cx->f);
 	ana_json_us(cx->f, c->te - c->ts);
-	ana_chrome_args(cx, c->proc, c->s, c->e);
+	ana_chrome_args(cx, c->s, c->e);
 	fputs("}", cx->f);
 	if (c->half != NULL)
 		ana_chrome_flows(cx, c, c->half, c->half_idx, c->th);
@@ -367,7 +368,7 @@ static int ana_chrome_point(void *ctx, uint32_t proc, uint32_t idx,
 	ana_chrome_begin(cx, name, e->kind == PVT_EV_CRASH ? "crash" :
 			 "program", "i", proc, t);
 	fputs(",\"s\":\"t\"", cx->f);
-	ana_chrome_args(cx, proc, e, e);
+	ana_chrome_args(cx, e, e);
 	fputs("}", cx->f);
 	return 0;
 }
@@ -410,8 +411,10 @@ int ana_out_chrome(const ana_trace *tr, int view, FILE *f, char *err,
 	ops.ctx = &cx;
 	fputs("{\"traceEvents\":[", f);
 	ana_chrome_names(&cx);
-	for (i = 0, rc = 0; i < tr->nprocs && rc == 0; i++)
+	for (i = 0, rc = 0; i < tr->nprocs && rc == 0; i++) {
+		cx.mpi = ana_proc_is_mpi(tr, i);
 		rc = ana_walk_calls(tr, i, view, &ops);
+	}
 	free(pairs);
 	free(cx.inner);
 	if (rc < 0) {

@@ -297,28 +297,35 @@ int ana_op_is_mpi(unsigned op)
 	return op >= PVT_OP_MPI_INIT && op < PVT_OP_RT_BREAK;
 }
 
-/* True when a process of tr made MPI calls (its peers are ranks). */
-static int ana_proc_is_mpi(const ana_trace *tr, uint32_t proc)
+int ana_proc_is_mpi(const ana_trace *tr, uint32_t proc)
 {
-	const ana_proc *p = &tr->procs[proc];
+	const ana_proc *p;
 	uint32_t i;
 
+	if (proc >= tr->nprocs)
+		return 0;
+	p = &tr->procs[proc];
 	for (i = 0; i < p->nev; i++)
 		if (ana_op_is_mpi(p->ev[i].op))
 			return 1;
 	return 0;
 }
 
-char *ana_peer_label(const ana_trace *tr, uint32_t proc, int32_t peer,
-		     char *buf, size_t n)
+char *ana_peer_fmt(int mpi, int32_t peer, char *buf, size_t n)
 {
 	if (peer < 0)
 		snprintf(buf, n, "-");
-	else if (proc < tr->nprocs && ana_proc_is_mpi(tr, proc))
+	else if (mpi)
 		snprintf(buf, n, "r%d", (int)peer);
 	else
 		snprintf(buf, n, "t%x", (unsigned)peer);
 	return buf;
+}
+
+char *ana_peer_label(const ana_trace *tr, uint32_t proc, int32_t peer,
+		     char *buf, size_t n)
+{
+	return ana_peer_fmt(ana_proc_is_mpi(tr, proc), peer, buf, n);
 }
 
 char *ana_proc_label(const ana_trace *tr, uint32_t proc, char *buf,

@@ -112,8 +112,17 @@ int ana_op_is_mpi(unsigned op);
 char *ana_proc_label(const ana_trace *tr, uint32_t proc, char *buf,
 		     size_t n);
 
+/* True when process proc made MPI calls (its peers are ranks, not PVM
+ * tids).  Reads its events until the first MPI call: callers that label
+ * many events keep the answer. */
+int ana_proc_is_mpi(const ana_trace *tr, uint32_t proc);
+
+/* A peer as "r1" (mpi) or "t4000a" (PVM tid, hex), "-" for -1, into buf.
+ * Returns buf. */
+char *ana_peer_fmt(int mpi, int32_t peer, char *buf, size_t n);
+
 /* A peer of an event of process proc as "t4000a" or "r1" ("-" for -1)
- * into buf.  Returns buf. */
+ * into buf (ana_peer_fmt with ana_proc_is_mpi).  Returns buf. */
 char *ana_peer_label(const ana_trace *tr, uint32_t proc, int32_t peer,
 		     char *buf, size_t n);
 
