@@ -17,6 +17,7 @@
 #include "con_clk.h"
 #include "con_ev.h"
 #include "con_node.h"
+#include "con_tfile.h"
 
 static struct {
 	ana_trace *tr;       /* the cached analysis, or NULL */
@@ -48,14 +49,18 @@ static uint64_t con_ana_clock_count(void)
 	return total;
 }
 
-/* The arch text of a live node ("" when unknown). */
+/* The arch text of a live node, else of a trace file's ("" when
+ * unknown). */
 static void con_ana_arch(const char *node, char *buf, size_t n)
 {
 	con_node *nd = con_node_find(node);
+	const con_tfile_node_info *tn = con_tfile_loaded_node(node);
 
 	buf[0] = '\0';
 	if (nd != NULL && nd->have_hello)
 		snprintf(buf, n, "%s %s", nd->hello.port, nd->hello.arch);
+	else if (tn != NULL && tn->port[0] != '\0')
+		snprintf(buf, n, "%s %s", tn->port, tn->machine);
 }
 
 /* The index of node in tr, adding it with its clock model; first is the

@@ -82,6 +82,7 @@ typedef struct con_tfile_node_info {
 	char name[CON_TFILE_NAME_MAX];  /* console name */
 	char arch[128];                 /* arch/ABI description */
 	char port[CON_TFILE_NAME_MAX];  /* ports/ name, "" unknown */
+	char machine[CON_TFILE_NAME_MAX]; /* uname machine, "" unknown */
 	char software[CON_TFILE_NAME_MAX]; /* "paravt 0.1.0", "" unknown */
 	uint64_t clocks;                /* clock samples read */
 } con_tfile_node_info;
@@ -129,6 +130,9 @@ typedef struct con_tfile_meta {
 
 /* The metadata of the last con_tfile_load (zeroed before each). */
 const con_tfile_meta *con_tfile_loaded(void);
+
+/* The node called name of the last load, or NULL. */
+const con_tfile_node_info *con_tfile_loaded_node(const char *name);
 
 /* info procs of a trace read with open (con_tfile_cmd.c): the event
  * store's processes with how the trace says they ended.  Returns 0. */

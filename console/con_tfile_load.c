@@ -136,6 +136,17 @@ const con_tfile_meta *con_tfile_loaded(void)
 	return &con_tfm;
 }
 
+/* The node called name of the last load, or NULL. */
+const con_tfile_node_info *con_tfile_loaded_node(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < con_tfm.nnodes; i++)
+		if (strcmp(con_tfm.nodes[i].name, name) == 0)
+			return &con_tfm.nodes[i];
+	return NULL;
+}
+
 /* Grows *v (of *n elements of size sz) by one zeroed element; returns
  * it, or NULL when out of memory. */
 static void *con_tfile_push(void **v, size_t *n, size_t sz)
@@ -196,6 +207,8 @@ static int con_tfile_rd_node(const con_tfile_rec *r)
 		return -1;
 	if (r->n > 3) {
 		con_tfile_mapstr(&r->f[3], "port", n->port, sizeof n->port);
+		con_tfile_mapstr(&r->f[3], "arch", n->machine,
+				 sizeof n->machine);
 		con_tfile_mapstr(&r->f[3], "software", n->software,
 				 sizeof n->software);
 	}
