@@ -20,6 +20,7 @@
 #     paravt trace-info the same matched pairs; a file
 #     cut at two thirds is exported up to its last whole record with a
 #     note, as JSON on standard output.
+# shellcheck source=tests/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 grep -q '"pvm"' "$TOP"/daemon/*.c 2>/dev/null ||
 	skip "paravtd has no RUN kind pvm yet"
@@ -81,19 +82,25 @@ ok "run traced: $n matched send/receive pairs ($1 point-to-point, $2 multicast)"
 
 expect_grep "^exported $T/otf/paravt.otf2 \(OTF2\): 5 tasks, [0-9]+ events, $n messages \(compensated times\)$" "$T/out"
 expect_grep "^exported $T/t.json \(Chrome JSON\): 5 tasks, [0-9]+ events, $n messages" "$T/out"
-set -- $(json_counts "$T/t.json") || fail "the JSON does not parse"
+c=$(json_counts "$T/t.json") || fail "the JSON does not parse"
+# shellcheck disable=SC2086
+set -- $c
 [ "$1" -eq 5 ] || fail "$1 threads in the JSON, not 5"
-[ "$2" -eq "$n" ] && [ "$3" -eq "$n" ] || fail "flows: $2 starts, $3 ends, $n pairs"
+{ [ "$2" -eq "$n" ] && [ "$3" -eq "$n" ]; } || fail "flows: $2 starts, $3 ends, $n pairs"
 [ "$4" -eq 1 ] || fail "flow start and end ids differ"
 [ "$5" -gt "$n" ] || fail "only $5 complete events"
 [ "$6" -eq 0 ] || fail "$6 arrows go back in time in the compensated view"
-set -- $(json_counts "$T/raw.json") || fail "the raw JSON does not parse"
-[ "$2" -eq "$n" ] && [ "$3" -eq "$n" ] || fail "raw view flows: $2, $3"
+c=$(json_counts "$T/raw.json") || fail "the raw JSON does not parse"
+# shellcheck disable=SC2086
+set -- $c
+{ [ "$2" -eq "$n" ] && [ "$3" -eq "$n" ]; } || fail "raw view flows: $2, $3"
 ok "Chrome JSON parses: 5 tasks, $n flow starts = $n flow ends = matched pairs, $5 calls"
 
-set -- $(otf2_counts "$T/otf/paravt.otf2")
-[ "$1" -eq "$n" ] && [ "$2" -eq "$n" ] || fail "otf2-print: $1 MPI_SEND, $2 MPI_RECV, $n pairs"
-[ "$3" -eq "$4" ] && [ "$3" -gt "$n" ] || fail "otf2-print: $3 ENTER, $4 LEAVE"
+c=$(otf2_counts "$T/otf/paravt.otf2") || exit 1
+# shellcheck disable=SC2086
+set -- $c
+{ [ "$1" -eq "$n" ] && [ "$2" -eq "$n" ]; } || fail "otf2-print: $1 MPI_SEND, $2 MPI_RECV, $n pairs"
+{ [ "$3" -eq "$4" ] && [ "$3" -gt "$n" ]; } || fail "otf2-print: $3 ENTER, $4 LEAVE"
 [ "$5" -eq 5 ] || fail "$5 OTF2 locations, not 5"
 expect_grep '^MPI_SEND .*Receiver: [0-9]+ \("p[0-9]+ t[0-9a-f]+" .*Tag: [0-9]+, Length: [0-9]+' "$T/otf2.txt"
 expect_grep '^MPI_RECV .*Sender: [0-9]+ \("p[0-9]+ t[0-9a-f]+" .*Tag: [0-9]+, Length: [0-9]+' "$T/otf2.txt"
@@ -125,10 +132,14 @@ m=$(sed -n 's/^matched: *\([0-9]*\) send\/recv pairs, \([0-9]*\) multicast recei
 # shellcheck disable=SC2086
 set -- $m
 [ $(($1 + $2)) -eq "$n" ] || fail "trace-info: $1 + $2 pairs, the live analysis $n"
-set -- $(json_counts "$T/one.json") || fail "one-shot JSON does not parse"
-[ "$2" -eq "$n" ] && [ "$3" -eq "$n" ] || fail "one-shot flows: $2, $3, $n pairs"
-set -- $(otf2_counts "$T/otf1/paravt.otf2")
-[ "$1" -eq "$n" ] && [ "$2" -eq "$n" ] || fail "one-shot otf2: $1 MPI_SEND, $2 MPI_RECV"
+c=$(json_counts "$T/one.json") || fail "one-shot JSON does not parse"
+# shellcheck disable=SC2086
+set -- $c
+{ [ "$2" -eq "$n" ] && [ "$3" -eq "$n" ]; } || fail "one-shot flows: $2, $3, $n pairs"
+c=$(otf2_counts "$T/otf1/paravt.otf2") || exit 1
+# shellcheck disable=SC2086
+set -- $c
+{ [ "$1" -eq "$n" ] && [ "$2" -eq "$n" ]; } || fail "one-shot otf2: $1 MPI_SEND, $2 MPI_RECV"
 # A trace file cut in the middle: exported up to its last whole record.
 size=$(wc -c <"$T/run.pvt")
 head -c $((size * 2 / 3)) "$T/run.pvt" >"$T/cut.pvt"
@@ -137,8 +148,10 @@ head -c $((size * 2 / 3)) "$T/run.pvt" >"$T/cut.pvt"
 cat "$T/cut.err"
 expect_grep "^paravt: note: $T/cut.pvt: truncated at byte [0-9]+ after [0-9]+ whole records" "$T/cut.err"
 expect_grep "^exported to standard output \(Chrome JSON\)" "$T/cut.err"
-set -- $(json_counts "$T/cut.json") || fail "the JSON of a cut trace does not parse"
-[ "$2" -eq "$3" ] && [ "$2" -le "$n" ] || fail "cut trace: $2 flow starts, $3 ends"
+c=$(json_counts "$T/cut.json") || fail "the JSON of a cut trace does not parse"
+# shellcheck disable=SC2086
+set -- $c
+{ [ "$2" -eq "$3" ] && [ "$2" -le "$n" ]; } || fail "cut trace: $2 flow starts, $3 ends"
 "$PARAVT" export "$T/run.pvt" --otf2 "$T/otf1" >"$T/again.out" 2>&1 &&
 	fail "paravt export over an existing archive succeeded"
 expect_grep "exists already" "$T/again.out"
