@@ -16,8 +16,9 @@
  *     own  = its measured duration d (LT END - LT START) if the message
  *            was there when the receive started (measured send END <=
  *            receive START), else min(d, r_p), r_p = the smallest duration
- *            of the receives of that process that did not wait (of all its
- *            receives if none);
+ *            of the receives of that process that did not wait (if none
+ *            did: the smallest r_q of the other processes, 0 if no
+ *            process has one — see own_recv_fallback);
  *     end' = max(rs' + own, cs' + l)
  *
  * so a receive that waited has its wait recomputed from the compensated
@@ -131,6 +132,24 @@ static bool waited(const comp *k, uint32_t p, uint32_t i, const ana_ev *s)
 	return g.t > s->t_ns;
 }
 
+/* r_p of a process none of whose receives found its message already
+ * there: the smallest r_q of the other processes (0 if none has one).
+ * The smallest of its own durations would be a wait, not the cost of a
+ * receive, and would keep every compensated wait of the process at least
+ * that long (a ring's master, whose receives all wait, kept waits as long
+ * as the heavy probes made them: 20% too long in 87-compensation). */
+static void own_recv_fallback(comp *k)
+{
+	int64_t best = INT64_MAX;
+	uint32_t p;
+
+	for (p = 0; p < k->c.tr->nprocs; p++)
+		best = min64(best, k->own_recv[p]);
+	for (p = 0; p < k->c.tr->nprocs; p++)
+		if (k->own_recv[p] == INT64_MAX)
+			k->own_recv[p] = best == INT64_MAX ? 0 : best;
+}
+
 /* r_p of every process, for receives and for group calls. */
 static void own_costs(comp *k)
 {
@@ -156,11 +175,10 @@ static void own_costs(comp *k)
 			if (!waited(k, p, i, s))
 				*own = min64(*own, d);
 		}
-		if (k->own_recv[p] == INT64_MAX)
-			k->own_recv[p] = k->min_all[p];
 		if (k->own_group[p] == INT64_MAX)
 			k->own_group[p] = gall[p];
 	}
+	own_recv_fallback(k);
 }
 
 /* ---- the walk ---------------------------------------------------------- */
