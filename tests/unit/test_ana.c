@@ -441,8 +441,9 @@ static void test_comp_local(void **state)
  *       10 + 20) = 70, unchanged
  *   p0: send to p1 at 1000..1100, Δ 400 / 450    -> cs' = 650
  *   p1: recv(p0) 100..1200, Δ 10 / 20: LT 90..1180, waited (1100 > 100):
- *       own = min(1090, 25) = 25; end' = max(90 + 25, 650 + 20) = 670,
- *       MOVED, shift -510; exit at 1300, Δ 20: 1280 - 510 = 770. */
+ *       own = min(1090, 25) = 25; the message took 1200 - 1100 = 100
+ *       (> l): end' = max(90 + 25, 650 + 100) = 750, MOVED, shift -430;
+ *       exit at 1300, Δ 20: 1280 - 430 = 850. */
 static void test_comp_slow_sender(void **state)
 {
 	ana_trace *tr = ut_trace(3, 0);
@@ -473,9 +474,9 @@ static void test_comp_slow_sender(void **state)
 	assert_int_equal(ut_get(tr, 1, r1)->c_ns, 70);
 	assert_false(ut_get(tr, 1, r1)->flags & ANA_F_MOVED);
 	assert_int_equal(ut_get(tr, 1, r2 - 1)->c_ns, 90);
-	assert_int_equal(ut_get(tr, 1, r2)->c_ns, 670);
+	assert_int_equal(ut_get(tr, 1, r2)->c_ns, 750);
 	assert_true(ut_get(tr, 1, r2)->flags & ANA_F_MOVED);
-	assert_int_equal(ut_get(tr, 1, x)->c_ns, 770);
+	assert_int_equal(ut_get(tr, 1, x)->c_ns, 850);
 	assert_int_equal(tr->sum.moved, 1);
 	/* the guarantee: receive >= send + l */
 	assert_true(ut_get(tr, 1, r2)->c_ns >=
@@ -485,7 +486,8 @@ static void test_comp_slow_sender(void **state)
 
 /* The other way: a receiver with more overhead removed than its sender
  * cannot end before the send: p0 sends at 100..110 (Δ 0); p1 receives
- * 0..120 with Δ 0 / 100: LT 0..20 < 110; l = 5: end' = 115. */
+ * 0..120 with Δ 0 / 100: LT 0..20 < 110; l = 5, but the message took
+ * 120 - 110 = 10: end' = 120. */
 static void test_comp_not_before_send(void **state)
 {
 	ana_trace *tr = ut_trace(2, 0);
@@ -499,7 +501,7 @@ static void test_comp_not_before_send(void **state)
 		  0);
 	assert_int_equal(ana_compensate(tr, &o), 0);
 	assert_int_equal(ut_get(tr, 0, s)->c_ns, 110);
-	assert_int_equal(ut_get(tr, 1, r)->c_ns, 115);
+	assert_int_equal(ut_get(tr, 1, r)->c_ns, 120);
 	ana_free(tr);
 }
 
