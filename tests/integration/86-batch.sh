@@ -9,6 +9,7 @@
 #       loop): status 3 within T + a few seconds, the process killed, the
 #       trace kept (trace-info reads it: ended by the time limit, events
 #       and recorded values in it);
+#   (h) a program that exits 3: status 1, the trace written;
 #   (f) on a terminal (script(1)): the progress line "[paravt] N events
 #       1 procs T s" is drawn, and erased before any other output;
 #   (g) SIGTERM during a capture: status 5, trace kept ("interrupted");
@@ -107,6 +108,19 @@ expect_grep '^events: +[1-9]' "$T/spin.info" "no events in the kept trace"
 expect_grep '^variables: +[1-9][0-9]* recorded' "$T/spin.info" "no recorded values in the trace"
 pgrep -f "$T/.*batch_spin" >/dev/null && fail "batch_spin still runs"
 ok "--timeout 3: status 3 after $((t1 - t0)) s, process killed, trace kept ($(grep '^events:' "$T/spin.info"))"
+
+# ---- (h) a program that fails: status 1 ------------------------------------------
+cat >fails.c <<'PROG'
+int main(void) { return 3; }
+PROG
+rc=0
+setsid -w timeout -k 5 60 "$PARAVT" trace -o fails.pvt --node "nat=127.0.0.1:$DPORT_nat" \
+	fails.c -- run </dev/null >"$T/fails.out" 2>&1 || rc=$?
+cat "$T/fails.out"
+[ "$rc" = 1 ] || fail "a program exiting 3: status $rc, not 1"
+expect_grep '^paravt trace: fails.pvt: .*the program failed \(failed, status 3\)$' "$T/fails.out"
+[ -s fails.pvt ] || fail "no trace of the failed run"
+ok "a program exiting 3: status 1, trace written"
 
 # ---- (f) progress line on a terminal; (g) SIGTERM ------------------------------
 # script(1) gives paravt a terminal (stdin, stdout and stderr on a pty).
