@@ -54,12 +54,13 @@
 #include "pvt_event.h"
 
 typedef struct comp {
-	ana_ctx c;
+	ana_ctx c;          /* a copy of the caller's (not freed here) */
 	int64_t l;          /* latency used */
 	int64_t *shift;     /* [nprocs] */
 	int64_t *own_recv;  /* [nprocs]: r_p, INT64_MAX none */
 	int64_t *own_group; /* [nprocs]: same for group calls */
-	int64_t *min_all;   /* [nprocs]: scratch */
+	int64_t *min_all;   /* [2 nprocs]: scratch */
+	uint32_t *last_wild;/* [nprocs]: last matched wildcard receive END */
 } comp;
 
 /* Local compensated time. */
@@ -80,27 +81,16 @@ static inline int64_t min64(int64_t a, int64_t b)
 
 /* ---- latency and own costs ------------------------------------------- */
 
-/* The minimum latency estimated from the matched pairs (>= 0). */
-static int64_t estimate_l(const comp *k)
+/* Notes in *best the measured receive END - send START of the matched
+ * receive END e (the estimate of the minimum latency). */
+static void note_latency(const comp *k, const ana_ev *e, int64_t *best)
 {
-	const ana_trace *tr = k->c.tr;
-	int64_t best = INT64_MAX, d;
-	uint32_t p, i;
+	ana_ref m = e->match;
+	const ana_ev *s = ana_ctx_start(&k->c, m.proc, m.idx);
 
-	for (p = 0; p < tr->nprocs; p++)
-		for (i = 0; i < tr->procs[p].nev; i++) {
-			const ana_ev *e = &tr->procs[p].ev[i], *s;
-			ana_ref m = e->match;
-
-			if (e->kind != PVT_EV_RECV_END || m.proc == ANA_NONE)
-				continue;
-			s = ana_ctx_start(&k->c, m.proc, m.idx);
-			if (s == NULL)
-				s = ana_get(tr, m);
-			d = e->t_ns - s->t_ns;
-			best = min64(best, d);
-		}
-	return best == INT64_MAX || best < 0 ? 0 : best;
+	if (s == NULL)
+		s = ana_get(k->c.tr, m);
+	*best = min64(*best, e->t_ns - s->t_ns);
 }
 
 /* Latest START among the members a group END waits for (measured and
@@ -110,7 +100,7 @@ typedef struct gmax {
 	int64_t t, cc;
 } gmax;
 
-static void gmax_fn(void *arg, ana_ref m)
+static int gmax_fn(void *arg, ana_ref m)
 {
 	gmax *g = arg;
 	const ana_ev *s = ana_ctx_start(g->c, m.proc, m.idx);
@@ -119,6 +109,7 @@ static void gmax_fn(void *arg, ana_ref m)
 		s = ana_get(g->c->tr, m);
 	g->t = max64(g->t, s->t_ns);
 	g->cc = max64(g->cc, s->c_ns);
+	return 0;
 }
 
 /* Whether END (p, i), START s, waited in measured time: for a receive the
@@ -131,7 +122,7 @@ static bool waited(const comp *k, uint32_t p, uint32_t i, const ana_ev *s)
 
 	if (e->kind == PVT_EV_RECV_END)
 		return ana_get(k->c.tr, e->match)->t_ns > s->t_ns;
-	if (ana_group_waits(&k->c, p, i, gmax_fn, &g) == 0)
+	if (ana_group_waits(&k->c, p, i, NULL, gmax_fn, &g) == 0)
 		return false;
 	return g.t > s->t_ns;
 }
@@ -154,26 +145,36 @@ static void own_recv_fallback(comp *k)
 			k->own_recv[p] = best == INT64_MAX ? 0 : best;
 }
 
-/* r_p of every process, for receives and for group calls. */
-static void own_costs(comp *k)
+/* r_p of every process, for receives and for group calls; *lat: the
+ * estimated minimum latency (>= 0). */
+static void own_costs(comp *k, int64_t *lat)
 {
 	const ana_trace *tr = k->c.tr;
-	int64_t *gall = k->min_all + tr->nprocs, d;
+	int64_t *gall = k->min_all + tr->nprocs, d, best = INT64_MAX;
 	uint32_t p, i;
 
 	for (p = 0; p < tr->nprocs; p++) {
 		k->own_recv[p] = k->own_group[p] = INT64_MAX;
 		k->min_all[p] = gall[p] = INT64_MAX;
 		for (i = 0; i < tr->procs[p].nev; i++) {
-			const ana_ev *e = &tr->procs[p].ev[i];
-			const ana_ev *s = ana_ctx_start(&k->c, p, i);
-			int grp = ana_group_mode(e) != ANA_G_NONE;
-			int64_t *own = grp ? &k->own_group[p] : &k->own_recv[p];
-			int64_t *all = grp ? &gall[p] : &k->min_all[p];
+			const ana_ev *e = &tr->procs[p].ev[i], *s;
+			int grp;
+			int64_t *own, *all;
 
-			if (s == NULL || e->match.proc == ANA_NONE ||
-			    (!grp && e->kind != PVT_EV_RECV_END))
+			if (e->match.proc == ANA_NONE ||
+			    (e->kind != PVT_EV_RECV_END &&
+			     e->kind != PVT_EV_GROUP_END &&
+			     e->kind != PVT_EV_MCAST_END))
 				continue;
+			grp = ana_group_mode(e) != ANA_G_NONE;
+			if (!grp && e->kind != PVT_EV_RECV_END)
+				continue;
+			if (!grp)
+				note_latency(k, e, &best);
+			if ((s = ana_ctx_start(&k->c, p, i)) == NULL)
+				continue;
+			own = grp ? &k->own_group[p] : &k->own_recv[p];
+			all = grp ? &gall[p] : &k->min_all[p];
 			d = max64(0, lt_of(e) - lt_of(s));
 			*all = min64(*all, d);
 			if (!waited(k, p, i, s))
@@ -183,6 +184,49 @@ static void own_costs(comp *k)
 			k->own_group[p] = gall[p];
 	}
 	own_recv_fallback(k);
+	*lat = best == INT64_MAX || best < 0 ? 0 : best;
+}
+
+/* ---- divergence -------------------------------------------------------- */
+
+/* The clock error bound of the node of process p. */
+static int64_t clock_err(const ana_trace *tr, uint32_t p)
+{
+	uint32_t n = tr->procs[p].node;
+
+	if (n >= tr->nnodes || !tr->nodes[n].clock.valid)
+		return 0;
+	return tr->nodes[n].clock.err_ns;
+}
+
+/* Flags r1 (a wildcard receive END) if r2's message came first in
+ * compensated time. */
+static void check_pair(comp *k, uint32_t p, uint32_t r1, uint32_t r2)
+{
+	ana_trace *tr = k->c.tr;
+	ana_ev *e1 = &tr->procs[p].ev[r1], *e2 = &tr->procs[p].ev[r2];
+	const ana_ev *s1 = ana_ctx_start(&k->c, p, r1);
+	const ana_ev *s2 = ana_ctx_start(&k->c, p, r2);
+	const ana_ev *m1 = ana_get(tr, e1->match), *m2 = ana_get(tr, e2->match);
+	int64_t margin;
+
+	if (s1->tag != s2->tag || e1->match.proc == e2->match.proc)
+		return;
+	margin = max64(k->l, clock_err(tr, e1->match.proc) +
+				     clock_err(tr, e2->match.proc));
+	if (m2->c_ns + margin < m1->c_ns && !(e1->flags & ANA_F_DIVERGED)) {
+		e1->flags |= ANA_F_DIVERGED;
+		tr->sum.diverged++;
+	}
+}
+
+/* At a matched wildcard receive END (p, i): compares it with the
+ * previous one of the process (both messages' sends were visited). */
+static void note_wildcard(comp *k, uint32_t p, uint32_t i)
+{
+	if (k->last_wild[p] != ANA_NONE)
+		check_pair(k, p, k->last_wild[p], i);
+	k->last_wild[p] = i;
 }
 
 /* ---- the walk ---------------------------------------------------------- */
@@ -228,6 +272,7 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 	int64_t c = max64(lt_of(e) + k->shift[p], prev), ne = c;
 	gmax g = {&k->c, INT64_MIN, INT64_MIN};
 
+	e->flags &= ~(ANA_F_MOVED | ANA_F_DIVERGED); /* of an earlier run */
 	if (forced || e->match.proc == ANA_NONE) {
 		e->c_ns = c;
 		return;
@@ -235,8 +280,10 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 	if (e->kind == PVT_EV_RECV_END) {
 		ne = new_end(k, p, i, s, recv_floor(k, s, e), k->own_recv[p],
 			     c);
+		if (e->flags & ANA_F_WILDCARD)
+			note_wildcard(k, p, i);
 	} else if (ana_group_mode(e) != ANA_G_NONE &&
-		   ana_group_waits(&k->c, p, i, gmax_fn, &g) > 0) {
+		   ana_group_waits(&k->c, p, i, NULL, gmax_fn, &g) > 0) {
 		ne = new_end(k, p, i, s, g.cc + k->l, k->own_group[p], c);
 	}
 	ne = max64(ne, prev);
@@ -250,77 +297,46 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 	e->c_ns = ne;
 }
 
-/* ---- divergence -------------------------------------------------------- */
-
-/* The clock error bound of the node of process p. */
-static int64_t clock_err(const ana_trace *tr, uint32_t p)
-{
-	uint32_t n = tr->procs[p].node;
-
-	if (n >= tr->nnodes || !tr->nodes[n].clock.valid)
-		return 0;
-	return tr->nodes[n].clock.err_ns;
-}
-
-/* Flags r1 (a wildcard receive END) if r2's message came first in
- * compensated time. */
-static void check_pair(comp *k, uint32_t p, uint32_t r1, uint32_t r2)
-{
-	ana_trace *tr = k->c.tr;
-	ana_ev *e1 = &tr->procs[p].ev[r1], *e2 = &tr->procs[p].ev[r2];
-	const ana_ev *s1 = ana_ctx_start(&k->c, p, r1);
-	const ana_ev *s2 = ana_ctx_start(&k->c, p, r2);
-	const ana_ev *m1 = ana_get(tr, e1->match), *m2 = ana_get(tr, e2->match);
-	int64_t margin;
-
-	if (s1->tag != s2->tag || e1->match.proc == e2->match.proc)
-		return;
-	margin = max64(k->l, clock_err(tr, e1->match.proc) +
-				     clock_err(tr, e2->match.proc));
-	if (m2->c_ns + margin < m1->c_ns && !(e1->flags & ANA_F_DIVERGED)) {
-		e1->flags |= ANA_F_DIVERGED;
-		tr->sum.diverged++;
-	}
-}
-
-static void find_diverged(comp *k)
-{
-	const ana_trace *tr = k->c.tr;
-	uint32_t p, i, last;
-
-	for (p = 0; p < tr->nprocs; p++) {
-		last = ANA_NONE;
-		for (i = 0; i < tr->procs[p].nev; i++) {
-			const ana_ev *e = &tr->procs[p].ev[i];
-
-			if (!(e->flags & ANA_F_WILDCARD) ||
-			    e->match.proc == ANA_NONE)
-				continue;
-			if (last != ANA_NONE)
-				check_pair(k, p, last, i);
-			last = i;
-		}
-	}
-}
-
 /* ---- the pass ---------------------------------------------------------- */
 
-static void clear_comp(ana_trace *tr)
+int ana_comp_run(ana_ctx *c, const ana_opts *o)
 {
-	uint32_t p, i;
+	ana_trace *tr = c->tr;
+	comp k = {.c = *c};
+	uint32_t np = tr->nprocs + 1;
+	int rc = ANA_ENOMEM;
 
-	for (p = 0; p < tr->nprocs; p++)
-		for (i = 0; i < tr->procs[p].nev; i++)
-			tr->procs[p].ev[i].flags &=
-				~(ANA_F_MOVED | ANA_F_DIVERGED);
 	tr->sum.moved = tr->sum.diverged = 0;
+	k.shift = calloc(np, sizeof *k.shift);
+	k.own_recv = malloc(np * sizeof *k.own_recv);
+	k.own_group = malloc(np * sizeof *k.own_group);
+	k.min_all = malloc(2 * np * sizeof *k.min_all);
+	k.last_wild = malloc(np * sizeof *k.last_wild);
+	if (!k.shift || !k.own_recv || !k.own_group || !k.min_all ||
+	    !k.last_wild)
+		goto out_free;
+	own_costs(&k, &k.l);
+	if (o->l_min_ns >= 0)
+		k.l = o->l_min_ns;
+	memset(k.last_wild, 0xff, np * sizeof *k.last_wild); /* ANA_NONE */
+	rc = ana_walk(&k.c, visit, &k);
+	if (rc < 0)
+		goto out_free;
+	tr->sum.l_min_ns = k.l;
+	tr->stage = 2;
+out_free:
+	free(k.shift);
+	free(k.own_recv);
+	free(k.own_group);
+	free(k.min_all);
+	free(k.last_wild);
+	return rc;
 }
 
 int ana_compensate(ana_trace *tr, const ana_opts *o)
 {
 	ana_opts def;
-	comp k = {0};
-	uint32_t np;
+	ana_ctx c;
 	int rc;
 
 	if (tr == NULL)
@@ -331,31 +347,10 @@ int ana_compensate(ana_trace *tr, const ana_opts *o)
 	}
 	if (tr->stage < 1 && (rc = ana_match(tr)) < 0)
 		return rc;
-	clear_comp(tr);
-	rc = ana_ctx_init(&k.c, tr, 0);
+	rc = ana_ctx_init(&c, tr, 0);
 	if (rc < 0)
 		return rc;
-	np = tr->nprocs + 1;
-	rc = ANA_ENOMEM;
-	k.shift = calloc(np, sizeof *k.shift);
-	k.own_recv = malloc(np * sizeof *k.own_recv);
-	k.own_group = malloc(np * sizeof *k.own_group);
-	k.min_all = malloc(2 * np * sizeof *k.min_all);
-	if (!k.shift || !k.own_recv || !k.own_group || !k.min_all)
-		goto out_free;
-	k.l = o->l_min_ns >= 0 ? o->l_min_ns : estimate_l(&k);
-	own_costs(&k);
-	rc = ana_walk(&k.c, visit, &k);
-	if (rc < 0)
-		goto out_free;
-	find_diverged(&k);
-	tr->sum.l_min_ns = k.l;
-	tr->stage = 2;
-out_free:
-	ana_ctx_free(&k.c);
-	free(k.shift);
-	free(k.own_recv);
-	free(k.own_group);
-	free(k.min_all);
+	rc = ana_comp_run(&c, o);
+	ana_ctx_free(&c);
 	return rc;
 }

@@ -50,10 +50,19 @@ typedef struct chan_tab {
 } chan_tab;
 
 typedef struct matcher {
-	ana_ctx c;
+	ana_ctx c;              /* a copy of the caller's (not freed here) */
 	chan_tab t;
 	ana_ref *sends, *recvs; /* by channel */
+	uint64_t goff[257];     /* group ENDs: counts, then offsets by op */
+	uint64_t ngroup;
+	ana_ref *by_op;         /* group ENDs by op, process, order */
 } matcher;
+
+/* Kinds of the events the matcher looks at (SEND_END .. GROUP_END). */
+static inline bool matter(const ana_ev *e)
+{
+	return e->kind >= PVT_EV_SEND_END && e->kind <= PVT_EV_GROUP_END;
+}
 
 static uint32_t chan_hash(uint32_t src, uint32_t dst, int32_t tag)
 {
@@ -147,7 +156,25 @@ static chan *chan_of(matcher *m, uint32_t p, ana_ev *e, int add,
 	return ch;
 }
 
-/* Pass 1: counts the sends and receives of every channel. */
+/* Flags a wildcard receive END (p, i) and counts an event chan_of
+ * flagged (its peer is not a process of the trace). */
+static void note_flags(matcher *m, uint32_t p, uint32_t i, ana_ev *e)
+{
+	const ana_ev *s;
+
+	if (ana_is_recv(e) && (s = ana_ctx_start(&m->c, p, i)) != NULL &&
+	    s->peer < 0) /* PVM -1, MPI_ANY_SOURCE */
+		e->flags |= ANA_F_WILDCARD;
+	if (!(e->flags & ANA_F_UNMATCHED))
+		return;
+	if (e->kind == PVT_EV_RECV_END)
+		m->c.tr->sum.unmatched_recvs++;
+	else
+		m->c.tr->sum.unmatched_sends++;
+}
+
+/* Pass 1: counts the sends and receives of every channel and the group
+ * ENDs of every op, flags the wildcard receives. */
 static int count_chans(matcher *m)
 {
 	ana_trace *tr = m->c.tr;
@@ -157,19 +184,29 @@ static int count_chans(matcher *m)
 
 	for (p = 0; p < tr->nprocs; p++)
 		for (i = 0; i < tr->procs[p].nev; i++) {
-			ch = chan_of(m, p, &tr->procs[p].ev[i], 1, &is_recv,
-				     &err);
+			ana_ev *e = &tr->procs[p].ev[i];
+
+			if (!matter(e))
+				continue;
+			if (ana_group_mode(e) != ANA_G_NONE) {
+				m->goff[e->op + 1]++;
+				m->ngroup++;
+				continue;
+			}
+			ch = chan_of(m, p, e, 1, &is_recv, &err);
 			if (err)
 				return err;
 			if (ch && is_recv)
 				ch->nrecv++;
 			else if (ch)
 				ch->nsend++;
+			note_flags(m, p, i, e);
 		}
 	return 0;
 }
 
-/* Pass 2: lays the channels out and files every event in its slot. */
+/* Pass 2: lays the channels and ops out and files every event in its
+ * slot. */
 static int fill_chans(matcher *m)
 {
 	ana_trace *tr = m->c.tr;
@@ -184,14 +221,24 @@ static int fill_chans(matcher *m)
 		ns += m->t.v[k].nsend;
 		nr += m->t.v[k].nrecv;
 	}
+	for (k = 1; k <= 256; k++)
+		m->goff[k] += m->goff[k - 1];
 	m->sends = malloc((ns + 1) * sizeof *m->sends);
 	m->recvs = malloc((nr + 1) * sizeof *m->recvs);
-	if (m->sends == NULL || m->recvs == NULL)
+	m->by_op = malloc((m->ngroup + 1) * sizeof *m->by_op);
+	if (m->sends == NULL || m->recvs == NULL || m->by_op == NULL)
 		return ANA_ENOMEM;
 	for (p = 0; p < tr->nprocs; p++)
 		for (i = 0; i < tr->procs[p].nev; i++) {
-			ch = chan_of(m, p, &tr->procs[p].ev[i], 0, &is_recv,
-				     &err);
+			ana_ev *e = &tr->procs[p].ev[i];
+
+			if (!matter(e))
+				continue;
+			if (ana_group_mode(e) != ANA_G_NONE) {
+				m->by_op[m->goff[e->op]++] = (ana_ref){p, i};
+				continue;
+			}
+			ch = chan_of(m, p, e, 0, &is_recv, &err);
 			if (ch && is_recv)
 				m->recvs[ch->roff + ch->fill_r++] =
 					(ana_ref){p, i};
@@ -259,31 +306,6 @@ static void flag_lone_mcasts(matcher *m, chan *mc)
 	}
 }
 
-/* Flags wildcard receive ENDs and counts the events whose peer is not a
- * process of the trace (flagged by chan_of). */
-static void scan_flags(matcher *m)
-{
-	ana_trace *tr = m->c.tr;
-	uint32_t p, i;
-
-	for (p = 0; p < tr->nprocs; p++)
-		for (i = 0; i < tr->procs[p].nev; i++) {
-			ana_ev *e = &tr->procs[p].ev[i];
-			const ana_ev *s;
-
-			if (ana_is_recv(e) &&
-			    (s = ana_ctx_start(&m->c, p, i)) != NULL &&
-			    s->peer < 0) /* PVM -1, MPI_ANY_SOURCE */
-				e->flags |= ANA_F_WILDCARD;
-			if (!(e->flags & ANA_F_UNMATCHED))
-				continue;
-			if (e->kind == PVT_EV_RECV_END)
-				tr->sum.unmatched_recvs++;
-			else
-				tr->sum.unmatched_sends++;
-		}
-}
-
 /* ---- groups ------------------------------------------------------------ */
 
 /* Links the k-th group END of one op in every process into rings (seg:
@@ -324,41 +346,26 @@ static void ring_op(ana_trace *tr, const ana_ref *seg, uint64_t n,
 	}
 }
 
-/* Collects the group ENDs, sorts them by op (stable) and rings each op. */
+/* Rings the group ENDs of each op (fill_chans filed them by op; goff[op]
+ * is now the end of op's run). */
 static int match_groups(matcher *m)
 {
 	ana_trace *tr = m->c.tr;
-	uint64_t n = 0, j, off[257] = {0};
-	ana_ref *v, *by_op = NULL;
-	uint64_t *first = NULL;
-	uint32_t *cnt = NULL, p, i, op;
+	uint64_t j, *first;
+	uint32_t *cnt, op;
 	int rc = ANA_ENOMEM;
 
-	for (p = 0; p < tr->nprocs; p++)
-		for (i = 0; i < tr->procs[p].nev; i++)
-			if (ana_group_mode(&tr->procs[p].ev[i]) != ANA_G_NONE)
-				off[tr->procs[p].ev[i].op + 1]++, n++;
-	if (n == 0)
+	if (m->ngroup == 0)
 		return 0;
-	v = by_op = malloc(n * sizeof *by_op);
 	first = malloc((tr->nprocs + 1) * sizeof *first);
 	cnt = malloc((tr->nprocs + 1) * sizeof *cnt);
-	if (v == NULL || first == NULL || cnt == NULL)
+	if (first == NULL || cnt == NULL)
 		goto out_free;
-	for (op = 1; op <= 256; op++)
-		off[op] += off[op - 1];
-	for (p = 0; p < tr->nprocs; p++)
-		for (i = 0; i < tr->procs[p].nev; i++)
-			if (ana_group_mode(&tr->procs[p].ev[i]) != ANA_G_NONE)
-				by_op[off[tr->procs[p].ev[i].op]++] =
-					(ana_ref){p, i};
-	/* off[op] is now the end of op's segment */
-	for (op = 0, j = 0; op < 256; j = off[op++])
-		if (off[op] > j)
-			ring_op(tr, by_op + j, off[op] - j, first, cnt);
+	for (op = 0, j = 0; op < 256; j = m->goff[op++])
+		if (m->goff[op] > j)
+			ring_op(tr, m->by_op + j, m->goff[op] - j, first, cnt);
 	rc = 0;
 out_free:
-	free(by_op);
 	free(first);
 	free(cnt);
 	return rc;
@@ -366,43 +373,31 @@ out_free:
 
 /* ---- the pass ---------------------------------------------------------- */
 
-/* Forgets what earlier passes found. */
-static void clear_results(ana_trace *tr)
+/* Forgets the summary of earlier passes (ana_pass.h; the events' flags
+ * and matches are cleared by ana_ctx_init with reset). */
+void ana_clear_results(ana_trace *tr)
 {
-	uint32_t p, i;
 	uint64_t n = 0;
+	uint32_t p;
 
-	for (p = 0; p < tr->nprocs; p++) {
-		for (i = 0; i < tr->procs[p].nev; i++) {
-			tr->procs[p].ev[i].flags = 0;
-			tr->procs[p].ev[i].match =
-				(ana_ref){ANA_NONE, ANA_NONE};
-		}
+	for (p = 0; p < tr->nprocs; p++)
 		n += tr->procs[p].nev;
-	}
 	memset(&tr->sum, 0, sizeof tr->sum);
 	tr->sum.events = n;
 	tr->stage = 0;
 }
 
-int ana_match(ana_trace *tr)
+int ana_match_run(ana_ctx *c)
 {
-	matcher m = {0};
+	matcher m = {.c = *c};
 	uint32_t k;
 	int rc;
 
-	if (tr == NULL)
-		return ANA_EARG;
-	clear_results(tr);
-	rc = ana_ctx_init(&m.c, tr, 1);
-	if (rc < 0)
-		return rc;
 	rc = count_chans(&m);
 	if (rc == 0)
 		rc = fill_chans(&m);
 	if (rc < 0)
 		goto out_free;
-	scan_flags(&m);
 	for (k = 0; k < m.t.n; k++)
 		if (m.t.v[k].dst != ANA_NONE)
 			pair_chan(&m, &m.t.v[k]);
@@ -411,12 +406,28 @@ int ana_match(ana_trace *tr)
 			flag_lone_mcasts(&m, &m.t.v[k]);
 	rc = match_groups(&m);
 	if (rc == 0)
-		tr->stage = 1;
+		c->tr->stage = 1;
 out_free:
-	ana_ctx_free(&m.c);
 	free(m.t.v);
 	free(m.t.slot);
 	free(m.sends);
 	free(m.recvs);
+	free(m.by_op);
+	return rc;
+}
+
+int ana_match(ana_trace *tr)
+{
+	ana_ctx c;
+	int rc;
+
+	if (tr == NULL)
+		return ANA_EARG;
+	ana_clear_results(tr);
+	rc = ana_ctx_init(&c, tr, 1);
+	if (rc < 0)
+		return rc;
+	rc = ana_match_run(&c);
+	ana_ctx_free(&c);
 	return rc;
 }

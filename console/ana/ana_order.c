@@ -56,7 +56,7 @@ int64_t ana_time(const ana_ev *e, int view)
 /* ---- controlled logical clock ---------------------------------------- */
 
 typedef struct clc {
-	ana_ctx c;
+	ana_ctx c;           /* a copy of the caller's (not freed here) */
 	int64_t l, delta;
 	int amortize;
 	uint32_t *last_comm; /* [nprocs]: previous comm event, ANA_NONE */
@@ -73,7 +73,7 @@ typedef struct omax {
 	int64_t o;
 } omax;
 
-static void omax_fn(void *arg, ana_ref m)
+static int omax_fn(void *arg, ana_ref m)
 {
 	omax *g = arg;
 	const ana_ev *s = ana_ctx_start(g->c, m.proc, m.idx);
@@ -81,6 +81,22 @@ static void omax_fn(void *arg, ana_ref m)
 	if (s == NULL)
 		s = ana_get(g->c->tr, m);
 	g->o = max64(g->o, s->o_ns);
+	return 0;
+}
+
+/* Sets the repaired time o of event e and counts it. */
+static void set_o(ana_trace *tr, ana_ev *e, int64_t o)
+{
+	if (e->o_ns != e->t_ns && (e->flags & ANA_F_REPAIRED))
+		tr->sum.repairs--; /* counted before: count it anew */
+	e->flags &= ~ANA_F_REPAIRED;
+	e->o_ns = o;
+	if (o == e->t_ns)
+		return;
+	e->flags |= ANA_F_REPAIRED;
+	tr->sum.repairs++;
+	if (o - e->t_ns > tr->sum.max_repair_ns)
+		tr->sum.max_repair_ns = o - e->t_ns;
 }
 
 /* Spreads the jump of END r over the events after a (exclusive) of the
@@ -103,7 +119,8 @@ static void amortize(const clc *k, ana_ev *ev, uint32_t a, uint32_t r)
 			x = hi;
 		x = max64(x, ev[e].o_ns);
 		x = max64(x, lo + k->delta);
-		ev[e].o_ns = x;
+		if (x != ev[e].o_ns)
+			set_o(k->c.tr, &ev[e], x);
 		lo = x;
 	}
 }
@@ -126,11 +143,12 @@ static void clc_visit(void *arg, uint32_t p, uint32_t i, int forced)
 				tr->sum.violations++;
 			need = s->o_ns + k->l;
 		} else if (ana_group_mode(e) != ANA_G_NONE &&
-			   ana_group_waits(&k->c, p, i, omax_fn, &g) > 0) {
+			   ana_group_waits(&k->c, p, i, NULL, omax_fn, &g) > 0) {
 			need = g.o + k->l;
 		}
 	}
-	e->o_ns = max64(o, need);
+	e->flags &= ~ANA_F_REPAIRED; /* of an earlier run */
+	set_o(tr, e, max64(o, need));
 	if (ana_is_comm(e)) {
 		if (k->amortize && need > o)
 			amortize(k, ev, k->last_comm[p] == ANA_NONE
@@ -139,72 +157,74 @@ static void clc_visit(void *arg, uint32_t p, uint32_t i, int forced)
 	}
 }
 
-/* Counts and flags the repaired events. */
-static void count_repairs(ana_trace *tr)
+int ana_order_run(ana_ctx *c, const ana_opts *o)
 {
-	uint32_t p, i;
-
-	for (p = 0; p < tr->nprocs; p++)
-		for (i = 0; i < tr->procs[p].nev; i++) {
-			ana_ev *e = &tr->procs[p].ev[i];
-
-			e->flags &= ~ANA_F_REPAIRED;
-			if (e->o_ns == e->t_ns)
-				continue;
-			e->flags |= ANA_F_REPAIRED;
-			tr->sum.repairs++;
-			if (e->o_ns - e->t_ns > tr->sum.max_repair_ns)
-				tr->sum.max_repair_ns = e->o_ns - e->t_ns;
-		}
-}
-
-int ana_order(ana_trace *tr, const ana_opts *o)
-{
-	ana_opts def;
-	clc k = {0};
+	ana_trace *tr = c->tr;
+	clc k = {.c = *c};
 	uint32_t p;
 	int rc;
 
-	if (tr == NULL)
-		return ANA_EARG;
-	if (o == NULL) {
-		ana_opts_default(&def);
-		o = &def;
-	}
-	if (tr->stage < 2 && (rc = ana_compensate(tr, o)) < 0)
-		return rc;
-	rc = ana_ctx_init(&k.c, tr, 0);
-	if (rc < 0)
-		return rc;
 	k.l = o->l_min_ns >= 0 ? o->l_min_ns : tr->sum.l_min_ns;
 	k.delta = o->delta_min_ns > 0 ? o->delta_min_ns : 0;
 	k.amortize = o->amortize;
 	k.last_comm = malloc((tr->nprocs + 1) * sizeof *k.last_comm);
-	rc = ANA_ENOMEM;
 	if (k.last_comm == NULL)
-		goto out_free;
+		return ANA_ENOMEM;
 	for (p = 0; p < tr->nprocs; p++)
 		k.last_comm[p] = ANA_NONE;
 	tr->sum.violations = tr->sum.repairs = 0;
 	tr->sum.max_repair_ns = 0;
 	rc = ana_walk(&k.c, clc_visit, &k);
-	if (rc < 0)
-		goto out_free;
-	count_repairs(tr);
-	tr->stage = 3;
-out_free:
-	ana_ctx_free(&k.c);
+	if (rc == 0)
+		tr->stage = 3;
 	free(k.last_comm);
 	return rc;
 }
 
-int ana_analyze(ana_trace *tr, const ana_opts *o)
+/* o, or the defaults in *def. */
+static const ana_opts *opts_or(const ana_opts *o, ana_opts *def)
 {
+	if (o != NULL)
+		return o;
+	ana_opts_default(def);
+	return def;
+}
+
+int ana_order(ana_trace *tr, const ana_opts *o)
+{
+	ana_opts def;
+	ana_ctx c;
 	int rc;
 
 	if (tr == NULL)
 		return ANA_EARG;
-	if ((rc = ana_match(tr)) < 0 || (rc = ana_compensate(tr, o)) < 0)
+	o = opts_or(o, &def);
+	if (tr->stage < 2 && (rc = ana_compensate(tr, o)) < 0)
 		return rc;
-	return ana_order(tr, o);
+	rc = ana_ctx_init(&c, tr, 0);
+	if (rc < 0)
+		return rc;
+	rc = ana_order_run(&c, o);
+	ana_ctx_free(&c);
+	return rc;
+}
+
+/* All passes on one context. */
+int ana_analyze(ana_trace *tr, const ana_opts *o)
+{
+	ana_opts def;
+	ana_ctx c;
+	int rc;
+
+	if (tr == NULL)
+		return ANA_EARG;
+	o = opts_or(o, &def);
+	ana_clear_results(tr);
+	rc = ana_ctx_init(&c, tr, 1);
+	if (rc < 0)
+		return rc;
+	if ((rc = ana_match_run(&c)) == 0 && (rc = ana_comp_run(&c, o)) == 0)
+		rc = ana_order_run(&c, o);
+	ana_ctx_free(&c);
+	return rc;
 }

@@ -15,6 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ana_pass.h"
 #include "pvt_event.h"
@@ -108,6 +109,21 @@ bool ana_is_comm(const ana_ev *e)
 	}
 }
 
+void ana_big_hint(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = 2u << 20;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t b = ((uintptr_t)p + n) & ~(huge - 1);
+
+	if (p != NULL && b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
 /* ---- context ----------------------------------------------------------- */
 
 static bool is_start(uint16_t kind)
@@ -159,17 +175,28 @@ static int stack_push(open_stack *st, uint32_t i)
 }
 
 /* Pairs the ENDs of process p with their STARTs into out (indexed by
- * event); leftover STARTs get ANA_F_OPEN if flag_open. */
-static int pair_proc(ana_proc *pr, uint32_t *out, open_stack *st,
-		     int flag_open)
+ * event); *inst: its PVM group instance (pvm_joingroup's result), -1.
+ * With reset, every event's flags and match are cleared first
+ * and leftover STARTs get ANA_F_OPEN. */
+static int pair_proc(ana_proc *pr, uint32_t *out, open_stack *st, int reset,
+		     int32_t *inst)
 {
 	uint32_t i, k;
 
 	st->n = 0;
+	*inst = -1;
 	for (i = 0; i < pr->nev; i++) {
-		const ana_ev *e = &pr->ev[i];
+		ana_ev *e = &pr->ev[i];
 
 		out[i] = ANA_NONE;
+		if (e->kind == PVT_EV_GROUP_END &&
+		    e->op == PVT_OP_PVM_JOINGROUP && e->result >= 0 &&
+		    *inst < 0)
+			*inst = e->result;
+		if (reset) {
+			e->flags = 0;
+			e->match = (ana_ref){ANA_NONE, ANA_NONE};
+		}
 		if (is_start(e->kind)) {
 			if (stack_push(st, i) < 0)
 				return ANA_ENOMEM;
@@ -185,7 +212,7 @@ static int pair_proc(ana_proc *pr, uint32_t *out, open_stack *st,
 			st->n--;
 		}
 	}
-	if (flag_open)
+	if (reset)
 		for (k = 0; k < st->n; k++)
 			pr->ev[st->v[k]].flags |= ANA_F_OPEN;
 	return 0;
@@ -198,35 +225,24 @@ static int tid_cmp(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-/* The tid map and the PVM group instance of every process. */
+/* The tid map. */
 static int map_procs(ana_ctx *c)
 {
 	ana_trace *tr = c->tr;
-	uint32_t p, i;
+	uint32_t p;
 
 	c->tids = malloc((tr->nprocs + 1) * sizeof *c->tids);
-	c->pvm_inst = malloc((tr->nprocs + 1) * sizeof *c->pvm_inst);
-	if (c->tids == NULL || c->pvm_inst == NULL)
+	if (c->tids == NULL)
 		return ANA_ENOMEM;
-	for (p = 0; p < tr->nprocs; p++) {
-		const ana_proc *pr = &tr->procs[p];
-
-		if (pr->have_tid)
-			c->tids[c->ntids++] = (ana_tidp){pr->tid, p};
-		c->pvm_inst[p] = -1;
-		for (i = 0; i < pr->nev; i++)
-			if (pr->ev[i].kind == PVT_EV_GROUP_END &&
-			    pr->ev[i].op == PVT_OP_PVM_JOINGROUP &&
-			    pr->ev[i].result >= 0) {
-				c->pvm_inst[p] = pr->ev[i].result;
-				break;
-			}
-	}
+	for (p = 0; p < tr->nprocs; p++)
+		if (tr->procs[p].have_tid)
+			c->tids[c->ntids++] =
+				(ana_tidp){tr->procs[p].tid, p};
 	qsort(c->tids, c->ntids, sizeof *c->tids, tid_cmp);
 	return 0;
 }
 
-int ana_ctx_init(ana_ctx *c, ana_trace *tr, int flag_open)
+int ana_ctx_init(ana_ctx *c, ana_trace *tr, int reset)
 {
 	open_stack st = {0};
 	uint32_t p;
@@ -243,11 +259,13 @@ int ana_ctx_init(ana_ctx *c, ana_trace *tr, int flag_open)
 	}
 	c->base[tr->nprocs] = c->n;
 	c->start_of = malloc((c->n + 1) * sizeof *c->start_of);
-	if (c->start_of == NULL)
+	ana_big_hint(c->start_of, (c->n + 1) * sizeof *c->start_of);
+	c->pvm_inst = malloc((tr->nprocs + 1) * sizeof *c->pvm_inst);
+	if (c->start_of == NULL || c->pvm_inst == NULL)
 		goto out_free;
 	for (p = 0; p < tr->nprocs; p++)
 		if (pair_proc(&tr->procs[p], c->start_of + c->base[p], &st,
-			      flag_open) < 0)
+			      reset, &c->pvm_inst[p]) < 0)
 			goto out_free;
 	if (map_procs(c) < 0)
 		goto out_free;
@@ -299,7 +317,7 @@ uint32_t ana_ctx_root(const ana_ctx *c, const ana_ev *e)
 }
 
 uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
-			 ana_member_fn fn, void *arg)
+			 ana_ref *resume, ana_member_fn fn, void *arg)
 {
 	const ana_ev *e = &c->tr->procs[p].ev[i];
 	int mode = ana_group_mode(e);
@@ -311,16 +329,23 @@ uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
 	root = mode == ANA_G_ALL ? ANA_NONE : ana_ctx_root(c, e);
 	if (root != ANA_NONE && (mode == ANA_G_TO_ROOT) != (root == p))
 		return 0; /* a non-root of reduce/gather, the root of bcast */
-	for (r = e->match; r.proc != p || r.idx != i;
+	r = resume && resume->proc != ANA_NONE ? *resume : e->match;
+	for (; r.proc != p || r.idx != i;
 	     r = c->tr->procs[r.proc].ev[r.idx].match) {
 		if (r.proc == ANA_NONE)
 			break; /* a broken ring: stop */
 		if (root != ANA_NONE && mode == ANA_G_FROM_ROOT &&
 		    r.proc != root)
 			continue;
-		fn(arg, r);
 		n++;
+		if (fn(arg, r)) {
+			if (resume)
+				*resume = r;
+			return n;
+		}
 	}
+	if (resume)
+		resume->proc = ANA_NONE;
 	return n;
 }
 
@@ -334,6 +359,8 @@ typedef struct walk {
 	uint32_t *ready;     /* [nprocs]: stack of runnable processes */
 	uint8_t *queued;     /* [nprocs]: in ready */
 	uint32_t nready;
+	ana_ref *resume;     /* [nprocs]: where a blocked group END's check
+				of its members goes on */
 	uint32_t blocked_on; /* set by deps_done */
 } walk;
 
@@ -346,15 +373,17 @@ static bool visited(walk *w, ana_ref r)
 	return false;
 }
 
-/* ana_member_fn for deps_done: a member's START not yet visited. */
-static void member_dep(void *arg, ana_ref m)
+/* ana_member_fn for deps_done: stops at a member whose START was not
+ * visited yet. */
+static int member_dep(void *arg, ana_ref m)
 {
 	walk *w = arg;
 	uint32_t s = w->c->start_of[w->c->base[m.proc] + m.idx];
 
-	if (s != ANA_NONE && w->blocked_on == ANA_NONE &&
-	    w->cur[m.proc] <= s)
-		w->blocked_on = m.proc;
+	if (s == ANA_NONE || w->cur[m.proc] > s)
+		return 0;
+	w->blocked_on = m.proc;
+	return 1;
 }
 
 /* Whether the dependencies of (p, i) were visited (else blocked_on says
@@ -367,7 +396,9 @@ static bool deps_done(walk *w, uint32_t p, uint32_t i)
 	if (e->kind == PVT_EV_RECV_END && e->match.proc != ANA_NONE)
 		return visited(w, e->match);
 	if (e->match.proc != ANA_NONE && ana_group_mode(e) != ANA_G_NONE) {
-		ana_group_waits(w->c, p, i, member_dep, w);
+		/* members already seen started stay started: go on from
+		 * the one that blocked the last check */
+		ana_group_waits(w->c, p, i, &w->resume[p], member_dep, w);
 		return w->blocked_on == ANA_NONE;
 	}
 	return true;
@@ -424,6 +455,7 @@ static bool force_one(walk *w, ana_visit_fn visit, void *arg)
 	}
 	visit(arg, p, w->cur[p], 1);
 	w->cur[p]++;
+	w->resume[p] = (ana_ref){ANA_NONE, ANA_NONE};
 	return true;
 }
 
@@ -438,9 +470,12 @@ int ana_walk(const ana_ctx *c, ana_visit_fn visit, void *arg)
 	w.whead = malloc((np + 1) * sizeof *w.whead);
 	w.ready = malloc((np + 1) * sizeof *w.ready);
 	w.queued = calloc(np + 1, 1);
-	if (!w.cur || !w.wnext || !w.whead || !w.ready || !w.queued)
+	w.resume = malloc((np + 1) * sizeof *w.resume);
+	if (!w.cur || !w.wnext || !w.whead || !w.ready || !w.queued ||
+	    !w.resume)
 		goto out_free;
 	for (p = 0; p < np; p++) {
+		w.resume[p] = (ana_ref){ANA_NONE, ANA_NONE};
 		w.whead[p] = ANA_NONE;
 		w.queued[p] = 1;
 		w.ready[w.nready++] = np - 1 - p; /* process 0 first */
@@ -459,5 +494,6 @@ out_free:
 	free(w.whead);
 	free(w.ready);
 	free(w.queued);
+	free(w.resume);
 	return rc;
 }

@@ -20,6 +20,7 @@
 #define PARAVT_ANA_PASS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ana.h"
@@ -48,6 +49,10 @@ int ana_group_mode(const ana_ev *e);
  * multicast ENDs, receive ENDs, group STARTs and ENDs). */
 bool ana_is_comm(const ana_ev *e);
 
+/* Asks the kernel for huge pages on a large fresh array (fewer page
+ * faults when it is first written); a hint, nothing if unsupported. */
+void ana_big_hint(void *p, size_t n);
+
 /* One tid -> process entry of ana_ctx.tids (sorted by tid). */
 typedef struct ana_tidp {
 	int32_t tid;
@@ -66,9 +71,10 @@ typedef struct ana_ctx {
 				result), -1 */
 } ana_ctx;
 
-/* Builds the context of tr; with flag_open, STARTs without an END get
+/* Builds the context of tr; with reset (the start of matching), the flags
+ * and match of every event are cleared and STARTs without an END get
  * ANA_F_OPEN.  0 or ANA_ENOMEM (c is then freed). */
-int ana_ctx_init(ana_ctx *c, ana_trace *tr, int flag_open);
+int ana_ctx_init(ana_ctx *c, ana_trace *tr, int reset);
 void ana_ctx_free(ana_ctx *c);
 
 /* The process of tid, or ANA_NONE. */
@@ -99,10 +105,24 @@ typedef void (*ana_visit_fn)(void *arg, uint32_t p, uint32_t i, int forced);
 int ana_walk(const ana_ctx *c, ana_visit_fn visit, void *arg);
 
 /* Calls fn(arg, member END) for every other member of the group instance
- * of END (p, i) that END waits for under its mode (ana_group_mode); the
- * count of members fn was called for. */
-typedef void (*ana_member_fn)(void *arg, ana_ref member);
+ * of END (p, i) that END waits for under its mode (ana_group_waits: all,
+ * the root, or nobody), in ring order, until fn returns nonzero.  resume
+ * (may be NULL): where to start in the ring (ANA_NONE: at the beginning);
+ * set to the member fn stopped at, or to ANA_NONE when it went round.
+ * Returns how many members fn was called for. */
+typedef int (*ana_member_fn)(void *arg, ana_ref member);
 uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
-			 ana_member_fn fn, void *arg);
+			 ana_ref *resume, ana_member_fn fn, void *arg);
+
+/*
+ * The passes on a context built by the caller (ana_analyze builds one for
+ * all three; the public ana_match, ana_compensate and ana_order one each).
+ * ana_match_run needs a context built with reset, and ana_clear_results
+ * (the summary) before.
+ */
+void ana_clear_results(ana_trace *tr);
+int ana_match_run(ana_ctx *c);
+int ana_comp_run(ana_ctx *c, const ana_opts *o);
+int ana_order_run(ana_ctx *c, const ana_opts *o);
 
 #endif

@@ -37,6 +37,15 @@ build/tests/bench/bench_events: tests/bench/bench_events.c \
 	$(TESTCC) $(BENCH_CFLAGS) -Iwrappers -Ibreakpoints -Itypedesc -o $@ $< \
 		build/linux-x86_64/lib/libparavt.a -lmsgpackc
 
+# Analysis throughput (console/ana: match + compensate + order + sort) on a
+# synthetic 64-task, 10 M-event trace.
+BENCH_BINS += build/tests/bench/bench_ana
+TEST_BINS += build/tests/bench/bench_ana
+build/tests/bench/bench_ana: tests/bench/bench_ana.c $(ANA_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(BENCH_CFLAGS) -Iconsole/ana -Iwrappers -o $@ $< \
+		$(ANA_LIB) $(ANA_LIBS)
+
 # Trace file write and read throughput (console/con_tfile*.c): linked with
 # every console object but main.
 BENCH_BINS += build/tests/bench/bench_tfile

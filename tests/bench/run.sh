@@ -11,6 +11,9 @@
 #    typedesc walker, natively and on the s390x node under qemu.
 # 2b. bench_events: ns per event record on the hot path, flush cost and
 #    the calibrated probe constant (attached to a quiet ev_sink).
+# 2d. bench_ana: analysis of a recorded run (matching, compensation,
+#    logical clock, global sort) in events/s over 10 M synthetic events of
+#    64 tasks, and the memory it takes.
 # 2c. bench_tfile: trace file write and read-back throughput (MB/s,
 #    events/s) and bytes per event, 2 million events in batches of 256.
 # 3. bench_handshake: starts a private paravtd (own HOME, so its own token)
@@ -62,6 +65,9 @@ if [ -x "$SINK" ] && [ -x "$B/bench_events" ]; then
 else
 	echo "events: skipped ($SINK or bench_events not built)"
 fi
+echo
+# 2d. bench_ana: the analysis passes (console/ana), one core.
+"$B/bench_ana" || exit 1
 echo
 
 # 2c. bench_tfile: the console's trace file writer and reader.
