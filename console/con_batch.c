@@ -744,9 +744,11 @@ static void con_batch_kill(void)
 
 /* How the program ended, from its processes: CON_BATCH_OK, _FAILED, or
  * _USAGE when none started.  *code: the first failure's exit status
- * (128 + signal for a crash), else 0. */
+ * (128 + signal for a crash), else 0; con_batch.why says which process
+ * failed and how. */
 static int con_batch_outcome(int64_t *code)
 {
+	char sig[32];
 	con_proc *p;
 
 	*code = 0;
@@ -755,10 +757,18 @@ static int con_batch_outcome(int64_t *code)
 	for (p = con_dbg_proc_first(); p != NULL; p = p->next) {
 		if (p->state == CON_PROC_CRASHED) {
 			*code = 128 + (p->sig > 0 ? p->sig : 0);
+			snprintf(con_batch.why, sizeof con_batch.why,
+				 "p%d %s%.300s", p->id, p->sig > 0 ?
+				 "killed by " : "", p->sig > 0 ?
+				 con_dbg_signame(p->sig, sig, sizeof sig) :
+				 p->where);
 			return CON_BATCH_FAILED;
 		}
 		if (p->state == CON_PROC_EXITED && p->status != 0) {
 			*code = p->status;
+			snprintf(con_batch.why, sizeof con_batch.why,
+				 "p%d exited with status %lld", p->id,
+				 (long long)p->status);
 			return CON_BATCH_FAILED;
 		}
 	}
@@ -794,9 +804,8 @@ static int con_batch_status(int64_t *code, const char **how)
 }
 
 /* One line on stderr: where the trace is and how the run ended
- * (status st; how and code as con_batch_status gave them). */
-static void con_batch_summary(const char *out, int st, const char *how,
-			      int64_t code)
+ * (status st; a failure or hang is said in con_batch.why). */
+static void con_batch_summary(const char *out, int st)
 {
 	static const char *const what[] = {
 		"every process exited with status 0",
@@ -811,9 +820,7 @@ static void con_batch_summary(const char *out, int st, const char *how,
 	fprintf(stderr, "paravt trace: %s: %llu events, %d process%s, %.1f s;"
 		" %s", out, (unsigned long long)con_ev_next(), n,
 		n == 1 ? "" : "es", con_batch_elapsed(), what[st]);
-	if (st == CON_BATCH_FAILED)
-		fprintf(stderr, " (%s, status %lld)", how, (long long)code);
-	if (st == CON_BATCH_HANG)
+	if (st == CON_BATCH_FAILED || st == CON_BATCH_HANG)
 		fprintf(stderr, " (%s)", con_batch.why);
 	if (st >= CON_BATCH_TIMEOUT)
 		fprintf(stderr, ", processes killed");
@@ -850,7 +857,7 @@ static int con_batch_capture(const con_batch_opts *o, const char *command)
 		werr = err;
 	}
 	con_batch_progress_off();
-	con_batch_summary(o->out, st, how, code);
+	con_batch_summary(o->out, st);
 	return werr != NULL && st < CON_BATCH_USAGE ? CON_BATCH_USAGE : st;
 }
 

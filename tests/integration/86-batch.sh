@@ -118,7 +118,7 @@ setsid -w timeout -k 5 60 "$PARAVT" trace -o fails.pvt --node "nat=127.0.0.1:$DP
 	fails.c -- run </dev/null >"$T/fails.out" 2>&1 || rc=$?
 cat "$T/fails.out"
 [ "$rc" = 1 ] || fail "a program exiting 3: status $rc, not 1"
-expect_grep '^paravt trace: fails.pvt: .*the program failed \(failed, status 3\)$' "$T/fails.out"
+expect_grep '^paravt trace: fails.pvt: .*the program failed \(p1 exited with status 3\)$' "$T/fails.out"
 [ -s fails.pvt ] || fail "no trace of the failed run"
 ok "a program exiting 3: status 1, trace written"
 
