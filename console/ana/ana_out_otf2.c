@@ -9,8 +9,10 @@
  *   - system tree: "paravt" (machine) with one child per node; one
  *     location group (a process) per task under its node, holding one
  *     location (a CPU thread) named "p3 t40003"; location id = the task's
- *     index in the trace, which is also its rank in the one communicator
- *     "paravt tasks" (groups 0: the locations, 1: ranks 0..n-1);
+ *     index in the trace; one communicator "paravt tasks" of every task
+ *     (group 0: the locations in rank order, group 1: ranks 0..n-1) in
+ *     which a task's rank is its MPI rank when every task is an MPI rank
+ *     (so that readers see MPI_COMM_WORLD), else its index;
  *   - regions: one per op (pvm_send, MPI_Recv, ...; paradigm MPI for
  *     every message-passing call, PVM included, since OTF2 has no PVM
  *     paradigm), one per user function (paradigm user, its file and line)
@@ -22,7 +24,10 @@
  *     task's rank), MpiRecv at the receive's END (sender = the source's
  *     rank), both with the tag received and the message length, so that
  *     readers pair them.  Only matched messages are written: an unmatched
- *     send or receive is its region alone.
+ *     send or receive is its region alone.  MPI collectives over every
+ *     task (communicator size = tasks) that ended get MpiCollectiveBegin
+ *     and MpiCollectiveEnd (op, root's rank, bytes); PVM group calls are
+ *     regions only (their groups are not in the trace).
  *
  * Libraries do not print: libotf2's error callback is replaced during
  * the export by one that keeps the last message for err.
@@ -61,6 +66,8 @@ typedef struct ana_otf2 {
 	const ana_ev **region_ev; /* per region: an event that uses it */
 	uint32_t nregions, regions_cap;
 	uint64_t *nevents;        /* events written per location */
+	uint32_t *rank;           /* per task: its rank in the communicator */
+	uint64_t *by_rank;        /* per rank: its location */
 	uint32_t nextstr;         /* next free string id */
 	OTF2_ErrorCode rc;        /* first failure */
 	char msg[256];            /* libotf2's last error message */
@@ -174,7 +181,8 @@ static void ana_otf2_msgs(ana_otf2 *cx, uint32_t proc, uint32_t idx,
 			return;
 		ana_otf2_msg(cx, i, &tag, &len);
 		ana_otf2_ok(cx, OTF2_EvtWriter_MpiRecv(cx->w, NULL, t,
-			cx->pairs[i].send.proc, ANA_OTF2_COMM, tag, len));
+			cx->rank[cx->pairs[i].send.proc], ANA_OTF2_COMM, tag,
+			len));
 		return;
 	}
 	if (e->kind != PVT_EV_SEND_END && e->kind != PVT_EV_MCAST_END)
@@ -184,33 +192,100 @@ static void ana_otf2_msgs(ana_otf2 *cx, uint32_t proc, uint32_t idx,
 	     cx->pairs[i].send.idx == idx; i++) {
 		ana_otf2_msg(cx, i, &tag, &len);
 		ana_otf2_ok(cx, OTF2_EvtWriter_MpiSend(cx->w, NULL, t,
-			cx->pairs[i].recv.proc, ANA_OTF2_COMM, tag, len));
+			cx->rank[cx->pairs[i].recv.proc], ANA_OTF2_COMM, tag,
+			len));
 	}
 }
 
-/* walk: Enter. */
+/* The OTF2 operation of an MPI collective over every task that ended
+ * (START s), or -1 when s is none. */
+static int ana_otf2_coll_op(const ana_otf2 *cx, const ana_ev *s)
+{
+	if ((s->kind != PVT_EV_GROUP_START && s->kind != PVT_EV_MCAST_START) ||
+	    (s->flags & ANA_F_OPEN) || s->aux != (int32_t)cx->tr->nprocs)
+		return -1;
+	switch (s->op) {
+	case PVT_OP_MPI_BARRIER: return OTF2_COLLECTIVE_OP_BARRIER;
+	case PVT_OP_MPI_BCAST: return OTF2_COLLECTIVE_OP_BCAST;
+	case PVT_OP_MPI_REDUCE: return OTF2_COLLECTIVE_OP_REDUCE;
+	case PVT_OP_MPI_ALLREDUCE: return OTF2_COLLECTIVE_OP_ALLREDUCE;
+	case PVT_OP_MPI_GATHER: return OTF2_COLLECTIVE_OP_GATHER;
+	case PVT_OP_MPI_SCATTER: return OTF2_COLLECTIVE_OP_SCATTER;
+	case PVT_OP_MPI_ALLTOALL: return OTF2_COLLECTIVE_OP_ALLTOALL;
+	default: return -1;
+	}
+}
+
+/* MpiCollectiveEnd of call c (operation op): the root's rank (NONE when
+ * the call has none) and the bytes this task gave and got, from its own
+ * share as the wrapper recorded it (what it sends; Scatter: what it
+ * receives), the root moving it for every rank. */
+static void ana_otf2_coll_end(ana_otf2 *cx, const ana_call *c, int op,
+			      OTF2_TimeStamp t)
+{
+	const ana_ev *e = c->e;
+	uint64_t b = e->bytes > 0 ? (uint64_t)e->bytes : 0;
+	uint64_t n = cx->tr->nprocs, sent = b, got = b;
+	uint32_t root = OTF2_COLLECTIVE_ROOT_NONE, rp;
+	int is_root = 0;
+
+	if (e->peer >= 0 && op != OTF2_COLLECTIVE_OP_BARRIER &&
+	    op != OTF2_COLLECTIVE_OP_ALLREDUCE &&
+	    op != OTF2_COLLECTIVE_OP_ALLTOALL) {
+		rp = ana_proc_by_tid(cx->tr, e->peer);
+		is_root = rp == c->proc;
+		if (rp != ANA_NONE)
+			root = cx->rank[rp];
+	}
+	switch (op) {
+	case OTF2_COLLECTIVE_OP_BARRIER:
+		sent = got = 0;
+		break;
+	case OTF2_COLLECTIVE_OP_BCAST:
+		sent = is_root ? b * n : 0;
+		break;
+	case OTF2_COLLECTIVE_OP_REDUCE: case OTF2_COLLECTIVE_OP_GATHER:
+		got = is_root ? b * n : 0;
+		break;
+	case OTF2_COLLECTIVE_OP_SCATTER:
+		sent = is_root ? b * n : 0;
+		break;
+	default:
+		break;
+	}
+	ana_otf2_ok(cx, OTF2_EvtWriter_MpiCollectiveEnd(cx->w, NULL, t,
+		(OTF2_CollectiveOp)op, ANA_OTF2_COMM, root, sent, got));
+}
+
+/* walk: Enter (and MpiCollectiveBegin). */
 static int ana_otf2_enter(void *ctx, const ana_call *c)
 {
 	ana_otf2 *cx = ctx;
 	uint32_t r = ana_otf2_region(cx, c->s);
+	OTF2_TimeStamp t = ana_otf2_ts(cx, c->ts);
 
 	if (r == ANA_NONE)
 		return ANA_ENOMEM;
-	ana_otf2_ok(cx, OTF2_EvtWriter_Enter(cx->w, NULL,
-					     ana_otf2_ts(cx, c->ts), r));
+	ana_otf2_ok(cx, OTF2_EvtWriter_Enter(cx->w, NULL, t, r));
+	if (ana_otf2_coll_op(cx, c->s) >= 0)
+		ana_otf2_ok(cx, OTF2_EvtWriter_MpiCollectiveBegin(cx->w, NULL,
+								  t));
 	return cx->rc == OTF2_SUCCESS ? 0 : ANA_EIO;
 }
 
-/* walk: the call's messages, then Leave. */
+/* walk: the call's messages or collective end, then Leave. */
 static int ana_otf2_leave(void *ctx, const ana_call *c)
 {
 	ana_otf2 *cx = ctx;
 	OTF2_TimeStamp t = ana_otf2_ts(cx, c->te);
+	int op = ana_otf2_coll_op(cx, c->s);
 
 	if (c->half != NULL)
 		ana_otf2_msgs(cx, c->proc, c->half_idx, c->half,
 			      ana_otf2_ts(cx, c->th));
-	if (c->e != NULL)
+	if (c->e != NULL && op >= 0)
+		ana_otf2_coll_end(cx, c, op, t);
+	else if (c->e != NULL)
 		ana_otf2_msgs(cx, c->proc, c->e_idx, c->e, t);
 	ana_otf2_ok(cx, OTF2_EvtWriter_Leave(cx->w, NULL, t,
 					     ana_otf2_region(cx, c->s)));
@@ -348,12 +423,12 @@ static int ana_otf2_def_comm(ana_otf2 *cx)
 
 	if (m == NULL)
 		return ANA_ENOMEM;
-	for (i = 0; i < n; i++)
-		m[i] = i;
 	ana_otf2_ok(cx, OTF2_GlobalDefWriter_WriteGroup(cx->gw,
 		ANA_OTF2_GROUP_LOCS, ana_otf2_str(cx, "tasks"),
 		OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-		OTF2_GROUP_FLAG_NONE, n, m));
+		OTF2_GROUP_FLAG_NONE, n, cx->by_rank));
+	for (i = 0; i < n; i++)
+		m[i] = i;
 	ana_otf2_ok(cx, OTF2_GlobalDefWriter_WriteGroup(cx->gw,
 		ANA_OTF2_GROUP_RANKS, 0, OTF2_GROUP_TYPE_COMM_GROUP,
 		OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, m));
@@ -506,6 +581,31 @@ static int ana_otf2_write(ana_otf2 *cx, int view, const char *dir,
 	return rc;
 }
 
+/* The ranks of the communicator: the MPI ranks when every task is an MPI
+ * rank and they are 0..n-1 each once, else the task indexes. */
+static void ana_otf2_ranks(ana_otf2 *cx)
+{
+	const ana_trace *tr = cx->tr;
+	uint32_t i, n = tr->nprocs;
+	int mpi = 1;
+
+	for (i = 0; i < n; i++)
+		cx->by_rank[i] = ANA_NONE;
+	for (i = 0; i < n && mpi; i++) {
+		const ana_proc *p = &tr->procs[i];
+
+		mpi = p->have_tid && p->tid >= 0 && (uint32_t)p->tid < n &&
+			cx->by_rank[p->tid] == ANA_NONE &&
+			ana_proc_is_mpi(tr, i);
+		if (mpi)
+			cx->by_rank[p->tid] = i;
+	}
+	for (i = 0; i < n; i++) {
+		cx->rank[i] = mpi ? (uint32_t)tr->procs[i].tid : i;
+		cx->by_rank[cx->rank[i]] = i;
+	}
+}
+
 /* Allocates the tables of cx.  0 or ANA_ENOMEM. */
 static int ana_otf2_init(ana_otf2 *cx, const ana_trace *tr, int view)
 {
@@ -519,8 +619,13 @@ static int ana_otf2_init(ana_otf2 *cx, const ana_trace *tr, int view)
 	cx->fn_region = malloc((tr->nstrs ? tr->nstrs : 1) *
 			       sizeof *cx->fn_region);
 	cx->nevents = calloc(tr->nprocs, sizeof *cx->nevents);
-	if (cx->fn_region == NULL || cx->nevents == NULL)
+	cx->rank = malloc((tr->nprocs ? tr->nprocs : 1) * sizeof *cx->rank);
+	cx->by_rank = malloc((tr->nprocs ? tr->nprocs : 1) *
+			     sizeof *cx->by_rank);
+	if (cx->fn_region == NULL || cx->nevents == NULL || cx->rank == NULL ||
+	    cx->by_rank == NULL)
 		return ANA_ENOMEM;
+	ana_otf2_ranks(cx);
 	for (i = 0; i < tr->nstrs; i++)
 		cx->fn_region[i] = ANA_NONE;
 	ana_time_span(tr, view, &cx->t0, &last);
@@ -535,6 +640,8 @@ static void ana_otf2_fini(ana_otf2 *cx)
 {
 	free(cx->fn_region);
 	free(cx->nevents);
+	free(cx->rank);
+	free(cx->by_rank);
 	free(cx->region_ev);
 	free((void *)cx->pairs);
 }

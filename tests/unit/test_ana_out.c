@@ -430,6 +430,71 @@ static void test_mpi_halves(void **state)
 	ana_free(tr);
 }
 
+/* Two MPI ranks whose order in the trace is not their rank order: p1 is
+ * rank 1, p2 rank 0.  p1 sends to rank 0, then both call MPI_Barrier and
+ * MPI_Bcast (root 0, 8 bytes) over both ranks. */
+static ana_trace *ut_mpi_ranks(void)
+{
+	ana_trace *tr = ana_new();
+	uint32_t s, r, i, k;
+
+	assert_non_null(tr);
+	assert_int_equal(ana_add_node(tr, "nat", "", NULL), 0);
+	assert_int_equal(ana_add_proc(tr, "p1", 0), 0);
+	assert_int_equal(ana_add_proc(tr, "p2", 0), 1);
+	ut_ev(tr, 0, PVT_EV_PROG_START, 0, 0, 1, -1, -1);
+	ut_ev(tr, 1, PVT_EV_PROG_START, 0, 0, 0, -1, -1);
+	s = ut_call(tr, 0, PVT_EV_SEND_START, PVT_OP_MPI_SEND, 10, 20, 0, 3,
+		    8);
+	r = ut_call(tr, 1, PVT_EV_RECV_START, PVT_OP_MPI_RECV, 5, 30, 1, 3,
+		    8);
+	ut_link(tr, 0, s, 1, r);
+	for (i = 0; i < 2; i++) {
+		ut_call(tr, i, PVT_EV_GROUP_START, PVT_OP_MPI_BARRIER, 40, 50,
+			-1, -1, -1);
+		ut_call(tr, i, PVT_EV_MCAST_START, PVT_OP_MPI_BCAST, 60, 70, 0,
+			-1, 8);
+		for (k = 1; k < tr->procs[i].nev; k++)
+			if (tr->procs[i].ev[k].op != PVT_OP_MPI_SEND &&
+			    tr->procs[i].ev[k].op != PVT_OP_MPI_RECV)
+				tr->procs[i].ev[k].aux = 2;
+	}
+	return tr;
+}
+
+static void test_otf2_mpi_ranks(void **state)
+{
+	ana_trace *tr = ut_mpi_ranks();
+	char dir[] = "/tmp/test_ana_out.XXXXXX", cmd[512], err[512];
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(ana_out_otf2(tr, ANA_VIEW_RAW, dir, "m", err,
+				      sizeof err), 0);
+	if (system("command -v otf2-print >/dev/null 2>&1") == 0) {
+		/* Ranks: p1 sends to rank 0 (p2), p2 receives from rank 1. */
+		snprintf(cmd, sizeof cmd, "otf2-print %s/m.otf2 | grep -q "
+			 "'^MPI_SEND  *0 .*Receiver: 0 (\"p2 r0\"'", dir);
+		assert_int_equal(system(cmd), 0);
+		snprintf(cmd, sizeof cmd, "otf2-print %s/m.otf2 | grep -q "
+			 "'^MPI_RECV  *1 .*Sender: 1 (\"p1 r1\"'", dir);
+		assert_int_equal(system(cmd), 0);
+		/* Two collectives on each rank, begin and end. */
+		snprintf(cmd, sizeof cmd, "test $(otf2-print %s/m.otf2 | grep -c"
+			 " '^MPI_COLLECTIVE_BEGIN ') = 4 && test $(otf2-print "
+			 "%s/m.otf2 | grep -c '^MPI_COLLECTIVE_END ') = 4", dir,
+			 dir);
+		assert_int_equal(system(cmd), 0);
+		/* The communicator's locations in rank order: p2, p1. */
+		snprintf(cmd, sizeof cmd, "otf2-print -G %s/m.otf2 | grep -q "
+			 "'COMM_LOCATIONS.*Members: \"p2 r0\" <1>, \"p1 r1\" "
+			 "<0>'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	ana_free(tr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_otf2_archive),
 		cmocka_unit_test(test_otf2_errors),
 		cmocka_unit_test(test_mpi_halves),
+		cmocka_unit_test(test_otf2_mpi_ranks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
