@@ -4,8 +4,8 @@
  *
  *   paravt trace -o OUT [--nodes FILE] [--node NAME=ADDR]... [-x SCRIPT]
  *                [--break SPEC]... [--timeout SECS] [--hang SECS]
- *                [--no-progress]
- *                [--pvm|--mpi] [-I DIR]... SOURCES... -- run pvm MASTER ...
+ *                [--no-progress] [--pvm|--mpi] [-I DIR]... SOURCES...
+ *                -- run pvm MASTER ARGS...
  *
  * The subcommand adds no logic of its own to the debugger: it turns its
  * options into the console commands a user would type (node add, load,
@@ -20,9 +20,9 @@
  * in con_batch_help and paravt(1)).
  *
  * The progress line lives on the last line of the terminal.  So that
- * program output and messages do not run into it, stdout (when it is
- * the same kind of terminal) and stderr are replaced, for the run, by
- * streams that first erase the line; the next refresh draws it again.
+ * program output and messages do not run into it, stderr and (when it
+ * is a terminal too) stdout are replaced, for the run, by streams that
+ * first erase the line; the next refresh draws it again.
  */
 #include <errno.h>
 #include <signal.h>
