@@ -97,6 +97,28 @@ static void con_hang_print_since(const ana_trace *tr, const ana_hang *h)
 		printf("\n");
 }
 
+/* Prints a note naming the processes the graph calls blocked that the
+ * console knows have ended since (killed: no event says so). */
+static void con_hang_print_gone(const ana_trace *tr, const ana_hang *h)
+{
+	con_proc *p;
+	uint32_t i;
+	int n = 0;
+
+	for (i = 0; i < h->nprocs; i++) {
+		if (h->p[i].state != ANA_HANG_BLOCKED)
+			continue;
+		p = con_hang_live(i);
+		if (p == NULL || (p->state != CON_PROC_EXITED &&
+				  p->state != CON_PROC_CRASHED))
+			continue;
+		printf("%s%s", n++ ? ", " : "[ended since their last event: ",
+		       tr->procs[i].name);
+	}
+	if (n > 0)
+		printf("]\n");
+}
+
 /* Computes the graph of the events so far and prints its report; with
  * why, the headline of a deadlock goes there too.  Returns 1 if there is
  * a deadlock, 0 if not, or a negative code with err. */
@@ -119,6 +141,7 @@ static int con_hang_report(char *why, size_t whylen, char *err,
 	ana_hang_text(tr, &h, text, CON_HANG_TEXT);
 	fputs(text, stdout);
 	con_hang_print_since(tr, &h);
+	con_hang_print_gone(tr, &h);
 	rc = h.deadlock != 0;
 	if (rc && why != NULL) {
 		nl = strchr(text, '\n');

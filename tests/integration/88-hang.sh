@@ -8,7 +8,8 @@
 #      (elapsed < 20 s); the report names both tasks and both source
 #      lines (those of the two pvm_recv calls, found with grep), `info
 #      hang` says the same and shows how long each has been blocked, and
-#      `kill all` ends the tasks;
+#      `kill all` ends the tasks (info procs; info hang then notes they
+#      ended since their last event);
 #   2. a hang that is no deadlock: the second task exits without
 #      sending, the first waits for it for ever.  The watchdog reports
 #      it ("p1 waits for p2 which has exited") but never says deadlock,
@@ -37,7 +38,7 @@ hang_run() {
 	PARAVT_HANG_TIMEOUT=3 timeout 120 "$PARAVT" -n \
 		-e "node add nat 127.0.0.1:$DPORT_nat" \
 		-e "load $2" -e "build" -e "$3" -e "info hang" \
-		-e "info procs" -e "kill all" -e "info procs" \
+		-e "info procs" -e "kill all" -e "info procs" -e "info hang" \
 		</dev/null >"$T/$1.out" 2>&1
 	echo "$(( $(date +%s) - _t0 ))" >"$T/$1.secs"
 	cat "$T/$1.out"
@@ -49,7 +50,7 @@ O=$T/deadlock.out
 expect_grep '^\[no progress for 3 s: every running process is blocked\]$' "$O"
 expect_grep '^\[stopped waiting: deadlock: p[12] and p[12] wait for each other\]$' "$O"
 n=$(grep -c '^deadlock: p[12] and p[12] wait for each other$' "$O")
-[ "$n" -eq 2 ] || fail "deadlock headline printed $n times (watchdog + info hang expected)"
+[ "$n" -eq 3 ] || fail "deadlock headline printed $n times (watchdog + info hang twice expected)"
 expect_grep "^  p1 \(t[0-9a-f]+\) pvm_recv from p2 tag 1 at .*pvm_deadlock\.c:$LM in master$" "$O"
 expect_grep "^  p2 \(t[0-9a-f]+\) pvm_recv from p1 tag 2 at .*pvm_deadlock\.c:$LW in worker$" "$O"
 expect_grep '^blocked for: p[12] [0-9]+\.[0-9] s, p[12] [0-9]+\.[0-9] s$' "$O"
@@ -57,10 +58,11 @@ expect_no_grep 'still running after' "$O"
 secs=$(cat "$T/deadlock.secs")
 [ "$secs" -lt 20 ] || fail "deadlock reported after $secs s (PARAVT_HANG_TIMEOUT=3, run --timeout 60)"
 ok "deadlock of p1 and p2 at pvm_deadlock.c:$LM and :$LW, reported by itself; console done in $secs s"
-# after kill all, no process is left running
-tail -n 4 "$O" | grep -Eq '^[ *] p[12] .* (running|stopped) ' &&
-	fail "a task still runs after kill all"
-ok "kill all ends both tasks"
+# after kill all, info procs shows both tasks ended
+n=$(grep -cE '^[ *] p[12] +nat +[0-9]+ +t[0-9a-f]+ +(crashed|exited) ' "$O")
+[ "$n" -eq 2 ] || fail "$n of 2 tasks ended after kill all"
+expect_grep '^\[ended since their last event: p[12], p[12]\]$' "$O"
+ok "kill all ends both tasks; info hang then says they ended"
 
 # 2. a hang that is not a deadlock
 hang_run exited "--pvm $P/pvm_deadlock.c" "run pvm --timeout 8 pvm_deadlock exited"
