@@ -81,3 +81,12 @@ build/tests/unit/test_con_clk: tests/unit/test_con_clk.c \
 	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
 		build/console/obj/console/con_clk.o $(ANA_LIB) $(ANA_LIBS) \
 		$(UNIT_LIBS)
+
+# The console's breakpoint model (breakpoints/bp_model.c), alone.
+TEST_BINS += build/tests/unit/test_bp_model
+
+build/tests/unit/test_bp_model: tests/unit/test_bp_model.c \
+		breakpoints/bp_model.c breakpoints/bp_model.h
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Ibreakpoints -o $@ $< breakpoints/bp_model.c \
+		$(UNIT_LIBS)
