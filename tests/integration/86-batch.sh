@@ -207,8 +207,8 @@ W=$(grep -n 'long lval = base + sum;' "$P/pvm_worker.c" | cut -d: -f1)
 [ -n "$W" ] || fail "no 'long lval' line in pvm_worker.c"
 capture() {
 	rc=0
-	ip netns exec "$PVM_NS_A" setsid -w timeout -k 5 150 "$PARAVT" trace \
-		-o pvm.pvt --nodes "$T/nodes" --timeout 60 \
+	ip netns exec "$PVM_NS_A" setsid -w timeout -k 5 90 "$PARAVT" trace \
+		-o pvm.pvt --nodes "$T/nodes" --timeout 40 \
 		--break "pvm_worker.c:$W record i, n, sum" \
 		--pvm "$P/pvm_master.c" "$P/pvm_worker.c" -- run pvm a pvm_master 6 \
 		</dev/null >"$T/pvm.out" 2>"$T/pvm.err" || rc=$?
