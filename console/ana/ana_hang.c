@@ -89,6 +89,18 @@ static int hang_op_mpi(unsigned op)
 	return op >= PVT_OP_MPI_INIT && op < PVT_OP_RT_BREAK;
 }
 
+/* True if process i made MPI calls (its tid is a rank). */
+static int hang_is_mpi(const ana_trace *tr, uint32_t i)
+{
+	const ana_proc *p = &tr->procs[i];
+	uint32_t k;
+
+	for (k = 0; k < p->nev; k++)
+		if (hang_op_mpi(p->ev[k].op))
+			return 1;
+	return 0;
+}
+
 /* The call an open START e blocks in (enum hang_call), or -1 when it
  * does not wait for other tasks. */
 static int hang_call_of(const ana_ev *e)
@@ -150,11 +162,10 @@ static void hang_state(const ana_trace *tr, uint32_t i, ana_hang_proc *hp,
 		e = &p->ev[k];
 		if (e->kind == PVT_EV_PROG_EXIT || e->kind == PVT_EV_CRASH)
 			hp->state = ANA_HANG_ENDED;
-		if (hang_op_mpi(e->op))
-			w->mpi = 1;
 		if (e->op == PVT_OP_PVM_JOINGROUP)
 			w->joined = 1;
 	}
+	w->mpi = hang_is_mpi(tr, i);
 	if (hp->state == ANA_HANG_ENDED || p->nev == 0)
 		return;
 	e = &p->ev[p->nev - 1];
@@ -232,55 +243,91 @@ static void hang_group_waits(const ana_trace *tr, const ana_hang *h,
 			hang_add(hp, q);
 }
 
-/* True if process p has an MPI_Irecv with request id whose RECV_END
- * came (completed by a wait or test, or failed at the post). */
-static int hang_irecv_done(const ana_proc *p, int32_t id)
+/* Orders request ids. */
+static int hang_cmp_id(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* True if event e completes an MPI_Irecv (its RECV_END from a wait, a
+ * test or a failed post; aux = request id). */
+static int hang_irecv_end(const ana_ev *e)
+{
+	return e->kind == PVT_EV_RECV_END && e->op != PVT_OP_MPI_RECV &&
+	       e->op != PVT_OP_MPI_SENDRECV;
+}
+
+/* The sorted request ids of p's completed MPI_Irecvs into *ids (caller
+ * frees), *n set.  0 or ANA_ENOMEM. */
+static int hang_done_ids(const ana_proc *p, int32_t **ids, uint32_t *n)
 {
 	uint32_t k;
 
+	*n = 0;
+	*ids = malloc((p->nev ? p->nev : 1) * sizeof **ids);
+	if (*ids == NULL)
+		return ANA_ENOMEM;
 	for (k = 0; k < p->nev; k++)
-		if (p->ev[k].kind == PVT_EV_RECV_END && p->ev[k].aux == id &&
-		    p->ev[k].op != PVT_OP_MPI_RECV &&
-		    p->ev[k].op != PVT_OP_MPI_SENDRECV)
-			return 1;
+		if (hang_irecv_end(&p->ev[k]))
+			(*ids)[(*n)++] = p->ev[k].aux;
+	qsort(*ids, *n, sizeof **ids, hang_cmp_id);
+	return 0;
+}
+
+/* Adds the sender of pending receive e to hp's waits (once: mark) and
+ * tells whether it is a wildcard. */
+static int hang_add_sender(const ana_trace *tr, const ana_hang *h,
+			   ana_hang_proc *hp, const ana_ev *e, char *mark)
+{
+	uint32_t q;
+
+	if (e->peer < 0)
+		return 1;
+	q = ana_proc_by_tid(tr, e->peer);
+	if (q != ANA_NONE && !mark[q] && h->p[q].state != ANA_HANG_ENDED) {
+		mark[q] = 1;
+		hang_add(hp, q);
+	}
 	return 0;
 }
 
 /* Waits of MPI_Wait/Waitall in process i: OR over the senders of its
- * pending receives. */
-static void hang_mpiwait_waits(const ana_trace *tr, const ana_hang *h,
-			       uint32_t i)
+ * pending receives (posted, not completed).  0 or ANA_ENOMEM. */
+static int hang_mpiwait_waits(const ana_trace *tr, const ana_hang *h,
+			      uint32_t i)
 {
 	const ana_proc *p = &tr->procs[i];
 	ana_hang_proc *hp = &h->p[i];
-	uint32_t k, q, j;
+	char *mark = calloc(h->nprocs ? h->nprocs : 1, 1);
+	int32_t *ids = NULL;
+	uint32_t k, nids;
 	int any = 0, pending = 0;
 
+	if (mark == NULL || hang_done_ids(p, &ids, &nids) != 0) {
+		free(mark);
+		return ANA_ENOMEM;
+	}
 	for (k = 0; k < p->nev; k++) {
 		const ana_ev *e = &p->ev[k];
 
 		if (e->kind != PVT_EV_RECV_START || e->op != PVT_OP_MPI_IRECV ||
-		    hang_irecv_done(p, e->aux))
+		    bsearch(&e->aux, ids, nids, sizeof *ids, hang_cmp_id))
 			continue;
 		pending = 1;
-		if (e->peer < 0) {
-			any = 1;
-			continue;
-		}
-		q = ana_proc_by_tid(tr, e->peer);
-		for (j = 0; j < hp->nwaits && q != ANA_NONE; j++)
-			if (hp->waits[j] == q)
-				q = ANA_NONE;
-		if (q != ANA_NONE && h->p[q].state != ANA_HANG_ENDED)
-			hang_add(hp, q);
+		any |= hang_add_sender(tr, h, hp, e, mark);
 	}
+	free(ids);
+	free(mark);
 	if (!pending)
-		return; /* waits for a send request: AND of nothing */
+		return 0; /* waits for a send request: AND of nothing */
 	hp->join = ANA_HANG_ANY;
 	if (any) {
 		hp->nwaits = 0;
 		hang_any_live(h, i, hp);
 	}
+	return 0;
 }
 
 /* True if blocked process i can progress given the progress flags. */
@@ -413,8 +460,8 @@ static int hang_cycle(ana_hang *h)
 	return 0;
 }
 
-/* Fills every blocked process's waits. */
-static void hang_waits(const ana_trace *tr, ana_hang *h, hang_work *wk)
+/* Fills every blocked process's waits.  0 or ANA_ENOMEM. */
+static int hang_waits(const ana_trace *tr, ana_hang *h, hang_work *wk)
 {
 	uint32_t i;
 
@@ -425,9 +472,10 @@ static void hang_waits(const ana_trace *tr, ana_hang *h, hang_work *wk)
 			hang_recv_waits(tr, h, i);
 		else if (wk[i].call == HANG_GROUP)
 			hang_group_waits(tr, h, i, wk);
-		else
-			hang_mpiwait_waits(tr, h, i);
+		else if (hang_mpiwait_waits(tr, h, i) != 0)
+			return ANA_ENOMEM;
 	}
+	return 0;
 }
 
 int ana_hang_compute(ana_trace *tr, ana_hang *h)
@@ -453,7 +501,8 @@ int ana_hang_compute(ana_trace *tr, ana_hang *h)
 		h->nblocked += h->p[i].state == ANA_HANG_BLOCKED;
 		h->nended += h->p[i].state == ANA_HANG_ENDED;
 	}
-	hang_waits(tr, h, wk);
+	if (hang_waits(tr, h, wk) != 0)
+		goto out;
 	hang_progress(h, wk);
 	hang_deadlocked(h, wk);
 	rc = hang_cycle(h);
@@ -502,18 +551,6 @@ static void hang_put(hang_out *o, const char *fmt, ...)
 	if (r > 0)
 		o->len += (size_t)r < o->n - o->len ? (size_t)r
 						     : o->n - o->len - 1;
-}
-
-/* True if process i made MPI calls (its tid is a rank). */
-static int hang_is_mpi(const ana_trace *tr, uint32_t i)
-{
-	const ana_proc *p = &tr->procs[i];
-	uint32_t k;
-
-	for (k = 0; k < p->nev; k++)
-		if (hang_op_mpi(p->ev[k].op))
-			return 1;
-	return 0;
 }
 
 /* Appends "p3 (t40003)" (or "p3 (rank 2)", "p3"). */

@@ -4,7 +4,8 @@
  * 3-cycle of receives, a wildcard receive that a live task can still
  * release, a receive from a task that exited (a hang, not a deadlock), a
  * barrier that waits for a member, a task held by a deadlock it is not
- * part of, timed and non-blocking receives, and the report's lines.
+ * part of, timed and non-blocking receives, MPI_Wait on posted receives,
+ * and the report's lines.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -348,6 +349,46 @@ static void test_self_and_unknown(void **state)
 	ana_free(tr);
 }
 
+/* MPI_Wait waits for the senders of the receives posted and not
+ * completed: p1 posted two MPI_Irecvs (from p2, id 1; from p3, id 2), the
+ * first completed in an MPI_Test; blocked in MPI_Wait it waits for p3
+ * only, which waits for p1: a deadlock.  A wildcard receive posted too
+ * makes it wait for any live task. */
+static void test_mpi_wait(void **state)
+{
+	ana_trace *tr = ut_trace(3);
+	ana_hang h;
+
+	ut_ev(tr, 0, PVT_EV_RECV_START, PVT_OP_MPI_IRECV, 1, 3, 1, 20);
+	ut_ev(tr, 0, PVT_EV_RECV_START, PVT_OP_MPI_IRECV, 2, 3, 2, 21);
+	ut_ev(tr, 0, PVT_EV_SPECIAL_START, PVT_OP_MPI_TEST, -1, -1, 1, 22);
+	ut_ev(tr, 0, PVT_EV_RECV_END, PVT_OP_MPI_TEST, 1, 3, 1, 0);
+	ut_ev(tr, 0, PVT_EV_SPECIAL_END, PVT_OP_MPI_TEST, -1, -1, 1, 22);
+	ut_ev(tr, 0, PVT_EV_SPECIAL_START, PVT_OP_MPI_WAIT, -1, -1, 1, 23);
+	ut_ev(tr, 2, PVT_EV_RECV_START, PVT_OP_MPI_RECV, 0, 4, 0, 30);
+	assert_int_equal(ana_hang_compute(tr, &h), 0);
+	assert_int_equal(h.p[0].state, ANA_HANG_BLOCKED);
+	assert_int_equal(h.p[0].join, ANA_HANG_ANY);
+	assert_int_equal(h.p[0].nwaits, 1);
+	assert_int_equal(h.p[0].waits[0], 2);
+	assert_true(h.deadlock);
+	assert_false(h.p[1].deadlocked);
+	assert_non_null(strstr(ut_text(tr, &h), "MPI_Wait waiting for p3 at "
+				  "dl.c:23 in main\n"));
+	ana_hang_free(&h);
+	ana_free(tr);
+	tr = ut_trace(3);
+	ut_ev(tr, 0, PVT_EV_RECV_START, PVT_OP_MPI_IRECV, -1, -1, 1, 20);
+	ut_ev(tr, 0, PVT_EV_SPECIAL_START, PVT_OP_MPI_WAITALL, -1, -1, 1, 23);
+	ut_ev(tr, 2, PVT_EV_RECV_START, PVT_OP_MPI_RECV, 0, 4, 0, 30);
+	assert_int_equal(ana_hang_compute(tr, &h), 0);
+	assert_int_equal(h.p[0].nwaits, 2); /* p2 computes: may send */
+	assert_false(h.deadlock);
+	assert_false(h.p[0].stuck);
+	ana_hang_free(&h);
+	ana_free(tr);
+}
+
 /* The report is truncated to the buffer, always terminated. */
 static void test_truncated(void **state)
 {
@@ -377,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_barrier_instances),
 		cmocka_unit_test(test_not_blocked),
 		cmocka_unit_test(test_self_and_unknown),
+		cmocka_unit_test(test_mpi_wait),
 		cmocka_unit_test(test_truncated),
 	};
 
