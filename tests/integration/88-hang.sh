@@ -10,6 +10,9 @@
 #      hang` says the same and shows how long each has been blocked, and
 #      `kill all` ends the tasks (info procs; info hang then notes they
 #      ended since their last event);
+#      the same program under `paravt trace --hang 3` (no terminal) ends
+#      with status 4 (hung) and its trace file, opened again, shows the
+#      deadlock in `info hang`;
 #   2. a hang that is no deadlock: the second task exits without
 #      sending, the first waits for it for ever.  The watchdog reports
 #      it ("p1 waits for p2 which has exited") but never says deadlock,
@@ -63,6 +66,27 @@ n=$(grep -cE '^[ *] p[12] +nat +[0-9]+ +t[0-9a-f]+ +(crashed|exited) ' "$O")
 [ "$n" -eq 2 ] || fail "$n of 2 tasks ended after kill all"
 expect_grep '^\[ended since their last event: p[12], p[12]\]$' "$O"
 ok "kill all ends both tasks; info hang then says they ended"
+
+# 1b. the same through the batch capture: `paravt trace --hang 3` ends
+# with status 4 (ended as hung), and the trace file, opened again, shows
+# the deadlock in info hang
+_t0=$(date +%s)
+rc=0
+timeout 120 "$PARAVT" trace -o "$T/dl.pvt" --hang 3 \
+	--node "nat=127.0.0.1:$DPORT_nat" --pvm "$P/pvm_deadlock.c" \
+	-- run pvm pvm_deadlock </dev/null >"$T/trace.out" 2>&1 || rc=$?
+secs=$(( $(date +%s) - _t0 ))
+cat "$T/trace.out"
+[ "$rc" -eq 4 ] || fail "paravt trace of a deadlock: status $rc, not 4 (hung)"
+[ "$secs" -lt 20 ] || fail "paravt trace took $secs s"
+expect_grep 'ended as hung \(deadlock: p[12] and p[12] wait for each other\)' "$T/trace.out"
+"$PARAVT" -n -e "open $T/dl.pvt" -e "info hang" </dev/null >"$T/open.out" 2>&1 ||
+	{ cat "$T/open.out"; fail "open + info hang of the trace file failed"; }
+cat "$T/open.out"
+expect_grep '^deadlock: p[12] and p[12] wait for each other$' "$T/open.out"
+expect_grep "^  p1 \(t[0-9a-f]+\) pvm_recv from p2 tag 1 at .*pvm_deadlock\.c:$LM in master$" "$T/open.out"
+expect_grep "^  p2 \(t[0-9a-f]+\) pvm_recv from p1 tag 2 at .*pvm_deadlock\.c:$LW in worker$" "$T/open.out"
+ok "paravt trace: status 4 after $secs s; the trace file shows the deadlock"
 
 # 2. a hang that is not a deadlock
 hang_run exited "--pvm $P/pvm_deadlock.c" "run pvm --timeout 8 pvm_deadlock exited"
