@@ -33,6 +33,7 @@
 #include "wire.h"
 
 #define CON_HANG_SECS 10.0        /* default PARAVT_HANG_TIMEOUT */
+#define CON_HANG_MAX 1e6          /* largest PARAVT_HANG_TIMEOUT used */
 #define CON_HANG_TEXT 16384       /* size of a report */
 
 static struct {
@@ -54,6 +55,8 @@ static double con_hang_timeout(void)
 	v = strtod(s, &end);
 	if (*end != '\0' || v != v)
 		return CON_HANG_SECS;
+	if (v > CON_HANG_MAX)
+		return CON_HANG_MAX;
 	return v > 0 ? v : 0;
 }
 
