@@ -34,7 +34,7 @@
 
 #define CON_HANG_SECS 10.0        /* default PARAVT_HANG_TIMEOUT */
 #define CON_HANG_MAX 1e6          /* largest PARAVT_HANG_TIMEOUT used */
-#define CON_HANG_TEXT 16384       /* size of a report */
+#define CON_HANG_TEXT_MAX (8u << 20) /* largest report, bytes */
 
 static struct {
 	double secs;    /* no-progress time, s (0: off) */
@@ -122,6 +122,15 @@ static void con_hang_print_gone(const ana_trace *tr, const ana_hang *h)
 		printf("]\n");
 }
 
+/* Room for the report of n processes: a line each, and a group call's
+ * line names up to n others. */
+static size_t con_hang_text_size(uint32_t n)
+{
+	double want = 4096.0 + (double)n * (256.0 + 12.0 * n);
+
+	return want < CON_HANG_TEXT_MAX ? (size_t)want : CON_HANG_TEXT_MAX;
+}
+
 /* Computes the graph of the events so far and prints its report; with
  * why, the headline of a deadlock goes there too.  Returns 1 if there is
  * a deadlock, 0 if not, or a negative code with err. */
@@ -129,19 +138,22 @@ static int con_hang_report(char *why, size_t whylen, char *err,
 			   size_t errlen)
 {
 	ana_trace *tr = con_ana_get(err, errlen);
-	char *text, *nl;
+	char *text = NULL, *nl;
+	size_t size;
 	ana_hang h;
 	int rc;
 
 	if (tr == NULL)
 		return WIRE_ESTATE;
-	text = malloc(CON_HANG_TEXT);
-	if (text == NULL || ana_hang_compute(tr, &h) != 0) {
-		free(text);
-		snprintf(err, errlen, "out of memory for the wait-for graph");
-		return WIRE_ENOMEM;
+	if (ana_hang_compute(tr, &h) != 0)
+		goto out_nomem;
+	size = con_hang_text_size(h.nprocs);
+	text = malloc(size);
+	if (text == NULL) {
+		ana_hang_free(&h);
+		goto out_nomem;
 	}
-	ana_hang_text(tr, &h, text, CON_HANG_TEXT);
+	ana_hang_text(tr, &h, text, size);
 	fputs(text, stdout);
 	con_hang_print_since(tr, &h);
 	con_hang_print_gone(tr, &h);
@@ -155,6 +167,9 @@ static int con_hang_report(char *why, size_t whylen, char *err,
 	free(text);
 	fflush(stdout);
 	return rc;
+out_nomem:
+	snprintf(err, errlen, "out of memory for the wait-for graph");
+	return WIRE_ENOMEM;
 }
 
 /* info hang */
