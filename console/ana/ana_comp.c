@@ -127,6 +127,12 @@ static bool waited(const comp *k, uint32_t p, uint32_t i, const ana_ev *s)
 	return g.t > s->t_ns;
 }
 
+/* The same for a group END whose members' latest START, g, is known. */
+static bool group_waited(const gmax *g, const ana_ev *s)
+{
+	return g->t > s->t_ns;
+}
+
 /* r_p of a process none of whose receives found its message already
  * there: the smallest r_q of the other processes (0 if none has one).
  * The smallest of its own durations would be a wait, not the cost of a
@@ -232,18 +238,22 @@ static void note_wildcard(comp *k, uint32_t p, uint32_t i)
 /* ---- the walk ---------------------------------------------------------- */
 
 /* The compensated END of a receive or group END (p, i) whose START is s
- * (or NULL) and whose earliest end from the others is floor. */
+ * (or NULL) and whose earliest end from the others is floor (g: the
+ * latest STARTs of the members a group END waits for, NULL for a
+ * receive). */
 static int64_t new_end(const comp *k, uint32_t p, uint32_t i,
 		       const ana_ev *s, int64_t floor, int64_t own_min,
-		       int64_t c)
+		       int64_t c, const gmax *g)
 {
 	const ana_ev *e = &k->c.tr->procs[p].ev[i];
 	int64_t d, own;
+	bool w;
 
 	if (s == NULL)
 		return max64(c, floor);
 	d = max64(0, lt_of(e) - lt_of(s));
-	own = waited(k, p, i, s) ? min64(d, own_min) : d;
+	w = g ? group_waited(g, s) : waited(k, p, i, s);
+	own = w ? min64(d, own_min) : d;
 	return max64(s->c_ns + own, floor);
 }
 
@@ -279,12 +289,13 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 	}
 	if (e->kind == PVT_EV_RECV_END) {
 		ne = new_end(k, p, i, s, recv_floor(k, s, e), k->own_recv[p],
-			     c);
+			     c, NULL);
 		if (e->flags & ANA_F_WILDCARD)
 			note_wildcard(k, p, i);
 	} else if (ana_group_mode(e) != ANA_G_NONE &&
 		   ana_group_waits(&k->c, p, i, NULL, gmax_fn, &g) > 0) {
-		ne = new_end(k, p, i, s, g.cc + k->l, k->own_group[p], c);
+		ne = new_end(k, p, i, s, g.cc + k->l, k->own_group[p], c,
+			     &g);
 	}
 	ne = max64(ne, prev);
 	if (ne != c) {

@@ -49,10 +49,17 @@ typedef struct chan_tab {
 	uint32_t vcap;
 } chan_tab;
 
+/* The channel a process's last send or receive went to. */
+typedef struct chan_memo {
+	uint32_t p, idx;        /* process (ANA_NONE: empty), channel */
+	int32_t peer, tag;
+} chan_memo;
+
 typedef struct matcher {
 	ana_ctx c;              /* a copy of the caller's (not freed here) */
 	chan_tab t;
 	ana_ref *sends, *recvs; /* by channel */
+	chan_memo last[2];      /* last channel of a send [0], receive [1] */
 	uint64_t goff[257];     /* group ENDs: counts, then offsets by op */
 	uint64_t ngroup;
 	ana_ref *by_op;         /* group ENDs by op, process, order */
@@ -140,14 +147,21 @@ static chan *chan_of(matcher *m, uint32_t p, ana_ev *e, int add,
 	if (ana_is_mcast(e)) {
 		ch = tab_get(&m->t, p, ANA_NONE, e->tag, add);
 	} else if (ana_is_send(e) || ana_is_recv(e)) {
-		*is_recv = e->kind == PVT_EV_RECV_END;
+		int r = *is_recv = e->kind == PVT_EV_RECV_END;
+
+		if (m->last[r].p == p && m->last[r].peer == e->peer &&
+		    m->last[r].tag == e->tag) /* a task talks to few */
+			return &m->t.v[m->last[r].idx];
 		q = ana_ctx_proc(&m->c, e->peer);
 		if (q == ANA_NONE) {
 			e->flags |= ANA_F_UNMATCHED;
 			return NULL;
 		}
-		ch = *is_recv ? tab_get(&m->t, q, p, e->tag, add)
-			      : tab_get(&m->t, p, q, e->tag, add);
+		ch = r ? tab_get(&m->t, q, p, e->tag, add)
+		       : tab_get(&m->t, p, q, e->tag, add);
+		if (ch != NULL)
+			m->last[r] = (chan_memo){p, (uint32_t)(ch - m->t.v),
+						 e->peer, e->tag};
 	} else {
 		return NULL;
 	}
@@ -393,6 +407,7 @@ int ana_match_run(ana_ctx *c)
 	uint32_t k;
 	int rc;
 
+	m.last[0].p = m.last[1].p = ANA_NONE;
 	rc = count_chans(&m);
 	if (rc == 0)
 		rc = fill_chans(&m);

@@ -193,8 +193,8 @@ static int pair_proc(ana_proc *pr, uint32_t *out, open_stack *st, int reset,
 		    e->op == PVT_OP_PVM_JOINGROUP && e->result >= 0 &&
 		    *inst < 0)
 			*inst = e->result;
-		if (reset) {
-			e->flags = 0;
+		if (reset && (e->flags || e->match.proc != ANA_NONE)) {
+			e->flags = 0; /* written only if needed: no dirty line */
 			e->match = (ana_ref){ANA_NONE, ANA_NONE};
 		}
 		if (is_start(e->kind)) {

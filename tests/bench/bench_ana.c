@@ -227,6 +227,7 @@ int main(int argc, char **argv)
 	uint32_t np = argc > 2 ? (uint32_t)atoi(argv[2]) : 64;
 	double t0, t1, t2, t3, w1, w3;
 	long kb0, kb1;
+	uint64_t inv;
 	ana_trace *tr;
 	int rc;
 
@@ -254,6 +255,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_ana: analysis failed (%d)\n", rc);
 		return 1;
 	}
+	inv = ana_count_inversions(tr);
 	printf("analysis: %llu events, %u tasks (built in %.2f s CPU)\n",
 	       (unsigned long long)tr->sum.events, np, t1 - t0);
 	printf("analysis: analyze %.3f s + sort %.3f s (CPU) = %.0f events/s "
@@ -269,14 +271,13 @@ int main(int argc, char **argv)
 	       (long long)tr->sum.max_repair_ns,
 	       (unsigned long long)tr->sum.moved,
 	       (unsigned long long)tr->sum.diverged,
-	       (long long)tr->sum.l_min_ns,
-	       (unsigned long long)ana_count_inversions(tr));
+	       (long long)tr->sum.l_min_ns, (unsigned long long)inv);
 	printf("analysis: memory: event %zu B; peak RSS %ld MB after "
 	       "building (%.0f B/event), %ld MB after the analysis "
 	       "(%.0f B/event)\n",
 	       sizeof(ana_ev), kb0 / 1024, kb0 * 1024.0 / tr->sum.events,
 	       kb1 / 1024, kb1 * 1024.0 / tr->sum.events);
-	rc = ana_count_inversions(tr) == 0 ? 0 : 1;
+	rc = inv == 0 ? 0 : 1;
 	ana_free(tr);
 	return rc;
 }

@@ -727,6 +727,29 @@ static void test_sort_ties(void **state)
 	ana_free(tr);
 }
 
+/* Nothing to analyse: a trace without processes, one with a process
+ * without events; NULL is refused. */
+static void test_empty(void **state)
+{
+	ana_trace *tr = ana_new();
+
+	assert_non_null(tr);
+	assert_int_equal(ana_analyze(tr, NULL), 0);
+	assert_int_equal(ana_sort(tr, ANA_VIEW_COMP), 0);
+	assert_int_equal(tr->norder, 0);
+	assert_int_equal(ana_count_inversions(tr), 0);
+	assert_int_equal(ana_add_node(tr, "n", "", NULL), 0);
+	assert_int_equal(ana_add_proc(tr, "p0", 0), 0);
+	assert_int_equal(ana_analyze(tr, NULL), 0);
+	assert_int_equal(tr->stage, 3);
+	assert_int_equal(ana_sort(tr, ANA_VIEW_RAW), 0);
+	assert_int_equal(tr->norder, 0);
+	assert_int_equal(ana_analyze(NULL, NULL), ANA_EARG);
+	assert_int_equal(ana_match(NULL), ANA_EARG);
+	assert_int_equal(ana_sort(NULL, ANA_VIEW_COMP), ANA_EARG);
+	ana_free(tr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -747,6 +770,7 @@ int main(void)
 		cmocka_unit_test(test_order_repair),
 		cmocka_unit_test(test_sort_inversions),
 		cmocka_unit_test(test_sort_ties),
+		cmocka_unit_test(test_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
