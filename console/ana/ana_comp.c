@@ -310,37 +310,72 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 
 /* ---- the pass ---------------------------------------------------------- */
 
-int ana_comp_run(ana_ctx *c, const ana_opts *o)
+static void comp_free(comp *k)
+{
+	if (k == NULL)
+		return;
+	free(k->shift);
+	free(k->own_recv);
+	free(k->own_group);
+	free(k->min_all);
+	free(k->last_wild);
+	free(k);
+}
+
+/* ana_pass.h: the costs and the latency, before the walk. */
+int ana_comp_begin(ana_ctx *c, const ana_opts *o, void **state)
 {
 	ana_trace *tr = c->tr;
-	comp k = {.c = *c};
 	uint32_t np = tr->nprocs + 1;
-	int rc = ANA_ENOMEM;
+	comp *k = calloc(1, sizeof *k);
 
+	*state = k;
+	if (k == NULL)
+		return ANA_ENOMEM;
+	k->c = *c;
 	tr->sum.moved = tr->sum.diverged = 0;
-	k.shift = calloc(np, sizeof *k.shift);
-	k.own_recv = malloc(np * sizeof *k.own_recv);
-	k.own_group = malloc(np * sizeof *k.own_group);
-	k.min_all = malloc(2 * np * sizeof *k.min_all);
-	k.last_wild = malloc(np * sizeof *k.last_wild);
-	if (!k.shift || !k.own_recv || !k.own_group || !k.min_all ||
-	    !k.last_wild)
-		goto out_free;
-	own_costs(&k, &k.l);
+	k->shift = calloc(np, sizeof *k->shift);
+	k->own_recv = malloc(np * sizeof *k->own_recv);
+	k->own_group = malloc(np * sizeof *k->own_group);
+	k->min_all = malloc(2 * np * sizeof *k->min_all);
+	k->last_wild = malloc(np * sizeof *k->last_wild);
+	if (!k->shift || !k->own_recv || !k->own_group || !k->min_all ||
+	    !k->last_wild) {
+		comp_free(k);
+		*state = NULL;
+		return ANA_ENOMEM;
+	}
+	own_costs(k, &k->l);
 	if (o->l_min_ns >= 0)
-		k.l = o->l_min_ns;
-	memset(k.last_wild, 0xff, np * sizeof *k.last_wild); /* ANA_NONE */
-	rc = ana_walk(&k.c, visit, &k);
-	if (rc < 0)
-		goto out_free;
-	tr->sum.l_min_ns = k.l;
-	tr->stage = 2;
-out_free:
-	free(k.shift);
-	free(k.own_recv);
-	free(k.own_group);
-	free(k.min_all);
-	free(k.last_wild);
+		k->l = o->l_min_ns;
+	tr->sum.l_min_ns = k->l;
+	memset(k->last_wild, 0xff, np * sizeof *k->last_wild); /* NONE */
+	return 0;
+}
+
+void ana_comp_visit(void *state, uint32_t p, uint32_t i, int forced)
+{
+	visit(state, p, i, forced);
+}
+
+void ana_comp_end(void *state, int ok)
+{
+	comp *k = state;
+
+	if (k != NULL && ok)
+		k->c.tr->stage = 2;
+	comp_free(k);
+}
+
+int ana_comp_run(ana_ctx *c, const ana_opts *o)
+{
+	void *k;
+	int rc;
+
+	if ((rc = ana_comp_begin(c, o, &k)) < 0)
+		return rc;
+	rc = ana_walk(c, ana_comp_visit, k);
+	ana_comp_end(k, rc == 0);
 	return rc;
 }
 

@@ -157,27 +157,87 @@ static void clc_visit(void *arg, uint32_t p, uint32_t i, int forced)
 	}
 }
 
-int ana_order_run(ana_ctx *c, const ana_opts *o)
+/* ana_pass.h: the logical clock's state, before the walk. */
+int ana_order_begin(ana_ctx *c, const ana_opts *o, void **state)
 {
 	ana_trace *tr = c->tr;
-	clc k = {.c = *c};
+	clc *k = calloc(1, sizeof *k);
 	uint32_t p;
-	int rc;
 
-	k.l = o->l_min_ns >= 0 ? o->l_min_ns : tr->sum.l_min_ns;
-	k.delta = o->delta_min_ns > 0 ? o->delta_min_ns : 0;
-	k.amortize = o->amortize;
-	k.last_comm = malloc((tr->nprocs + 1) * sizeof *k.last_comm);
-	if (k.last_comm == NULL)
+	*state = k;
+	if (k == NULL)
 		return ANA_ENOMEM;
+	k->c = *c;
+	k->l = o->l_min_ns >= 0 ? o->l_min_ns : tr->sum.l_min_ns;
+	k->delta = o->delta_min_ns > 0 ? o->delta_min_ns : 0;
+	k->amortize = o->amortize;
+	k->last_comm = malloc((tr->nprocs + 1) * sizeof *k->last_comm);
+	if (k->last_comm == NULL) {
+		free(k);
+		*state = NULL;
+		return ANA_ENOMEM;
+	}
 	for (p = 0; p < tr->nprocs; p++)
-		k.last_comm[p] = ANA_NONE;
+		k->last_comm[p] = ANA_NONE;
 	tr->sum.violations = tr->sum.repairs = 0;
 	tr->sum.max_repair_ns = 0;
-	rc = ana_walk(&k.c, clc_visit, &k);
-	if (rc == 0)
-		tr->stage = 3;
-	free(k.last_comm);
+	return 0;
+}
+
+void ana_order_visit(void *state, uint32_t p, uint32_t i, int forced)
+{
+	clc_visit(state, p, i, forced);
+}
+
+void ana_order_end(void *state, int ok)
+{
+	clc *k = state;
+
+	if (k == NULL)
+		return;
+	if (ok)
+		k->c.tr->stage = 3;
+	free(k->last_comm);
+	free(k);
+}
+
+int ana_order_run(ana_ctx *c, const ana_opts *o)
+{
+	void *k;
+	int rc;
+
+	if ((rc = ana_order_begin(c, o, &k)) < 0)
+		return rc;
+	rc = ana_walk(c, ana_order_visit, k);
+	ana_order_end(k, rc == 0);
+	return rc;
+}
+
+/* Both passes' states, visited in one walk (ana_analyze). */
+typedef struct both {
+	void *comp, *clc;
+} both;
+
+static void both_visit(void *arg, uint32_t p, uint32_t i, int forced)
+{
+	both *b = arg;
+
+	ana_comp_visit(b->comp, p, i, forced);
+	ana_order_visit(b->clc, p, i, forced);
+}
+
+/* Compensation and the logical clock in one walk (they need the same
+ * order and nothing from each other but the latency). */
+static int comp_and_order(ana_ctx *c, const ana_opts *o)
+{
+	both b = {NULL, NULL};
+	int rc;
+
+	if ((rc = ana_comp_begin(c, o, &b.comp)) == 0 &&
+	    (rc = ana_order_begin(c, o, &b.clc)) == 0)
+		rc = ana_walk(c, both_visit, &b);
+	ana_comp_end(b.comp, rc == 0);
+	ana_order_end(b.clc, rc == 0);
 	return rc;
 }
 
@@ -223,8 +283,8 @@ int ana_analyze(ana_trace *tr, const ana_opts *o)
 	rc = ana_ctx_init(&c, tr, 1);
 	if (rc < 0)
 		return rc;
-	if ((rc = ana_match_run(&c)) == 0 && (rc = ana_comp_run(&c, o)) == 0)
-		rc = ana_order_run(&c, o);
+	if ((rc = ana_match_run(&c)) == 0)
+		rc = comp_and_order(&c, o);
 	ana_ctx_free(&c);
 	return rc;
 }

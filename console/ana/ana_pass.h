@@ -125,4 +125,15 @@ int ana_match_run(ana_ctx *c);
 int ana_comp_run(ana_ctx *c, const ana_opts *o);
 int ana_order_run(ana_ctx *c, const ana_opts *o);
 
+/* The same in parts, so that ana_analyze visits each event once for both
+ * (ana_comp_begin first: it sets sum.l_min_ns, which ana_order_begin
+ * reads).  begin: 0 or ANA_ENOMEM, *state for visit and end (end frees
+ * it, NULL is fine; ok: the walk succeeded, set the stage). */
+int ana_comp_begin(ana_ctx *c, const ana_opts *o, void **state);
+void ana_comp_visit(void *state, uint32_t p, uint32_t i, int forced);
+void ana_comp_end(void *state, int ok);
+int ana_order_begin(ana_ctx *c, const ana_opts *o, void **state);
+void ana_order_visit(void *state, uint32_t p, uint32_t i, int forced);
+void ana_order_end(void *state, int ok);
+
 #endif
