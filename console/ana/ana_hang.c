@@ -32,11 +32,18 @@
  *                           is a wildcard; which request the call waits
  *                           for is not recorded, so OR is the safe side);
  *   pvm_trecv with a timeout returns by itself.
+ * A receive (or MPI wait) for which a message it can take was sent and
+ * not received returns too (ANA_HANG_READY): an unmatched send to it
+ * (ana_match), or a multicast of the source it has not taken.  This also
+ * keeps stale events from looking like a deadlock: a task records the
+ * END of a receive in its buffer and may compute long before it flushes,
+ * but the send that released it is always seen with or before the
+ * sender's own blocking START (a task flushes before it blocks).
  * Exited processes stay in the AND sets (the report says "which has
  * exited") but never in an OR set.
  *
  * Who can still progress (least fixpoint): running processes; timed
- * receives; an AND process whose every awaited process can progress (an
+ * and ready receives; an AND process whose every awaited process can progress (an
  * empty AND set included); an OR process with one awaited process that
  * can.  Ended processes cannot.  The blocked processes left over are
  * stuck for good.  Among them the deadlocked set is the greatest set D in
@@ -198,6 +205,63 @@ static void hang_any_live(const ana_hang *h, uint32_t i, ana_hang_proc *hp)
 			hang_add(hp, q);
 }
 
+/* True if tag matches a receive's wanted tag (-1: any). */
+static int hang_tag_ok(int32_t want, int32_t tag)
+{
+	return want < 0 || tag == want;
+}
+
+/* True if process q sent process p a message with a tag matching want
+ * that p has not received: an unmatched successful send to p's tid
+ * (ana_match), or more multicasts of q than receives of p matched to
+ * them (their destinations are not recorded: counted as sent to all). */
+static int hang_sent_to(const ana_trace *tr, uint32_t q, uint32_t p,
+			int32_t want)
+{
+	const ana_proc *sq = &tr->procs[q], *rp = &tr->procs[p];
+	uint32_t k, nm = 0, nc = 0;
+
+	for (k = 0; k < sq->nev; k++) {
+		const ana_ev *e = &sq->ev[k];
+
+		if (!hang_tag_ok(want, e->tag) || e->result < 0)
+			continue;
+		if (e->kind == PVT_EV_SEND_END && rp->have_tid &&
+		    e->peer == rp->tid && (e->flags & ANA_F_UNMATCHED))
+			return 1;
+		nm += e->kind == PVT_EV_MCAST_END &&
+		      e->op != PVT_OP_MPI_BCAST;
+	}
+	for (k = 0; k < rp->nev && nm > 0; k++) {
+		const ana_ev *e = &rp->ev[k], *m;
+
+		if (e->kind != PVT_EV_RECV_END || e->match.proc != q)
+			continue;
+		m = ana_get(tr, e->match);
+		nc += m != NULL && m->kind == PVT_EV_MCAST_END &&
+		      hang_tag_ok(want, m->tag);
+	}
+	return nm > nc;
+}
+
+/* True if a message receive START e of process p can take has been sent
+ * and not received (from its source, or from anyone for a wildcard):
+ * the receive returns, whatever its events say so far (its END may
+ * still be in the task's buffer). */
+static int hang_msg_ready(const ana_trace *tr, uint32_t p, const ana_ev *e)
+{
+	uint32_t q;
+
+	if (e->peer >= 0) {
+		q = ana_proc_by_tid(tr, e->peer);
+		return q != ANA_NONE && hang_sent_to(tr, q, p, e->tag);
+	}
+	for (q = 0; q < tr->nprocs; q++)
+		if (q != p && hang_sent_to(tr, q, p, e->tag))
+			return 1;
+	return 0;
+}
+
 /* Waits of a blocked receive of process i. */
 static void hang_recv_waits(const ana_trace *tr, const ana_hang *h,
 			    uint32_t i)
@@ -206,17 +270,16 @@ static void hang_recv_waits(const ana_trace *tr, const ana_hang *h,
 	const ana_ev *e = ana_get(tr, hp->at);
 	uint32_t q;
 
+	if (e->peer < 0) {
+		hp->join = ANA_HANG_ANY;
+		hang_any_live(h, i, hp);
+	} else if ((q = ana_proc_by_tid(tr, e->peer)) != ANA_NONE) {
+		hang_add(hp, q);
+	}
 	if (e->op == PVT_OP_PVM_TRECV && e->aux >= 0)
 		hp->join = ANA_HANG_TIMED;
-	if (e->peer < 0) {
-		if (hp->join != ANA_HANG_TIMED)
-			hp->join = ANA_HANG_ANY;
-		hang_any_live(h, i, hp);
-		return;
-	}
-	q = ana_proc_by_tid(tr, e->peer);
-	if (q != ANA_NONE)
-		hang_add(hp, q);
+	else if (hang_msg_ready(tr, i, e))
+		hp->join = ANA_HANG_READY;
 }
 
 /* True if process q takes part in group op of process i's kind. */
@@ -303,7 +366,7 @@ static int hang_mpiwait_waits(const ana_trace *tr, const ana_hang *h,
 	char *mark = calloc(h->nprocs ? h->nprocs : 1, 1);
 	int32_t *ids = NULL;
 	uint32_t k, nids;
-	int any = 0, pending = 0;
+	int any = 0, pending = 0, ready = 0;
 
 	if (mark == NULL || hang_done_ids(p, &ids, &nids) != 0) {
 		free(mark);
@@ -317,12 +380,13 @@ static int hang_mpiwait_waits(const ana_trace *tr, const ana_hang *h,
 			continue;
 		pending = 1;
 		any |= hang_add_sender(tr, h, hp, e, mark);
+		ready |= hang_msg_ready(tr, i, e);
 	}
 	free(ids);
 	free(mark);
 	if (!pending)
 		return 0; /* waits for a send request: AND of nothing */
-	hp->join = ANA_HANG_ANY;
+	hp->join = ready ? ANA_HANG_READY : ANA_HANG_ANY;
 	if (any) {
 		hp->nwaits = 0;
 		hang_any_live(h, i, hp);
@@ -337,7 +401,7 @@ static int hang_can_progress(const ana_hang *h, const hang_work *wk,
 	const ana_hang_proc *hp = &h->p[i];
 	uint32_t j;
 
-	if (hp->join == ANA_HANG_TIMED)
+	if (hp->join == ANA_HANG_TIMED || hp->join == ANA_HANG_READY)
 		return 1;
 	for (j = 0; j < hp->nwaits; j++) {
 		int ok = wk[hp->waits[j]].progress;
@@ -487,6 +551,9 @@ int ana_hang_compute(ana_trace *tr, ana_hang *h)
 	memset(h, 0, sizeof *h);
 	if (tr == NULL)
 		return ANA_EARG;
+	if (tr->stage < 1 && (rc = ana_match(tr)) != 0)
+		return rc;
+	rc = ANA_ENOMEM;
 	n = tr->nprocs;
 	h->nprocs = n;
 	h->p = calloc(n ? n : 1, sizeof *h->p);
@@ -613,8 +680,9 @@ static void hang_put_blocked(hang_out *o, const ana_trace *tr,
 	}
 	if (call == HANG_RECV)
 		hang_put(o, e->tag < 0 ? " any tag" : " tag %d", (int)e->tag);
-	hang_put(o, " at %s:%d in %s\n", ana_str(tr, e->file), (int)e->line,
-		 ana_str(tr, e->func));
+	hang_put(o, " at %s:%d in %s%s\n", ana_str(tr, e->file), (int)e->line,
+		 ana_str(tr, e->func), hp->join == ANA_HANG_READY ?
+		 " (a message it can take was sent)" : "");
 }
 
 /* Appends the headline of the deadlock: its cycle. */

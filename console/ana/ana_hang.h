@@ -28,7 +28,10 @@ enum ana_hang_join {
 	ANA_HANG_ALL = 0, /* every awaited process must come (a receive
 			     from a tid, a group call) */
 	ANA_HANG_ANY,     /* one is enough (wildcard receive, MPI_Wait) */
-	ANA_HANG_TIMED    /* returns by itself (pvm_trecv with a timeout) */
+	ANA_HANG_TIMED,   /* returns by itself (pvm_trecv with a timeout) */
+	ANA_HANG_READY    /* a message it can take was sent and is not
+			     received: it returns (its END has not come
+			     yet, or is on its way) */
 };
 
 typedef struct ana_hang_proc {

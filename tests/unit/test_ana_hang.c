@@ -5,7 +5,7 @@
  * release, a receive from a task that exited (a hang, not a deadlock), a
  * barrier that waits for a member, a task held by a deadlock it is not
  * part of, timed and non-blocking receives, MPI_Wait on posted receives,
- * and the report's lines.
+ * messages sent and not yet received, and the report's lines.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -389,6 +389,66 @@ static void test_mpi_wait(void **state)
 	ana_free(tr);
 }
 
+/* A message sent and not received releases its receiver, whatever its
+ * events say: p1 sent p2 a message with tag 2, then blocked on p2; p2's
+ * receive of tag 2 from p1 shows no END yet (still in its buffer, or on
+ * its way): no deadlock, p2 is ready.  A message with another tag does
+ * not release it; one that p2 has received (matched) neither.  A
+ * multicast of p1 that p2 has not taken does. */
+static void test_in_flight(void **state)
+{
+	ana_trace *tr = ut_trace(2);
+	ana_hang h;
+
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 1, 2, 0, 10);
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1, 2, 0, 10);
+	ut_recv(tr, 0, 1, 1, 11);
+	ut_recv(tr, 1, 0, 2, 20);
+	assert_int_equal(ana_hang_compute(tr, &h), 0);
+	assert_int_equal(h.p[1].join, ANA_HANG_READY);
+	assert_false(h.deadlock);
+	assert_false(h.p[0].stuck || h.p[1].stuck);
+	assert_non_null(strstr(ut_text(tr, &h), "p2 (t40002) pvm_recv from p1 "
+				  "tag 2 at dl.c:20 in main (a message it can "
+				  "take was sent)\n"));
+	ana_hang_free(&h);
+	ana_free(tr);
+
+	tr = ut_trace(2); /* another tag */
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 1, 3, 0, 10);
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1, 3, 0, 10);
+	ut_recv(tr, 0, 1, 1, 11);
+	ut_recv(tr, 1, 0, 2, 20);
+	assert_int_equal(ana_hang_compute(tr, &h), 0);
+	assert_true(h.deadlock);
+	ana_hang_free(&h);
+	ana_free(tr);
+
+	tr = ut_trace(2); /* received already */
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 1, 2, 0, 10);
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1, 2, 0, 10);
+	ut_recv(tr, 0, 1, 1, 11);
+	ut_recv(tr, 1, 0, 2, 19);
+	ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV, 0, 2, 0, 19);
+	tr->procs[1].ev[tr->procs[1].nev - 1].result = 7; /* a bufid */
+	ut_recv(tr, 1, 0, 2, 20);
+	assert_int_equal(ana_hang_compute(tr, &h), 0);
+	assert_true(h.deadlock);
+	ana_hang_free(&h);
+	ana_free(tr);
+
+	tr = ut_trace(2); /* a multicast not taken */
+	ut_ev(tr, 0, PVT_EV_MCAST_START, PVT_OP_PVM_MCAST, -1, 2, 1, 10);
+	ut_ev(tr, 0, PVT_EV_MCAST_END, PVT_OP_PVM_MCAST, -1, 2, 1, 10);
+	ut_recv(tr, 0, 1, 1, 11);
+	ut_recv(tr, 1, -1, 2, 20);
+	assert_int_equal(ana_hang_compute(tr, &h), 0);
+	assert_int_equal(h.p[1].join, ANA_HANG_READY);
+	assert_false(h.deadlock);
+	ana_hang_free(&h);
+	ana_free(tr);
+}
+
 /* The report is truncated to the buffer, always terminated. */
 static void test_truncated(void **state)
 {
@@ -419,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_not_blocked),
 		cmocka_unit_test(test_self_and_unknown),
 		cmocka_unit_test(test_mpi_wait),
+		cmocka_unit_test(test_in_flight),
 		cmocka_unit_test(test_truncated),
 	};
 
