@@ -235,7 +235,8 @@ void con_hang_watchdog(int on)
 {
 	if (on && !con_hang.on) {
 		con_hang.secs = con_hang_timeout();
-		if (con_hang.secs > 0 && con_dbg_watch(con_hang_watch, NULL) == 0)
+		if (con_hang.secs > 0 &&
+		    con_dbg_watch(con_hang_watch, NULL) == 0)
 			con_hang.on = 1;
 	} else if (!on && con_hang.on) {
 		con_dbg_unwatch(con_hang_watch, NULL);

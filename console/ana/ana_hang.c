@@ -43,9 +43,9 @@
  * exited") but never in an OR set.
  *
  * Who can still progress (least fixpoint): running processes; timed
- * and ready receives; an AND process whose every awaited process can progress (an
- * empty AND set included); an OR process with one awaited process that
- * can.  Ended processes cannot.  The blocked processes left over are
+ * and ready receives; an AND process whose every awaited process can
+ * progress (an empty AND set included); an OR process with one awaited
+ * process that can.  Ended processes cannot.  The blocked processes left over are
  * stuck for good.  Among them the deadlocked set is the greatest set D in
  * which every member is held by D itself: an AND member waits for one
  * member of D, an OR member waits only for members of D (and for some).

@@ -31,7 +31,9 @@ cd "$T" || fail "cd $T"
 P=$TOP/tests/programs
 LM=$(grep -n 'hang: master receives first' "$P/pvm_deadlock.c" | cut -d: -f1)
 LW=$(grep -n 'hang: worker receives first' "$P/pvm_deadlock.c" | cut -d: -f1)
-[ -n "$LM" ] && [ -n "$LW" ] || fail "marker lines not found in pvm_deadlock.c"
+if [ -z "$LM" ] || [ -z "$LW" ]; then
+	fail "marker lines not found in pvm_deadlock.c"
+fi
 
 # $1 name, $2 load option and file, $3 run command; output in
 # $T/$1.out, seconds in $T/$1.secs.

@@ -15,7 +15,9 @@
 
 int main(int argc, char **argv)
 {
-	int rank, size, v = 0;
+	MPI_Comm w = MPI_COMM_WORLD;
+	MPI_Status st;
+	int rank, size, peer, v = 0;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -25,10 +27,11 @@ int main(int argc, char **argv)
 	printf("rank %d of %d\n", rank, size);
 	fflush(stdout);
 	if (rank < 2) {
-		MPI_Recv(&v, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* hang: recv */
-		MPI_Send(&v, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD);
+		peer = 1 - rank;
+		MPI_Recv(&v, 1, MPI_INT, peer, 5, w, &st); /* hang: recv */
+		MPI_Send(&v, 1, MPI_INT, peer, 5, w);
 	}
-	MPI_Barrier(MPI_COMM_WORLD); /* hang: barrier */
+	MPI_Barrier(w); /* hang: barrier */
 	MPI_Finalize();
 	return 0;
 }
