@@ -22,12 +22,15 @@
  * PARAVT_PROBE_BUSY_NS=N makes every record written busy-wait N ns after
  * its time stamp (deliberately heavy probes, to test compensation); each
  * record is written inside a measured span, so the wait is in Δ like the
- * rest of paravt's own time.
+ * rest of paravt's own time.  The loop yields the processor (ev_spin):
+ * a probe that kept another task off a processor would cost that task
+ * time no Δ records.
  *
  * Single-threaded, like the rest of the runtime.
  */
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,11 +111,15 @@ static uint32_t ev_intern(const char *s)
 	return ev.nstr;
 }
 
-/* Busy-waits until ev.busy ns have passed since t. */
+/* Busy-waits until ev.busy ns have passed since t, offering the
+ * processor to any other runnable task meanwhile: the probe costs its
+ * time without keeping a task that woke up (another process of the
+ * program, its pvmd) off a processor, which would cost more than Δ
+ * records, and outside the probe. */
 static void ev_spin(uint64_t t)
 {
 	while (pvt__ev_now() - t < ev.busy)
-		;
+		(void)sched_yield();
 }
 
 /* Fills the next slot (not committed while calibrating), then spends

@@ -25,9 +25,10 @@
  *   PARAVT_TRACE=off|events|full   default events; full adds function
  *                                  entry/exit records
  *   PARAVT_PROBE_BUSY_NS=N         every record written busy-waits N ns
- *                                  (a call's probe writes two), counted
- *                                  in Δ: deliberately heavy probes, for
- *                                  compensation tests
+ *                                  (a call's probe writes two; the
+ *                                  processor is offered to other tasks
+ *                                  meanwhile), counted in Δ: deliberately
+ *                                  heavy probes, for compensation tests
  *   PARAVT_SESSION=ID              without PARAVT_SOCK: connect to
  *                                  DIR/session-ID.sock as process 0, where
  *                                  DIR is PARAVT_SESSION_DIR or

@@ -6,12 +6,12 @@
  *
  * The master (no PVM parent) is stage 0: it spawns two copies of itself,
  * stages 1 and 2, tells stage 1 the tid of stage 2, and produces ITEMS
- * items, 3 ms each; stage 1 takes 2 ms per item and passes it on, stage 2
+ * items, 4 ms each; stage 1 takes 2 ms per item and passes it on, stage 2
  * takes 1 ms and sums.  "Work" is a sleep, so it does not depend on the
  * machine's load, plus CALLS cheap PVM calls per item and stage
  * (pvm_mytid: under paravt each is a probe, so deliberately heavy probes
  * slow every stage down).  The later stages are faster, so they wait for
- * items: stage 1 about 1 ms per item, stage 2 about 2 ms; the master
+ * items: stage 1 about 2 ms per item, stage 2 about 3 ms; the master
  * never waits (it does not wait for the end either).  Stage 2 checks the
  * sum of the items (ITEMS * (ITEMS - 1) / 2): every process exits with
  * status 0 when all went well.  Every wait is bounded.
@@ -109,7 +109,7 @@ static int master(int items, int calls, char **args)
 	}
 	send_int(tids[1], TAG_SETUP, tids[2]);
 	for (i = 0; i < items; i++) {
-		work(3, calls);
+		work(4, calls);
 		if (send_int(tids[1], TAG_ITEM, i) < 0) {
 			fprintf(stderr, "cmp_pipeline: send failed\n");
 			pvm_exit();
