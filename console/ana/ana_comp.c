@@ -61,7 +61,18 @@ typedef struct comp {
 	int64_t *own_group; /* [nprocs]: same for group calls */
 	int64_t *min_all;   /* [2 nprocs]: scratch */
 	uint32_t *last_wild;/* [nprocs]: last matched wildcard receive END */
+	ana_ginst *gt, *gc; /* group instances: START t, START c */
 } comp;
+
+static int64_t val_t(const ana_ev *s)
+{
+	return s->t_ns;
+}
+
+static int64_t val_c(const ana_ev *s)
+{
+	return s->c_ns;
+}
 
 /* Local compensated time. */
 static inline int64_t lt_of(const ana_ev *e)
@@ -93,44 +104,20 @@ static void note_latency(const comp *k, const ana_ev *e, int64_t *best)
 	*best = min64(*best, e->t_ns - s->t_ns);
 }
 
-/* Latest START among the members a group END waits for (measured and
- * compensated). */
-typedef struct gmax {
-	const ana_ctx *c;
-	int64_t t, cc;
-} gmax;
-
-static int gmax_fn(void *arg, ana_ref m)
+/* Whether receive END e, START s, waited in measured time: its message
+ * was sent after the receive started. */
+static bool waited(const comp *k, const ana_ev *e, const ana_ev *s)
 {
-	gmax *g = arg;
-	const ana_ev *s = ana_ctx_start(g->c, m.proc, m.idx);
-
-	if (s == NULL)
-		s = ana_get(g->c->tr, m);
-	g->t = max64(g->t, s->t_ns);
-	g->cc = max64(g->cc, s->c_ns);
-	return 0;
+	return ana_get(k->c.tr, e->match)->t_ns > s->t_ns;
 }
 
-/* Whether END (p, i), START s, waited in measured time: for a receive the
- * message was sent after the receive started, for a group call another
- * member started later. */
-static bool waited(const comp *k, uint32_t p, uint32_t i, const ana_ev *s)
+/* Whether group END (p, i) waited in measured time (another member it
+ * waits for started later); passes it in k->gt. */
+static bool group_waited(comp *k, uint32_t p, uint32_t i)
 {
-	const ana_ev *e = &k->c.tr->procs[p].ev[i];
-	gmax g = {&k->c, INT64_MIN, INT64_MIN};
+	int64_t v, mine;
 
-	if (e->kind == PVT_EV_RECV_END)
-		return ana_get(k->c.tr, e->match)->t_ns > s->t_ns;
-	if (ana_group_waits(&k->c, p, i, NULL, gmax_fn, &g) == 0)
-		return false;
-	return g.t > s->t_ns;
-}
-
-/* The same for a group END whose members' latest START, g, is known. */
-static bool group_waited(const gmax *g, const ana_ev *s)
-{
-	return g->t > s->t_ns;
+	return ana_ginst_waits(k->gt, p, i, &v, &mine) && v > mine;
 }
 
 /* r_p of a process none of whose receives found its message already
@@ -164,16 +151,12 @@ static void own_costs(comp *k, int64_t *lat)
 		k->min_all[p] = gall[p] = INT64_MAX;
 		for (i = 0; i < tr->procs[p].nev; i++) {
 			const ana_ev *e = &tr->procs[p].ev[i], *s;
-			int grp;
+			int grp = ana_group_mode(e) != ANA_G_NONE;
+			bool w = grp && group_waited(k, p, i);
 			int64_t *own, *all;
 
 			if (e->match.proc == ANA_NONE ||
-			    (e->kind != PVT_EV_RECV_END &&
-			     e->kind != PVT_EV_GROUP_END &&
-			     e->kind != PVT_EV_MCAST_END))
-				continue;
-			grp = ana_group_mode(e) != ANA_G_NONE;
-			if (!grp && e->kind != PVT_EV_RECV_END)
+			    (!grp && e->kind != PVT_EV_RECV_END))
 				continue;
 			if (!grp)
 				note_latency(k, e, &best);
@@ -183,13 +166,14 @@ static void own_costs(comp *k, int64_t *lat)
 			all = grp ? &gall[p] : &k->min_all[p];
 			d = max64(0, lt_of(e) - lt_of(s));
 			*all = min64(*all, d);
-			if (!waited(k, p, i, s))
+			if (!(grp ? w : waited(k, e, s)))
 				*own = min64(*own, d);
 		}
 		if (k->own_group[p] == INT64_MAX)
 			k->own_group[p] = gall[p];
 	}
 	own_recv_fallback(k);
+	ana_ginst_rewind(k->gt); /* the walk passes the group ENDs again */
 	*lat = best == INT64_MAX || best < 0 ? 0 : best;
 }
 
@@ -237,22 +221,17 @@ static void note_wildcard(comp *k, uint32_t p, uint32_t i)
 
 /* ---- the walk ---------------------------------------------------------- */
 
-/* The compensated END of a receive or group END (p, i) whose START is s
- * (or NULL) and whose earliest end from the others is floor (g: the
- * latest STARTs of the members a group END waits for, NULL for a
- * receive). */
-static int64_t new_end(const comp *k, uint32_t p, uint32_t i,
-		       const ana_ev *s, int64_t floor, int64_t own_min,
-		       int64_t c, const gmax *g)
+/* The compensated END of a receive or group END e whose START is s (or
+ * NULL), that waited (in measured time) or not, and whose earliest end
+ * from the others is floor; c: its time before, own_min: r_p. */
+static int64_t new_end(const ana_ev *e, const ana_ev *s, bool w,
+		       int64_t floor, int64_t own_min, int64_t c)
 {
-	const ana_ev *e = &k->c.tr->procs[p].ev[i];
 	int64_t d, own;
-	bool w;
 
 	if (s == NULL)
 		return max64(c, floor);
 	d = max64(0, lt_of(e) - lt_of(s));
-	w = g ? group_waited(g, s) : waited(k, p, i, s);
 	own = w ? min64(d, own_min) : d;
 	return max64(s->c_ns + own, floor);
 }
@@ -273,6 +252,20 @@ static int64_t recv_floor(const comp *k, const ana_ev *s, const ana_ev *e)
 	return m->c_ns + k->l;
 }
 
+/* The compensated end of group END (p, i), START s, or c if it waits for
+ * nobody; passes it in both instance sets. */
+static int64_t group_end(comp *k, uint32_t p, uint32_t i, const ana_ev *s,
+			 int64_t c)
+{
+	const ana_ev *e = &k->c.tr->procs[p].ev[i];
+	bool w = group_waited(k, p, i);
+	int64_t v, mine;
+
+	if (!ana_ginst_waits(k->gc, p, i, &v, &mine))
+		return c;
+	return new_end(e, s, w, v + k->l, k->own_group[p], c);
+}
+
 static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 {
 	comp *k = arg;
@@ -280,22 +273,24 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 	const ana_ev *s = ana_ctx_start(&k->c, p, i);
 	int64_t prev = i ? ev[i - 1].c_ns : INT64_MIN;
 	int64_t c = max64(lt_of(e) + k->shift[p], prev), ne = c;
-	gmax g = {&k->c, INT64_MIN, INT64_MIN};
+	int grp = ana_group_mode(e) != ANA_G_NONE;
 
 	e->flags &= ~(ANA_F_MOVED | ANA_F_DIVERGED); /* of an earlier run */
 	if (forced || e->match.proc == ANA_NONE) {
+		if (grp) {
+			ana_ginst_pass(k->gt, p, i);
+			ana_ginst_pass(k->gc, p, i);
+		}
 		e->c_ns = c;
 		return;
 	}
 	if (e->kind == PVT_EV_RECV_END) {
-		ne = new_end(k, p, i, s, recv_floor(k, s, e), k->own_recv[p],
-			     c, NULL);
+		ne = new_end(e, s, s != NULL && waited(k, e, s),
+			     recv_floor(k, s, e), k->own_recv[p], c);
 		if (e->flags & ANA_F_WILDCARD)
 			note_wildcard(k, p, i);
-	} else if (ana_group_mode(e) != ANA_G_NONE &&
-		   ana_group_waits(&k->c, p, i, NULL, gmax_fn, &g) > 0) {
-		ne = new_end(k, p, i, s, g.cc + k->l, k->own_group[p], c,
-			     &g);
+	} else if (grp) {
+		ne = group_end(k, p, i, s, c);
 	}
 	ne = max64(ne, prev);
 	if (ne != c) {
@@ -319,6 +314,8 @@ static void comp_free(comp *k)
 	free(k->own_group);
 	free(k->min_all);
 	free(k->last_wild);
+	ana_ginst_free(k->gt);
+	ana_ginst_free(k->gc);
 	free(k);
 }
 
@@ -339,8 +336,10 @@ int ana_comp_begin(ana_ctx *c, const ana_opts *o, void **state)
 	k->own_group = malloc(np * sizeof *k->own_group);
 	k->min_all = malloc(2 * np * sizeof *k->min_all);
 	k->last_wild = malloc(np * sizeof *k->last_wild);
+	k->gt = ana_ginst_new(&k->c, val_t);
+	k->gc = ana_ginst_new(&k->c, val_c);
 	if (!k->shift || !k->own_recv || !k->own_group || !k->min_all ||
-	    !k->last_wild) {
+	    !k->last_wild || !k->gt || !k->gc) {
 		comp_free(k);
 		*state = NULL;
 		return ANA_ENOMEM;

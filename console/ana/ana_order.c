@@ -60,28 +60,17 @@ typedef struct clc {
 	int64_t l, delta;
 	int amortize;
 	uint32_t *last_comm; /* [nprocs]: previous comm event, ANA_NONE */
+	ana_ginst *go;       /* group instances: START o */
 } clc;
+
+static int64_t val_o(const ana_ev *s)
+{
+	return s->o_ns;
+}
 
 static inline int64_t max64(int64_t a, int64_t b)
 {
 	return a > b ? a : b;
-}
-
-/* ana_member_fn: the latest o of the members' STARTs. */
-typedef struct omax {
-	const ana_ctx *c;
-	int64_t o;
-} omax;
-
-static int omax_fn(void *arg, ana_ref m)
-{
-	omax *g = arg;
-	const ana_ev *s = ana_ctx_start(g->c, m.proc, m.idx);
-
-	if (s == NULL)
-		s = ana_get(g->c->tr, m);
-	g->o = max64(g->o, s->o_ns);
-	return 0;
 }
 
 /* Sets the repaired time o of event e and counts it. */
@@ -130,22 +119,22 @@ static void clc_visit(void *arg, uint32_t p, uint32_t i, int forced)
 	clc *k = arg;
 	ana_trace *tr = k->c.tr;
 	ana_ev *ev = tr->procs[p].ev, *e = &ev[i];
-	int64_t o = e->t_ns, need = INT64_MIN;
-	omax g = {&k->c, INT64_MIN};
+	int64_t o = e->t_ns, need = INT64_MIN, v, mine;
 
 	if (i > 0)
 		o = max64(o, ev[i - 1].o_ns + k->delta);
-	if (!forced && e->match.proc != ANA_NONE) {
-		if (e->kind == PVT_EV_RECV_END) {
-			const ana_ev *s = ana_get(tr, e->match);
+	if (ana_group_mode(e) != ANA_G_NONE) {
+		if (forced)
+			ana_ginst_pass(k->go, p, i);
+		else if (ana_ginst_waits(k->go, p, i, &v, &mine))
+			need = v + k->l;
+	} else if (!forced && e->kind == PVT_EV_RECV_END &&
+		   e->match.proc != ANA_NONE) {
+		const ana_ev *s = ana_get(tr, e->match);
 
-			if (e->t_ns < s->t_ns)
-				tr->sum.violations++;
-			need = s->o_ns + k->l;
-		} else if (ana_group_mode(e) != ANA_G_NONE &&
-			   ana_group_waits(&k->c, p, i, NULL, omax_fn, &g) > 0) {
-			need = g.o + k->l;
-		}
+		if (e->t_ns < s->t_ns)
+			tr->sum.violations++;
+		need = s->o_ns + k->l;
 	}
 	e->flags &= ~ANA_F_REPAIRED; /* of an earlier run */
 	set_o(tr, e, max64(o, need));
@@ -172,7 +161,10 @@ int ana_order_begin(ana_ctx *c, const ana_opts *o, void **state)
 	k->delta = o->delta_min_ns > 0 ? o->delta_min_ns : 0;
 	k->amortize = o->amortize;
 	k->last_comm = malloc((tr->nprocs + 1) * sizeof *k->last_comm);
-	if (k->last_comm == NULL) {
+	k->go = ana_ginst_new(&k->c, val_o);
+	if (k->last_comm == NULL || k->go == NULL) {
+		free(k->last_comm);
+		ana_ginst_free(k->go);
 		free(k);
 		*state = NULL;
 		return ANA_ENOMEM;
@@ -198,6 +190,7 @@ void ana_order_end(void *state, int ok)
 	if (ok)
 		k->c.tr->stage = 3;
 	free(k->last_comm);
+	ana_ginst_free(k->go);
 	free(k);
 }
 

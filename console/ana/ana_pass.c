@@ -349,6 +349,164 @@ uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
 	return n;
 }
 
+/* ---- group instances --------------------------------------------------- */
+
+#define GINST_OPS 16 /* distinct group ops told apart (there are 11) */
+
+/* What one instance's members' STARTs hold. */
+typedef struct gagg {
+	int64_t max1, max2;  /* largest and second largest value */
+	uint32_t who1;       /* process of max1 */
+	int64_t root_v;      /* the root's START's value, INT64_MIN */
+	int done;            /* worked out */
+} gagg;
+
+struct ana_ginst {
+	const ana_ctx *c;
+	ana_val_fn val;
+	uint8_t opix[256];   /* op -> index + 1, 0 none yet */
+	uint32_t nops;
+	uint32_t *k;         /* [nprocs * GINST_OPS]: instances passed */
+	gagg *agg[GINST_OPS];/* per op index, by instance */
+	uint32_t cap[GINST_OPS];
+};
+
+ana_ginst *ana_ginst_new(const ana_ctx *c, ana_val_fn val)
+{
+	ana_ginst *g = calloc(1, sizeof *g);
+
+	if (g == NULL)
+		return NULL;
+	g->c = c;
+	g->val = val;
+	g->k = calloc((size_t)(c->tr->nprocs + 1) * GINST_OPS, sizeof *g->k);
+	if (g->k == NULL) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+void ana_ginst_free(ana_ginst *g)
+{
+	uint32_t j;
+
+	if (g == NULL)
+		return;
+	for (j = 0; j < GINST_OPS; j++)
+		free(g->agg[j]);
+	free(g->k);
+	free(g);
+}
+
+/* The value of the START of member END r (the END itself if none). */
+static int64_t start_val(const ana_ginst *g, ana_ref r)
+{
+	uint32_t s = g->c->start_of[g->c->base[r.proc] + r.idx];
+
+	return g->val(&g->c->tr->procs[r.proc].ev[s == ANA_NONE ? r.idx : s]);
+}
+
+/* Works out a for the instance of END (p, i), whose root is root (or
+ * ANA_NONE): one trip round the ring. */
+static void gagg_fill(const ana_ginst *g, uint32_t p, uint32_t i,
+		      uint32_t root, gagg *a)
+{
+	ana_ref r = {p, i};
+	int64_t v;
+
+	a->max1 = a->max2 = a->root_v = INT64_MIN;
+	a->who1 = ANA_NONE;
+	do {
+		v = start_val(g, r);
+		if (v > a->max1 || a->who1 == ANA_NONE) {
+			a->max2 = a->max1;
+			a->max1 = v;
+			a->who1 = r.proc;
+		} else if (v > a->max2) {
+			a->max2 = v;
+		}
+		if (r.proc == root)
+			a->root_v = v;
+		r = g->c->tr->procs[r.proc].ev[r.idx].match;
+	} while (r.proc != ANA_NONE && (r.proc != p || r.idx != i));
+	a->done = 1;
+}
+
+/* The aggregate slot of instance k of op index j (NULL: out of memory). */
+static gagg *gagg_slot(ana_ginst *g, uint32_t j, uint32_t k)
+{
+	uint32_t cap = g->cap[j];
+	gagg *a;
+
+	if (k >= cap) {
+		while (cap <= k)
+			cap = cap ? cap * 2 : 64;
+		a = realloc(g->agg[j], cap * sizeof *a);
+		if (a == NULL)
+			return NULL;
+		memset(a + g->cap[j], 0, (cap - g->cap[j]) * sizeof *a);
+		g->agg[j] = a;
+		g->cap[j] = cap;
+	}
+	return &g->agg[j][k];
+}
+
+/* Advances p's count of e's op; the slot of e's instance, or NULL. */
+static gagg *ginst_next(ana_ginst *g, uint32_t p, const ana_ev *e)
+{
+	uint32_t j, k;
+
+	if (g->opix[e->op] == 0 && g->nops < GINST_OPS)
+		g->opix[e->op] = (uint8_t)++g->nops;
+	if (g->opix[e->op] == 0)
+		return NULL;
+	j = g->opix[e->op] - 1u;
+	k = g->k[(size_t)p * GINST_OPS + j]++;
+	return gagg_slot(g, j, k);
+}
+
+void ana_ginst_pass(ana_ginst *g, uint32_t p, uint32_t i)
+{
+	const ana_ev *e = &g->c->tr->procs[p].ev[i];
+
+	if (ana_group_mode(e) != ANA_G_NONE)
+		(void)ginst_next(g, p, e);
+}
+
+void ana_ginst_rewind(ana_ginst *g)
+{
+	memset(g->k, 0,
+	       (size_t)(g->c->tr->nprocs + 1) * GINST_OPS * sizeof *g->k);
+}
+
+bool ana_ginst_waits(ana_ginst *g, uint32_t p, uint32_t i, int64_t *v,
+		     int64_t *mine)
+{
+	const ana_ev *e = &g->c->tr->procs[p].ev[i];
+	int mode = ana_group_mode(e);
+	gagg local = {0}, *a;
+	uint32_t root;
+
+	if (mode == ANA_G_NONE)
+		return false;
+	a = ginst_next(g, p, e);
+	*mine = start_val(g, (ana_ref){p, i});
+	root = mode == ANA_G_ALL ? ANA_NONE : ana_ctx_root(g->c, e);
+	if (e->match.proc == ANA_NONE ||
+	    (root != ANA_NONE && (mode == ANA_G_TO_ROOT) != (root == p)))
+		return false; /* alone; a non-root of reduce; bcast's root */
+	if (a == NULL) /* too many ops, or out of memory: no caching */
+		a = &local;
+	if (!a->done) /* the first member that waits: values are final */
+		gagg_fill(g, p, i, root, a);
+	if (root != ANA_NONE && mode == ANA_G_FROM_ROOT)
+		*v = a->root_v; /* INT64_MIN if the root is not a member */
+	else
+		*v = a->who1 == p ? a->max2 : a->max1;
+	return *v != INT64_MIN;
+}
+
 /* ---- traversal --------------------------------------------------------- */
 
 typedef struct walk {

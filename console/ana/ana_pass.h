@@ -115,6 +115,34 @@ uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
 			 ana_ref *resume, ana_member_fn fn, void *arg);
 
 /*
+ * Group instances seen from one sweep in per-process order (the k-th
+ * group END of an op in a process is instance k, as ana_match made the
+ * rings): the value of the members' STARTs an END waits for, worked out
+ * once per instance (one trip round the ring) instead of once per member.
+ * val gives the value of a START (its t, c or o); a value is taken when
+ * the first member's END asks, so by then the STARTs it waits for must
+ * have their value (ana_walk sees to that).
+ */
+typedef int64_t (*ana_val_fn)(const ana_ev *start);
+typedef struct ana_ginst ana_ginst;
+
+/* A new set for c, or NULL (out of memory); free with ana_ginst_free. */
+ana_ginst *ana_ginst_new(const ana_ctx *c, ana_val_fn val);
+void ana_ginst_free(ana_ginst *g);
+
+/* For group END (p, i) (every group END of p must be passed, in order):
+ * true if it waits for another member (ana_group_waits' rule), with *v
+ * the largest value of the STARTs it waits for and *mine the value of its
+ * own START. */
+bool ana_ginst_waits(ana_ginst *g, uint32_t p, uint32_t i, int64_t *v,
+		     int64_t *mine);
+/* Passes group END (p, i) without looking at values (a forced visit). */
+void ana_ginst_pass(ana_ginst *g, uint32_t p, uint32_t i);
+/* Starts a new sweep, keeping what was worked out (for values that do
+ * not change, such as t). */
+void ana_ginst_rewind(ana_ginst *g);
+
+/*
  * The passes on a context built by the caller (ana_analyze builds one for
  * all three; the public ana_match, ana_compensate and ana_order one each).
  * ana_match_run needs a context built with reset, and ana_clear_results

@@ -563,6 +563,55 @@ static void test_comp_barrier(void **state)
 	ana_free(tr);
 }
 
+/* Rooted collectives (MPI ranks 0..2, root 0, l = 10, Δ 0):
+ *   MPI_Reduce: r0 (root) 100..105, r1 50..60, r2 200..220: only the root
+ *   waits, for the last START (200):
+ *     order: o(r0 END) = 200 + 10 = 210; r1, r2 unchanged;
+ *     compensation: r0 waited (its START is not the last); own group cost
+ *     of r0 = its bcast (did not wait: a root waits for nobody) = 10;
+ *     end' = max(100 + min(5, 10), 200 + 10) = 210, shift +105.
+ *   MPI_Bcast (MCAST records): r0 300..310, r1 250..290 (measured before
+ *   the root started), r2 320..330: the others wait for the root's START:
+ *     order: o(r1 END) = 300 + 10 = 310; r2 stays at 330;
+ *     compensation: r0's START is at 300 + 105 = 405, its END 415; r1
+ *     waited: max(250 + min(40, 10), 405 + 10) = 415; r2 did not wait
+ *     (its START is after the root's): max(320 + 10, 415) = 415. */
+static void test_rooted_groups(void **state)
+{
+	ana_trace *tr = ut_trace(3, 1);
+	ana_opts o = ut_opts(10);
+	static const int64_t red[3][2] = {{100, 105}, {50, 60}, {200, 220}};
+	static const int64_t bc[3][2] = {{300, 310}, {250, 290}, {320, 330}};
+	uint32_t p;
+
+	for (p = 0; p < 3; p++) {
+		ut_ev(tr, p, PVT_EV_GROUP_START, PVT_OP_MPI_REDUCE, red[p][0], 0,
+		      -1, 0, 3);
+		ut_ev(tr, p, PVT_EV_GROUP_END, PVT_OP_MPI_REDUCE, red[p][1], 0,
+		      -1, 0, 3);
+		ut_ev(tr, p, PVT_EV_MCAST_START, PVT_OP_MPI_BCAST, bc[p][0], 0,
+		      -1, 0, 3);
+		ut_ev(tr, p, PVT_EV_MCAST_END, PVT_OP_MPI_BCAST, bc[p][1], 0,
+		      -1, 0, 3);
+	}
+	assert_int_equal(ana_analyze(tr, &o), 0);
+	assert_int_equal(tr->sum.groups, 2);
+	assert_int_equal(tr->sum.mcast_pairs, 0);
+	assert_int_equal(ut_get(tr, 0, 2)->o_ns, 210);
+	assert_int_equal(ut_get(tr, 1, 2)->o_ns, 60);
+	assert_int_equal(ut_get(tr, 2, 2)->o_ns, 220);
+	assert_int_equal(ut_get(tr, 1, 4)->o_ns, 310);
+	assert_int_equal(ut_get(tr, 2, 4)->o_ns, 330);
+	assert_int_equal(ut_get(tr, 0, 4)->o_ns, 310);
+	assert_int_equal(ut_get(tr, 0, 2)->c_ns, 210);
+	assert_int_equal(ut_get(tr, 1, 2)->c_ns, 60);
+	assert_int_equal(ut_get(tr, 0, 3)->c_ns, 405);
+	assert_int_equal(ut_get(tr, 0, 4)->c_ns, 415);
+	assert_int_equal(ut_get(tr, 1, 4)->c_ns, 415);
+	assert_int_equal(ut_get(tr, 2, 4)->c_ns, 415);
+	ana_free(tr);
+}
+
 /* ParJava figure 2: p0 receives twice with a wildcard; p1 is slowed by
  * its instrumentation, so p2's message came first in the run:
  *   p2: send at 480..500, Δ 10                 -> cs' = 490
@@ -765,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_comp_slow_sender),
 		cmocka_unit_test(test_comp_not_before_send),
 		cmocka_unit_test(test_comp_barrier),
+		cmocka_unit_test(test_rooted_groups),
 		cmocka_unit_test(test_comp_diverged),
 		cmocka_unit_test(test_walk_cycle),
 		cmocka_unit_test(test_order_repair),
