@@ -212,6 +212,10 @@ static void merge(merger *m)
 			m->key[p] = vtime(&tr->procs[p].ev[at(m, p,
 								 m->pos[p])],
 					     m->view);
+			if (m->pos[p] + 4 < tr->procs[p].nev) /* k streams:
+				too many for the hardware to guess */
+				__builtin_prefetch(&tr->procs[p].ev[at(
+					m, p, m->pos[p] + 4)]);
 			sift_down(m, 0);
 		} else {
 			heap_pop(m);
