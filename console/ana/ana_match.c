@@ -9,7 +9,9 @@
  * got, RECV_END.peer and .tag) are paired first with first, second with
  * second (PVM and MPI keep messages of one pair of tasks and one tag in
  * order).  Counting sort by channel: two passes over the events, one hash
- * lookup per send or receive, no allocation per event.
+ * lookup per send or receive (none when a task's send or receive goes to
+ * the same channel as its last one), no allocation per event.  The group
+ * ENDs are filed by op in the same two passes.
  *
  * Multicast (pvm_mcast, pvm_bcast): the destinations are not recorded, so
  * a multicast of (source, tag) is a candidate for every receiver.  At a

@@ -1,6 +1,6 @@
 /*
- * ana_order.c — the repaired measured order (ana.h, pass 4), the global
- * sort of a view, and the driver of all passes.
+ * ana_order.c — the repaired measured order (ana.h, pass 4), the options
+ * and the driver of all passes.
  *
  * Controlled logical clock (Becker, Rabenseifner, Wolf, "Timestamp
  * synchronization for event traces of large-scale message-passing
@@ -21,12 +21,9 @@
  * other process's constraint refers to lie in that interval, so the
  * forward constraints stay true.  Events with o != t are REPAIRED.
  *
- * Sort: a k-way merge of the per-process event arrays (each already in
- * time order in the compensated and the repaired view; in the raw view a
- * process whose times go backwards is sorted first), ties broken by
- * process index then seq; a receive END whose matched send END comes no
- * later in the view waits until that send is out (so equal times still
- * show the send first).
+ * ana_analyze runs matching, then compensation and the logical clock in
+ * one walk (the same send-before-receive order serves both), on one
+ * context.  The global sort of a view is in ana_sort.c.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * ana_pass.h — internals shared by the analysis passes (ana_match.c,
- * ana_comp.c, ana_order.c; implemented in ana_pass.c).  Not part of the
+ * ana_comp.c, ana_order.c, ana_sort.c; implemented in ana_pass.c).  Not part of the
  * ana.h API.
  *
  * - Classification of END events: which are point-to-point sends,
@@ -14,7 +14,12 @@
  *   after its matched send (or multicast) END, and every group END after
  *   the STARTs of the members it waits for (per-process cursors and a
  *   ready list; a process blocked on another is woken when that one
- *   advances).
+ *   advances; a blocked group END's check resumes where it stopped).
+ * - ana_ginst: the members' STARTs of a group instance taken once per
+ *   instance, not once per member.
+ * - The passes in parts (ana_*_run, ana_*_begin/visit/end) so that
+ *   ana_analyze builds one context and walks once for compensation and
+ *   the logical clock together.
  */
 #ifndef PARAVT_ANA_PASS_H
 #define PARAVT_ANA_PASS_H
