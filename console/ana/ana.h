@@ -98,7 +98,7 @@ typedef struct ana_clock {
 	int64_t offset_ns;/* node clock minus console clock at ref_ns */
 	double drift;     /* d(offset)/d(node time), e.g. 2e-6 = 2 ppm */
 	int64_t err_ns;   /* bound on the error of the offset (half the
-			     smallest round trip used) */
+			     largest round trip among the samples kept) */
 	uint32_t nsamples;/* samples the model was fitted from */
 } ana_clock;
 
