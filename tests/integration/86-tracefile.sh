@@ -19,6 +19,7 @@
 #     whole record, with the note "truncated at byte N after R whole
 #     records", N <= the cut, the events never more than a longer cut's,
 #     the first N bytes alone read as a complete file, and no crash;
+#   - a record of an unknown type is skipped and counted;
 #   - garbage, an empty file, a msgpack file that is not a trace and a
 #     header of version 2 give exit status 1 and a clear sentence; no
 #     argument gives the usage and 2; --help works;
@@ -140,6 +141,15 @@ while read -r off; do
 done <"$T/offsets"
 [ "$prev_ev" -gt 0 ] || fail "no cut file had events"
 ok "$(wc -l <"$T/offsets") cut files read up to their last whole record"
+
+# ---- a record of a later writer ------------------------------------------------
+# ["future", 1] appended: skipped and counted, everything else read
+{ cat "$OUT"; printf '\222\246future\001'; } >"$T/future.pvt"
+"$PARAVT" trace-info "$T/future.pvt" >"$T/future" 2>&1 || { cat "$T/future"; fail "trace-info with an unknown record"; }
+expect_grep "^events: +$events \(" "$T/future"
+expect_grep '^skipped: +1 records \(unknown or malformed\)$' "$T/future"
+expect_no_grep '^note:' "$T/future"
+ok "an unknown record type is skipped"
 
 # ---- unreadable files --------------------------------------------------------
 bad() { # bad FILE PATTERN WHAT
