@@ -90,3 +90,16 @@ build/tests/unit/test_bp_model: tests/unit/test_bp_model.c \
 	@mkdir -p $(dir $@)
 	$(TESTCC) $(TEST_CFLAGS) -Ibreakpoints -o $@ $< breakpoints/bp_model.c \
 		$(UNIT_LIBS)
+
+# The trace file writer and reader (console/con_tfile*.c): linked with
+# every console object but main.
+TEST_BINS += build/tests/unit/test_con_tfile
+
+build/tests/unit/test_con_tfile: tests/unit/test_con_tfile.c \
+		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(TD_CON_LIB) $(HOST_WIRE_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
+		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS) \
+		$(UNIT_LIBS)
