@@ -90,12 +90,38 @@ static int con_trace_file_off(char *err, size_t errlen)
 	return 0;
 }
 
+/* The FILE and --force (either order) of trace file.  0, or WIRE_EARG
+ * with err. */
+static int con_trace_file_args(int argc, char **argv, const char **file,
+			       int *force, char *err, size_t errlen)
+{
+	int i;
+
+	*file = NULL;
+	*force = 0;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--force") == 0 && !*force)
+			*force = 1;
+		else if (*file == NULL && argv[i][0] != '-' &&
+			 argv[i][0] != '\0')
+			*file = argv[i];
+		else
+			break;
+	}
+	if (i < argc || *file == NULL) {
+		snprintf(err, errlen, "usage: trace file FILE [--force] | off");
+		return WIRE_EARG;
+	}
+	return 0;
+}
+
 /* trace file FILE [--force] | off; without words, says which file. */
 int con_trace_file(int argc, char **argv, char *err, size_t errlen)
 {
 	static int atexit_set;
+	const char *file;
 	char what[512];
-	int force = argc == 3 && strcmp(argv[2], "--force") == 0;
+	int force, rc;
 
 	if (argc == 1) {
 		con_tfile_cmd_tell();
@@ -105,21 +131,20 @@ int con_trace_file(int argc, char **argv, char *err, size_t errlen)
 			printf("No trace file is being written.\n");
 		return 0;
 	}
-	if (argc > 3 || (argc == 3 && !force) || argv[1][0] == '\0') {
-		snprintf(err, errlen, "usage: trace file FILE [--force] | off");
-		return WIRE_EARG;
-	}
 	if (argc == 2 && strcmp(argv[1], "off") == 0)
 		return con_trace_file_off(err, errlen);
+	if (con_trace_file_args(argc, argv, &file, &force, err, errlen) < 0)
+		return WIRE_EARG;
 	con_tfile_cmd_what(what, sizeof what);
-	if (con_tfile_open(argv[1], what, force, err, errlen) < 0)
-		return WIRE_EIO;
+	rc = con_tfile_open(file, what, force, err, errlen);
+	if (rc < 0)
+		return rc;
 	if (!atexit_set)
 		atexit_set = atexit(con_tfile_cmd_atexit) == 0;
 	con_dbg_watch(con_tfile_cmd_watch, NULL);
 	printf("Writing the trace file %s (%llu events stored so far "
-	       "included).\n", argv[1], (unsigned long long)(con_ev_next() -
-							     con_ev_oldest()));
+	       "included).\n", file, (unsigned long long)(con_ev_next() -
+							 con_ev_oldest()));
 	return 0;
 }
 
