@@ -6,10 +6,11 @@
 # own daemon starts.  Six workers stop at a breakpoint (in
 # tests/programs/pvm_worker.c, before each sends its result), their
 # variables are printed from both architectures at once, then they
-# continue and the traced messages and per-task statistics are shown.
-# `run` waits until every process is stopped or has exited; the master is
-# blocked in a receive meanwhile (it gives up after 40 s), so run is given
-# a short --timeout here and returns with the workers stopped.
+# continue and the traced messages are shown in the global order (clock
+# models, compensation), with the figures, a trace file, an HTML report
+# and a Perfetto export.  `run` returns once the workers are stopped and
+# the master has been blocked in its receive for 2 s (--timeout is only
+# the upper bound).
 # Needs root (network namespaces); everything is removed at the end.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tests/lib/common.sh"
@@ -48,6 +49,7 @@ node list
 load --pvm pvm_master.c pvm_worker.c
 break pvm_worker.c:$BP
 build
+trace file demo.pvtrace
 run pvm a --timeout 15 pvm_master 6
 info procs
 print -all n
@@ -57,8 +59,14 @@ print -all out
 print -all arch
 continue all --timeout 90
 stats
+trace check
+info efficiency
+info matrix
 trace filter kind=send,recv
 trace show 12
+report -o report.html
+trace export chrome demo.json
+trace file off
 EOS
 say "console script (pvm.pvt):"
 sed 's/^/  /' "$T/pvm.pvt"
@@ -66,5 +74,10 @@ say "paravt -n -x pvm.pvt"
 ip netns exec "$PVM_NS_A" "$PARAVT" -n -x "$T/pvm.pvt"
 rc=$?
 say "console exit status: $rc"
+if [ "$rc" = 0 ]; then
+	say "paravt trace-info demo.pvtrace"
+	"$PARAVT" trace-info "$T/demo.pvtrace" || rc=1
+	say "report.html: $(wc -c <"$T/report.html") bytes, $(grep -o 'class="msg"' "$T/report.html" | wc -l) message arrows; demo.json: $(wc -c <"$T/demo.json") bytes"
+fi
 say "stopping the daemons and removing the namespaces"
 exit $rc
