@@ -482,6 +482,7 @@ static int con_dbg_on_table(con_node *n, const wire_msg *m)
 	}
 	td_table_free(p->tables[unit]);
 	p->tables[unit] = t;
+	con_tfile_types(n->spec.name, (uint32_t)proc, p->id, unit, o);
 	return 1;
 }
 

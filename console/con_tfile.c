@@ -571,6 +571,20 @@ void con_tfile_exit(int pid_id, const char *how, int64_t code)
 	con_tfile_flush();
 }
 
+/* A type table of one unit of a process. */
+void con_tfile_types(const char *node, uint32_t proc, int pid_id,
+		     uint64_t unit, const msgpack_object *table)
+{
+	if (con_tf.f < 0)
+		return;
+	con_tfile_node_seen(node);
+	con_tfile_rec("types", 6);
+	con_tfile_src(node, proc, pid_id);
+	msgpack_pack_uint64(&con_tf.pk, unit);
+	msgpack_pack_object(&con_tf.pk, *table);
+	con_tfile_flush();
+}
+
 /* A variable a `record` breakpoint captured. */
 void con_tfile_var(int pid_id, int bp, const char *file, int line,
 		   uint64_t hit, const char *name, const char *value)

@@ -50,6 +50,10 @@ void con_tfile_strings(const char *node, uint32_t proc, int pid_id,
 void con_tfile_lost(const char *node, uint32_t proc, int pid_id,
 		    uint64_t count);
 void con_tfile_exit(int pid_id, const char *how, int64_t code);
+/* A breakpoint type table (TYPE_TABLE) of a process's unit, as the node
+ * sent it: lets a reader decode values of that unit later. */
+void con_tfile_types(const char *node, uint32_t proc, int pid_id,
+		     uint64_t unit, const msgpack_object *table);
 void con_tfile_var(int pid_id, int bp, const char *file, int line,
 		   uint64_t hit, const char *name, const char *value);
 
@@ -117,6 +121,7 @@ typedef struct con_tfile_meta {
 	size_t nprocs;
 	con_tfile_var_info *vars;
 	size_t nvars;
+	uint64_t ntypes;                /* type tables ("types" records) */
 	int ended;                      /* an end record was read */
 	char end_how[64];               /* its how */
 	int64_t end_status;             /* its status */

@@ -438,6 +438,9 @@ static void con_tfile_info_body(void)
 		printf("variables:  %zu recorded values of %s\n", m->nvars,
 		       names);
 	}
+	if (m->ntypes > 0)
+		printf("types:      %llu breakpoint type tables\n",
+		       (unsigned long long)m->ntypes);
 	if (m->ended)
 		printf("ended:      %s, status %lld\n", m->end_how,
 		       (long long)m->end_status);

@@ -29,6 +29,7 @@
 #include "con_clk.h"
 #include "con_ev.h"
 #include "con_tfile.h"
+#include "td_con.h"
 #include "wire.h"
 
 #define CON_TFILE_MAGIC "paravt-trace"
@@ -340,6 +341,24 @@ static int con_tfile_rd_var(const con_tfile_rec *r)
 	return v->file != NULL && v->name != NULL && v->value != NULL ? 0 : -1;
 }
 
+/* ["types", NODE, PROC, PID_ID, UNIT, TABLE]: the table must decode. */
+static int con_tfile_rd_types(const con_tfile_rec *r)
+{
+	char node[CON_TFILE_NAME_MAX], why[200];
+	td_table *t;
+	int64_t unit;
+	uint32_t proc;
+	int id;
+
+	if (con_tfile_fsrc(r, node, sizeof node, &proc, &id) < 0 ||
+	    con_tfile_fint(r, 4, &unit) < 0 || unit < 0 || r->n < 6 ||
+	    td_table_decode(&r->f[5], &t, why, sizeof why) != 0)
+		return -1;
+	td_table_free(t);
+	con_tfm.ntypes++;
+	return 0;
+}
+
 /* ["end", HOW, STATUS] */
 static int con_tfile_rd_end(const con_tfile_rec *r)
 {
@@ -363,6 +382,7 @@ static const struct {
 	{"lost", con_tfile_rd_lost},
 	{"exit", con_tfile_rd_exit},
 	{"var", con_tfile_rd_var},
+	{"types", con_tfile_rd_types},
 	{"end", con_tfile_rd_end},
 };
 

@@ -70,6 +70,8 @@ expect_grep "^matched: +$pairs send/recv pairs, " "$T/info" "matched pairs diffe
 expect_grep '^time span: +0\.[0-9]{6} s|^time span: +[1-9][0-9]*\.[0-9]{6} s' "$T/info"
 expect_grep '^ended: +off, status 0$' "$T/info"
 expect_grep '^variables: +12 recorded values of n, sum$' "$T/info"
+# the worker units' breakpoint type tables, as the nodes sent them
+expect_grep '^types: +[1-9][0-9]* breakpoint type tables$' "$T/info" "no type tables in the file"
 expect_no_grep '^note:' "$T/info"
 ok "trace-info: $events events, $sends pairs, as the live stats"
 
