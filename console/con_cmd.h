@@ -63,9 +63,14 @@ extern const con_cmd con_trace_cmds[];
 /* stats (con_ev_cmd.c). */
 con_cmd_fn con_cmd_stats;
 
-/* Prints the events that arrived since the last call when `trace on`
- * is in effect (con_ev_cmd.c). */
+/* Prints what `trace on` shows since the last call: with --raw every
+ * record as it arrived, else the events in the compensated global order
+ * as far as it is final (con_ev_cmd.c). */
 void con_ev_cmd_live(void);
+
+/* Prints what the ordered live display still holds back (called when
+ * run or continue returns). */
+void con_ev_cmd_live_flush(void);
 
 /* The Tid cell, activity (enum con_ev_activity, -1 unknown) and last
  * event location of p, from its events, into the caller's buffers. */

@@ -469,6 +469,7 @@ static void con_cmd_dbg_settle(double secs)
 		con_cmd_dbg_still_running(secs);
 	if (rc == WIRE_ESTATE)
 		printf("[interrupted: processes go on; see info procs]\n");
+	con_ev_cmd_live_flush();
 	if (rc == CON_DBG_EWATCH)
 		printf("[stopped waiting: %s]\n", con_dbg_watch_why());
 	con_cmd_dbg_settled_rc = rc;

@@ -49,7 +49,15 @@ static struct {
 	int raw;               /* trace on --raw */
 	uint64_t cursor;       /* next arrival number to consider */
 	con_ev_filter filter;  /* the display filter */
+	uint32_t *done;        /* per analysis process: events the ordered
+				  live display has passed */
+	uint32_t ndone;        /* entries of done */
+	uint64_t last_ns;      /* when the ordered display last looked */
 } con_trace;
+
+/* The ordered live display looks at most this often (it re-analyses
+ * the events; run and continue flush it when they return). */
+#define CON_LIVE_PERIOD_NS 500000000ull
 
 /* Option words of trace on and trace show (completion). */
 static const char *const con_trace_on_flags[] = {"--raw", NULL};
@@ -73,19 +81,29 @@ typedef struct con_show_index {
 	uint32_t nprocs;   /* entries in src_of */
 } con_show_index;
 
+static int con_show_index_build(con_show_index *x, const ana_trace *tr);
+static void con_show_index_free(con_show_index *x);
+static const con_ev_rec *con_show_at(const ana_trace *tr,
+				     const con_show_index *x, uint64_t k,
+				     int view, con_ev_rec *out);
+static void con_show_marks(const ana_trace *tr, uint32_t p, uint32_t i,
+			   int raw, char *line, size_t n);
+
 /* The subcommands of `trace` ("dump" is meant for tests). */
 const con_cmd con_trace_cmds[] = {
 	{"on", "trace on [--raw]",
-	 "print every event as it arrives",
+	 "print the events in global order as the run goes on",
 	 "Prints one line per completed call (the *_END events), program\n"
-	 "start and exit, crash and breakpoint stop, as events arrive:\n"
+	 "start and exit, crash and breakpoint stop:\n"
 	 "[p2 s390x] +0.012345 send    -> t4000a tag 7  320 B  "
 	 "pvm_master.c:57 main\n"
 	 "Receives show the source actually received from (also for\n"
 	 "wildcard receives).  Only events that pass `trace filter` print.\n"
-	 "The live display is in arrival order with measured times (a\n"
-	 "process's events may come late); trace show prints the global\n"
-	 "order.  --raw prints them as trace show --raw does.",
+	 "The display is in the compensated global order (as trace show):\n"
+	 "every half second it prints the events up to the earliest last\n"
+	 "event of the running processes, and all that is held back when\n"
+	 "run or continue returns.  --raw prints every record at once, in\n"
+	 "arrival order, as trace show --raw does.",
 	 con_trace_on, NULL, CON_ARG_NONE, con_trace_on_flags},
 	{"off", "trace off",
 	 "stop printing events (they are still stored)",
@@ -169,8 +187,9 @@ const con_cmd con_trace_cmds[] = {
 
 /* ---- live display ----------------------------------------------------- */
 
-/* Prints the events that arrived since the last call (when on). */
-void con_ev_cmd_live(void)
+/* Prints, in arrival order, the events that arrived since the last
+ * call (trace on --raw). */
+static void con_ev_cmd_live_raw(void)
 {
 	const con_ev_rec *e;
 	uint64_t num, end = con_ev_next();
@@ -180,13 +199,126 @@ void con_ev_cmd_live(void)
 		con_trace.cursor = con_ev_oldest();
 	for (num = con_trace.cursor; con_trace.on && num < end; num++) {
 		e = con_ev_get(num);
-		if (e != NULL &&
-		    con_ev_match(&con_trace.filter, e, con_trace.raw))
-			printf("%s\n", con_ev_format(e, con_trace.raw,
-						     con_ev_t0(), line,
+		if (e != NULL && con_ev_match(&con_trace.filter, e, 1))
+			printf("%s\n", con_ev_format(e, 1, con_ev_t0(), line,
 						     sizeof line));
 	}
 	con_trace.cursor = end;
+}
+
+/* Makes done[] fit tr: new processes start at 0; a store that was
+ * reset (fewer processes or events than passed) starts over.  0 or -1. */
+static int con_live_fit(const ana_trace *tr)
+{
+	uint32_t *d, p;
+
+	for (p = 0; p < tr->nprocs && p < con_trace.ndone; p++)
+		if (con_trace.done[p] > tr->procs[p].nev)
+			break;
+	if (tr->nprocs < con_trace.ndone || p < con_trace.ndone)
+		con_trace.ndone = 0;
+	if (tr->nprocs <= con_trace.ndone)
+		return 0;
+	d = realloc(con_trace.done, (tr->nprocs + 1) * sizeof *d);
+	if (d == NULL)
+		return -1;
+	memset(d + con_trace.ndone, 0,
+	       (tr->nprocs - con_trace.ndone) * sizeof *d);
+	con_trace.done = d;
+	con_trace.ndone = tr->nprocs;
+	return 0;
+}
+
+/* The compensated time up to which the global order is final: no live
+ * process has an event after it yet, so later events of theirs come
+ * after it (a process's times never decrease).  Ended processes do not
+ * count. */
+static int64_t con_live_mark(const ana_trace *tr)
+{
+	int64_t mark = INT64_MAX;
+	const ana_ev *e;
+	uint32_t p;
+
+	for (p = 0; p < tr->nprocs; p++) {
+		if (tr->procs[p].nev == 0)
+			continue;
+		e = &tr->procs[p].ev[tr->procs[p].nev - 1];
+		if (e->kind != PVT_EV_PROG_EXIT && e->kind != PVT_EV_CRASH &&
+		    e->c_ns < mark)
+			mark = e->c_ns;
+	}
+	return mark;
+}
+
+/* Prints, in the compensated global order, the events not shown yet up
+ * to the mark (everything with all). */
+static void con_ev_cmd_live_order(int all)
+{
+	char err[200], line[1400];
+	con_show_index x;
+	ana_trace *tr;
+	con_ev_rec rec;
+	int64_t mark;
+	uint64_t k;
+	ana_ref r;
+
+	con_trace.last_ns = wire_now_ns();
+	tr = con_ana_get(err, sizeof err);
+	if (tr == NULL || con_live_fit(tr) != 0 ||
+	    con_show_index_build(&x, tr) != 0)
+		return;
+	mark = all ? INT64_MAX : con_live_mark(tr);
+	for (k = 0; k < tr->norder; k++) {
+		r = tr->order[k];
+		if (r.idx < con_trace.done[r.proc])
+			continue;
+		if (ana_get(tr, r)->c_ns > mark)
+			break;
+		con_trace.done[r.proc] = r.idx + 1;
+		if (con_show_at(tr, &x, k, ANA_VIEW_COMP, &rec) == NULL ||
+		    !con_ev_match(&con_trace.filter, &rec, 0))
+			continue;
+		con_ev_format(&rec, 0, con_ev_t0(), line, sizeof line);
+		con_show_marks(tr, r.proc, r.idx, 0, line, sizeof line);
+		printf("%s\n", line);
+	}
+	con_show_index_free(&x);
+}
+
+/* Marks every stored event as shown (trace on: only what comes next). */
+static void con_live_skip_stored(void)
+{
+	char err[200];
+	ana_trace *tr = con_ev_next() > 0 ? con_ana_get(err, sizeof err)
+					  : NULL;
+	uint32_t p;
+
+	con_trace.cursor = con_ev_next();
+	con_trace.ndone = 0;
+	if (tr == NULL || con_live_fit(tr) != 0)
+		return;
+	for (p = 0; p < tr->nprocs; p++)
+		con_trace.done[p] = tr->procs[p].nev;
+}
+
+/* Prints what trace on shows since the last call: --raw in arrival
+ * order at once, else in the global order, every half second, up to the
+ * point no live process can still precede. */
+void con_ev_cmd_live(void)
+{
+	if (!con_trace.on)
+		return;
+	if (con_trace.raw)
+		con_ev_cmd_live_raw();
+	else if (wire_now_ns() - con_trace.last_ns >= CON_LIVE_PERIOD_NS)
+		con_ev_cmd_live_order(0);
+}
+
+/* Prints everything trace on has held back (run or continue returned). */
+void con_ev_cmd_live_flush(void)
+{
+	if (con_trace.on && !con_trace.raw)
+		con_ev_cmd_live_order(1);
 }
 
 /* trace on [--raw], trace off */
@@ -200,9 +332,11 @@ static int con_trace_on(int argc, char **argv, char *err, size_t errlen)
 			 "off");
 		return WIRE_EARG;
 	}
-	con_ev_cmd_live();
+	con_ev_cmd_live_flush();
 	con_trace.on = on;
 	con_trace.raw = raw;
+	if (on)
+		con_live_skip_stored();
 	printf("tracing is %s\n", on ? "on" : "off");
 	return 0;
 }

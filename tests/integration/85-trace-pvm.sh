@@ -52,3 +52,18 @@ ok "stats: $2 sends, $3 receives, $4 bytes each way"
 expect_grep '^\[p1 nat\] \+[0-9.]+ recv +<- t[0-9a-f]+ tag 12 +[0-9]+ B  .*pvm_master\.c:[0-9]+ main$' "$T/out" "wildcard trecv without its actual source"
 expect_no_grep '^\[p1 nat\] .*recv +<- any' "$T/out"
 ok "trace show: wildcard receives show their actual source"
+# trace on: the live lines (before info procs) are in the global order —
+# times never decrease, and every worker's receive of its task (tag 11)
+# comes after the master's send to that worker.
+sed -n '/^tracing is on$/,/^  Id /p' "$T/out" | grep '^\[p[0-9]* nat\] +' >"$T/live"
+[ "$(wc -l <"$T/live")" -ge 40 ] || fail "too few live lines"
+awk '{ t = substr($3, 2) + 0; if (NR > 1 && t < prev) { print "line " NR ": " $0; bad = 1 } prev = t }
+	END { exit bad }' "$T/live" || fail "live display times go back"
+for w in $(sed -n 's/^\[p1 nat\] .* send +-> \(t[0-9a-f]*\) tag 11 .*/\1/p' "$T/live"); do
+	s=$(grep -n "^\[p1 nat\] .* send +-> $w tag 11 " "$T/live" | head -n 1 | cut -d: -f1)
+	r=$(grep -n "recv +<- t[0-9a-f]* tag 11 " "$T/live" | while IFS=: read -r n l; do
+		p=$(echo "$l" | sed 's/^\[\(p[0-9]*\) .*/\1/')
+		grep -q "^ *$p .* $w " "$T/out" && { echo "$n"; break; }; done)
+	[ -n "$s" ] && [ -n "$r" ] && [ "$r" -gt "$s" ] || fail "receive of $w's task (line $r) not after its send (line $s)"
+done
+ok "trace on: live lines in the global order (receives after their sends)"
