@@ -25,9 +25,6 @@ command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
 [ "$(id -u)" = 0 ] || skip "network namespaces need root"
 command -v ip >/dev/null || skip "no ip(8): network namespaces unavailable"
 pvm_need_s390x
-DA=$TOP/build/linux-x86_64/bin/paravtd
-DB=$TOP/build/linux-s390x-qemu/bin/paravtd
-[ -x "$DA" ] && [ -x "$DB" ] || fail "no paravtd for both ports (make nodes)"
 [ -e "$TOP/build/linux-s390x-qemu/lib/libparavt_pvm.a" ] || fail "no s390x libparavt_pvm.a (make nodes)"
 export TMPDIR="$T"
 unset PVM_EXPORT PVM_VMID PARAVT_SESSION PARAVT_SOCK PARAVT_SESSION_DIR 2>/dev/null || true
@@ -36,18 +33,8 @@ unset PVM_EXPORT PVM_VMID PARAVT_SESSION PARAVT_SOCK PARAVT_SESSION_DIR 2>/dev/n
 # deletes them).
 pvm_netns_pair
 
-# The two daemons (qemu for B as start_daemon would: the port's prefix).
-ip netns exec "$PVM_NS_A" "$DA" --listen "$PVM_ADDR_A:0" --allow-remote \
-	--port-file "$T/a.port" --name a --log "$T/a.log" &
-track_pid $!
-# shellcheck disable=SC2046
-ip netns exec "$PVM_NS_B" $(port_prefix linux-s390x-qemu) "$DB" \
-	--listen "$PVM_ADDR_B:0" --allow-remote \
-	--port-file "$T/b.port" --name b --log "$T/b.log" &
-track_pid $!
-wait_for 20 test -s "$T/a.port" || { cat "$T/a.log"; fail "daemon a did not start"; }
-wait_for 30 test -s "$T/b.port" || { cat "$T/b.log"; fail "daemon b did not start"; }
-PA=$(cat "$T/a.port") PB=$(cat "$T/b.port")
+# The two daemons (pvm-cluster.sh).
+pvm_daemon_pair
 
 P=$TOP/tests/programs
 cd "$T" || fail "cd $T"

@@ -181,22 +181,10 @@ expect_grep '^ended: +hang' "$T/dl.info"
 ok "--hang 3 on a deadlock: status 4 after $((t1 - t0)) s, trace kept (ended: hang)"
 
 pvm_need_s390x
-DA=$TOP/build/linux-x86_64/bin/paravtd
-DB=$TOP/build/linux-s390x-qemu/bin/paravtd
-[ -x "$DB" ] || fail "no s390x paravtd (make nodes)"
 export TMPDIR="$T"
 unset PVM_EXPORT PVM_VMID PARAVT_SESSION PARAVT_SOCK PARAVT_SESSION_DIR 2>/dev/null || true
 pvm_netns_pair
-ip netns exec "$PVM_NS_A" "$DA" --listen "$PVM_ADDR_A:0" --allow-remote \
-	--port-file "$T/a.port" --name a --log "$T/a.log" &
-track_pid $!
-# shellcheck disable=SC2046
-ip netns exec "$PVM_NS_B" $(port_prefix linux-s390x-qemu) "$DB" \
-	--listen "$PVM_ADDR_B:0" --allow-remote \
-	--port-file "$T/b.port" --name b --log "$T/b.log" &
-track_pid $!
-wait_for 20 test -s "$T/a.port" || { cat "$T/a.log"; fail "daemon a did not start"; }
-wait_for 30 test -s "$T/b.port" || { cat "$T/b.log"; fail "daemon b did not start"; }
+pvm_daemon_pair
 cat >"$T/nodes" <<EOF
 # the two hosts of the virtual machine
 a $PVM_ADDR_A:$(cat "$T/a.port")

@@ -223,6 +223,28 @@ pvm_start_single() {
 # clash with another run; only the names (from $$) must be unique.  The
 # exit hook deletes them (and the veths with them).  Skips (77) where
 # namespaces cannot be made.
+# pvm_daemon_pair: after pvm_netns_pair, starts paravtd "a" (x86_64) in
+# namespace A and "b" (s390x, under qemu as start_daemon would run it)
+# in namespace B, each on its namespace's address; waits for both and
+# sets DA and DB (the binaries), PA and PB (their ports).  Logs go to
+# $T/a.log and $T/b.log.
+pvm_daemon_pair() {
+	DA=$TOP/build/linux-x86_64/bin/paravtd
+	DB=$TOP/build/linux-s390x-qemu/bin/paravtd
+	[ -x "$DA" ] && [ -x "$DB" ] || fail "no paravtd for both ports (make nodes)"
+	ip netns exec "$PVM_NS_A" "$DA" --listen "$PVM_ADDR_A:0" --allow-remote \
+		--port-file "$T/a.port" --name a --log "$T/a.log" &
+	track_pid $!
+	# shellcheck disable=SC2046
+	ip netns exec "$PVM_NS_B" $(port_prefix linux-s390x-qemu) "$DB" \
+		--listen "$PVM_ADDR_B:0" --allow-remote \
+		--port-file "$T/b.port" --name b --log "$T/b.log" &
+	track_pid $!
+	wait_for 20 test -s "$T/a.port" || { cat "$T/a.log"; fail "daemon a did not start"; }
+	wait_for 30 test -s "$T/b.port" || { cat "$T/b.log"; fail "daemon b did not start"; }
+	PA=$(cat "$T/a.port") PB=$(cat "$T/b.port")
+}
+
 pvm_netns_pair() {
 	PVM_NS_A=pvtA$$ PVM_NS_B=pvtB$$
 	ip netns add "$PVM_NS_A" 2>"$T/netns.err" || {
