@@ -123,10 +123,27 @@ static int con_report_only(int argc, char **argv, const char *const *ok,
 
 /* ---- info efficiency -------------------------------------------------- */
 
+/* The common start of info efficiency and info balance: only --view V
+ * among the words (usage names the command), then con_report_stats in
+ * that view (*view).  0 or a code with err. */
+static int con_report_view_stats(int argc, char **argv, const char *usage,
+				 int *view, ana_trace **tr, ana_stats *st,
+				 uint32_t **order, char *err, size_t errlen)
+{
+	static const char *const ok[] = {"--view=", NULL};
+	int rc;
+
+	rc = con_report_only(argc, argv, ok, usage, err, errlen);
+	if (rc != 0)
+		return rc;
+	if ((*view = con_ana_view_arg(argc, argv, err, errlen)) < 0)
+		return WIRE_EARG;
+	return con_report_stats(*view, tr, st, order, err, errlen);
+}
+
 /* info efficiency [--view comp|order|raw] */
 int con_info_efficiency(int argc, char **argv, char *err, size_t errlen)
 {
-	static const char *const ok[] = {"--view=", NULL};
 	const ana_task_stats *t;
 	ana_trace *tr;
 	ana_stats st;
@@ -134,13 +151,8 @@ int con_info_efficiency(int argc, char **argv, char *err, size_t errlen)
 	uint32_t *order, i, k;
 	int view, rc;
 
-	rc = con_report_only(argc, argv, ok, "info efficiency [--view V]", err,
-			     errlen);
-	if (rc != 0)
-		return rc;
-	if ((view = con_ana_view_arg(argc, argv, err, errlen)) < 0)
-		return WIRE_EARG;
-	rc = con_report_stats(view, &tr, &st, &order, err, errlen);
+	rc = con_report_view_stats(argc, argv, "info efficiency [--view V]",
+				   &view, &tr, &st, &order, err, errlen);
 	if (rc != 0)
 		return rc;
 	printf("%-6s %-12s %-8s %12s %12s %12s %12s %6s\n", "Proc", "Node",
@@ -235,7 +247,6 @@ static void con_balance_line(const ana_trace *tr, uint32_t i,
 /* info balance */
 int con_info_balance(int argc, char **argv, char *err, size_t errlen)
 {
-	static const char *const ok[] = {"--view=", NULL};
 	double sum = 0, mean;
 	int64_t max = 0;
 	ana_trace *tr;
@@ -243,13 +254,8 @@ int con_info_balance(int argc, char **argv, char *err, size_t errlen)
 	uint32_t *order, i;
 	int view, rc;
 
-	rc = con_report_only(argc, argv, ok, "info balance [--view V]", err,
-			     errlen);
-	if (rc != 0)
-		return rc;
-	if ((view = con_ana_view_arg(argc, argv, err, errlen)) < 0)
-		return WIRE_EARG;
-	rc = con_report_stats(view, &tr, &st, &order, err, errlen);
+	rc = con_report_view_stats(argc, argv, "info balance [--view V]",
+				   &view, &tr, &st, &order, err, errlen);
 	if (rc != 0)
 		return rc;
 	for (i = 0; i < st.ntasks; i++) {
