@@ -18,7 +18,7 @@ start_daemon n1 linux-x86_64
 "$WP" "127.0.0.1:$DPORT_n1" --wait-ms 30000 --send SESSION_OPEN:mpi \
 	--put "1:mpi_pingpong.c=$TOP/tests/programs/mpi_pingpong.c" \
 	--build "1:pp:mpi_pingpong.c:-DPARAVT_MPI=1" --until BUILD_RESULT \
-	--run "1:1:mpi:pp:-np 2" --ack --until-n PROC_EXIT:3 \
+	--run "1:1:mpi:pp::-np 2" --ack --until-n PROC_EXIT:3 \
 	--linger-ms 1000 >"$T/out" 2>&1
 grep -v '^EV ' "$T/out" >"$T/frames"
 expect_grep '^BUILD_RESULT build=1 ok=true' "$T/frames"
