@@ -135,8 +135,29 @@ static int con_run_is_prog(const char *name)
 	return 0;
 }
 
-/* Reads the leading [NODE] [--timeout SECS] of run pvm/mpi from argv[*i]:
- * a word that names a node (and no program of the build) is the node.
+/* At argv[*i]: "--exec PATH" sets c->o.exec, leaves *i at PATH and
+ * returns 1; 0 if not there; -1 with err (also for a second one). */
+static int con_run_exec(int argc, char **argv, int *i, con_run_cmd *c,
+			char *err, size_t errlen)
+{
+	if (strcmp(argv[*i], "--exec") != 0)
+		return 0;
+	if (c->o.exec != NULL) {
+		snprintf(err, errlen, "run: --exec given twice");
+		return -1;
+	}
+	if (*i + 1 >= argc || argv[*i + 1][0] != '/') {
+		snprintf(err, errlen, "run: --exec needs the absolute path of "
+			 "a program on the node");
+		return -1;
+	}
+	c->o.exec = argv[++*i]; /* *i: the last word taken */
+	return 1;
+}
+
+/* Reads the leading [NODE] [--timeout SECS] [--exec PATH] of run pvm/mpi
+ * from argv[*i]: a word that names a node (and no program of the build)
+ * is the node.
  * 0 or -1 with err. */
 static int con_run_lead(int argc, char **argv, int *i, con_run_cmd *c,
 			char *err, size_t errlen)
@@ -145,6 +166,8 @@ static int con_run_lead(int argc, char **argv, int *i, con_run_cmd *c,
 
 	for (; *i < argc; ++*i) {
 		r = con_cmd_dbg_timeout(argc, argv, i, &c->secs, err, errlen);
+		if (r == 0)
+			r = con_run_exec(argc, argv, i, c, err, errlen);
 		if (r < 0)
 			return -1;
 		if (r > 0)
@@ -155,23 +178,6 @@ static int con_run_lead(int argc, char **argv, int *i, con_run_cmd *c,
 		c->node = argv[*i];
 	}
 	return 0;
-}
-
-/* At argv[*i]: "--exec PATH" sets c->o.exec and returns 1; 0 if not
- * there; -1 with err. */
-static int con_run_exec(int argc, char **argv, int *i, con_run_cmd *c,
-			char *err, size_t errlen)
-{
-	if (strcmp(argv[*i], "--exec") != 0)
-		return 0;
-	if (*i + 1 >= argc || argv[*i + 1][0] != '/') {
-		snprintf(err, errlen, "run: --exec needs the absolute path of "
-			 "a program on the node");
-		return -1;
-	}
-	c->o.exec = argv[++*i];
-	++*i;
-	return 1;
 }
 
 /* ---- run mpi's options -------------------------------------------------- */
@@ -186,9 +192,11 @@ static int con_run_mpi_opts(int argc, char **argv, int *i, con_run_cmd *c,
 	long np;
 	int k, r;
 
-	for (; *i < argc && argv[*i][0] == '-' && strcmp(argv[*i], "--exec") &&
-	       strcmp(argv[*i], "--"); *i += k) {
+	for (; *i < argc && argv[*i][0] == '-' && strcmp(argv[*i], "--");
+	     *i += k) {
 		r = con_cmd_dbg_timeout(argc, argv, i, &c->secs, err, errlen);
+		if (r == 0)
+			r = con_run_exec(argc, argv, i, c, err, errlen);
 		if (r != 0) {
 			k = 1;
 			if (r < 0)
@@ -236,16 +244,19 @@ static int con_run_kind_words(int argc, char **argv, con_run_cmd *c,
 	if (con_run_lead(argc, argv, &i, c, err, errlen) < 0 ||
 	    (mpi && con_run_mpi_opts(argc, argv, &i, c, err, errlen) < 0))
 		return -1;
-	r = i < argc ? con_run_exec(argc, argv, &i, c, err, errlen) : 0;
+	r = i < argc && c->o.exec == NULL ?
+	    con_run_exec(argc, argv, &i, c, err, errlen) : 0;
 	if (r < 0)
 		return -1;
-	if (r == 0 && i < argc) {
+	if (r > 0)
+		i++;
+	if (c->o.exec == NULL && i < argc) {
 		con_run_prog_name(argv[i++], c->prog, sizeof c->prog);
-	} else if (r == 0 && !mpi) {
+	} else if (c->o.exec == NULL && !mpi) {
 		snprintf(err, errlen, "usage: run pvm [NODE] [--timeout SECS] "
 			 "(MASTER | --exec PATH) [ARGS...] [< FILE]");
 		return -1;
-	} else if (r == 0) {
+	} else if (c->o.exec == NULL) {
 		progs = con_dbg_programs(&np);
 		snprintf(c->prog, sizeof c->prog, "%s", np > 0 ? progs[0] : "");
 	}
@@ -271,7 +282,7 @@ static int con_run_plain_words(int argc, char **argv, int *nnodes,
 		if (r < 0)
 			return -1;
 		if (r > 0) {
-			if (i < argc && strcmp(argv[i], "--") == 0)
+			if (++i < argc && strcmp(argv[i], "--") == 0)
 				i++;
 			break;
 		}

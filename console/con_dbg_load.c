@@ -475,6 +475,7 @@ static int con_load_detect(con_load *l, char *note, size_t cap, char *err,
 	char names[2][512], via[PATH_MAX + 32] = "", first[2][PATH_MAX];
 	int *found = calloc(l->nsrc + 1, sizeof *found), cnt[2], mode, bit;
 	int have[2] = {0, 0}, b;
+	const char *first0;
 	con_scan sc;
 	size_t i;
 
@@ -506,8 +507,10 @@ static int con_load_detect(con_load *l, char *note, size_t cap, char *err,
 	free(found);
 	mode = cnt[0] ? CON_DBG_PVM : cnt[1] ? CON_DBG_MPI : CON_DBG_PLAIN;
 	if (cnt[0] && cnt[1] && l->mode < 0) {
-		snprintf(err, errlen, "load: %s include pvm3.h and %s mpi.h: "
-			 "say which with --pvm or --mpi", names[0], names[1]);
+		snprintf(err, errlen, "load: %s include%s pvm3.h and %s "
+			 "include%s mpi.h: say which with --pvm or --mpi",
+			 names[0], cnt[0] == 1 ? "s" : "", names[1],
+			 cnt[1] == 1 ? "s" : "");
 		return WIRE_EARG;
 	}
 	bit = mode == CON_DBG_PVM ? 0 : 1;
@@ -515,16 +518,18 @@ static int con_load_detect(con_load *l, char *note, size_t cap, char *err,
 		snprintf(via, sizeof via, " through %s",
 			 strrchr(first[bit], '/') ?
 			 strrchr(first[bit], '/') + 1 : first[bit]);
+	first0 = strrchr(l->src[0], '/') ? strrchr(l->src[0], '/') + 1 :
+		 l->src[0];
 	if (l->mode >= 0 && l->mode != mode)
 		snprintf(note, cap, "%s: %s program (%s given%s%s)",
-			 l->src[0], kind[l->mode], l->mode == CON_DBG_PVM ?
+			 first0, kind[l->mode], l->mode == CON_DBG_PVM ?
 			 "--pvm" : l->mode == CON_DBG_MPI ? "--mpi" : "--plain",
 			 cnt[0] ? "; it includes pvm3.h" : cnt[1] ?
 			 "; it includes mpi.h" : "",
 			 cnt[0] && cnt[1] ? " and mpi.h" : "");
 	else if (mode == CON_DBG_PLAIN)
 		snprintf(note, cap, "%s: plain program (includes neither "
-			 "pvm3.h nor mpi.h)", l->nsrc == 1 ? l->src[0] :
+			 "pvm3.h nor mpi.h)", l->nsrc == 1 ? first0 :
 			 "the sources");
 	else
 		snprintf(note, cap, "%s: %s program (include%s %s%s)",
