@@ -4,11 +4,13 @@
  * the count to rank 1, which adds its rank and passes it on round the
  * ring back to rank 0 (point-to-point messages to match); then the sum of
  * the numbers is broadcast and every rank prints one line:
- *   rank R of N: count C sum S ring T
- * Exit 0 when rank 0 read at least one number.
+ *   rank R of N: count C sum S ring T[ tag V]
+ * (" tag V" when the environment has MPI_STDIN_TAG=V: mpirun's -x reached
+ * the rank).  Exit 0 when rank 0 read at least one number.
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int main(int argc, char **argv)
 {
@@ -38,8 +40,9 @@ int main(int argc, char **argv)
 	}
 	MPI_Bcast(&c, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	MPI_Bcast(&s, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-	printf("rank %d of %d: count %d sum %ld ring %d\n", rank, size, c, s,
-	       ring);
+	printf("rank %d of %d: count %d sum %ld ring %d%s%s\n", rank, size,
+	       c, s, ring, getenv("MPI_STDIN_TAG") ? " tag " : "",
+	       getenv("MPI_STDIN_TAG") ? getenv("MPI_STDIN_TAG") : "");
 	MPI_Finalize();
 	return rank == 0 && c == 0 ? 3 : 0;
 }
