@@ -72,6 +72,34 @@ int para_vt_pvm_delhosts(PARAVT_PVM_ARGS, char **hosts, int n, int *infos);
 int para_vt_pvm_initsend(PARAVT_PVM_ARGS, int encoding);
 int para_vt_pvm_notify(PARAVT_PVM_ARGS, int what, int tag, int n, int *tids);
 int para_vt_pvm_halt(PARAVT_PVM_ARGS);
+int para_vt_pvm_sendsig(PARAVT_PVM_ARGS, int tid, int sig);
+/* group queries */
+int para_vt_pvm_gettid(PARAVT_PVM_ARGS, char *group, int inst);
+int para_vt_pvm_getinst(PARAVT_PVM_ARGS, char *group, int tid);
+int para_vt_pvm_gsize(PARAVT_PVM_ARGS, char *group);
+int para_vt_pvm_freezegroup(PARAVT_PVM_ARGS, char *group, int size);
+/* mailbox */
+int para_vt_pvm_putinfo(PARAVT_PVM_ARGS, char *name, int bufid, int flags);
+int para_vt_pvm_recvinfo(PARAVT_PVM_ARGS, char *name, int index, int flags);
+int para_vt_pvm_delinfo(PARAVT_PVM_ARGS, char *name, int index, int flags);
+int para_vt_pvm_getmboxinfo(PARAVT_PVM_ARGS, char *pattern, int *nclasses,
+			    struct pvmmboxinfo **classes);
+/* the virtual machine, message handlers */
+int para_vt_pvm_tasks(PARAVT_PVM_ARGS, int where, int *ntask,
+		      struct pvmtaskinfo **taskp);
+int para_vt_pvm_config(PARAVT_PVM_ARGS, int *nhost, int *narch,
+		       struct pvmhostinfo **hostp);
+int para_vt_pvm_pstat(PARAVT_PVM_ARGS, int tid);
+int para_vt_pvm_mstat(PARAVT_PVM_ARGS, char *host);
+int para_vt_pvm_hostsync(PARAVT_PVM_ARGS, int host, struct timeval *clk,
+			 struct timeval *delta);
+int para_vt_pvm_siblings(PARAVT_PVM_ARGS, int **tids);
+/* The type of a receive matching function (pvm_recvf). */
+typedef int (*para_vt_recvf_fn)(int, int, int);
+para_vt_recvf_fn para_vt_pvm_recvf(PARAVT_PVM_ARGS, para_vt_recvf_fn fn);
+int para_vt_pvm_addmhf(PARAVT_PVM_ARGS, int src, int tag, int ctx,
+		       int (*fn)(int));
+int para_vt_pvm_delmhf(PARAVT_PVM_ARGS, int id);
 
 #ifndef PARAVT_PVM_NO_MACROS
 #define PVT__AT __FILE__, __func__, __LINE__
@@ -105,6 +133,25 @@ int para_vt_pvm_halt(PARAVT_PVM_ARGS);
 #define pvm_initsend(e) para_vt_pvm_initsend(PVT__AT, (e))
 #define pvm_notify(w, g, n, ts) para_vt_pvm_notify(PVT__AT, (w), (g), (n), (ts))
 #define pvm_halt() para_vt_pvm_halt(PVT__AT)
+#define pvm_sendsig(t, s) para_vt_pvm_sendsig(PVT__AT, (t), (s))
+#define pvm_gettid(gr, i) para_vt_pvm_gettid(PVT__AT, (gr), (i))
+#define pvm_getinst(gr, t) para_vt_pvm_getinst(PVT__AT, (gr), (t))
+#define pvm_gsize(gr) para_vt_pvm_gsize(PVT__AT, (gr))
+#define pvm_freezegroup(gr, n) para_vt_pvm_freezegroup(PVT__AT, (gr), (n))
+#define pvm_putinfo(nm, b, f) para_vt_pvm_putinfo(PVT__AT, (nm), (b), (f))
+#define pvm_recvinfo(nm, i, f) para_vt_pvm_recvinfo(PVT__AT, (nm), (i), (f))
+#define pvm_delinfo(nm, i, f) para_vt_pvm_delinfo(PVT__AT, (nm), (i), (f))
+#define pvm_getmboxinfo(p, n, c) \
+	para_vt_pvm_getmboxinfo(PVT__AT, (p), (n), (c))
+#define pvm_tasks(w, n, t) para_vt_pvm_tasks(PVT__AT, (w), (n), (t))
+#define pvm_config(n, a, h) para_vt_pvm_config(PVT__AT, (n), (a), (h))
+#define pvm_pstat(t) para_vt_pvm_pstat(PVT__AT, (t))
+#define pvm_mstat(h) para_vt_pvm_mstat(PVT__AT, (h))
+#define pvm_hostsync(h, c, d) para_vt_pvm_hostsync(PVT__AT, (h), (c), (d))
+#define pvm_siblings(t) para_vt_pvm_siblings(PVT__AT, (t))
+#define pvm_recvf(f) para_vt_pvm_recvf(PVT__AT, (f))
+#define pvm_addmhf(s, g, c, f) para_vt_pvm_addmhf(PVT__AT, (s), (g), (c), (f))
+#define pvm_delmhf(i) para_vt_pvm_delmhf(PVT__AT, (i))
 #endif
 
 #endif

@@ -176,7 +176,8 @@ static void ana_otf2_msgs(ana_otf2 *cx, uint32_t proc, uint32_t idx,
 	if (e->kind == PVT_EV_RECV_END) {
 		if (e->match.proc == ANA_NONE)
 			return;
-		i = ana_pairs_find(cx->pairs, cx->npairs, e->match, me);
+		i = ana_pairs_find(cx->pairs, cx->npairs,
+				       ana_msg_end(cx->tr, e->match), me);
 		if (i == cx->npairs)
 			return;
 		ana_otf2_msg(cx, i, &tag, &len);
