@@ -220,8 +220,9 @@ int para_vt_pvm_trecv(PARAVT_PVM_ARGS, int tid, int tag, struct timeval *tmo)
 	return pvm_recv_end(&pr, PVM_REAL(pvm_trecv)(tid, tag, tmo));
 }
 
-/* pvm_precv (paravt_pvm.h): the source, tag and length come from its
- * own outputs (there is no receive buffer). */
+/* pvm_precv (paravt_pvm.h): the source, tag and length (in bytes, as
+ * pvm_precv gives it) come from its own outputs (there is no receive
+ * buffer). */
 int para_vt_pvm_precv(PARAVT_PVM_ARGS, int tid, int tag, void *buf, int len,
                       int type, int *rtid, int *rtag, int *rlen)
 {
@@ -242,7 +243,7 @@ int para_vt_pvm_precv(PARAVT_PVM_ARGS, int tid, int tag, void *buf, int len,
 	if (rlen)
 		*rlen = sl;
 	pvt__ev_end(&pr, PVT_EV_RECV_END, rc < 0 ? -1 : st, rc < 0 ? -1 : sg,
-	            rc < 0 ? -1 : pvm_tbytes(sl, type), rc, 0);
+	            rc < 0 ? -1 : sl, rc, 0); /* sl: the message's bytes */
 	return rc;
 }
 
