@@ -153,7 +153,7 @@ typedef struct ana_summary {
 	int64_t l_min_ns;      /* latency used */
 	int64_t l_group_ns;    /* group calls' latency used: the smallest
 				  time from the last START a member waits
-				  for to its END, at most l_min_ns */
+				  for to its END (>= 0) */
 	int64_t max_repair_ns; /* largest move of the logical clock */
 } ana_summary;
 

@@ -196,7 +196,7 @@ static void own_costs(comp *k, int64_t *lat, int64_t *glat)
 	own_recv_fallback(k);
 	ana_ginst_rewind(k->gt); /* the walk passes the group ENDs again */
 	*lat = best == INT64_MAX || best < 0 ? 0 : best;
-	*glat = gbest == INT64_MAX || gbest < 0 ? 0 : min64(gbest, *lat);
+	*glat = gbest == INT64_MAX || gbest < 0 ? 0 : gbest;
 }
 
 /* ---- divergence -------------------------------------------------------- */

@@ -363,6 +363,30 @@ uint32_t ana_ctx_root(const ana_ctx *c, const ana_ev *e)
 	return j != NULL ? j->proc : ANA_NONE;
 }
 
+/* Whether group END e of process p (mode, its root's process or
+ * ANA_NONE) waits for nobody: a non-root of reduce or gather, the root of
+ * a broadcast or scatter, a rooted call whose root is unknown, or a
+ * member of an intercommunicator's root group that is not the root
+ * (peer MPI_PROC_NULL: it takes no part). */
+static bool waits_for_nobody(int mode, uint32_t root, uint32_t p,
+			     const ana_ev *e)
+{
+	if (mode == ANA_G_NONE)
+		return true;
+	if (mode == ANA_G_ALL)
+		return false;
+	if (e->peer == PVT_PEER_NULL || root == ANA_NONE)
+		return true;
+	return (mode == ANA_G_TO_ROOT) != (root == p);
+}
+
+/* Whether member m of a group instance of that mode takes part (the
+ * MPI_PROC_NULL members of an intercommunicator's root group do not). */
+static bool takes_part(int mode, const ana_ev *m)
+{
+	return mode == ANA_G_ALL || m->peer != PVT_PEER_NULL;
+}
+
 uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
 			 ana_ref *resume, ana_member_fn fn, void *arg)
 {
@@ -374,15 +398,16 @@ uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
 	if (mode == ANA_G_NONE || e->match.proc == ANA_NONE)
 		return 0;
 	root = mode == ANA_G_ALL ? ANA_NONE : ana_ctx_root(c, e);
-	if (root != ANA_NONE && (mode == ANA_G_TO_ROOT) != (root == p))
-		return 0; /* a non-root of reduce/gather, the root of bcast */
+	if (waits_for_nobody(mode, root, p, e))
+		return 0;
 	r = resume && resume->proc != ANA_NONE ? *resume : e->match;
 	for (; r.proc != p || r.idx != i;
 	     r = c->tr->procs[r.proc].ev[r.idx].match) {
 		if (r.proc == ANA_NONE)
 			break; /* a broken ring: stop */
-		if (root != ANA_NONE && mode == ANA_G_FROM_ROOT &&
-		    r.proc != root)
+		if (mode == ANA_G_FROM_ROOT && r.proc != root)
+			continue;
+		if (!takes_part(mode, &c->tr->procs[r.proc].ev[r.idx]))
 			continue;
 		n++;
 		if (fn(arg, r)) {
@@ -536,7 +561,7 @@ static int64_t start_val(const ana_ginst *g, ana_ref r)
 /* Works out a for the instance of END (p, i), whose root is root (or
  * ANA_NONE): one trip round the ring. */
 static void gagg_fill(const ana_ginst *g, uint32_t p, uint32_t i,
-		      uint32_t root, gagg *a)
+		      uint32_t root, int mode, gagg *a)
 {
 	ana_ref r = {p, i};
 	int64_t v;
@@ -544,6 +569,12 @@ static void gagg_fill(const ana_ginst *g, uint32_t p, uint32_t i,
 	a->max1 = a->max2 = a->root_v = INT64_MIN;
 	a->who1 = ANA_NONE;
 	do {
+		const ana_ev *m = &g->c->tr->procs[r.proc].ev[r.idx];
+
+		if (!takes_part(mode, m)) {
+			r = m->match;
+			continue;
+		}
 		v = start_val(g, r);
 		if (v > a->max1 || a->who1 == ANA_NONE) {
 			a->max2 = a->max1;
@@ -647,14 +678,13 @@ bool ana_ginst_waits(ana_ginst *g, uint32_t p, uint32_t i, int64_t *v,
 	a = ginst_next(g, p, e);
 	*mine = start_val(g, (ana_ref){p, i});
 	root = mode == ANA_G_ALL ? ANA_NONE : ana_ctx_root(g->c, e);
-	if (e->match.proc == ANA_NONE ||
-	    (root != ANA_NONE && (mode == ANA_G_TO_ROOT) != (root == p)))
+	if (e->match.proc == ANA_NONE || waits_for_nobody(mode, root, p, e))
 		return false; /* alone; a non-root of reduce; bcast's root */
 	if (a == NULL) /* out of memory: no caching */
 		a = &local;
 	if (!a->done) /* the first member that waits: values are final */
-		gagg_fill(g, p, i, root, a);
-	if (root != ANA_NONE && mode == ANA_G_FROM_ROOT)
+		gagg_fill(g, p, i, root, mode, a);
+	if (mode == ANA_G_FROM_ROOT)
 		*v = a->root_v; /* INT64_MIN if the root is not a member */
 	else
 		*v = a->who1 == p ? a->max2 : a->max1;

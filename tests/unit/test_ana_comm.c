@@ -8,7 +8,8 @@
  *     source, destination and tag on two communicators are two FIFOs;
  *   - collective instances are per communicator: barriers on two disjoint
  *     halves and on the whole are told apart, and a rooted collective
- *     waits for its own root only;
+ *     waits for its own root only; on an intercommunicator the root
+ *     group's other members (MPI_PROC_NULL) take no part;
  *   - nonblocking receives and collectives close by request id (ref);
  *   - MPI_PROC_NULL moves no message;
  *   - pvm_mcast's destinations (MCAST_DEST) are its channels' sends;
@@ -232,6 +233,27 @@ static void test_rooted_per_comm(void **state)
 	ana_free(tr);
 }
 
+/* MPI_Bcast on an intercommunicator: rank 0 is the root (MPI_ROOT: its
+ * own rank), rank 1 the other member of the root group (MPI_PROC_NULL:
+ * it takes no part and returns at once, at 20, before the root starts),
+ * ranks 2 and 3 receive from rank 0.  Nobody waits for rank 1: nothing
+ * is repaired; the receivers wait for the root only. */
+static void test_intercomm_bcast(void **state)
+{
+	ana_trace *tr = ut_trace(4, 0);
+	ana_opts o = ut_opts(-1);
+
+	ut_coll(tr, 0, PVT_OP_MPI_BCAST, 100, 110, 0, COMM_A);
+	ut_coll(tr, 1, PVT_OP_MPI_BCAST, 10, 20, PVT_PEER_NULL, COMM_A);
+	ut_coll(tr, 2, PVT_OP_MPI_BCAST, 50, 130, 0, COMM_A);
+	ut_coll(tr, 3, PVT_OP_MPI_BCAST, 60, 140, 0, COMM_A);
+	assert_int_equal(ana_analyze(tr, &o), 0);
+	assert_int_equal(tr->sum.groups, 1);
+	assert_int_equal(tr->sum.repairs, 0);
+	assert_int_equal(tr->sum.l_group_ns, 30);
+	ana_free(tr);
+}
+
 /* MPI_Irecv (ref 7) completed inside MPI_Waitall with another request
  * (ref 8, an Ibarrier): each END closes the START with its ref, the
  * receive matches the send. */
@@ -363,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_match_per_comm),
 		cmocka_unit_test(test_groups_per_comm),
 		cmocka_unit_test(test_rooted_per_comm),
+		cmocka_unit_test(test_intercomm_bcast),
 		cmocka_unit_test(test_nonblocking_refs),
 		cmocka_unit_test(test_proc_null),
 		cmocka_unit_test(test_mcast_dests),
