@@ -79,12 +79,14 @@ deps:
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
 		$(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man3 \
 		$(DESTDIR)$(PREFIX)/share/man/man5 \
 		$(DESTDIR)$(PREFIX)/share/man/man8 \
 		$(DESTDIR)$(PREFIX)/share/paravt/ports
 	install -m 755 $(CONSOLE_BIN) $(DESTDIR)$(PREFIX)/bin/paravt
 	install -m 755 $(DAEMON_BIN) $(DESTDIR)$(PREFIX)/sbin/paravtd
 	install -m 644 man/paravt.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/libparavt.3 $(DESTDIR)$(PREFIX)/share/man/man3/
 	install -m 644 man/paravt-protocol.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 man/paravt-trace.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 man/paravtd.8 $(DESTDIR)$(PREFIX)/share/man/man8/

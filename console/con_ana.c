@@ -18,6 +18,7 @@
 #include "con_ev.h"
 #include "con_node.h"
 #include "con_tfile.h"
+#include "pvt_event.h"
 
 static struct {
 	ana_trace *tr;       /* the cached analysis, or NULL */
@@ -147,6 +148,11 @@ static int con_ana_event(ana_trace *tr, uint32_t proc, const con_ev_rec *r)
 	e.tag = r->tag;
 	e.result = r->result;
 	e.aux = r->aux;
+	e.comm = r->comm;
+	e.ref = r->ref; /* PVM: a name of the process's table */
+	if (r->op < PVT_OP_MPI_INIT && r->ref != 0 &&
+	    (e.ref = ana_intern(tr, con_ev_str(s, r->ref))) == ANA_NONE)
+		return ANA_ENOMEM;
 	e.kind = r->kind;
 	e.op = r->op;
 	return ana_add_event(tr, proc, &e);

@@ -243,9 +243,12 @@ static int con_dbg_find_programs(void)
 	return 0;
 }
 
-/* Adds "-IDIR" to *v for every directory the MPI compiler wrapper names
- * (Open MPI's `mpicc --showme:incdirs`), so that the console's parser
- * finds <mpi.h>.  Nothing when there is no mpicc.  0 or -1. */
+/* Adds "-isystem DIR" to *v for every directory the MPI compiler wrapper
+ * names (Open MPI's `mpicc --showme:incdirs`), so that the console's
+ * parser finds <mpi.h> and takes it as a system header: the library's
+ * own globals (MPI_COMM_WORLD is &ompi_mpi_comm_world) are not the
+ * program's variables to record at a breakpoint.  Nothing when there is
+ * no mpicc.  0 or -1. */
 static int con_dbg_mpi_incdirs(char ***v, size_t *n)
 {
 	char line[4096], *w, *save = NULL;
@@ -257,7 +260,8 @@ static int con_dbg_mpi_incdirs(char ***v, size_t *n)
 	if (fgets(line, sizeof line, f) != NULL)
 		for (w = strtok_r(line, " \t\n", &save); w != NULL && rc == 0;
 		     w = strtok_r(NULL, " \t\n", &save))
-			rc = con_strv_add(v, n, "-I%s", w);
+			if ((rc = con_strv_add(v, n, "-isystem")) == 0)
+				rc = con_strv_add(v, n, "%s", w);
 	pclose(f);
 	return rc;
 }

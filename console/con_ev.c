@@ -167,20 +167,24 @@ static int con_ev_i32(int64_t v)
 }
 
 /* Decodes [seq, kind, op, t_ns, delta_ns, file, func, line, peer, tag,
- * bytes, result, aux] into *e.  0 or -1 with err. */
+ * bytes, result, aux, comm, ref] into *e (comm and ref 0 when the event
+ * has only the first 13; integers after the 15th are ignored).  0 or -1
+ * with err. */
 static int con_ev_decode(const msgpack_object *o, con_ev_rec *e, char *err,
 			 size_t errlen)
 {
-	int64_t v[CON_EV_FIELDS];
-	uint32_t i;
+	int64_t v[CON_EV_FIELDS] = {0};
+	uint32_t i, n;
 
 	if (o->type != MSGPACK_OBJECT_ARRAY ||
-	    o->via.array.size < CON_EV_FIELDS) {
-		snprintf(err, errlen, "event is not an array of %d integers",
-			 CON_EV_FIELDS);
+	    o->via.array.size < CON_EV_FIELDS_MIN) {
+		snprintf(err, errlen, "event is not an array of %d to %d "
+			 "integers", CON_EV_FIELDS_MIN, CON_EV_FIELDS);
 		return -1;
 	}
-	for (i = 0; i < CON_EV_FIELDS; i++)
+	n = o->via.array.size < CON_EV_FIELDS ? o->via.array.size
+					       : CON_EV_FIELDS;
+	for (i = 0; i < n; i++)
 		if (con_ev_int(&o->via.array.ptr[i], &v[i]) < 0) {
 			snprintf(err, errlen, "event field %u is not an "
 				 "integer", i);
@@ -190,7 +194,8 @@ static int con_ev_decode(const msgpack_object *o, con_ev_rec *e, char *err,
 	    v[2] > 255 || v[3] < 0 || v[4] < 0 || v[5] < 0 ||
 	    v[5] > UINT32_MAX || v[6] < 0 || v[6] > UINT32_MAX ||
 	    !con_ev_i32(v[7]) || !con_ev_i32(v[8]) || !con_ev_i32(v[9]) ||
-	    !con_ev_i32(v[11]) || !con_ev_i32(v[12])) {
+	    !con_ev_i32(v[11]) || !con_ev_i32(v[12]) || v[13] < 0 ||
+	    v[13] > UINT32_MAX || v[14] < 0 || v[14] > UINT32_MAX) {
 		snprintf(err, errlen, "event seq %lld: a field is out of "
 			 "range", (long long)v[0]);
 		return -1;
@@ -209,6 +214,8 @@ static int con_ev_decode(const msgpack_object *o, con_ev_rec *e, char *err,
 	e->bytes = v[10];
 	e->result = (int32_t)v[11];
 	e->aux = (int32_t)v[12];
+	e->comm = (uint32_t)v[13];
+	e->ref = (uint32_t)v[14];
 	return 0;
 }
 
@@ -220,21 +227,24 @@ static int con_ev_decode(const msgpack_object *o, con_ev_rec *e, char *err,
  * tid has the pvmd bit, the sign bit, set): no task sent them. */
 static int con_ev_got_message(const con_ev_rec *e)
 {
-	if (e->op == PVT_OP_PVM_PROBE)
+	if (pvt_op_class(e->op) == PVT_C_PROBE)
 		return 0;
 	if (e->op < PVT_OP_MPI_INIT)
 		return e->result > 0 && e->peer >= 0;
-	return e->result == 0 && e->op != PVT_OP_MPI_IRECV;
+	return e->result == 0 && e->peer >= 0; /* not PROC_NULL, not failed */
 }
 
 /* Updates the counters of s for a new event e.  An MPI_Isend counts
  * when it is posted (its SEND_END carries the bytes); a nonblocking
- * receive counts at the MPI_Wait/MPI_Waitall whose RECV_END names the
- * source, not at its MPI_Irecv. */
+ * receive counts at the wait or test whose RECV_END names the source,
+ * not at its MPI_Irecv; each destination of a pvm_mcast counts as a
+ * send. */
 static void con_ev_count(con_ev_src *s, const con_ev_rec *e)
 {
 	s->st.events++;
-	if (e->kind == PVT_EV_SEND_END && e->result >= 0) {
+	if ((e->kind == PVT_EV_SEND_END && e->result >= 0 &&
+	     e->peer != PVT_PEER_NULL) ||
+	    e->kind == PVT_EV_MCAST_DEST) {
 		s->st.sends++;
 		s->st.bytes_out += e->bytes > 0 ? (uint64_t)e->bytes : 0;
 	} else if (e->kind == PVT_EV_RECV_END && con_ev_got_message(e)) {

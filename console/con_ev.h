@@ -31,7 +31,9 @@
 #include "con_node.h"
 
 #define CON_EV_MAX (1u << 20)   /* events kept per console session */
-#define CON_EV_FIELDS 13        /* fields of one canonical event */
+#define CON_EV_FIELDS 15        /* fields of one canonical event */
+#define CON_EV_FIELDS_MIN 13    /* fields of a protocol-1 event (no comm,
+				   ref) */
 #define CON_EV_STRS_MAX 65536   /* string ids accepted per source */
 #define CON_EV_FILTER_PROCS 64  /* processes one filter can name */
 
@@ -50,6 +52,9 @@ typedef struct con_ev_rec {
 	int32_t tag;        /* message tag, -1 none */
 	int32_t result;     /* END: the call's result */
 	int32_t aux;        /* per kind (pvt_event.h) */
+	uint32_t comm;      /* MPI communicator / PVM context (pvt_event.h) */
+	uint32_t ref;       /* request / new communicator / PVM name id
+			       (pvt_event.h), 0 none */
 	uint16_t kind;      /* enum pvt_ev_kind */
 	uint16_t op;        /* enum pvt_op */
 	uint32_t src;       /* index of its source (con_ev_src_at) */

@@ -31,13 +31,7 @@ static const char *const con_ev_class_words[CON_EVC_COUNT] = {
 /* Name of an op. */
 const char *con_ev_op_name(unsigned op)
 {
-	switch (op) {
-#define CON_EV_OP_(n, name, str) case n: return str;
-		PVT_OPS(CON_EV_OP_)
-#undef CON_EV_OP_
-	default:
-		return "-";
-	}
+	return pvt_op_name(op);
 }
 
 /* The class of a kind. */
@@ -48,7 +42,7 @@ int con_ev_class_of(unsigned kind)
 		CON_EVC_SEND, CON_EVC_SEND, CON_EVC_RECV, CON_EVC_RECV,
 		CON_EVC_MCAST, CON_EVC_MCAST, CON_EVC_GROUP, CON_EVC_GROUP,
 		CON_EVC_SPECIAL, CON_EVC_SPECIAL, CON_EVC_BREAK,
-		CON_EVC_BREAK, CON_EVC_CRASH};
+		CON_EVC_BREAK, CON_EVC_CRASH, CON_EVC_MCAST};
 
 	return kind <= PVT_EV_KIND_MAX ? c[kind] : -1;
 }
@@ -189,24 +183,39 @@ static void con_ev_peer(const con_ev_rec *e, char *buf, size_t n)
 {
 	if (e->peer == -1)
 		snprintf(buf, n, "any");
+	else if (e->peer == PVT_PEER_NULL && pvt_op_is_mpi(e->op))
+		snprintf(buf, n, "MPI_PROC_NULL");
 	else if (e->op < PVT_OP_MPI_INIT)
 		snprintf(buf, n, "t%x", (unsigned)e->peer);
 	else
 		snprintf(buf, n, "rank %d", e->peer);
 }
 
+/* Where e's message matches, when it is not the default place: " comm
+ * 5e1a03c2" (an MPI communicator other than MPI_COMM_WORLD), " ctx 3" (a
+ * PVM context other than the base one); "" otherwise. */
+static void con_ev_where(const con_ev_rec *e, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (e->comm != 0 && pvt_op_is_mpi(e->op))
+		snprintf(buf, n, " comm %08x", (unsigned)e->comm);
+	else if (e->comm != 0 && e->op < PVT_OP_MPI_INIT)
+		snprintf(buf, n, " ctx %u", (unsigned)e->comm);
+}
+
 /* Message details: "-> t4000a tag 7  320 B". */
 static void con_ev_msg(const con_ev_rec *e, const char *arrow, char *buf,
 		       size_t n)
 {
-	char peer[32], tag[24] = "", bytes[32] = "";
+	char peer[32], tag[24] = "", bytes[32] = "", where[32];
 
 	con_ev_peer(e, peer, sizeof peer);
+	con_ev_where(e, where, sizeof where);
 	if (e->tag >= 0)
 		snprintf(tag, sizeof tag, " tag %d", e->tag);
 	if (e->bytes >= 0)
 		snprintf(bytes, sizeof bytes, "  %lld B", (long long)e->bytes);
-	snprintf(buf, n, "%s %s%s%s", arrow, peer, tag, bytes);
+	snprintf(buf, n, "%s %s%s%s%s", arrow, peer, tag, where, bytes);
 }
 
 /* The WORD and DETAIL of e. */
@@ -220,6 +229,7 @@ static void con_ev_detail(const con_ev_rec *e, const con_ev_src *s,
 	buf[0] = '\0';
 	switch (e->kind) {
 	case PVT_EV_SEND_END: case PVT_EV_SEND_START:
+	case PVT_EV_MCAST_DEST:
 		con_ev_msg(e, "->", buf, n);
 		break;
 	case PVT_EV_RECV_END:
@@ -249,6 +259,12 @@ static void con_ev_detail(const con_ev_rec *e, const con_ev_src *s,
 		break;
 	default:
 		snprintf(buf, n, "%s = %d", op, e->result);
+		if (e->op < PVT_OP_MPI_INIT && e->ref != 0) /* group, mailbox */
+			snprintf(buf + strlen(buf), n - strlen(buf), " '%s'",
+				 con_ev_str(s, e->ref));
+		else if (e->comm != 0 && pvt_op_is_mpi(e->op))
+			snprintf(buf + strlen(buf), n - strlen(buf),
+				 " comm %08x", (unsigned)e->comm);
 		if (e->tag >= 0)
 			snprintf(buf + strlen(buf), n - strlen(buf), " tag %d",
 				 e->tag);
@@ -285,14 +301,14 @@ char *con_ev_format(const con_ev_rec *e, int raw, int64_t t0_con_ns,
 			 con_ev_str(s, e->func));
 	if (raw)
 		snprintf(buf, n, "%s seq %llu t %llu delta %llu %-7s %s%s "
-			 "%s result %d aux %d%s", who,
+			 "%s result %d aux %d comm %u ref %u%s", who,
 			 (unsigned long long)e->seq,
 			 (unsigned long long)e->t_ns,
 			 (unsigned long long)e->delta_ns, word,
 			 e->kind % 2 == 1 && e->kind >= PVT_EV_SEND_START &&
 			 e->kind < PVT_EV_CRASH ? "start " : "",
 			 con_ev_op_name(e->op), detail, e->result, e->aux,
-			 where);
+			 (unsigned)e->comm, (unsigned)e->ref, where);
 	else
 		snprintf(buf, n, "%s +%.6f %-7s %s%s", who,
 			 (double)(e->t_con_ns - t0_con_ns) / 1e9, word, detail,

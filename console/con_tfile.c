@@ -16,7 +16,7 @@
  *   ["var", PID_ID, BP, FILE, LINE, HIT, NAME, VALUE]      a recorded var
  *   ["end", HOW, STATUS]                                   last, once
  *
- * Events are the canonical 13-integer arrays of NODE_EVENTS, copied as
+ * Events are the canonical 15-integer arrays of NODE_EVENTS, copied as
  * the node sent them.  The writer is append-only: records go through a
  * msgpack packer into the writer's own buffer, which is written to the
  * kernel when full and after each hook (PARAVT_TRACE_FSYNC=1 adds an
@@ -319,7 +319,7 @@ static void con_tfile_src_strings(const con_ev_src *s)
 			msgpack_pack_nil(&con_tf.pk);
 }
 
-/* Packs stored event e as the canonical 13-integer array. */
+/* Packs stored event e as the canonical 15-integer array. */
 static void con_tfile_ev(const con_ev_rec *e)
 {
 	msgpack_packer *pk = &con_tf.pk;
@@ -338,6 +338,8 @@ static void con_tfile_ev(const con_ev_rec *e)
 	msgpack_pack_int64(pk, e->bytes);
 	msgpack_pack_int32(pk, e->result);
 	msgpack_pack_int32(pk, e->aux);
+	msgpack_pack_uint32(pk, e->comm);
+	msgpack_pack_uint32(pk, e->ref);
 }
 
 /* The clock offset event e was stored with. */

@@ -467,11 +467,11 @@ static void ev_pump(dmn_evq *q)
 
 /* ---- records to canonical events ----------------------------------------- */
 
-/* Packs one record as the canonical array. */
-static void ev_pack_one(msgpack_packer *pk, const pvt_event *r)
+/* Packs record number seq as the canonical array. */
+static void ev_pack_one(msgpack_packer *pk, const pvt_event *r, uint64_t seq)
 {
-	msgpack_pack_array(pk, 13);
-	msgpack_pack_uint64(pk, r->seq);
+	msgpack_pack_array(pk, 15);
+	msgpack_pack_uint64(pk, seq);
 	msgpack_pack_uint16(pk, r->kind);
 	msgpack_pack_uint16(pk, r->op);
 	msgpack_pack_uint64(pk, r->t_ns);
@@ -484,6 +484,8 @@ static void ev_pack_one(msgpack_packer *pk, const pvt_event *r)
 	msgpack_pack_int64(pk, r->bytes);
 	msgpack_pack_int32(pk, r->result);
 	msgpack_pack_int32(pk, r->aux);
+	msgpack_pack_uint32(pk, r->comm);
+	msgpack_pack_uint32(pk, r->ref);
 }
 
 /* Queues an EVENTS_LOST item. */
@@ -507,9 +509,11 @@ static void ev_lost(dmn_evq *q, uint64_t proc, uint64_t count,
 		ev_push(q, it);
 }
 
-/* Queues n records from recs (native, maybe unaligned) of process p as
- * NODE_EVENTS batches.  Notes PROG_EXIT and CRASH on foreign processes. */
-static void ev_batches(dmn_evq *q, dmn_proc *p, const char *recs, uint64_t n)
+/* Queues n records from recs (native, maybe unaligned; the first is
+ * number first) of process p as NODE_EVENTS batches.  Notes PROG_EXIT
+ * and CRASH on foreign processes. */
+static void ev_batches(dmn_evq *q, dmn_proc *p, const char *recs,
+                       uint64_t first, uint64_t n)
 {
 	msgpack_packer pk;
 	dmn_evitem *it;
@@ -529,7 +533,7 @@ static void ev_batches(dmn_evq *q, dmn_proc *p, const char *recs, uint64_t n)
 				p->ev_status = r.aux;
 			else if (r.kind == PVT_EV_CRASH)
 				p->ev_signal = r.aux;
-			ev_pack_one(&pk, &r);
+			ev_pack_one(&pk, &r, first + k);
 		}
 		it = ev_item(WIRE_NODE_EVENTS, 3, q->batch, p->num,
 		             wire_buf_head(&q->scratch),
@@ -587,8 +591,8 @@ static int ev_strings(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	return 0;
 }
 
-/* Checks the records of an EVENTS frame: size, seq, layout.  0, or an
- * error with err. */
+/* Checks the records of an EVENTS frame: size, numbers, layout.  0, or
+ * an error with err. */
 static int ev_check(dmn_evproc *e, uint64_t first, uint64_t count,
                     const char *d, size_t n, char *err, size_t errlen)
 {
@@ -605,17 +609,18 @@ static int ev_check(dmn_evproc *e, uint64_t first, uint64_t count,
 	}
 	for (i = 0; i < count; i++) {
 		memcpy(&r, d + i * PVT_EVENT_SIZE, sizeof r);
-		if (r.seq != first + i) {
-			snprintf(err, errlen, "EVENTS: record %llu has seq "
-			         "%llu, expected %llu", (unsigned long long)i,
-			         (unsigned long long)r.seq,
-			         (unsigned long long)(first + i));
+		if (r.kind == 0 || r.kind > PVT_EV_KIND_MAX) {
+			snprintf(err, errlen, "EVENTS: record %llu has kind "
+			         "%u", (unsigned long long)(first + i),
+			         (unsigned)r.kind);
 			return WIRE_EMALFORMED;
 		}
 		if (r.kind == PVT_EV_PROG_START && r.aux != PVT_EVENT_VERSION) {
-			snprintf(err, errlen, "EVENTS: record layout version "
-			         "%ld, this daemon reads version %d",
-			         (long)r.aux, PVT_EVENT_VERSION);
+			snprintf(err, errlen, "EVENTS: the task writes another "
+			         "record layout (version field %ld), this daemon "
+			         "reads version %d: rebuild the program with "
+			         "this node's paravt", (long)r.aux,
+			         PVT_EVENT_VERSION);
 			e->refused = 1;
 			return WIRE_EVERSION;
 		}
@@ -661,7 +666,7 @@ static int ev_events(dmn_evq *q, dmn_proc *p, const wire_msg *m, char *err,
 	}
 	e->next_seq = first + count;
 	q->n_events += count;
-	ev_batches(q, p, d, count);
+	ev_batches(q, p, d, first, count);
 	return 0;
 }
 

@@ -5,12 +5,14 @@
  *
  * A task sends EVENT_STRINGS(proc, first, strings) and EVENTS(proc, first,
  * count, records): count native 64-byte records (wrappers/pvt_event.h, the
- * daemon is built for the same port, so it reads them directly).  Each
- * EVENTS frame is checked (length, contiguous seq, layout version in the
- * PROG_START record), turned into NODE_EVENTS(batch, proc, events) frames
- * of at most DMN_EV_BATCH events, each event the array [seq, kind, op,
- * t_ns, delta_ns, file, func, line, peer, tag, bytes, result, aux], and
- * queued.  A gap in a task's seq becomes EVENTS_LOST(proc, count, reason).
+ * daemon is built for the same port, so it reads them directly; record k
+ * of the frame is number first + k).  Each EVENTS frame is checked
+ * (length, kinds, numbers that follow the last frame's, layout version in
+ * the PROG_START record), turned into NODE_EVENTS(batch, proc, events)
+ * frames of at most DMN_EV_BATCH events, each event the array [seq, kind,
+ * op, t_ns, delta_ns, file, func, line, peer, tag, bytes, result, aux,
+ * comm, ref], and queued.  A gap in a task's numbers becomes
+ * EVENTS_LOST(proc, count, reason).
  *
  * One queue per daemon, in order: batch numbers increase in the order the
  * console receives them, so EVENTS_ACK(batch) is cumulative.  The queue

@@ -71,19 +71,42 @@ $(B)/pic/%.o: %.c
 	$(CC) $(NODE_CFLAGS) -Ibreakpoints -Itypedesc -Iwrappers -fPIC \
 		-c -o $@ $<
 
-$(B)/pic/wrappers/pvt_mpi.o: wrappers/pvt_mpi.c
+# The wrapper files of the PMPI library (pvt_mpi.h).
+PVT_MPI_SRCS := wrappers/pvt_mpi.c wrappers/pvt_mpi_p2p.c \
+	wrappers/pvt_mpi_wait.c wrappers/pvt_mpi_coll.c \
+	wrappers/pvt_mpi_comm.c wrappers/pvt_mpi_map.c
+PVT_MPI_OBJS := $(PVT_MPI_SRCS:%.c=$(B)/pic/%.o)
+
+$(PVT_MPI_OBJS): $(B)/pic/wrappers/%.o: wrappers/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC) $(NODE_CFLAGS) -Iwrappers -fPIC -c -o $@ $<
 
-$(PVT_MPI_A): $(B)/pic/wrappers/pvt_mpi.o
+$(PVT_MPI_A): $(PVT_MPI_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(PVT_MPI_SO): $(B)/pic/wrappers/pvt_mpi.o $(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
+$(PVT_MPI_SO): $(PVT_MPI_OBJS) $(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
 	@mkdir -p $(dir $@)
 	$(MPICC) -shared -o $@ $^ $(MSGPACK_LIBS)
 endif
+
+# The PVM wrappers for LD_PRELOAD (host port: its libpvm3 is shared):
+# para_vt_pvm.c again, with PVT_PVM_PRELOAD, the pvm_* names of
+# pvt_pvm_preload.c and the whole runtime.
+PVT_PVM_SO := $(B)/lib/libparavt_pvm.so
+NODE_TARGETS += $(PVT_PVM_SO)
+
+$(B)/pic/wrappers/pre/%.o: wrappers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NODE_CFLAGS) $(PVM_CFLAGS) -DPVT_PVM_PRELOAD -Iwrappers -fPIC \
+		-c -o $@ $<
+
+$(PVT_PVM_SO): $(B)/pic/wrappers/pre/para_vt_pvm.o \
+		$(B)/pic/wrappers/pre/pvt_pvm_preload.o \
+		$(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $^ $(MSGPACK_LIBS) -ldl
 endif
 
 # The crashing test task (every port).

@@ -1,43 +1,60 @@
 /*
  * para_vt_pvm.c — the PVM 3.4 wrappers (paravt_pvm.h), archived alone in
- * libparavt_pvm.a so that programs without PVM need no PVM headers.
+ * libparavt_pvm.a so that programs without PVM need no PVM headers, and
+ * compiled a second time with PVT_PVM_PRELOAD into libparavt_pvm.so
+ * (with pvt_pvm_preload.c), which traces a program that was not built
+ * through paravt when it is preloaded.
  *
- * ParaVT's five classes, each wrapper one probe of rt_event.h:
+ * ParaVT's classes, each wrapper one probe of rt_event.h:
  *   send       pvm_send pvm_psend                       SEND_START/END
  *   receive    pvm_recv pvm_nrecv pvm_trecv pvm_precv    RECV_START/END
  *              pvm_probe
- *   mcast      pvm_mcast pvm_bcast                      MCAST_START/END
+ *   mcast      pvm_mcast pvm_bcast                      MCAST_START/END,
+ *              then one MCAST_DEST per destination pvm_mcast names
  *   group      pvm_joingroup pvm_lvgroup pvm_barrier    GROUP_START/END
  *              pvm_reduce pvm_gather pvm_scatter
  *   special    pvm_mytid pvm_parent pvm_spawn pvm_exit  SPECIAL_START/END
  *              pvm_kill pvm_addhosts pvm_delhosts
- *              pvm_initsend pvm_notify pvm_halt
- * Sends record the destination, the tag and the bytes of the active send
- * buffer (pvm_bufinfo); receives record the source and tag actually
- * received (so wildcard receives are resolved) and the message's bytes.
- * Calls that may block (blocking receives when nothing has arrived yet,
- * group operations) flush the event buffer before they wait, so a task
- * that hangs has told its daemon everything it did.
+ *              pvm_initsend pvm_notify pvm_halt pvm_sendsig
+ *              pvm_gettid pvm_getinst pvm_gsize pvm_freezegroup
+ *              pvm_putinfo pvm_recvinfo pvm_delinfo pvm_getmboxinfo
+ *              pvm_tasks pvm_config pvm_pstat pvm_mstat pvm_hostsync
+ *              pvm_siblings pvm_recvf pvm_addmhf pvm_delmhf
+ * Every record carries the task's message context (pvm_getcontext) in
+ * comm: PVM matches a message by source, tag and context.  Calls that
+ * name a group or a mailbox carry the name's string id in ref (interned
+ * by content).  Sends record the destination, the tag and the bytes of
+ * the active send buffer (pvm_bufinfo); receives record the source and
+ * tag actually received (so wildcard receives are resolved) and the
+ * message's bytes.  Calls that may block (blocking receives when nothing
+ * has arrived yet, group operations) flush the event buffer before they
+ * wait, so a task that hangs has told its daemon everything it did.
  *
  * pvm_spawn exports the session to the children through PVM_EXPORT
- * (PARAVT_SESSION and the PARAVT_TRACE / PARAVT_PROBE_BUSY_NS
- * settings), never PARAVT_SOCK nor PARAVT_SESSION_DIR: a child on
- * another host reports to its own node's daemon at the session's
- * well-known socket (rt_event.h), in the directory that host's pvmd has
- * from its daemon.
+ * (PARAVT_SESSION, the PARAVT_TRACE / PARAVT_PROBE_BUSY_NS settings and,
+ * for a preloaded program, LD_PRELOAD), never PARAVT_SOCK nor
+ * PARAVT_SESSION_DIR: a child on another host reports to its own node's
+ * daemon at the session's well-known socket (rt_event.h), in the
+ * directory that host's pvmd has from its daemon.
+ *
+ * Every call of a real PVM function goes through PVM_REAL: the function
+ * itself here, the next definition in the link order when preloaded
+ * (pvt_pvm_real.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #define PARAVT_PVM_NO_MACROS
 #include "paravt_pvm.h"
+#include "pvt_pvm_real.h"
 #include "rt_event.h"
 
 #define PVM_AT pvt__file, pvt__func, pvt__line
 
 /* Variables passed to spawned tasks. */
 static const char *const pvm_exports[] = {"PARAVT_SESSION", "PARAVT_TRACE",
-                                          "PARAVT_PROBE_BUSY_NS"};
+                                          "PARAVT_PROBE_BUSY_NS",
+                                          "LD_PRELOAD"};
 
 /* What a message buffer holds (pvm_bufinfo). */
 typedef struct pvm_msg {
@@ -49,18 +66,27 @@ typedef struct pvm_msg {
 /* The task's own tid, for PROG_START. */
 static int32_t pvm_self(void)
 {
-	return pvm_mytid();
+	return PVM_REAL(pvm_mytid)();
 }
 
-/* Starts a probe, initialising tracing (with the tid) on first use. */
+/* The task's message context now (comm of its records). */
+static uint32_t pvm_ctx(void)
+{
+	int c = PVM_REAL(pvm_getcontext)();
+
+	return c < 0 ? 0 : (uint32_t)c;
+}
+
+/* Starts a probe of a call that may name a group or mailbox (name, or
+ * NULL), initialising tracing (with the tid) on first use. */
 static int pvm_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
                      const char *func, int line, int32_t peer, int32_t tag,
-                     int64_t bytes, int32_t aux)
+                     int64_t bytes, int32_t aux, const char *name)
 {
 	if (pvt__ev_init(pvm_self) == PVT_TRACE_OFF)
 		return 0;
 	return pvt__ev_begin(pr, kind, op, file, func, line, peer, tag, bytes,
-	                     aux);
+	                     aux, pvm_ctx(), pvt__ev_strid(name));
 }
 
 /* Describes buffer bufid (or nothing when bufid <= 0). */
@@ -69,7 +95,7 @@ static pvm_msg pvm_info(int bufid)
 	pvm_msg m = {-1, -1, -1};
 	int len = 0, tag = 0, src = 0;
 
-	if (bufid > 0 && pvm_bufinfo(bufid, &len, &tag, &src) >= 0) {
+	if (bufid > 0 && PVM_REAL(pvm_bufinfo)(bufid, &len, &tag, &src) >= 0) {
 		m.src = src;
 		m.tag = tag;
 		m.bytes = len;
@@ -80,7 +106,7 @@ static pvm_msg pvm_info(int bufid)
 /* Bytes of the active send buffer, or -1. */
 static int64_t pvm_sbytes(void)
 {
-	return pvm_info(pvm_getsbuf()).bytes;
+	return pvm_info(PVM_REAL(pvm_getsbuf)()).bytes;
 }
 
 /* Bytes of count items of PVM data type type (psend/precv/reduce). */
@@ -101,7 +127,7 @@ static int64_t pvm_tbytes(int count, int type)
  * are pending and no such message has arrived. */
 static void pvm_flush_before(int tid, int tag)
 {
-	if (pvt__ev_pending() && pvm_probe(tid, tag) <= 0)
+	if (pvt__ev_pending() && PVM_REAL(pvm_probe)(tid, tag) <= 0)
 		(void)pvt__ev_flush();
 }
 
@@ -124,11 +150,11 @@ int para_vt_pvm_send(PARAVT_PVM_ARGS, int tid, int tag)
 	int rc;
 
 	if (!pvm_begin(&pr, PVT_EV_SEND_START, PVT_OP_PVM_SEND, PVM_AT, tid,
-	               tag, -1, 0))
-		return pvm_send(tid, tag);
+	               tag, -1, 0, NULL))
+		return PVM_REAL(pvm_send)(tid, tag);
 	bytes = pvm_sbytes();
 	pvt__ev_call(&pr);
-	rc = pvm_send(tid, tag);
+	rc = PVM_REAL(pvm_send)(tid, tag);
 	pvt__ev_end(&pr, PVT_EV_SEND_END, tid, tag, bytes, rc, 0);
 	return rc;
 }
@@ -142,10 +168,10 @@ int para_vt_pvm_psend(PARAVT_PVM_ARGS, int tid, int tag, void *buf, int len,
 	int rc;
 
 	if (!pvm_begin(&pr, PVT_EV_SEND_START, PVT_OP_PVM_PSEND, PVM_AT, tid,
-	               tag, bytes, 0))
-		return pvm_psend(tid, tag, buf, len, type);
+	               tag, bytes, 0, NULL))
+		return PVM_REAL(pvm_psend)(tid, tag, buf, len, type);
 	pvt__ev_call(&pr);
-	rc = pvm_psend(tid, tag, buf, len, type);
+	rc = PVM_REAL(pvm_psend)(tid, tag, buf, len, type);
 	pvt__ev_end(&pr, PVT_EV_SEND_END, tid, tag, bytes, rc, 0);
 	return rc;
 }
@@ -158,11 +184,11 @@ int para_vt_pvm_recv(PARAVT_PVM_ARGS, int tid, int tag)
 	pvt__ev_probe pr;
 
 	if (!pvm_begin(&pr, PVT_EV_RECV_START, PVT_OP_PVM_RECV, PVM_AT, tid,
-	               tag, -1, 0))
-		return pvm_recv(tid, tag);
+	               tag, -1, 0, NULL))
+		return PVM_REAL(pvm_recv)(tid, tag);
 	pvm_flush_before(tid, tag);
 	pvt__ev_call(&pr);
-	return pvm_recv_end(&pr, pvm_recv(tid, tag));
+	return pvm_recv_end(&pr, PVM_REAL(pvm_recv)(tid, tag));
 }
 
 /* pvm_nrecv (paravt_pvm.h): never waits, never flushes. */
@@ -171,10 +197,10 @@ int para_vt_pvm_nrecv(PARAVT_PVM_ARGS, int tid, int tag)
 	pvt__ev_probe pr;
 
 	if (!pvm_begin(&pr, PVT_EV_RECV_START, PVT_OP_PVM_NRECV, PVM_AT, tid,
-	               tag, -1, 0))
-		return pvm_nrecv(tid, tag);
+	               tag, -1, 0, NULL))
+		return PVM_REAL(pvm_nrecv)(tid, tag);
 	pvt__ev_call(&pr);
-	return pvm_recv_end(&pr, pvm_nrecv(tid, tag));
+	return pvm_recv_end(&pr, PVM_REAL(pvm_nrecv)(tid, tag));
 }
 
 /* pvm_trecv (paravt_pvm.h): aux of the start is the timeout in ms (-1
@@ -186,16 +212,17 @@ int para_vt_pvm_trecv(PARAVT_PVM_ARGS, int tid, int tag, struct timeval *tmo)
 	                 : -1;
 
 	if (!pvm_begin(&pr, PVT_EV_RECV_START, PVT_OP_PVM_TRECV, PVM_AT, tid,
-	               tag, -1, ms))
-		return pvm_trecv(tid, tag, tmo);
+	               tag, -1, ms, NULL))
+		return PVM_REAL(pvm_trecv)(tid, tag, tmo);
 	if (tmo == NULL || tmo->tv_sec > 0 || tmo->tv_usec > 0)
 		pvm_flush_before(tid, tag);
 	pvt__ev_call(&pr);
-	return pvm_recv_end(&pr, pvm_trecv(tid, tag, tmo));
+	return pvm_recv_end(&pr, PVM_REAL(pvm_trecv)(tid, tag, tmo));
 }
 
-/* pvm_precv (paravt_pvm.h): the source, tag and length come from its
- * own outputs (there is no receive buffer). */
+/* pvm_precv (paravt_pvm.h): the source, tag and length (in bytes, as
+ * pvm_precv gives it) come from its own outputs (there is no receive
+ * buffer). */
 int para_vt_pvm_precv(PARAVT_PVM_ARGS, int tid, int tag, void *buf, int len,
                       int type, int *rtid, int *rtag, int *rlen)
 {
@@ -203,11 +230,12 @@ int para_vt_pvm_precv(PARAVT_PVM_ARGS, int tid, int tag, void *buf, int len,
 	int st = -1, sg = -1, sl = -1, rc;
 
 	if (!pvm_begin(&pr, PVT_EV_RECV_START, PVT_OP_PVM_PRECV, PVM_AT, tid,
-	               tag, -1, 0))
-		return pvm_precv(tid, tag, buf, len, type, rtid, rtag, rlen);
+	               tag, -1, 0, NULL))
+		return PVM_REAL(pvm_precv)(tid, tag, buf, len, type, rtid, rtag,
+		                           rlen);
 	pvm_flush_before(tid, tag);
 	pvt__ev_call(&pr);
-	rc = pvm_precv(tid, tag, buf, len, type, &st, &sg, &sl);
+	rc = PVM_REAL(pvm_precv)(tid, tag, buf, len, type, &st, &sg, &sl);
 	if (rtid)
 		*rtid = st;
 	if (rtag)
@@ -215,7 +243,7 @@ int para_vt_pvm_precv(PARAVT_PVM_ARGS, int tid, int tag, void *buf, int len,
 	if (rlen)
 		*rlen = sl;
 	pvt__ev_end(&pr, PVT_EV_RECV_END, rc < 0 ? -1 : st, rc < 0 ? -1 : sg,
-	            rc < 0 ? -1 : pvm_tbytes(sl, type), rc, 0);
+	            rc < 0 ? -1 : sl, rc, 0); /* sl: the message's bytes */
 	return rc;
 }
 
@@ -226,32 +254,36 @@ int para_vt_pvm_probe(PARAVT_PVM_ARGS, int tid, int tag)
 	pvt__ev_probe pr;
 
 	if (!pvm_begin(&pr, PVT_EV_RECV_START, PVT_OP_PVM_PROBE, PVM_AT, tid,
-	               tag, -1, 0))
-		return pvm_probe(tid, tag);
+	               tag, -1, 0, NULL))
+		return PVM_REAL(pvm_probe)(tid, tag);
 	pvt__ev_call(&pr);
-	return pvm_recv_end(&pr, pvm_probe(tid, tag));
+	return pvm_recv_end(&pr, PVM_REAL(pvm_probe)(tid, tag));
 }
 
 /* ---- broadcast / multicast ----------------------------------------------- */
 
-/* pvm_mcast (paravt_pvm.h): aux = number of destinations. */
+/* pvm_mcast (paravt_pvm.h): aux = number of destinations; after the END,
+ * one MCAST_DEST per destination (aux = its index in tids). */
 int para_vt_pvm_mcast(PARAVT_PVM_ARGS, int *tids, int n, int tag)
 {
 	pvt__ev_probe pr;
 	int64_t bytes;
-	int rc;
+	int i, rc;
 
 	if (!pvm_begin(&pr, PVT_EV_MCAST_START, PVT_OP_PVM_MCAST, PVM_AT, -1,
-	               tag, -1, n))
-		return pvm_mcast(tids, n, tag);
+	               tag, -1, n, NULL))
+		return PVM_REAL(pvm_mcast)(tids, n, tag);
 	bytes = pvm_sbytes();
 	pvt__ev_call(&pr);
-	rc = pvm_mcast(tids, n, tag);
+	rc = PVM_REAL(pvm_mcast)(tids, n, tag);
 	pvt__ev_end(&pr, PVT_EV_MCAST_END, -1, tag, bytes, rc, n);
+	for (i = 0; rc >= 0 && tids != NULL && i < n; i++)
+		pvt__ev_mark(PVT_EV_MCAST_DEST, PVT_OP_PVM_MCAST, tids[i], tag,
+		             bytes, 0, i, pr.comm, 0);
 	return rc;
 }
 
-/* pvm_bcast (paravt_pvm.h). */
+/* pvm_bcast (paravt_pvm.h): ref = the group's name. */
 int para_vt_pvm_bcast(PARAVT_PVM_ARGS, char *group, int tag)
 {
 	pvt__ev_probe pr;
@@ -259,25 +291,26 @@ int para_vt_pvm_bcast(PARAVT_PVM_ARGS, char *group, int tag)
 	int rc;
 
 	if (!pvm_begin(&pr, PVT_EV_MCAST_START, PVT_OP_PVM_BCAST, PVM_AT, -1,
-	               tag, -1, 0))
-		return pvm_bcast(group, tag);
+	               tag, -1, 0, group))
+		return PVM_REAL(pvm_bcast)(group, tag);
 	bytes = pvm_sbytes();
 	pvt__ev_call(&pr);
-	rc = pvm_bcast(group, tag);
+	rc = PVM_REAL(pvm_bcast)(group, tag);
 	pvt__ev_end(&pr, PVT_EV_MCAST_END, -1, tag, bytes, rc, 0);
 	return rc;
 }
 
 /* ---- group --------------------------------------------------------------- */
 
-/* A group probe's start: flushes first if wait is set (the call may
- * block on other tasks).  1 if tracing. */
+/* A group probe's start (ref = the group's name): flushes first if wait
+ * is set (the call may block on other tasks).  1 if tracing. */
 static int pvm_gbegin(pvt__ev_probe *pr, int op, const char *file,
-                      const char *func, int line, int32_t peer, int32_t tag,
-                      int64_t bytes, int32_t aux, int wait)
+                      const char *func, int line, const char *group,
+                      int32_t peer, int32_t tag, int64_t bytes, int32_t aux,
+                      int wait)
 {
 	if (!pvm_begin(pr, PVT_EV_GROUP_START, op, file, func, line, peer, tag,
-	               bytes, aux))
+	               bytes, aux, group))
 		return 0;
 	if (wait && pvt__ev_pending())
 		(void)pvt__ev_flush();
@@ -291,9 +324,10 @@ int para_vt_pvm_joingroup(PARAVT_PVM_ARGS, char *group)
 	pvt__ev_probe pr;
 	int rc;
 
-	if (!pvm_gbegin(&pr, PVT_OP_PVM_JOINGROUP, PVM_AT, -1, -1, -1, 0, 0))
-		return pvm_joingroup(group);
-	rc = pvm_joingroup(group);
+	if (!pvm_gbegin(&pr, PVT_OP_PVM_JOINGROUP, PVM_AT, group, -1, -1, -1,
+	                0, 0))
+		return PVM_REAL(pvm_joingroup)(group);
+	rc = PVM_REAL(pvm_joingroup)(group);
 	pvt__ev_end(&pr, PVT_EV_GROUP_END, -1, -1, -1, rc, 0);
 	return rc;
 }
@@ -304,9 +338,10 @@ int para_vt_pvm_lvgroup(PARAVT_PVM_ARGS, char *group)
 	pvt__ev_probe pr;
 	int rc;
 
-	if (!pvm_gbegin(&pr, PVT_OP_PVM_LVGROUP, PVM_AT, -1, -1, -1, 0, 0))
-		return pvm_lvgroup(group);
-	rc = pvm_lvgroup(group);
+	if (!pvm_gbegin(&pr, PVT_OP_PVM_LVGROUP, PVM_AT, group, -1, -1, -1, 0,
+	                0))
+		return PVM_REAL(pvm_lvgroup)(group);
+	rc = PVM_REAL(pvm_lvgroup)(group);
 	pvt__ev_end(&pr, PVT_EV_GROUP_END, -1, -1, -1, rc, 0);
 	return rc;
 }
@@ -317,10 +352,10 @@ int para_vt_pvm_barrier(PARAVT_PVM_ARGS, char *group, int count)
 	pvt__ev_probe pr;
 	int rc;
 
-	if (!pvm_gbegin(&pr, PVT_OP_PVM_BARRIER, PVM_AT, -1, -1, -1, count,
-	                1))
-		return pvm_barrier(group, count);
-	rc = pvm_barrier(group, count);
+	if (!pvm_gbegin(&pr, PVT_OP_PVM_BARRIER, PVM_AT, group, -1, -1, -1,
+	                count, 1))
+		return PVM_REAL(pvm_barrier)(group, count);
+	rc = PVM_REAL(pvm_barrier)(group, count);
 	pvt__ev_end(&pr, PVT_EV_GROUP_END, -1, -1, -1, rc, count);
 	return rc;
 }
@@ -335,10 +370,11 @@ int para_vt_pvm_reduce(PARAVT_PVM_ARGS,
 	int64_t bytes = pvm_tbytes(count, type);
 	int rc;
 
-	if (!pvm_gbegin(&pr, PVT_OP_PVM_REDUCE, PVM_AT, root, tag, bytes, 0,
-	                1))
-		return pvm_reduce(fn, data, count, type, tag, group, root);
-	rc = pvm_reduce(fn, data, count, type, tag, group, root);
+	if (!pvm_gbegin(&pr, PVT_OP_PVM_REDUCE, PVM_AT, group, root, tag,
+	                bytes, 0, 1))
+		return PVM_REAL(pvm_reduce)(fn, data, count, type, tag, group,
+		                            root);
+	rc = PVM_REAL(pvm_reduce)(fn, data, count, type, tag, group, root);
 	pvt__ev_end(&pr, PVT_EV_GROUP_END, root, tag, bytes, rc, 0);
 	return rc;
 }
@@ -351,10 +387,11 @@ int para_vt_pvm_gather(PARAVT_PVM_ARGS, void *result, void *data, int count,
 	int64_t bytes = pvm_tbytes(count, type);
 	int rc;
 
-	if (!pvm_gbegin(&pr, PVT_OP_PVM_GATHER, PVM_AT, root, tag, bytes, 0,
-	                1))
-		return pvm_gather(result, data, count, type, tag, group, root);
-	rc = pvm_gather(result, data, count, type, tag, group, root);
+	if (!pvm_gbegin(&pr, PVT_OP_PVM_GATHER, PVM_AT, group, root, tag,
+	                bytes, 0, 1))
+		return PVM_REAL(pvm_gather)(result, data, count, type, tag,
+		                            group, root);
+	rc = PVM_REAL(pvm_gather)(result, data, count, type, tag, group, root);
 	pvt__ev_end(&pr, PVT_EV_GROUP_END, root, tag, bytes, rc, 0);
 	return rc;
 }
@@ -367,11 +404,12 @@ int para_vt_pvm_scatter(PARAVT_PVM_ARGS, void *result, void *data, int count,
 	int64_t bytes = pvm_tbytes(count, type);
 	int rc;
 
-	if (!pvm_gbegin(&pr, PVT_OP_PVM_SCATTER, PVM_AT, root, tag, bytes, 0,
-	                1))
-		return pvm_scatter(result, data, count, type, tag, group,
-		                   root);
-	rc = pvm_scatter(result, data, count, type, tag, group, root);
+	if (!pvm_gbegin(&pr, PVT_OP_PVM_SCATTER, PVM_AT, group, root, tag,
+	                bytes, 0, 1))
+		return PVM_REAL(pvm_scatter)(result, data, count, type, tag,
+		                             group, root);
+	rc = PVM_REAL(pvm_scatter)(result, data, count, type, tag, group,
+	                           root);
 	pvt__ev_end(&pr, PVT_EV_GROUP_END, root, tag, bytes, rc, 0);
 	return rc;
 }
@@ -385,12 +423,14 @@ static int pvm_send_end(pvt__ev_probe *pr, int32_t peer, int rc, int32_t aux)
 	return rc;
 }
 
-/* Starts a special probe.  1 if tracing. */
+/* Starts a special probe (name: a group or mailbox, or NULL).  1 if
+ * tracing. */
 static int pvm_sbegin(pvt__ev_probe *pr, int op, const char *file,
-                      const char *func, int line, int32_t peer, int32_t aux)
+                      const char *func, int line, int32_t peer, int32_t aux,
+                      const char *name)
 {
 	if (!pvm_begin(pr, PVT_EV_SPECIAL_START, op, file, func, line, peer,
-	               -1, -1, aux))
+	               -1, -1, aux, name))
 		return 0;
 	pvt__ev_call(pr);
 	return 1;
@@ -401,9 +441,9 @@ int para_vt_pvm_mytid(PARAVT_PVM_ARGS)
 {
 	pvt__ev_probe pr;
 
-	if (!pvm_sbegin(&pr, PVT_OP_PVM_MYTID, PVM_AT, -1, 0))
-		return pvm_mytid();
-	return pvm_send_end(&pr, -1, pvm_mytid(), 0);
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_MYTID, PVM_AT, -1, 0, NULL))
+		return PVM_REAL(pvm_mytid)();
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_mytid)(), 0);
 }
 
 /* pvm_parent (paravt_pvm.h): peer = result = parent's tid. */
@@ -412,9 +452,9 @@ int para_vt_pvm_parent(PARAVT_PVM_ARGS)
 	pvt__ev_probe pr;
 	int rc;
 
-	if (!pvm_sbegin(&pr, PVT_OP_PVM_PARENT, PVM_AT, -1, 0))
-		return pvm_parent();
-	rc = pvm_parent();
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_PARENT, PVM_AT, -1, 0, NULL))
+		return PVM_REAL(pvm_parent)();
+	rc = PVM_REAL(pvm_parent)();
 	return pvm_send_end(&pr, rc, rc, 0);
 }
 
@@ -435,10 +475,11 @@ static int pvm_listed(const char *list, const char *name)
 }
 
 /* Adds the session variables that are set to PVM_EXPORT (once they are
- * there, nothing changes). */
+ * there, nothing changes).  LD_PRELOAD goes only when it preloads this
+ * library (a program traced without being built through paravt). */
 static void pvm_export_session(void)
 {
-	const char *cur = getenv("PVM_EXPORT");
+	const char *cur = getenv("PVM_EXPORT"), *pre = getenv("LD_PRELOAD");
 	char list[1024];
 	size_t i;
 
@@ -452,6 +493,9 @@ static void pvm_export_session(void)
 	for (i = 0; i < sizeof pvm_exports / sizeof pvm_exports[0]; i++) {
 		if (getenv(pvm_exports[i]) == NULL ||
 		    pvm_listed(list, pvm_exports[i]))
+			continue;
+		if (strcmp(pvm_exports[i], "LD_PRELOAD") == 0 &&
+		    strstr(pre, "libparavt_pvm") == NULL)
 			continue;
 		if (list[0] != '\0')
 			strcat(list, ":");
@@ -471,9 +515,9 @@ int para_vt_pvm_spawn(PARAVT_PVM_ARGS, char *task, char **argv, int flag,
 	int rc;
 
 	pvm_export_session();
-	if (!pvm_sbegin(&pr, PVT_OP_PVM_SPAWN, PVM_AT, -1, n))
-		return pvm_spawn(task, argv, flag, where, n, tids);
-	rc = pvm_spawn(task, argv, flag, where, n, tids);
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_SPAWN, PVM_AT, -1, n, NULL))
+		return PVM_REAL(pvm_spawn)(task, argv, flag, where, n, tids);
+	rc = PVM_REAL(pvm_spawn)(task, argv, flag, where, n, tids);
 	return pvm_send_end(&pr, rc > 0 && tids ? tids[0] : -1, rc, n);
 }
 
@@ -482,9 +526,9 @@ int para_vt_pvm_exit(PARAVT_PVM_ARGS)
 {
 	pvt__ev_probe pr;
 
-	if (!pvm_sbegin(&pr, PVT_OP_PVM_EXIT, PVM_AT, -1, 0))
-		return pvm_exit();
-	return pvm_send_end(&pr, -1, pvm_exit(), 0);
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_EXIT, PVM_AT, -1, 0, NULL))
+		return PVM_REAL(pvm_exit)();
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_exit)(), 0);
 }
 
 /* pvm_kill (paravt_pvm.h): peer = the victim. */
@@ -492,9 +536,19 @@ int para_vt_pvm_kill(PARAVT_PVM_ARGS, int tid)
 {
 	pvt__ev_probe pr;
 
-	if (!pvm_sbegin(&pr, PVT_OP_PVM_KILL, PVM_AT, tid, 0))
-		return pvm_kill(tid);
-	return pvm_send_end(&pr, tid, pvm_kill(tid), 0);
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_KILL, PVM_AT, tid, 0, NULL))
+		return PVM_REAL(pvm_kill)(tid);
+	return pvm_send_end(&pr, tid, PVM_REAL(pvm_kill)(tid), 0);
+}
+
+/* pvm_sendsig (paravt_pvm.h): peer = the task, aux = the signal. */
+int para_vt_pvm_sendsig(PARAVT_PVM_ARGS, int tid, int sig)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_SENDSIG, PVM_AT, tid, sig, NULL))
+		return PVM_REAL(pvm_sendsig)(tid, sig);
+	return pvm_send_end(&pr, tid, PVM_REAL(pvm_sendsig)(tid, sig), sig);
 }
 
 /* pvm_addhosts (paravt_pvm.h): aux = hosts asked for. */
@@ -502,9 +556,10 @@ int para_vt_pvm_addhosts(PARAVT_PVM_ARGS, char **hosts, int n, int *infos)
 {
 	pvt__ev_probe pr;
 
-	if (!pvm_sbegin(&pr, PVT_OP_PVM_ADDHOSTS, PVM_AT, -1, n))
-		return pvm_addhosts(hosts, n, infos);
-	return pvm_send_end(&pr, -1, pvm_addhosts(hosts, n, infos), n);
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_ADDHOSTS, PVM_AT, -1, n, NULL))
+		return PVM_REAL(pvm_addhosts)(hosts, n, infos);
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_addhosts)(hosts, n, infos),
+	                    n);
 }
 
 /* pvm_delhosts (paravt_pvm.h): aux = hosts asked for. */
@@ -512,9 +567,10 @@ int para_vt_pvm_delhosts(PARAVT_PVM_ARGS, char **hosts, int n, int *infos)
 {
 	pvt__ev_probe pr;
 
-	if (!pvm_sbegin(&pr, PVT_OP_PVM_DELHOSTS, PVM_AT, -1, n))
-		return pvm_delhosts(hosts, n, infos);
-	return pvm_send_end(&pr, -1, pvm_delhosts(hosts, n, infos), n);
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_DELHOSTS, PVM_AT, -1, n, NULL))
+		return PVM_REAL(pvm_delhosts)(hosts, n, infos);
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_delhosts)(hosts, n, infos),
+	                    n);
 }
 
 /* pvm_initsend (paravt_pvm.h): aux = encoding, result = buffer id. */
@@ -522,9 +578,10 @@ int para_vt_pvm_initsend(PARAVT_PVM_ARGS, int encoding)
 {
 	pvt__ev_probe pr;
 
-	if (!pvm_sbegin(&pr, PVT_OP_PVM_INITSEND, PVM_AT, -1, encoding))
-		return pvm_initsend(encoding);
-	return pvm_send_end(&pr, -1, pvm_initsend(encoding), encoding);
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_INITSEND, PVM_AT, -1, encoding, NULL))
+		return PVM_REAL(pvm_initsend)(encoding);
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_initsend)(encoding),
+	                    encoding);
 }
 
 /* pvm_notify (paravt_pvm.h): aux = what; the tag is the notify tag. */
@@ -533,9 +590,9 @@ int para_vt_pvm_notify(PARAVT_PVM_ARGS, int what, int tag, int n, int *tids)
 	pvt__ev_probe pr;
 	int rc;
 
-	if (!pvm_sbegin(&pr, PVT_OP_PVM_NOTIFY, PVM_AT, -1, what))
-		return pvm_notify(what, tag, n, tids);
-	rc = pvm_notify(what, tag, n, tids);
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_NOTIFY, PVM_AT, -1, what, NULL))
+		return PVM_REAL(pvm_notify)(what, tag, n, tids);
+	rc = PVM_REAL(pvm_notify)(what, tag, n, tids);
 	pvt__ev_end(&pr, PVT_EV_SPECIAL_END, -1, tag, -1, rc, what);
 	return rc;
 }
@@ -545,8 +602,220 @@ int para_vt_pvm_halt(PARAVT_PVM_ARGS)
 {
 	pvt__ev_probe pr;
 
-	if (!pvm_sbegin(&pr, PVT_OP_PVM_HALT, PVM_AT, -1, 0))
-		return pvm_halt();
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_HALT, PVM_AT, -1, 0, NULL))
+		return PVM_REAL(pvm_halt)();
 	(void)pvt__ev_flush(); /* the halt may kill this task */
-	return pvm_send_end(&pr, -1, pvm_halt(), 0);
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_halt)(), 0);
+}
+
+/* ---- groups: queries ----------------------------------------------------- */
+
+/* pvm_gettid (paravt_pvm.h): aux = instance, peer = result = its tid. */
+int para_vt_pvm_gettid(PARAVT_PVM_ARGS, char *group, int inst)
+{
+	pvt__ev_probe pr;
+	int rc;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_GETTID, PVM_AT, -1, inst, group))
+		return PVM_REAL(pvm_gettid)(group, inst);
+	rc = PVM_REAL(pvm_gettid)(group, inst);
+	return pvm_send_end(&pr, rc, rc, inst);
+}
+
+/* pvm_getinst (paravt_pvm.h): peer = the task, result = its instance. */
+int para_vt_pvm_getinst(PARAVT_PVM_ARGS, char *group, int tid)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_GETINST, PVM_AT, tid, 0, group))
+		return PVM_REAL(pvm_getinst)(group, tid);
+	return pvm_send_end(&pr, tid, PVM_REAL(pvm_getinst)(group, tid), 0);
+}
+
+/* pvm_gsize (paravt_pvm.h): result = size. */
+int para_vt_pvm_gsize(PARAVT_PVM_ARGS, char *group)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_GSIZE, PVM_AT, -1, 0, group))
+		return PVM_REAL(pvm_gsize)(group);
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_gsize)(group), 0);
+}
+
+/* pvm_freezegroup (paravt_pvm.h): aux = size asked for. */
+int para_vt_pvm_freezegroup(PARAVT_PVM_ARGS, char *group, int size)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_FREEZEGROUP, PVM_AT, -1, size, group))
+		return PVM_REAL(pvm_freezegroup)(group, size);
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_freezegroup)(group, size),
+	                    size);
+}
+
+/* ---- mailbox ------------------------------------------------------------- */
+
+/* pvm_putinfo (paravt_pvm.h): ref = the name, bytes = the message's,
+ * aux = flags, result = the index. */
+int para_vt_pvm_putinfo(PARAVT_PVM_ARGS, char *name, int bufid, int flags)
+{
+	pvt__ev_probe pr;
+	int64_t bytes;
+	int rc;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_PUTINFO, PVM_AT, -1, flags, name))
+		return PVM_REAL(pvm_putinfo)(name, bufid, flags);
+	bytes = pvm_info(bufid).bytes;
+	rc = PVM_REAL(pvm_putinfo)(name, bufid, flags);
+	pvt__ev_end(&pr, PVT_EV_SPECIAL_END, -1, -1, bytes, rc, flags);
+	return rc;
+}
+
+/* pvm_recvinfo (paravt_pvm.h): aux = index asked for, result = the
+ * buffer, bytes and peer (the task that put it) from the buffer. */
+int para_vt_pvm_recvinfo(PARAVT_PVM_ARGS, char *name, int index, int flags)
+{
+	pvt__ev_probe pr;
+	pvm_msg m;
+	int rc;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_RECVINFO, PVM_AT, -1, index, name))
+		return PVM_REAL(pvm_recvinfo)(name, index, flags);
+	rc = PVM_REAL(pvm_recvinfo)(name, index, flags);
+	m = pvm_info(rc);
+	pvt__ev_end(&pr, PVT_EV_SPECIAL_END, m.src, -1, m.bytes, rc, index);
+	return rc;
+}
+
+/* pvm_delinfo (paravt_pvm.h): aux = index. */
+int para_vt_pvm_delinfo(PARAVT_PVM_ARGS, char *name, int index, int flags)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_DELINFO, PVM_AT, -1, index, name))
+		return PVM_REAL(pvm_delinfo)(name, index, flags);
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_delinfo)(name, index, flags),
+	                    index);
+}
+
+/* pvm_getmboxinfo (paravt_pvm.h): ref = the pattern, aux = classes
+ * found. */
+int para_vt_pvm_getmboxinfo(PARAVT_PVM_ARGS, char *pattern, int *nclasses,
+                            struct pvmmboxinfo **classes)
+{
+	pvt__ev_probe pr;
+	int rc;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_GETMBOXINFO, PVM_AT, -1, 0, pattern))
+		return PVM_REAL(pvm_getmboxinfo)(pattern, nclasses, classes);
+	rc = PVM_REAL(pvm_getmboxinfo)(pattern, nclasses, classes);
+	return pvm_send_end(&pr, -1, rc, rc >= 0 && nclasses ? *nclasses : 0);
+}
+
+/* ---- the virtual machine --------------------------------------------- */
+
+/* pvm_tasks (paravt_pvm.h): peer = where, aux = tasks found. */
+int para_vt_pvm_tasks(PARAVT_PVM_ARGS, int where, int *ntask,
+                      struct pvmtaskinfo **taskp)
+{
+	pvt__ev_probe pr;
+	int rc;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_TASKS, PVM_AT, where, 0, NULL))
+		return PVM_REAL(pvm_tasks)(where, ntask, taskp);
+	rc = PVM_REAL(pvm_tasks)(where, ntask, taskp);
+	return pvm_send_end(&pr, where, rc, rc >= 0 && ntask ? *ntask : 0);
+}
+
+/* pvm_config (paravt_pvm.h): aux = hosts. */
+int para_vt_pvm_config(PARAVT_PVM_ARGS, int *nhost, int *narch,
+                       struct pvmhostinfo **hostp)
+{
+	pvt__ev_probe pr;
+	int rc;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_CONFIG, PVM_AT, -1, 0, NULL))
+		return PVM_REAL(pvm_config)(nhost, narch, hostp);
+	rc = PVM_REAL(pvm_config)(nhost, narch, hostp);
+	return pvm_send_end(&pr, -1, rc, rc >= 0 && nhost ? *nhost : 0);
+}
+
+/* pvm_pstat (paravt_pvm.h): peer = the task. */
+int para_vt_pvm_pstat(PARAVT_PVM_ARGS, int tid)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_PSTAT, PVM_AT, tid, 0, NULL))
+		return PVM_REAL(pvm_pstat)(tid);
+	return pvm_send_end(&pr, tid, PVM_REAL(pvm_pstat)(tid), 0);
+}
+
+/* pvm_mstat (paravt_pvm.h): ref = the host's name. */
+int para_vt_pvm_mstat(PARAVT_PVM_ARGS, char *host)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_MSTAT, PVM_AT, -1, 0, host))
+		return PVM_REAL(pvm_mstat)(host);
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_mstat)(host), 0);
+}
+
+/* pvm_hostsync (paravt_pvm.h): peer = the host's pvmd tid. */
+int para_vt_pvm_hostsync(PARAVT_PVM_ARGS, int host, struct timeval *clk,
+                         struct timeval *delta)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_HOSTSYNC, PVM_AT, host, 0, NULL))
+		return PVM_REAL(pvm_hostsync)(host, clk, delta);
+	return pvm_send_end(&pr, host, PVM_REAL(pvm_hostsync)(host, clk, delta),
+	                    0);
+}
+
+/* pvm_siblings (paravt_pvm.h): result = their number. */
+int para_vt_pvm_siblings(PARAVT_PVM_ARGS, int **tids)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_SIBLINGS, PVM_AT, -1, 0, NULL))
+		return PVM_REAL(pvm_siblings)(tids);
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_siblings)(tids), 0);
+}
+
+/* pvm_recvf (paravt_pvm.h): a receive matching function other than
+ * PVM's changes which message a receive takes; the record says so. */
+para_vt_recvf_fn para_vt_pvm_recvf(PARAVT_PVM_ARGS, para_vt_recvf_fn fn)
+{
+	pvt__ev_probe pr;
+	para_vt_recvf_fn old;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_RECVF, PVM_AT, -1, fn != NULL, NULL))
+		return (para_vt_recvf_fn)(void (*)(void))PVM_REAL(pvm_recvf)(fn);
+	old = (para_vt_recvf_fn)(void (*)(void))PVM_REAL(pvm_recvf)(fn);
+	(void)pvm_send_end(&pr, -1, 0, fn != NULL);
+	return old;
+}
+
+/* pvm_addmhf (paravt_pvm.h): peer = source, tag, result = handler id. */
+int para_vt_pvm_addmhf(PARAVT_PVM_ARGS, int src, int tag, int ctx,
+                       int (*fn)(int))
+{
+	pvt__ev_probe pr;
+	int rc;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_ADDMHF, PVM_AT, src, ctx, NULL))
+		return PVM_REAL(pvm_addmhf)(src, tag, ctx, fn);
+	rc = PVM_REAL(pvm_addmhf)(src, tag, ctx, fn);
+	pvt__ev_end(&pr, PVT_EV_SPECIAL_END, src, tag, -1, rc, ctx);
+	return rc;
+}
+
+/* pvm_delmhf (paravt_pvm.h): aux = handler id. */
+int para_vt_pvm_delmhf(PARAVT_PVM_ARGS, int id)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_sbegin(&pr, PVT_OP_PVM_DELMHF, PVM_AT, -1, id, NULL))
+		return PVM_REAL(pvm_delmhf)(id);
+	return pvm_send_end(&pr, -1, PVM_REAL(pvm_delmhf)(id), id);
 }

@@ -8,7 +8,9 @@
  * The header includes <pvm3.h> itself, so it works before or after the
  * program's own #include <pvm3.h>.  The macros are function-like, so the
  * prototypes in <pvm3.h> ("int pvm_send __ProtoGlarp__((int, int))") and
- * uses of the names without a call (&pvm_send) are left alone.  Define
+ * uses of the names without a call (&pvm_send) are left alone; they are
+ * variadic, so an argument with a comma of its own (a compound literal
+ * such as &(struct timeval){0, 10000}) passes through whole.  Define
  * PARAVT_PVM_NO_MACROS to get the prototypes only.
  *
  * Each wrapper follows ParaVT's template: notify start (a *_START
@@ -72,39 +74,80 @@ int para_vt_pvm_delhosts(PARAVT_PVM_ARGS, char **hosts, int n, int *infos);
 int para_vt_pvm_initsend(PARAVT_PVM_ARGS, int encoding);
 int para_vt_pvm_notify(PARAVT_PVM_ARGS, int what, int tag, int n, int *tids);
 int para_vt_pvm_halt(PARAVT_PVM_ARGS);
+int para_vt_pvm_sendsig(PARAVT_PVM_ARGS, int tid, int sig);
+/* group queries */
+int para_vt_pvm_gettid(PARAVT_PVM_ARGS, char *group, int inst);
+int para_vt_pvm_getinst(PARAVT_PVM_ARGS, char *group, int tid);
+int para_vt_pvm_gsize(PARAVT_PVM_ARGS, char *group);
+int para_vt_pvm_freezegroup(PARAVT_PVM_ARGS, char *group, int size);
+/* mailbox */
+int para_vt_pvm_putinfo(PARAVT_PVM_ARGS, char *name, int bufid, int flags);
+int para_vt_pvm_recvinfo(PARAVT_PVM_ARGS, char *name, int index, int flags);
+int para_vt_pvm_delinfo(PARAVT_PVM_ARGS, char *name, int index, int flags);
+int para_vt_pvm_getmboxinfo(PARAVT_PVM_ARGS, char *pattern, int *nclasses,
+			    struct pvmmboxinfo **classes);
+/* the virtual machine, message handlers */
+int para_vt_pvm_tasks(PARAVT_PVM_ARGS, int where, int *ntask,
+		      struct pvmtaskinfo **taskp);
+int para_vt_pvm_config(PARAVT_PVM_ARGS, int *nhost, int *narch,
+		       struct pvmhostinfo **hostp);
+int para_vt_pvm_pstat(PARAVT_PVM_ARGS, int tid);
+int para_vt_pvm_mstat(PARAVT_PVM_ARGS, char *host);
+int para_vt_pvm_hostsync(PARAVT_PVM_ARGS, int host, struct timeval *clk,
+			 struct timeval *delta);
+int para_vt_pvm_siblings(PARAVT_PVM_ARGS, int **tids);
+/* The type of a receive matching function (pvm_recvf). */
+typedef int (*para_vt_recvf_fn)(int, int, int);
+para_vt_recvf_fn para_vt_pvm_recvf(PARAVT_PVM_ARGS, para_vt_recvf_fn fn);
+int para_vt_pvm_addmhf(PARAVT_PVM_ARGS, int src, int tag, int ctx,
+		       int (*fn)(int));
+int para_vt_pvm_delmhf(PARAVT_PVM_ARGS, int id);
 
 #ifndef PARAVT_PVM_NO_MACROS
 #define PVT__AT __FILE__, __func__, __LINE__
-#define pvm_send(t, g) para_vt_pvm_send(PVT__AT, (t), (g))
-#define pvm_psend(t, g, b, l, y) para_vt_pvm_psend(PVT__AT, (t), (g), (b), (l), (y))
-#define pvm_recv(t, g) para_vt_pvm_recv(PVT__AT, (t), (g))
-#define pvm_nrecv(t, g) para_vt_pvm_nrecv(PVT__AT, (t), (g))
-#define pvm_trecv(t, g, o) para_vt_pvm_trecv(PVT__AT, (t), (g), (o))
-#define pvm_precv(t, g, b, l, y, rt, rg, rl) \
-	para_vt_pvm_precv(PVT__AT, (t), (g), (b), (l), (y), (rt), (rg), (rl))
-#define pvm_probe(t, g) para_vt_pvm_probe(PVT__AT, (t), (g))
-#define pvm_mcast(ts, n, g) para_vt_pvm_mcast(PVT__AT, (ts), (n), (g))
-#define pvm_bcast(gr, g) para_vt_pvm_bcast(PVT__AT, (gr), (g))
-#define pvm_joingroup(gr) para_vt_pvm_joingroup(PVT__AT, (gr))
-#define pvm_lvgroup(gr) para_vt_pvm_lvgroup(PVT__AT, (gr))
-#define pvm_barrier(gr, c) para_vt_pvm_barrier(PVT__AT, (gr), (c))
-#define pvm_reduce(f, d, c, y, g, gr, r) \
-	para_vt_pvm_reduce(PVT__AT, (f), (d), (c), (y), (g), (gr), (r))
-#define pvm_gather(res, d, c, y, g, gr, r) \
-	para_vt_pvm_gather(PVT__AT, (res), (d), (c), (y), (g), (gr), (r))
-#define pvm_scatter(res, d, c, y, g, gr, r) \
-	para_vt_pvm_scatter(PVT__AT, (res), (d), (c), (y), (g), (gr), (r))
+#define pvm_send(...) para_vt_pvm_send(PVT__AT, __VA_ARGS__)
+#define pvm_psend(...) para_vt_pvm_psend(PVT__AT, __VA_ARGS__)
+#define pvm_recv(...) para_vt_pvm_recv(PVT__AT, __VA_ARGS__)
+#define pvm_nrecv(...) para_vt_pvm_nrecv(PVT__AT, __VA_ARGS__)
+#define pvm_trecv(...) para_vt_pvm_trecv(PVT__AT, __VA_ARGS__)
+#define pvm_precv(...) para_vt_pvm_precv(PVT__AT, __VA_ARGS__)
+#define pvm_probe(...) para_vt_pvm_probe(PVT__AT, __VA_ARGS__)
+#define pvm_mcast(...) para_vt_pvm_mcast(PVT__AT, __VA_ARGS__)
+#define pvm_bcast(...) para_vt_pvm_bcast(PVT__AT, __VA_ARGS__)
+#define pvm_joingroup(...) para_vt_pvm_joingroup(PVT__AT, __VA_ARGS__)
+#define pvm_lvgroup(...) para_vt_pvm_lvgroup(PVT__AT, __VA_ARGS__)
+#define pvm_barrier(...) para_vt_pvm_barrier(PVT__AT, __VA_ARGS__)
+#define pvm_reduce(...) para_vt_pvm_reduce(PVT__AT, __VA_ARGS__)
+#define pvm_gather(...) para_vt_pvm_gather(PVT__AT, __VA_ARGS__)
+#define pvm_scatter(...) para_vt_pvm_scatter(PVT__AT, __VA_ARGS__)
 #define pvm_mytid() para_vt_pvm_mytid(PVT__AT)
 #define pvm_parent() para_vt_pvm_parent(PVT__AT)
-#define pvm_spawn(tk, av, f, w, n, ts) \
-	para_vt_pvm_spawn(PVT__AT, (tk), (av), (f), (w), (n), (ts))
+#define pvm_spawn(...) para_vt_pvm_spawn(PVT__AT, __VA_ARGS__)
 #define pvm_exit() para_vt_pvm_exit(PVT__AT)
-#define pvm_kill(t) para_vt_pvm_kill(PVT__AT, (t))
-#define pvm_addhosts(h, n, i) para_vt_pvm_addhosts(PVT__AT, (h), (n), (i))
-#define pvm_delhosts(h, n, i) para_vt_pvm_delhosts(PVT__AT, (h), (n), (i))
-#define pvm_initsend(e) para_vt_pvm_initsend(PVT__AT, (e))
-#define pvm_notify(w, g, n, ts) para_vt_pvm_notify(PVT__AT, (w), (g), (n), (ts))
+#define pvm_kill(...) para_vt_pvm_kill(PVT__AT, __VA_ARGS__)
+#define pvm_addhosts(...) para_vt_pvm_addhosts(PVT__AT, __VA_ARGS__)
+#define pvm_delhosts(...) para_vt_pvm_delhosts(PVT__AT, __VA_ARGS__)
+#define pvm_initsend(...) para_vt_pvm_initsend(PVT__AT, __VA_ARGS__)
+#define pvm_notify(...) para_vt_pvm_notify(PVT__AT, __VA_ARGS__)
 #define pvm_halt() para_vt_pvm_halt(PVT__AT)
+#define pvm_sendsig(...) para_vt_pvm_sendsig(PVT__AT, __VA_ARGS__)
+#define pvm_gettid(...) para_vt_pvm_gettid(PVT__AT, __VA_ARGS__)
+#define pvm_getinst(...) para_vt_pvm_getinst(PVT__AT, __VA_ARGS__)
+#define pvm_gsize(...) para_vt_pvm_gsize(PVT__AT, __VA_ARGS__)
+#define pvm_freezegroup(...) para_vt_pvm_freezegroup(PVT__AT, __VA_ARGS__)
+#define pvm_putinfo(...) para_vt_pvm_putinfo(PVT__AT, __VA_ARGS__)
+#define pvm_recvinfo(...) para_vt_pvm_recvinfo(PVT__AT, __VA_ARGS__)
+#define pvm_delinfo(...) para_vt_pvm_delinfo(PVT__AT, __VA_ARGS__)
+#define pvm_getmboxinfo(...) para_vt_pvm_getmboxinfo(PVT__AT, __VA_ARGS__)
+#define pvm_tasks(...) para_vt_pvm_tasks(PVT__AT, __VA_ARGS__)
+#define pvm_config(...) para_vt_pvm_config(PVT__AT, __VA_ARGS__)
+#define pvm_pstat(...) para_vt_pvm_pstat(PVT__AT, __VA_ARGS__)
+#define pvm_mstat(...) para_vt_pvm_mstat(PVT__AT, __VA_ARGS__)
+#define pvm_hostsync(...) para_vt_pvm_hostsync(PVT__AT, __VA_ARGS__)
+#define pvm_siblings(...) para_vt_pvm_siblings(PVT__AT, __VA_ARGS__)
+#define pvm_recvf(...) para_vt_pvm_recvf(PVT__AT, __VA_ARGS__)
+#define pvm_addmhf(...) para_vt_pvm_addmhf(PVT__AT, __VA_ARGS__)
+#define pvm_delmhf(...) para_vt_pvm_delmhf(PVT__AT, __VA_ARGS__)
 #endif
 
 #endif

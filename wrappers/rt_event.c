@@ -26,10 +26,13 @@
  * a probe that kept another task off a processor would cost that task
  * time no Δ records.
  *
- * Single-threaded, like the rest of the runtime.
+ * One thread records at a time: the records of a program that runs MPI
+ * calls on several threads at once (pvt__ev_threads) are written under a
+ * lock; the rest of the runtime is single-threaded.
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +81,28 @@ static struct {
 
 int pvt__ev_fnmode = 0;
 
+/* Taken around every change of ev once pvt__ev_threads(1) was called
+ * (MPI_THREAD_MULTIPLE); free otherwise. */
+static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
+static int ev_mt;
+
+#define EV_LOCK()                                                           \
+	do {                                                                \
+		if (ev_mt)                                                  \
+			(void)pthread_mutex_lock(&ev_lock);                 \
+	} while (0)
+#define EV_UNLOCK()                                                         \
+	do {                                                                \
+		if (ev_mt)                                                  \
+			(void)pthread_mutex_unlock(&ev_lock);               \
+	} while (0)
+
+/* See rt_event.h. */
+void pvt__ev_threads(int on)
+{
+	ev_mt = on != 0;
+}
+
 /* See rt_event.h. */
 uint64_t pvt__ev_now(void)
 {
@@ -111,6 +136,34 @@ static uint32_t ev_intern(const char *s)
 	return ev.nstr;
 }
 
+/* A name kept by content (pvt__ev_strid). */
+typedef struct ev_name {
+	struct ev_name *next;
+	char s[];
+} ev_name;
+
+static ev_name *ev_names; /* every name kept, newest first */
+
+/* See rt_event.h. */
+uint32_t pvt__ev_strid(const char *s)
+{
+	ev_name *n;
+	size_t len;
+
+	if (s == NULL)
+		return 0;
+	for (n = ev_names; n != NULL; n = n->next)
+		if (strcmp(n->s, s) == 0)
+			return ev_intern(n->s);
+	len = strlen(s);
+	if ((n = malloc(sizeof *n + len + 1)) == NULL)
+		return 0;
+	memcpy(n->s, s, len + 1);
+	n->next = ev_names;
+	ev_names = n;
+	return ev_intern(n->s);
+}
+
 /* Busy-waits until ev.busy ns have passed since t, offering the
  * processor to any other runnable task meanwhile: the probe costs its
  * time without keeping a task that woke up (another process of the
@@ -122,12 +175,15 @@ static void ev_spin(uint64_t t)
 		(void)sched_yield();
 }
 
+static int ev_flush(void);
+
 /* Fills the next slot (not committed while calibrating), then spends
  * PARAVT_PROBE_BUSY_NS.  Every caller measures the time from t to its
  * return into Δ. */
 static void ev_put(uint64_t t, int kind, int op, const char *file,
                    const char *func, int line, int32_t peer, int32_t tag,
-                   int64_t bytes, int32_t result, int32_t aux)
+                   int64_t bytes, int32_t result, int32_t aux, uint32_t comm,
+                   uint32_t ref)
 {
 	pvt_event *e;
 
@@ -136,7 +192,6 @@ static void ev_put(uint64_t t, int kind, int op, const char *file,
 	e = &ev.buf[ev.n];
 	e->t_ns = t;
 	e->delta_ns = ev.delta;
-	e->seq = ev.seq;
 	e->bytes = bytes;
 	e->file = ev_intern(file);
 	e->func = ev_intern(func);
@@ -145,6 +200,8 @@ static void ev_put(uint64_t t, int kind, int op, const char *file,
 	e->tag = tag;
 	e->result = result;
 	e->aux = aux;
+	e->comm = comm;
+	e->ref = ref;
 	e->kind = (uint16_t)kind;
 	e->op = (uint16_t)op;
 	if (ev.calibrating)
@@ -155,7 +212,7 @@ static void ev_put(uint64_t t, int kind, int op, const char *file,
 	if (ev.busy)
 		ev_spin(t);
 	if (ev.n == PVT_EV_BUF || t - ev.last_flush >= PVT_EV_FLUSH_NS)
-		(void)pvt__ev_flush();
+		(void)ev_flush();
 }
 
 /* Queues EVENT_STRINGS for the ids not sent yet.  0 or an error. */
@@ -169,8 +226,8 @@ static int ev_pack_strings(wire_peer *p)
 	                 (uint32_t)(ev.nstr - ev.sent));
 }
 
-/* See rt_event.h. */
-int pvt__ev_flush(void)
+/* Sends the buffered records (the lock, if any, held). */
+static int ev_flush(void)
 {
 	wire_peer *p = pvt__rt_peer();
 	msgpack_packer pk;
@@ -189,7 +246,7 @@ int pvt__ev_flush(void)
 	rc = ev_pack_strings(p);
 	if (rc == 0)
 		rc = wire_pack(wire_peer_out(p), WIRE_EVENTS, wire_peer_seq(p),
-		               p->max_frame, pvt__rt_proc(), ev.buf[0].seq,
+		               p->max_frame, pvt__rt_proc(), ev.seq - ev.n,
 		               (uint64_t)ev.n, (const void *)ev.buf,
 		               (size_t)ev.n * sizeof(pvt_event));
 	if (rc == 0) {
@@ -208,6 +265,17 @@ int pvt__ev_flush(void)
 }
 
 /* See rt_event.h. */
+int pvt__ev_flush(void)
+{
+	int rc;
+
+	EV_LOCK();
+	rc = ev_flush();
+	EV_UNLOCK();
+	return rc;
+}
+
+/* See rt_event.h. */
 int pvt__ev_pending(void)
 {
 	return ev.n > 0;
@@ -216,7 +284,7 @@ int pvt__ev_pending(void)
 /* See rt_event.h. */
 int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
                   const char *func, int line, int32_t peer, int32_t tag,
-                  int64_t bytes, int32_t aux)
+                  int64_t bytes, int32_t aux, uint32_t comm, uint32_t ref)
 {
 	if (!ev.inited)
 		(void)pvt__ev_init(NULL);
@@ -227,7 +295,12 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	pr->func = func;
 	pr->line = line;
 	pr->op = (uint16_t)op;
-	ev_put(pr->t0, kind, op, file, func, line, peer, tag, bytes, 0, aux);
+	pr->comm = comm;
+	pr->ref = ref;
+	EV_LOCK();
+	ev_put(pr->t0, kind, op, file, func, line, peer, tag, bytes, 0, aux,
+	       comm, ref);
+	EV_UNLOCK();
 	pr->t1 = pvt__ev_now();
 	return 1;
 }
@@ -244,30 +317,37 @@ void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
 {
 	uint64_t t2 = pvt__ev_now(), t3;
 
+	EV_LOCK();
 	ev.delta += pr->t1 - pr->t0 + ev.probe_c;
 	ev_put(t2, kind, pr->op, pr->file, pr->func, pr->line, peer, tag,
-	       bytes, result, aux);
+	       bytes, result, aux, pr->comm, pr->ref);
 	t3 = pvt__ev_now();
 	ev.delta += t3 - t2;
+	EV_UNLOCK();
 }
 
 /* See rt_event.h. */
 void pvt__ev_close(pvt__ev_probe *pr)
 {
+	EV_LOCK();
 	ev.delta += pr->t1 - pr->t0 + ev.probe_c;
+	EV_UNLOCK();
 }
 
 /* See rt_event.h. */
 void pvt__ev_mark(int kind, int op, int32_t peer, int32_t tag, int64_t bytes,
-                  int32_t result, int32_t aux)
+                  int32_t result, int32_t aux, uint32_t comm, uint32_t ref)
 {
 	uint64_t t;
 
 	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
 	t = pvt__ev_now();
-	ev_put(t, kind, op, NULL, NULL, 0, peer, tag, bytes, result, aux);
+	EV_LOCK();
+	ev_put(t, kind, op, NULL, NULL, 0, peer, tag, bytes, result, aux, comm,
+	       ref);
 	ev.delta += pvt__ev_now() - t + ev.probe_c;
+	EV_UNLOCK();
 }
 
 /* Median of n values (sorts them; n is small and this runs once). */
@@ -302,7 +382,7 @@ static void ev_calibrate(void)
 		before = ev.delta;
 		a = pvt__ev_now();
 		(void)pvt__ev_begin(&pr, PVT_EV_SPECIAL_START, PVT_OP_NONE,
-		                    NULL, NULL, 0, -1, -1, -1, 0);
+		                    NULL, NULL, 0, -1, -1, -1, 0, 0, 0);
 		pvt__ev_call(&pr);
 		pvt__ev_end(&pr, PVT_EV_SPECIAL_END, -1, -1, -1, 0, 0);
 		b = pvt__ev_now();
@@ -384,7 +464,7 @@ int pvt__ev_init(int32_t (*self)(void))
 	me = self != NULL ? self() : -1; /* the program's own enrolment */
 	ev.last_flush = pvt__ev_now();
 	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, NULL, NULL, 0,
-	       me, -1, -1, 0, PVT_EVENT_VERSION);
+	       me, -1, -1, 0, PVT_EVENT_VERSION, 0, 0);
 	ev.delta += pvt__ev_now() - ev.last_flush;
 	return ev.mode;
 }
@@ -397,7 +477,8 @@ void pvt__ev_fn(int kind, const char *func, const char *file, int line)
 	if (ev.mode != PVT_TRACE_FULL || !ev.inited || ev.in_flush)
 		return;
 	t0 = pvt__ev_now();
-	ev_put(t0, kind, PVT_OP_RT_FUNC, file, func, line, -1, -1, -1, 0, 0);
+	ev_put(t0, kind, PVT_OP_RT_FUNC, file, func, line, -1, -1, -1, 0, 0, 0,
+	       0);
 	ev.delta += pvt__ev_now() - t0 + ev.probe_c;
 }
 
@@ -409,7 +490,7 @@ void pvt__ev_break_begin(uint32_t bp, const char *file, const char *func,
 		return;
 	ev.brk_t = pvt__ev_now();
 	ev_put(ev.brk_t, PVT_EV_BREAK_START, PVT_OP_RT_BREAK, file, func, line,
-	       -1, -1, -1, 0, (int32_t)bp);
+	       -1, -1, -1, 0, (int32_t)bp, 0, 0);
 	(void)pvt__ev_flush();
 }
 
@@ -424,7 +505,7 @@ void pvt__ev_break_end(void)
 	ev.delta += t - ev.brk_t;
 	ev.brk_t = 0;
 	ev_put(t, PVT_EV_BREAK_END, PVT_OP_RT_BREAK, NULL, NULL, 0, -1, -1,
-	       -1, 0, 0);
+	       -1, 0, 0, 0, 0);
 	ev.delta += pvt__ev_now() - t;
 }
 
@@ -434,7 +515,7 @@ void pvt__ev_exit(int status)
 	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
 	ev_put(pvt__ev_now(), PVT_EV_PROG_EXIT, PVT_OP_NONE, NULL, NULL, 0,
-	       -1, -1, -1, 0, status);
+	       -1, -1, -1, 0, status, 0, 0);
 	(void)pvt__ev_flush();
 	ev.mode = PVT_TRACE_OFF; /* after para_vt_exit nothing is sent */
 	pvt__ev_fnmode = 0;
@@ -507,32 +588,44 @@ static int ev_crash_strings(int fd, wire_peer *p)
 	return 0;
 }
 
+/* Sends the unsent names and the buffered records straight to the
+ * socket.  0 (the buffer is empty) or -1. */
+static int ev_crash_send(int fd, wire_peer *p)
+{
+	msgpack_packer pk;
+	size_t bytes;
+	pvt__rt_fixbuf f;
+
+	if (ev.n == 0)
+		return 0;
+	if (ev_crash_strings(fd, p) != 0)
+		return -1;
+	bytes = (size_t)ev.n * sizeof(pvt_event);
+	if (ev_crash_begin(&pk, &f, p, WIRE_EVENTS, 4) ||
+	    msgpack_pack_uint64(&pk, ev.seq - ev.n) ||
+	    msgpack_pack_uint64(&pk, ev.n) || msgpack_pack_bin(&pk, bytes))
+		return -1;
+	ev_fix_len(&f, bytes);
+	if (pvt__rt_sigsafe_send(fd, f.data, f.len) != 0 ||
+	    pvt__rt_sigsafe_send(fd, (const char *)ev.buf, bytes) != 0)
+		return -1;
+	ev.n = 0;
+	return 0;
+}
+
 /* See rt_event.h. */
 void pvt__ev_crash(int sig)
 {
 	wire_peer *p = pvt__rt_peer_sigsafe();
 	int fd = pvt__rt_fd();
-	msgpack_packer pk;
-	size_t bytes;
-	pvt__rt_fixbuf f;
 
 	if (p == NULL || fd < 0 || !ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
-	if (ev.n == PVT_EV_BUF)
-		ev.n--; /* keep the crash itself */
 	ev.calibrating = 0;
 	ev.in_flush = 1; /* no flush from ev_put */
+	if (ev.n == PVT_EV_BUF && ev_crash_send(fd, p) != 0)
+		return; /* full: make room for the crash record */
 	ev_put(pvt__ev_now(), PVT_EV_CRASH, PVT_OP_RT_SIGNAL, NULL, NULL, 0, -1,
-	       -1, -1, 0, sig);
-	if (ev_crash_strings(fd, p) != 0)
-		return;
-	bytes = (size_t)ev.n * sizeof(pvt_event);
-	if (ev_crash_begin(&pk, &f, p, WIRE_EVENTS, 4) ||
-	    msgpack_pack_uint64(&pk, ev.buf[0].seq) ||
-	    msgpack_pack_uint64(&pk, ev.n) || msgpack_pack_bin(&pk, bytes))
-		return;
-	ev_fix_len(&f, bytes);
-	if (pvt__rt_sigsafe_send(fd, f.data, f.len) == 0 &&
-	    pvt__rt_sigsafe_send(fd, (const char *)ev.buf, bytes) == 0)
-		ev.n = 0;
+	       -1, -1, 0, sig, 0, 0);
+	(void)ev_crash_send(fd, p);
 }

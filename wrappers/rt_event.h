@@ -9,7 +9,7 @@
  *
  *     pvt__ev_probe pr;
  *     if (!pvt__ev_begin(&pr, PVT_EV_SEND_START, PVT_OP_PVM_SEND,
- *                        file, func, line, tid, tag, -1, 0))
+ *                        file, func, line, tid, tag, -1, 0, 0, 0))
  *             return pvm_send(tid, tag);          (tracing off)
  *     ... (a receive may call pvt__ev_flush() here before it blocks)
  *     pvt__ev_call(&pr);                          (take time)
@@ -56,6 +56,8 @@ typedef struct pvt__ev_probe {
 	const char *file; /* source file of the call, or NULL */
 	const char *func; /* calling function, or NULL */
 	int line;         /* line of the call */
+	uint32_t comm;    /* communication context of both records */
+	uint32_t ref;     /* request id of both records, 0 none */
 	uint16_t op;      /* enum pvt_op */
 } pvt__ev_probe;
 
@@ -85,11 +87,12 @@ extern int pvt__ev_fnmode;
 int pvt__ev_init(int32_t (*self)(void));
 
 /* Starts a probe: records a start event of this kind (t0 is its time).
- * 1 if tracing, 0 if off (then nothing was recorded and the caller just
- * calls the real function). */
+ * comm and ref (pvt_event.h) go into the start and the end record.  1 if
+ * tracing, 0 if off (then nothing was recorded and the caller just calls
+ * the real function). */
 int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 		  const char *func, int line, int32_t peer, int32_t tag,
-		  int64_t bytes, int32_t aux);
+		  int64_t bytes, int32_t aux, uint32_t comm, uint32_t ref);
 
 /* Marks the moment just before the real call. */
 void pvt__ev_call(pvt__ev_probe *pr);
@@ -107,7 +110,13 @@ void pvt__ev_close(pvt__ev_probe *pr);
  * nonblocking receive found by a wait); its cost is added to Δ.  No-op
  * when tracing is off. */
 void pvt__ev_mark(int kind, int op, int32_t peer, int32_t tag, int64_t bytes,
-		  int32_t result, int32_t aux);
+		  int32_t result, int32_t aux, uint32_t comm, uint32_t ref);
+
+/* The string id of the name s, interned by its content (a copy is kept,
+ * so s may be a buffer the program reuses): for names that are data, not
+ * literals, such as PVM group and mailbox names.  0 for NULL, or when
+ * the name cannot be kept (out of memory, or the id table is full). */
+uint32_t pvt__ev_strid(const char *s);
 
 /* 1 if records are waiting to be sent. */
 int pvt__ev_pending(void);
@@ -115,6 +124,11 @@ int pvt__ev_pending(void);
 /* Sends the buffered records (EVENT_STRINGS first if new names are
  * used).  0, or an error after which the runtime has detached. */
 int pvt__ev_flush(void);
+
+/* Several threads may record at once from now on (on = 1: MPI gave
+ * MPI_THREAD_MULTIPLE): every record is written under a lock.  Δ stays
+ * one per process. */
+void pvt__ev_threads(int on);
 
 /* Function entry/exit hook of the shadow stack (full mode only). */
 void pvt__ev_fn(int kind, const char *func, const char *file, int line);

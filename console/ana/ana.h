@@ -14,7 +14,7 @@
  *              (the k-th call of an op in each process is instance k).
  *   3. compensate: local compensation LT = CT - Δ (ParJava 3.4), then
  *              compensation across messages (Malony/Shende): a receive
- *              cannot end before its send's compensated time plus the
+ *              cannot end before its send's compensated START plus the
  *              minimum latency; a receive that waited has its wait
  *              recomputed from the compensated send: ev.c_ns.
  *   4. order:  the controlled logical clock (Becker, Rabenseifner, Wolf)
@@ -81,6 +81,10 @@ typedef struct ana_ev {
 	int32_t tag;      /* tag, -1 none */
 	int32_t result;   /* END: the call's result */
 	int32_t aux;      /* pvt_event.h */
+	uint32_t comm;    /* MPI communicator id / PVM message context */
+	uint32_t ref;     /* MPI request or new communicator id; PVM:
+			     trace-wide string id of a group or mailbox
+			     name (pvt_event.h); 0 none */
 	uint16_t kind;    /* enum pvt_ev_kind */
 	uint16_t op;      /* enum pvt_op */
 	uint32_t flags;   /* ANA_F_* */
@@ -141,11 +145,15 @@ typedef struct ana_summary {
 	uint64_t mcast_pairs;  /* receives matched to a multicast */
 	uint64_t unmatched_sends, unmatched_recvs;
 	uint64_t groups;       /* group-call instances matched */
-	uint64_t violations;   /* receive before send in measured times */
+	uint64_t violations;   /* receive END before its send's START in
+				  measured times */
 	uint64_t repairs;      /* events the logical clock moved */
 	uint64_t moved;        /* receives moved by compensation */
 	uint64_t diverged;     /* wildcard receives that took another path */
 	int64_t l_min_ns;      /* latency used */
+	int64_t l_group_ns;    /* group calls' latency used: the smallest
+				  time from the last START a member waits
+				  for to its END (>= 0) */
 	int64_t max_repair_ns; /* largest move of the logical clock */
 } ana_summary;
 
@@ -233,8 +241,9 @@ int ana_sort(ana_trace *tr, int view);
 /* The time of e in a view. */
 int64_t ana_time(const ana_ev *e, int view);
 
-/* Number of events in tr->order (of the last ana_sort) whose receive END
- * comes before its send END, in that order (0 in a consistent order). */
+/* Number of receive ENDs in tr->order (of the last ana_sort) that come
+ * before their send's START (0 in a consistent order; a receive may come
+ * before its send call's END). */
 uint64_t ana_count_inversions(const ana_trace *tr);
 
 #endif

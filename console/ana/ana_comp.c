@@ -11,7 +11,8 @@
  * event's compensated time is c = LT + shift (never before the previous
  * event of the process).  Events are visited in a send-before-receive
  * order (ana_walk); at a matched receive END, with rs' its START's c, cs'
- * the c of the matched send (or multicast) END and l the minimum latency:
+ * the c of the matched send's (or multicast's) START and l the minimum
+ * latency:
  *
  *     own  = its measured duration d (LT END - LT START) if the message
  *            was there when the receive started (measured send END <=
@@ -22,16 +23,19 @@
  *     end' = max(rs' + own, cs' + lat)
  *
  * where lat is the message's own measured latency (receive END - send
- * END) if the receive waited for it, at least l, and l if it was there
- * before the receive started (see recv_floor).
+ * START, less paravt's time inside the send call) if the receive waited
+ * for it, at least l, and l if it was there before the receive started
+ * (see recv_floor).
  *
  * so a receive that waited has its wait recomputed from the compensated
  * send, and none ends before its send plus l.  If end' differs from LT +
  * shift the receive is MOVED and the shift changes by the difference for
  * every later event of the process.  A group END is treated alike, with
  * cs' + l replaced by the latest compensated START of the members it
- * waits for (ana_group_waits: all, the root, or nobody) plus l, and "did
- * not wait" meaning "was the last to start".
+ * waits for (ana_group_waits: all, the root, or nobody) plus lg (the
+ * smallest time from the last such START to a member's END in the run,
+ * the group calls' own minimum latency), and "did not wait" meaning "was
+ * the last to start".
  *
  * l is ana_opts.l_min_ns, or if negative estimated from the run: the
  * smallest (receive END - send START) of matched pairs, in measured time,
@@ -44,8 +48,8 @@
  * bounds of both senders' nodes): without paravt r2's message would have
  * been there first and r1 would have received it.
  *
- * Guarantees: every matched receive END has c_ns >= its send END's c_ns +
- * l, and c_ns never decreases within a process.
+ * Guarantees: every matched receive END has c_ns >= its send START's
+ * c_ns + l, and c_ns never decreases within a process.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +60,7 @@
 typedef struct comp {
 	ana_ctx c;          /* a copy of the caller's (not freed here) */
 	int64_t l;          /* latency used */
+	int64_t lg;         /* group calls' latency used */
 	int64_t *shift;     /* [nprocs] */
 	int64_t *own_recv;  /* [nprocs]: r_p, INT64_MAX none */
 	int64_t *own_group; /* [nprocs]: same for group calls */
@@ -112,12 +117,23 @@ static bool waited(const comp *k, const ana_ev *e, const ana_ev *s)
 }
 
 /* Whether group END (p, i) waited in measured time (another member it
- * waits for started later); passes it in k->gt. */
-static bool group_waited(comp *k, uint32_t p, uint32_t i)
+ * waits for started later); passes it in k->gt.  *gap (may be NULL): the
+ * END's measured time less the latest START it waits for, INT64_MAX when
+ * it waits for none. */
+static bool group_waited_gap(comp *k, uint32_t p, uint32_t i, int64_t *gap)
 {
 	int64_t v, mine;
+	bool w = ana_ginst_waits(k->gt, p, i, &v, &mine);
 
-	return ana_ginst_waits(k->gt, p, i, &v, &mine) && v > mine;
+	if (gap != NULL)
+		*gap = w ? k->c.tr->procs[p].ev[i].t_ns - v
+			 : INT64_MAX;
+	return w && v > mine;
+}
+
+static bool group_waited(comp *k, uint32_t p, uint32_t i)
+{
+	return group_waited_gap(k, p, i, NULL);
 }
 
 /* r_p of a process none of whose receives found its message already
@@ -138,12 +154,14 @@ static void own_recv_fallback(comp *k)
 			k->own_recv[p] = best == INT64_MAX ? 0 : best;
 }
 
-/* r_p of every process, for receives and for group calls; *lat: the
- * estimated minimum latency (>= 0). */
-static void own_costs(comp *k, int64_t *lat)
+/* r_p of every process, for receives and for group calls; *lat and
+ * *glat: the estimated minimum latencies of messages and of group calls
+ * (>= 0). */
+static void own_costs(comp *k, int64_t *lat, int64_t *glat)
 {
 	const ana_trace *tr = k->c.tr;
 	int64_t *gall = k->min_all + tr->nprocs, d, best = INT64_MAX;
+	int64_t gbest = INT64_MAX, gap;
 	uint32_t p, i;
 
 	for (p = 0; p < tr->nprocs; p++) {
@@ -152,8 +170,11 @@ static void own_costs(comp *k, int64_t *lat)
 		for (i = 0; i < tr->procs[p].nev; i++) {
 			const ana_ev *e = &tr->procs[p].ev[i], *s;
 			int grp = ana_group_mode(e) != ANA_G_NONE;
-			bool w = grp && group_waited(k, p, i);
+			bool w = grp && group_waited_gap(k, p, i, &gap);
 			int64_t *own, *all;
+
+			if (grp)
+				gbest = min64(gbest, gap);
 
 			if (e->match.proc == ANA_NONE ||
 			    (!grp && e->kind != PVT_EV_RECV_END))
@@ -175,6 +196,7 @@ static void own_costs(comp *k, int64_t *lat)
 	own_recv_fallback(k);
 	ana_ginst_rewind(k->gt); /* the walk passes the group ENDs again */
 	*lat = best == INT64_MAX || best < 0 ? 0 : best;
+	*glat = gbest == INT64_MAX || gbest < 0 ? 0 : gbest;
 }
 
 /* ---- divergence -------------------------------------------------------- */
@@ -237,19 +259,26 @@ static int64_t new_end(const ana_ev *e, const ana_ev *s, bool w,
 }
 
 /* The earliest compensated end of receive END e (START s, or NULL): its
- * message's compensated send plus the latency the message had, if the
- * receive waited for it (the time from its send to the receive's end, at
- * least l), else plus l.  l alone, the smallest latency of the run, would
- * shorten every recomputed wait by the typical latency's excess over it
- * (0.1 ms a message between tasks of one host: 12% of a pipeline stage's
- * waiting in 87-compensation). */
+ * message's compensated send START plus the latency the message had, if
+ * the receive waited for it (the time from the send's START to the
+ * receive's end less paravt's own time inside the send call, at least l),
+ * else plus l.  A message cannot be received before its send started,
+ * but it may be before the send call returned.  l alone, the smallest
+ * latency of the run, would shorten every recomputed wait by the typical
+ * latency's excess over it (0.1 ms a message between tasks of one host:
+ * 12% of a pipeline stage's waiting in 87-compensation). */
 static int64_t recv_floor(const comp *k, const ana_ev *s, const ana_ev *e)
 {
 	const ana_ev *m = ana_get(k->c.tr, e->match);
+	const ana_ev *ms = ana_ctx_start(&k->c, e->match.proc, e->match.idx);
+	int64_t own;
 
+	if (ms == NULL)
+		ms = m;
+	own = max64(0, m->delta_ns - ms->delta_ns);
 	if (s != NULL && m->t_ns > s->t_ns)
-		return m->c_ns + max64(k->l, e->t_ns - m->t_ns);
-	return m->c_ns + k->l;
+		return ms->c_ns + max64(k->l, e->t_ns - ms->t_ns - own);
+	return ms->c_ns + k->l;
 }
 
 /* The compensated end of group END (p, i), START s, or c if it waits for
@@ -263,7 +292,7 @@ static int64_t group_end(comp *k, uint32_t p, uint32_t i, const ana_ev *s,
 
 	if (!ana_ginst_waits(k->gc, p, i, &v, &mine))
 		return c;
-	return new_end(e, s, w, v + k->l, k->own_group[p], c);
+	return new_end(e, s, w, v + k->lg, k->own_group[p], c);
 }
 
 static void visit(void *arg, uint32_t p, uint32_t i, int forced)
@@ -344,10 +373,11 @@ int ana_comp_begin(ana_ctx *c, const ana_opts *o, void **state)
 		*state = NULL;
 		return ANA_ENOMEM;
 	}
-	own_costs(k, &k->l);
+	own_costs(k, &k->l, &k->lg);
 	if (o->l_min_ns >= 0)
-		k->l = o->l_min_ns;
+		k->l = k->lg = o->l_min_ns;
 	tr->sum.l_min_ns = k->l;
+	tr->sum.l_group_ns = k->lg;
 	memset(k->last_wild, 0xff, np * sizeof *k->last_wild); /* NONE */
 	return 0;
 }

@@ -81,19 +81,13 @@ typedef struct hang_work {
 /* Name of op ("pvm_recv"; "-" unknown). */
 static const char *hang_op_name(unsigned op)
 {
-	switch (op) {
-#define HANG_OP_(n, name, str) case n: return str;
-		PVT_OPS(HANG_OP_)
-#undef HANG_OP_
-	default:
-		return "-";
-	}
+	return pvt_op_name(op);
 }
 
 /* True if op is an MPI call. */
 static int hang_op_mpi(unsigned op)
 {
-	return op >= PVT_OP_MPI_INIT && op < PVT_OP_RT_BREAK;
+	return pvt_op_is_mpi(op);
 }
 
 /* True if process i made MPI calls (its tid is a rank). */
@@ -113,20 +107,23 @@ static int hang_is_mpi(const ana_trace *tr, uint32_t i)
 static int hang_call_of(const ana_ev *e)
 {
 	switch (e->kind) {
-	case PVT_EV_RECV_START:
+	case PVT_EV_RECV_START: /* posts and looks that do not wait */
 		if (e->op == PVT_OP_PVM_NRECV || e->op == PVT_OP_PVM_PROBE ||
-		    e->op == PVT_OP_MPI_IRECV)
+		    e->op == PVT_OP_MPI_IRECV || e->op == PVT_OP_MPI_IPROBE ||
+		    e->op == PVT_OP_MPI_IMPROBE || e->op == PVT_OP_MPI_RECV_INIT)
 			return -1;
 		return HANG_RECV;
-	case PVT_EV_GROUP_START:
+	case PVT_EV_GROUP_START: /* a nonblocking one names its request */
 		if (e->op == PVT_OP_PVM_JOINGROUP ||
-		    e->op == PVT_OP_PVM_LVGROUP)
+		    e->op == PVT_OP_PVM_LVGROUP ||
+		    (pvt_op_is_mpi(e->op) && e->ref != 0))
 			return -1;
 		return HANG_GROUP;
 	case PVT_EV_MCAST_START:
 		return e->op == PVT_OP_MPI_BCAST ? HANG_GROUP : -1;
 	case PVT_EV_SPECIAL_START:
-		if (e->op == PVT_OP_MPI_WAIT || e->op == PVT_OP_MPI_WAITALL)
+		if (e->op == PVT_OP_MPI_WAIT || e->op == PVT_OP_MPI_WAITALL ||
+		    e->op == PVT_OP_MPI_WAITANY || e->op == PVT_OP_MPI_WAITSOME)
 			return HANG_MPIWAIT;
 		return -1;
 	default:
@@ -315,11 +312,22 @@ static int hang_cmp_id(const void *a, const void *b)
 }
 
 /* True if event e completes an MPI_Irecv (its RECV_END from a wait, a
- * test or a failed post; aux = request id). */
+ * test or a failed post: op MPI_Irecv and ref = request id; in layout 1
+ * op was the wait's and aux the request id). */
 static int hang_irecv_end(const ana_ev *e)
 {
-	return e->kind == PVT_EV_RECV_END && e->op != PVT_OP_MPI_RECV &&
-	       e->op != PVT_OP_MPI_SENDRECV;
+	if (e->kind != PVT_EV_RECV_END || !pvt_op_is_mpi(e->op))
+		return 0;
+	if (e->ref != 0)
+		return e->op == PVT_OP_MPI_IRECV;
+	return e->op == PVT_OP_MPI_IRECV || e->op == PVT_OP_MPI_WAIT ||
+	       e->op == PVT_OP_MPI_WAITALL || e->op == PVT_OP_MPI_TEST;
+}
+
+/* The request id of an MPI_Irecv's START or completion. */
+static int32_t hang_req_id(const ana_ev *e)
+{
+	return e->ref != 0 ? (int32_t)e->ref : e->aux;
 }
 
 /* The sorted request ids of p's completed MPI_Irecvs into *ids (caller
@@ -334,7 +342,7 @@ static int hang_done_ids(const ana_proc *p, int32_t **ids, uint32_t *n)
 		return ANA_ENOMEM;
 	for (k = 0; k < p->nev; k++)
 		if (hang_irecv_end(&p->ev[k]))
-			(*ids)[(*n)++] = p->ev[k].aux;
+			(*ids)[(*n)++] = hang_req_id(&p->ev[k]);
 	qsort(*ids, *n, sizeof **ids, hang_cmp_id);
 	return 0;
 }
@@ -375,8 +383,10 @@ static int hang_mpiwait_waits(const ana_trace *tr, const ana_hang *h,
 	for (k = 0; k < p->nev; k++) {
 		const ana_ev *e = &p->ev[k];
 
+		int32_t id = hang_req_id(e);
+
 		if (e->kind != PVT_EV_RECV_START || e->op != PVT_OP_MPI_IRECV ||
-		    bsearch(&e->aux, ids, nids, sizeof *ids, hang_cmp_id))
+		    bsearch(&id, ids, nids, sizeof *ids, hang_cmp_id))
 			continue;
 		pending = 1;
 		any |= hang_add_sender(tr, h, hp, e, mark);

@@ -3,7 +3,8 @@
  * groups the members of collective calls.
  *
  * Point to point: a channel is (source process, destination process,
- * tag).  The successful sends of a channel (in the source's order) and the
+ * tag, comm: the MPI communicator or the PVM message context).  The
+ * successful sends of a channel (in the source's order) and the
  * receives that got a message from it (in the destination's order; a
  * wildcard receive counts on the channel of the source and tag it actually
  * got, RECV_END.peer and .tag) are paired first with first, second with
@@ -13,8 +14,10 @@
  * the same channel as its last one), no allocation per event.  The group
  * ENDs are filed by op in the same two passes.
  *
- * Multicast (pvm_mcast, pvm_bcast): the destinations are not recorded, so
- * a multicast of (source, tag) is a candidate for every receiver.  At a
+ * Multicast: pvm_mcast records each destination (MCAST_DEST), which is
+ * then a send of its channel like any other.  pvm_bcast (and pvm_mcast
+ * in traces of layout 1) does not, so a multicast of (source, tag,
+ * context) is a candidate for every receiver.  At a
  * receive of (source, tag) the candidates are the next unmatched send of
  * its channel and the oldest multicast of (source, tag) this receiver has
  * not consumed; the send is taken when no multicast is left, when the
@@ -22,10 +25,10 @@
  * came first in the source's program order; else the multicast.  A
  * multicast's match is its first receiver.
  *
- * Group calls (barrier, reduce, gather, scatter, MPI collectives and
- * MPI_Bcast, which every rank calls): the k-th call of an op in each
- * process is instance k of that op; its members' ENDs form a ring through
- * .match.  Instances are not told apart by group or communicator.
+ * Group calls (barrier, reduce, gather, scatter, the MPI collectives):
+ * the k-th call of an op on one communicator (PVM: one group) in each
+ * process is instance k of that op there (ana_group_key); its members'
+ * ENDs form a ring through .match.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,11 +36,12 @@
 #include "ana_pass.h"
 #include "pvt_event.h"
 
-/* A channel (src, dst, tag); dst == ANA_NONE: the multicasts of (src,
- * tag). */
+/* A channel (src, dst, tag, comm); dst == ANA_NONE: the multicasts of
+ * (src, tag, comm). */
 typedef struct chan {
 	uint32_t src, dst;
 	int32_t tag;
+	uint32_t comm;
 	uint32_t nsend, nrecv; /* sends (multicasts), receives */
 	uint32_t fill_s, fill_r;
 	uint64_t soff, roff;   /* first slot in sends[] / recvs[] */
@@ -55,6 +59,7 @@ typedef struct chan_tab {
 typedef struct chan_memo {
 	uint32_t p, idx;        /* process (ANA_NONE: empty), channel */
 	int32_t peer, tag;
+	uint32_t comm;
 } chan_memo;
 
 typedef struct matcher {
@@ -62,22 +67,28 @@ typedef struct matcher {
 	chan_tab t;
 	ana_ref *sends, *recvs; /* by channel */
 	chan_memo last[2];      /* last channel of a send [0], receive [1] */
-	uint64_t goff[257];     /* group ENDs: counts, then offsets by op */
+	ana_kmap gmap;          /* group key -> index */
+	uint64_t *goff;         /* [ngkeys + 1]: counts, then offsets */
+	uint32_t ngkeys, gcap;
 	uint64_t ngroup;
-	ana_ref *by_op;         /* group ENDs by op, process, order */
+	ana_ref *by_key;        /* group ENDs by key, process, order */
 } matcher;
 
-/* Kinds of the events the matcher looks at (SEND_END .. GROUP_END). */
+/* Kinds of the events the matcher looks at (SEND_END .. GROUP_END,
+ * MCAST_DEST). */
 static inline bool matter(const ana_ev *e)
 {
-	return e->kind >= PVT_EV_SEND_END && e->kind <= PVT_EV_GROUP_END;
+	return (e->kind >= PVT_EV_SEND_END && e->kind <= PVT_EV_GROUP_END) ||
+	       e->kind == PVT_EV_MCAST_DEST;
 }
 
-static uint32_t chan_hash(uint32_t src, uint32_t dst, int32_t tag)
+static uint32_t chan_hash(uint32_t src, uint32_t dst, int32_t tag,
+			  uint32_t comm)
 {
 	uint64_t h = (uint64_t)src * 0x9e3779b97f4a7c15ull;
 
 	h ^= ((uint64_t)dst << 32 | (uint32_t)tag) * 0xc2b2ae3d27d4eb4full;
+	h ^= (uint64_t)comm * 0x165667b19e3779f9ull;
 	return (uint32_t)(h >> 32 ^ h);
 }
 
@@ -90,7 +101,8 @@ static int tab_grow(chan_tab *t)
 	if (slot == NULL)
 		return ANA_ENOMEM;
 	for (i = 0; i < t->n; i++) {
-		h = chan_hash(t->v[i].src, t->v[i].dst, t->v[i].tag);
+		h = chan_hash(t->v[i].src, t->v[i].dst, t->v[i].tag,
+			      t->v[i].comm);
 		while (slot[h & (cap - 1)])
 			h++;
 		slot[h & (cap - 1)] = i + 1;
@@ -101,22 +113,23 @@ static int tab_grow(chan_tab *t)
 	return 0;
 }
 
-/* The channel (src, dst, tag), created if add; NULL if absent or out of
- * memory (add). */
+/* The channel (src, dst, tag, comm), created if add; NULL if absent or
+ * out of memory (add). */
 static chan *tab_get(chan_tab *t, uint32_t src, uint32_t dst, int32_t tag,
-		     int add)
+		     uint32_t comm, int add)
 {
 	uint32_t h, k;
 	chan *v;
 
 	if (t->cap == 0 && (!add || tab_grow(t) < 0))
 		return NULL;
-	for (h = chan_hash(src, dst, tag);; h++) {
+	for (h = chan_hash(src, dst, tag, comm);; h++) {
 		k = t->slot[h & (t->cap - 1)];
 		if (k == 0)
 			break;
 		v = &t->v[k - 1];
-		if (v->src == src && v->dst == dst && v->tag == tag)
+		if (v->src == src && v->dst == dst && v->tag == tag &&
+		    v->comm == comm)
 			return v;
 	}
 	if (!add)
@@ -130,40 +143,51 @@ static chan *tab_get(chan_tab *t, uint32_t src, uint32_t dst, int32_t tag,
 		t->v = v;
 		t->vcap = vcap;
 	}
-	t->v[t->n] = (chan){.src = src, .dst = dst, .tag = tag};
+	t->v[t->n] = (chan){.src = src, .dst = dst, .tag = tag, .comm = comm};
 	t->slot[h & (t->cap - 1)] = ++t->n;
 	if (t->n * 2 > t->cap && tab_grow(t) < 0)
 		return NULL;
 	return &t->v[t->n - 1];
 }
 
+/* Whether multicast END (p, i) named its destinations (MCAST_DEST
+ * records follow): then they are its channels' sends, not it. */
+static bool has_dests(const ana_trace *tr, uint32_t p, uint32_t i)
+{
+	return i + 1 < tr->procs[p].nev &&
+	       tr->procs[p].ev[i + 1].kind == PVT_EV_MCAST_DEST;
+}
+
 /* The channel event (p, i) belongs to (a send, a receive or a multicast),
  * or NULL; *is_recv tells which side.  Flags an unknown peer. */
-static chan *chan_of(matcher *m, uint32_t p, ana_ev *e, int add,
+static chan *chan_of(matcher *m, uint32_t p, uint32_t i, int add,
 		     int *is_recv, int *err)
 {
+	ana_ev *e = &m->c.tr->procs[p].ev[i];
 	uint32_t q;
 	chan *ch = NULL;
 
 	*is_recv = 0;
 	if (ana_is_mcast(e)) {
-		ch = tab_get(&m->t, p, ANA_NONE, e->tag, add);
+		if (has_dests(m->c.tr, p, i))
+			return NULL;
+		ch = tab_get(&m->t, p, ANA_NONE, e->tag, e->comm, add);
 	} else if (ana_is_send(e) || ana_is_recv(e)) {
 		int r = *is_recv = e->kind == PVT_EV_RECV_END;
 
 		if (m->last[r].p == p && m->last[r].peer == e->peer &&
-		    m->last[r].tag == e->tag) /* a task talks to few */
-			return &m->t.v[m->last[r].idx];
+		    m->last[r].tag == e->tag && m->last[r].comm == e->comm)
+			return &m->t.v[m->last[r].idx]; /* a task talks to few */
 		q = ana_ctx_proc(&m->c, e->peer);
 		if (q == ANA_NONE) {
 			e->flags |= ANA_F_UNMATCHED;
 			return NULL;
 		}
-		ch = r ? tab_get(&m->t, q, p, e->tag, add)
-		       : tab_get(&m->t, p, q, e->tag, add);
+		ch = r ? tab_get(&m->t, q, p, e->tag, e->comm, add)
+		       : tab_get(&m->t, p, q, e->tag, e->comm, add);
 		if (ch != NULL)
 			m->last[r] = (chan_memo){p, (uint32_t)(ch - m->t.v),
-						 e->peer, e->tag};
+						 e->peer, e->tag, e->comm};
 	} else {
 		return NULL;
 	}
@@ -179,7 +203,7 @@ static void note_flags(matcher *m, uint32_t p, uint32_t i, ana_ev *e)
 	const ana_ev *s;
 
 	if (ana_is_recv(e) && (s = ana_ctx_start(&m->c, p, i)) != NULL &&
-	    s->peer < 0) /* PVM -1, MPI_ANY_SOURCE */
+	    s->peer == -1) /* PVM -1, MPI_ANY_SOURCE */
 		e->flags |= ANA_F_WILDCARD;
 	if (!(e->flags & ANA_F_UNMATCHED))
 		return;
@@ -189,8 +213,42 @@ static void note_flags(matcher *m, uint32_t p, uint32_t i, ana_ev *e)
 		m->c.tr->sum.unmatched_sends++;
 }
 
+/* Counts group END e under its key (a new key gets the next index). */
+static int count_group(matcher *m, const ana_ev *e)
+{
+	uint32_t j, cap;
+	uint64_t *v;
+
+	if (ana_kmap_get(&m->gmap, ana_group_key(e), m->ngkeys, &j) < 0)
+		return ANA_ENOMEM;
+	if (j == m->ngkeys) {
+		if (m->ngkeys + 2 > m->gcap) {
+			cap = m->gcap ? m->gcap * 2 : 64;
+			v = realloc(m->goff, cap * sizeof *v);
+			if (v == NULL)
+				return ANA_ENOMEM;
+			m->goff = v;
+			m->gcap = cap;
+		}
+		m->goff[++m->ngkeys] = 0;
+		m->goff[0] = 0;
+	}
+	m->goff[j + 1]++;
+	m->ngroup++;
+	return 0;
+}
+
+/* The index of group END e's key (counted before). */
+static uint32_t group_index(matcher *m, const ana_ev *e)
+{
+	uint32_t j = 0;
+
+	(void)ana_kmap_get(&m->gmap, ana_group_key(e), m->ngkeys, &j);
+	return j;
+}
+
 /* Pass 1: counts the sends and receives of every channel and the group
- * ENDs of every op, flags the wildcard receives. */
+ * ENDs of every key, flags the wildcard receives. */
 static int count_chans(matcher *m)
 {
 	ana_trace *tr = m->c.tr;
@@ -205,11 +263,11 @@ static int count_chans(matcher *m)
 			if (!matter(e))
 				continue;
 			if (ana_group_mode(e) != ANA_G_NONE) {
-				m->goff[e->op + 1]++;
-				m->ngroup++;
+				if ((err = count_group(m, e)) < 0)
+					return err;
 				continue;
 			}
-			ch = chan_of(m, p, e, 1, &is_recv, &err);
+			ch = chan_of(m, p, i, 1, &is_recv, &err);
 			if (err)
 				return err;
 			if (ch && is_recv)
@@ -221,8 +279,8 @@ static int count_chans(matcher *m)
 	return 0;
 }
 
-/* Pass 2: lays the channels and ops out and files every event in its
- * slot. */
+/* Pass 2: lays the channels and group keys out and files every event in
+ * its slot. */
 static int fill_chans(matcher *m)
 {
 	ana_trace *tr = m->c.tr;
@@ -237,12 +295,12 @@ static int fill_chans(matcher *m)
 		ns += m->t.v[k].nsend;
 		nr += m->t.v[k].nrecv;
 	}
-	for (k = 1; k <= 256; k++)
+	for (k = 1; k <= m->ngkeys; k++)
 		m->goff[k] += m->goff[k - 1];
 	m->sends = malloc((ns + 1) * sizeof *m->sends);
 	m->recvs = malloc((nr + 1) * sizeof *m->recvs);
-	m->by_op = malloc((m->ngroup + 1) * sizeof *m->by_op);
-	if (m->sends == NULL || m->recvs == NULL || m->by_op == NULL)
+	m->by_key = malloc((m->ngroup + 1) * sizeof *m->by_key);
+	if (m->sends == NULL || m->recvs == NULL || m->by_key == NULL)
 		return ANA_ENOMEM;
 	for (p = 0; p < tr->nprocs; p++)
 		for (i = 0; i < tr->procs[p].nev; i++) {
@@ -251,10 +309,11 @@ static int fill_chans(matcher *m)
 			if (!matter(e))
 				continue;
 			if (ana_group_mode(e) != ANA_G_NONE) {
-				m->by_op[m->goff[e->op]++] = (ana_ref){p, i};
+				m->by_key[m->goff[group_index(m, e)]++] =
+					(ana_ref){p, i};
 				continue;
 			}
-			ch = chan_of(m, p, e, 0, &is_recv, &err);
+			ch = chan_of(m, p, i, 0, &is_recv, &err);
 			if (ch && is_recv)
 				m->recvs[ch->roff + ch->fill_r++] =
 					(ana_ref){p, i};
@@ -279,7 +338,7 @@ static void link_pair(ana_trace *tr, ana_ref s, ana_ref r)
 static void pair_chan(matcher *m, chan *ch)
 {
 	ana_trace *tr = m->c.tr;
-	chan *mc = tab_get(&m->t, ch->src, ANA_NONE, ch->tag, 0);
+	chan *mc = tab_get(&m->t, ch->src, ANA_NONE, ch->tag, ch->comm, 0);
 	uint32_t si = 0, mi = 0, ri;
 	const ana_ref *snd = m->sends + ch->soff;
 
@@ -324,11 +383,11 @@ static void flag_lone_mcasts(matcher *m, chan *mc)
 
 /* ---- groups ------------------------------------------------------------ */
 
-/* Links the k-th group END of one op in every process into rings (seg:
- * that op's group ENDs by process, then order; first and cnt: scratch of
- * nprocs entries). */
-static void ring_op(ana_trace *tr, const ana_ref *seg, uint64_t n,
-		    uint64_t *first, uint32_t *cnt)
+/* Links the k-th group END of one key in every process into rings (seg:
+ * that key's group ENDs by process, then order; first and cnt: scratch
+ * of nprocs entries). */
+static void ring_key(ana_trace *tr, const ana_ref *seg, uint64_t n,
+		     uint64_t *first, uint32_t *cnt)
 {
 	uint32_t np = tr->nprocs, p, k, maxk = 0;
 	uint64_t j;
@@ -362,13 +421,13 @@ static void ring_op(ana_trace *tr, const ana_ref *seg, uint64_t n,
 	}
 }
 
-/* Rings the group ENDs of each op (fill_chans filed them by op; goff[op]
- * is now the end of op's run). */
+/* Rings the group ENDs of each key (fill_chans filed them by key;
+ * goff[j] is now the end of key j's run). */
 static int match_groups(matcher *m)
 {
 	ana_trace *tr = m->c.tr;
 	uint64_t j, *first;
-	uint32_t *cnt, op;
+	uint32_t *cnt, g;
 	int rc = ANA_ENOMEM;
 
 	if (m->ngroup == 0)
@@ -377,9 +436,9 @@ static int match_groups(matcher *m)
 	cnt = malloc((tr->nprocs + 1) * sizeof *cnt);
 	if (first == NULL || cnt == NULL)
 		goto out_free;
-	for (op = 0, j = 0; op < 256; j = m->goff[op++])
-		if (m->goff[op] > j)
-			ring_op(tr, m->by_op + j, m->goff[op] - j, first, cnt);
+	for (g = 0, j = 0; g < m->ngkeys; j = m->goff[g++])
+		if (m->goff[g] > j)
+			ring_key(tr, m->by_key + j, m->goff[g] - j, first, cnt);
 	rc = 0;
 out_free:
 	free(first);
@@ -429,7 +488,9 @@ out_free:
 	free(m.t.slot);
 	free(m.sends);
 	free(m.recvs);
-	free(m.by_op);
+	free(m.by_key);
+	free(m.goff);
+	ana_kmap_free(&m.gmap);
 	return rc;
 }
 

@@ -8,10 +8,16 @@
  * (ana_walk) and get
  *
  *     o = max(t, o(previous event of the process) + δ,
- *             o(matched send or multicast END) + l      for a receive END,
- *             max o(START of the members it waits for) + l  for a group END)
+ *             o(START of the matched send or multicast) + l
+ *                                                     for a receive END,
+ *             max o(START of the members it waits for) + lg
+ *                                                     for a group END)
  *
- * A receive END measured before its send END is a violation.  Backward
+ * (a message may be received before its send call returns, never before
+ * it started: Scalasca's and Score-P's condition).  A receive END
+ * measured before its send's START is a violation.  l and lg are the
+ * smallest latencies of messages and of group calls measured in the run
+ * (ana_comp.c), so on one clock no event needs repair.  Backward
  * amortization: when a receive (or group) END jumps by j = o - t because
  * of another process, the events of its process since its previous
  * communication event a (ana_is_comm; the process's first event if none)
@@ -54,7 +60,7 @@ int64_t ana_time(const ana_ev *e, int view)
 
 typedef struct clc {
 	ana_ctx c;           /* a copy of the caller's (not freed here) */
-	int64_t l, delta;
+	int64_t l, lg, delta; /* latencies of messages, group calls; δ */
 	int amortize;
 	uint32_t *last_comm; /* [nprocs]: previous comm event, ANA_NONE */
 	ana_ginst *go;       /* group instances: START o */
@@ -124,11 +130,14 @@ static void clc_visit(void *arg, uint32_t p, uint32_t i, int forced)
 		if (forced)
 			ana_ginst_pass(k->go, p, i);
 		else if (ana_ginst_waits(k->go, p, i, &v, &mine))
-			need = v + k->l;
+			need = v + k->lg;
 	} else if (!forced && e->kind == PVT_EV_RECV_END &&
 		   e->match.proc != ANA_NONE) {
-		const ana_ev *s = ana_get(tr, e->match);
+		const ana_ev *s = ana_ctx_start(&k->c, e->match.proc,
+						e->match.idx);
 
+		if (s == NULL)
+			s = ana_get(tr, e->match);
 		if (e->t_ns < s->t_ns)
 			tr->sum.violations++;
 		need = s->o_ns + k->l;
@@ -155,6 +164,7 @@ int ana_order_begin(ana_ctx *c, const ana_opts *o, void **state)
 		return ANA_ENOMEM;
 	k->c = *c;
 	k->l = o->l_min_ns >= 0 ? o->l_min_ns : tr->sum.l_min_ns;
+	k->lg = o->l_min_ns >= 0 ? o->l_min_ns : tr->sum.l_group_ns;
 	k->delta = o->delta_min_ns > 0 ? o->delta_min_ns : 0;
 	k->amortize = o->amortize;
 	k->last_comm = malloc((tr->nprocs + 1) * sizeof *k->last_comm);

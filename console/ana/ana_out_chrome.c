@@ -249,7 +249,8 @@ static void ana_chrome_flows(ana_chrome *cx, const ana_call *c,
 
 	if (e->kind == PVT_EV_RECV_END) {
 		i = e->match.proc == ANA_NONE ? cx->npairs :
-			ana_pairs_find(cx->pairs, cx->npairs, e->match, me);
+			ana_pairs_find(cx->pairs, cx->npairs,
+				       ana_msg_end(cx->tr, e->match), me);
 		if (i == cx->npairs)
 			return;
 		ana_chrome_begin(cx, "message", "message", "f", c->proc,
@@ -262,8 +263,10 @@ static void ana_chrome_flows(ana_chrome *cx, const ana_call *c,
 	for (i = ana_pairs_find_send(cx->pairs, cx->npairs, me);
 	     i < cx->npairs && cx->pairs[i].send.proc == me.proc &&
 	     cx->pairs[i].send.idx == me.idx; i++) {
+		/* the message leaves when the send starts: a receive may end
+		 * before the send call returns */
 		ana_chrome_begin(cx, "message", "message", "s", c->proc,
-				 ana_chrome_inside(c, t));
+				 ana_chrome_inside(c, c->ts + 1));
 		fprintf(cx->f, ",\"id\":%zu}", i + 1);
 	}
 }

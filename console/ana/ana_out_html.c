@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "ana_out.h"
+#include "ana_pass.h"
 #include "ana_stats.h"
 #include "ana_walk.h"
 #include "../../wrappers/pvt_event.h"
@@ -358,12 +359,14 @@ static void html_msg(html_ctx *c, const ana_pair *pr)
 {
 	const ana_ev *s = ana_get(c->tr, pr->send);
 	const ana_ev *r = ana_get(c->tr, pr->recv);
+	const ana_ev *s0 = ana_get(c->tr, ana_send_start(c->tr, pr->send));
 	int ys = html_y(c, pr->send.proc) + TL_ROW / 2;
 	int yr = html_y(c, pr->recv.proc) + TL_ROW / 2;
 
+	/* from the send's START: a receive may end before the send returns */
 	fprintf(c->f, "<line class=\"msg\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" "
 		"y2=\"%d\" marker-end=\"url(#arrow)\"><title>",
-		html_x(c, ana_time(s, c->view)), ys,
+		html_x(c, ana_time(s0, c->view)), ys,
 		html_x(c, ana_time(r, c->view)), yr);
 	html_esc(c->f, c->label[pr->send.proc]);
 	fputs(" -&gt; ", c->f);

@@ -23,7 +23,10 @@
  *     at a send's END, one per receiver that got it (receiver = that
  *     task's rank), MpiRecv at the receive's END (sender = the source's
  *     rank), both with the tag received and the message length, so that
- *     readers pair them.  Only matched messages are written: an unmatched
+ *     readers pair them; for MPI requests MpiIrecvRequest at the post,
+ *     MpiIrecv where a wait completed it and MpiIsend (with
+ *     MpiIsendComplete at once: a send request's completion is not
+ *     recorded), each with the request's id.  Only matched messages are written: an unmatched
  *     send or receive is its region alone.  MPI collectives over every
  *     task (communicator size = tasks) that ended get MpiCollectiveBegin
  *     and MpiCollectiveEnd (op, root's rank, bytes); PVM group calls are
@@ -164,25 +167,46 @@ static void ana_otf2_msg(const ana_otf2 *cx, size_t i, uint32_t *tag,
 			  r->bytes : 0);
 }
 
-/* The message records of END e (index idx of process proc) at t. */
+/* Whether e belongs to a nonblocking or persistent MPI request (its
+ * ref is the request's id): a post, a started persistent send, or the
+ * END that completes a receive. */
+static int ana_otf2_nonblocking(const ana_ev *e)
+{
+	return pvt_op_is_mpi(e->op) && e->ref != 0 &&
+	       (pvt_op_class(e->op) == PVT_C_SEND ||
+		pvt_op_class(e->op) == PVT_C_RECV ||
+		e->op == PVT_OP_MPI_SEND_INIT ||
+		e->op == PVT_OP_MPI_BSEND_INIT ||
+		e->op == PVT_OP_MPI_SSEND_INIT ||
+		e->op == PVT_OP_MPI_RSEND_INIT);
+}
+
+/* The message records of END e (index idx of process proc) at t:
+ * MpiRecv / MpiSend, or for a request MpiIrecv / MpiIsend with the
+ * request's id (a send's completion is not recorded: MpiIsendComplete
+ * follows at once). */
 static void ana_otf2_msgs(ana_otf2 *cx, uint32_t proc, uint32_t idx,
 			  const ana_ev *e, OTF2_TimeStamp t)
 {
 	ana_ref me = {proc, idx};
+	int nb = ana_otf2_nonblocking(e);
 	uint64_t len;
-	uint32_t tag;
+	uint32_t tag, peer;
 	size_t i;
 
 	if (e->kind == PVT_EV_RECV_END) {
 		if (e->match.proc == ANA_NONE)
 			return;
-		i = ana_pairs_find(cx->pairs, cx->npairs, e->match, me);
+		i = ana_pairs_find(cx->pairs, cx->npairs,
+				       ana_msg_end(cx->tr, e->match), me);
 		if (i == cx->npairs)
 			return;
 		ana_otf2_msg(cx, i, &tag, &len);
-		ana_otf2_ok(cx, OTF2_EvtWriter_MpiRecv(cx->w, NULL, t,
-			cx->rank[cx->pairs[i].send.proc], ANA_OTF2_COMM, tag,
-			len));
+		peer = cx->rank[cx->pairs[i].send.proc];
+		ana_otf2_ok(cx, nb ? OTF2_EvtWriter_MpiIrecv(cx->w, NULL, t,
+				peer, ANA_OTF2_COMM, tag, len, e->ref)
+			: OTF2_EvtWriter_MpiRecv(cx->w, NULL, t, peer,
+				ANA_OTF2_COMM, tag, len));
 		return;
 	}
 	if (e->kind != PVT_EV_SEND_END && e->kind != PVT_EV_MCAST_END)
@@ -191,9 +215,16 @@ static void ana_otf2_msgs(ana_otf2 *cx, uint32_t proc, uint32_t idx,
 	     i < cx->npairs && cx->pairs[i].send.proc == proc &&
 	     cx->pairs[i].send.idx == idx; i++) {
 		ana_otf2_msg(cx, i, &tag, &len);
-		ana_otf2_ok(cx, OTF2_EvtWriter_MpiSend(cx->w, NULL, t,
-			cx->rank[cx->pairs[i].recv.proc], ANA_OTF2_COMM, tag,
-			len));
+		peer = cx->rank[cx->pairs[i].recv.proc];
+		if (!nb) {
+			ana_otf2_ok(cx, OTF2_EvtWriter_MpiSend(cx->w, NULL, t,
+				peer, ANA_OTF2_COMM, tag, len));
+			continue;
+		}
+		ana_otf2_ok(cx, OTF2_EvtWriter_MpiIsend(cx->w, NULL, t, peer,
+			ANA_OTF2_COMM, tag, len, e->ref));
+		ana_otf2_ok(cx, OTF2_EvtWriter_MpiIsendComplete(cx->w, NULL, t,
+								e->ref));
 	}
 }
 
@@ -210,9 +241,21 @@ static int ana_otf2_coll_op(const ana_otf2 *cx, const ana_ev *s)
 	case PVT_OP_MPI_REDUCE: return OTF2_COLLECTIVE_OP_REDUCE;
 	case PVT_OP_MPI_ALLREDUCE: return OTF2_COLLECTIVE_OP_ALLREDUCE;
 	case PVT_OP_MPI_GATHER: return OTF2_COLLECTIVE_OP_GATHER;
+	case PVT_OP_MPI_GATHERV: return OTF2_COLLECTIVE_OP_GATHERV;
 	case PVT_OP_MPI_SCATTER: return OTF2_COLLECTIVE_OP_SCATTER;
+	case PVT_OP_MPI_SCATTERV: return OTF2_COLLECTIVE_OP_SCATTERV;
+	case PVT_OP_MPI_ALLGATHER: return OTF2_COLLECTIVE_OP_ALLGATHER;
+	case PVT_OP_MPI_ALLGATHERV: return OTF2_COLLECTIVE_OP_ALLGATHERV;
 	case PVT_OP_MPI_ALLTOALL: return OTF2_COLLECTIVE_OP_ALLTOALL;
-	default: return -1;
+	case PVT_OP_MPI_ALLTOALLV: return OTF2_COLLECTIVE_OP_ALLTOALLV;
+	case PVT_OP_MPI_ALLTOALLW: return OTF2_COLLECTIVE_OP_ALLTOALLW;
+	case PVT_OP_MPI_REDUCE_SCATTER:
+		return OTF2_COLLECTIVE_OP_REDUCE_SCATTER;
+	case PVT_OP_MPI_REDUCE_SCATTER_BLOCK:
+		return OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK;
+	case PVT_OP_MPI_SCAN: return OTF2_COLLECTIVE_OP_SCAN;
+	case PVT_OP_MPI_EXSCAN: return OTF2_COLLECTIVE_OP_EXSCAN;
+	default: return -1; /* nonblocking ones: regions only */
 	}
 }
 
@@ -267,6 +310,9 @@ static int ana_otf2_enter(void *ctx, const ana_call *c)
 	if (r == ANA_NONE)
 		return ANA_ENOMEM;
 	ana_otf2_ok(cx, OTF2_EvtWriter_Enter(cx->w, NULL, t, r));
+	if (c->s->kind == PVT_EV_RECV_START && ana_otf2_nonblocking(c->s))
+		ana_otf2_ok(cx, OTF2_EvtWriter_MpiIrecvRequest(cx->w, NULL, t,
+							       c->s->ref));
 	if (ana_otf2_coll_op(cx, c->s) >= 0)
 		ana_otf2_ok(cx, OTF2_EvtWriter_MpiCollectiveBegin(cx->w, NULL,
 								  t));

@@ -31,42 +31,31 @@ static bool call_ok(const ana_ev *e)
 
 bool ana_is_send(const ana_ev *e)
 {
-	if (e->kind != PVT_EV_SEND_END || e->peer < 0)
+	if ((e->kind != PVT_EV_SEND_END && e->kind != PVT_EV_MCAST_DEST) ||
+	    e->peer < 0)
 		return false;
-	switch (e->op) {
-	case PVT_OP_PVM_SEND:
-	case PVT_OP_PVM_PSEND:
-	case PVT_OP_MPI_SEND:
-	case PVT_OP_MPI_ISEND:
-	case PVT_OP_MPI_SENDRECV:
-		return call_ok(e);
-	default:
-		return false;
-	}
+	return e->kind == PVT_EV_MCAST_DEST || call_ok(e);
 }
 
 bool ana_is_recv(const ana_ev *e)
 {
-	if (e->kind != PVT_EV_RECV_END || e->peer < 0)
+	if (e->kind != PVT_EV_RECV_END || e->peer < 0 ||
+	    pvt_op_class(e->op) == PVT_C_PROBE)
 		return false;
 	switch (e->op) {
 	case PVT_OP_PVM_RECV:
 	case PVT_OP_PVM_NRECV:
 	case PVT_OP_PVM_TRECV:
 		return e->result > 0; /* a buffer id; 0: nothing came */
-	case PVT_OP_PVM_PRECV:
-		return e->result >= 0;
-	case PVT_OP_PVM_PROBE:
-		return false; /* looks, receives nothing */
 	default:
-		return e->op >= PVT_OP_MPI_INIT && e->result == 0;
+		return call_ok(e);
 	}
 }
 
 bool ana_is_mcast(const ana_ev *e)
 {
 	return e->kind == PVT_EV_MCAST_END && call_ok(e) &&
-	       (e->op == PVT_OP_PVM_MCAST || e->op == PVT_OP_PVM_BCAST);
+	       pvt_op_class(e->op) == PVT_C_MCAST;
 }
 
 int ana_group_mode(const ana_ev *e)
@@ -74,24 +63,43 @@ int ana_group_mode(const ana_ev *e)
 	if ((e->kind != PVT_EV_GROUP_END && e->kind != PVT_EV_MCAST_END) ||
 	    !call_ok(e))
 		return ANA_G_NONE;
-	switch (e->op) {
-	case PVT_OP_PVM_BARRIER:
-	case PVT_OP_MPI_BARRIER:
-	case PVT_OP_MPI_ALLREDUCE:
-	case PVT_OP_MPI_ALLTOALL:
+	switch (pvt_op_class(e->op)) {
+	case PVT_C_ALL:
 		return ANA_G_ALL;
-	case PVT_OP_PVM_REDUCE:
-	case PVT_OP_PVM_GATHER:
-	case PVT_OP_MPI_REDUCE:
-	case PVT_OP_MPI_GATHER:
+	case PVT_C_TO_ROOT:
 		return ANA_G_TO_ROOT;
-	case PVT_OP_PVM_SCATTER:
-	case PVT_OP_MPI_SCATTER:
-	case PVT_OP_MPI_BCAST:
+	case PVT_C_FROM_ROOT: /* (MPI_Bcast was a MCAST END in version 1) */
 		return ANA_G_FROM_ROOT;
 	default:
-		return ANA_G_NONE; /* joingroup, lvgroup: no synchronisation */
+		return ANA_G_NONE; /* scans, creations, joins: no modelled wait */
 	}
+}
+
+ana_ref ana_send_start(const ana_trace *tr, ana_ref send)
+{
+	const ana_proc *pr = &tr->procs[send.proc];
+	const ana_ev *e = &pr->ev[send.idx];
+	uint32_t i = send.idx, k;
+	uint16_t kind = e->kind;
+
+	while (kind == PVT_EV_MCAST_DEST && i > 0) /* back to its END */
+		kind = pr->ev[--i].kind;
+	if (kind != PVT_EV_SEND_END && kind != PVT_EV_MCAST_END)
+		return send;
+	for (k = 0; k < ANA_START_SCAN && i > 0; k++) {
+		const ana_ev *s = &pr->ev[--i];
+
+		if (s->kind + 1u == kind && s->op == pr->ev[send.idx].op)
+			return (ana_ref){send.proc, i};
+	}
+	return send;
+}
+
+uint64_t ana_group_key(const ana_ev *e)
+{
+	uint32_t ctx = e->op < PVT_OP_MPI_INIT ? e->ref : e->comm;
+
+	return (uint64_t)e->op << 32 | ctx;
 }
 
 bool ana_is_comm(const ana_ev *e)
@@ -138,17 +146,22 @@ static bool is_end(uint16_t kind)
 	       !(kind & 1u);
 }
 
-/* Whether START s is the one END e closes. */
+/* Whether START s is the one END e closes: same op, and for an MPI
+ * call whose START names a request (ref), the same request.  (Layout 1
+ * closed an MPI_Irecv with a RECV_END of op Wait, Waitall or Test and the
+ * request id in aux.) */
 static bool closes(const ana_ev *s, const ana_ev *e)
 {
 	if (s->kind + 1 != e->kind)
 		return false;
-	if (s->op == PVT_OP_MPI_IRECV)
+	if (s->op == PVT_OP_MPI_IRECV && s->ref == 0)
 		return (e->op == PVT_OP_MPI_IRECV || e->op == PVT_OP_MPI_WAIT ||
 			e->op == PVT_OP_MPI_WAITALL ||
 			e->op == PVT_OP_MPI_TEST) &&
 		       s->aux == e->aux;
-	return s->op == e->op;
+	if (s->op != e->op)
+		return false;
+	return s->op < PVT_OP_MPI_INIT || s->ref == 0 || s->ref == e->ref;
 }
 
 /* A growable stack of open START indices. */
@@ -174,30 +187,51 @@ static int stack_push(open_stack *st, uint32_t i)
 	return 0;
 }
 
-/* Pairs the ENDs of process p with their STARTs into out (indexed by
- * event); *inst: its PVM group instance (pvm_joingroup's result), -1.
- * With reset, every event's flags and match are cleared first
- * and leftover STARTs get ANA_F_OPEN. */
-static int pair_proc(ana_proc *pr, uint32_t *out, open_stack *st, int reset,
-		     int32_t *inst)
+/* Notes that process p joined PVM group ref as instance inst. */
+static int note_join(ana_ctx *c, uint32_t p, uint32_t ref, int32_t inst)
 {
-	uint32_t i, k;
+	ana_join *v;
+	uint32_t cap;
+
+	if (c->njoins == c->jcap) {
+		cap = c->jcap ? c->jcap * 2 : 16;
+		v = realloc(c->joins, cap * sizeof *v);
+		if (v == NULL)
+			return ANA_ENOMEM;
+		c->joins = v;
+		c->jcap = cap;
+	}
+	c->joins[c->njoins++] = (ana_join){ref, inst, p};
+	return 0;
+}
+
+/* Pairs the ENDs of process p with their STARTs into out (indexed by
+ * event); a MCAST_DEST gets the START of the multicast it follows.  Notes
+ * the PVM groups p joined (pvm_joingroup's result is its instance).
+ * With reset, every event's flags and match are cleared first and
+ * leftover STARTs get ANA_F_OPEN. */
+static int pair_proc(ana_ctx *c, uint32_t p, uint32_t *out, open_stack *st,
+		     int reset)
+{
+	ana_proc *pr = &c->tr->procs[p];
+	uint32_t i, k, mcast = ANA_NONE;
 
 	st->n = 0;
-	*inst = -1;
 	for (i = 0; i < pr->nev; i++) {
 		ana_ev *e = &pr->ev[i];
 
 		out[i] = ANA_NONE;
 		if (e->kind == PVT_EV_GROUP_END &&
 		    e->op == PVT_OP_PVM_JOINGROUP && e->result >= 0 &&
-		    *inst < 0)
-			*inst = e->result;
+		    note_join(c, p, e->ref, e->result) < 0)
+			return ANA_ENOMEM;
 		if (reset && (e->flags || e->match.proc != ANA_NONE)) {
 			e->flags = 0; /* written only if needed: no dirty line */
 			e->match = (ana_ref){ANA_NONE, ANA_NONE};
 		}
-		if (is_start(e->kind)) {
+		if (e->kind == PVT_EV_MCAST_DEST) {
+			out[i] = mcast;
+		} else if (is_start(e->kind)) {
 			if (stack_push(st, i) < 0)
 				return ANA_ENOMEM;
 		} else if (is_end(e->kind)) {
@@ -207,6 +241,8 @@ static int pair_proc(ana_proc *pr, uint32_t *out, open_stack *st, int reset,
 			if (k == (uint32_t)-1)
 				continue;
 			out[i] = st->v[k];
+			if (e->kind == PVT_EV_MCAST_END)
+				mcast = out[i];
 			memmove(&st->v[k], &st->v[k + 1],
 				(st->n - k - 1) * sizeof *st->v);
 			st->n--;
@@ -216,6 +252,15 @@ static int pair_proc(ana_proc *pr, uint32_t *out, open_stack *st, int reset,
 		for (k = 0; k < st->n; k++)
 			pr->ev[st->v[k]].flags |= ANA_F_OPEN;
 	return 0;
+}
+
+static int join_cmp(const void *a, const void *b)
+{
+	const ana_join *x = a, *y = b;
+
+	if (x->ref != y->ref)
+		return x->ref < y->ref ? -1 : 1;
+	return (x->inst > y->inst) - (x->inst < y->inst);
 }
 
 static int tid_cmp(const void *a, const void *b)
@@ -260,13 +305,13 @@ int ana_ctx_init(ana_ctx *c, ana_trace *tr, int reset)
 	c->base[tr->nprocs] = c->n;
 	c->start_of = malloc((c->n + 1) * sizeof *c->start_of);
 	ana_big_hint(c->start_of, (c->n + 1) * sizeof *c->start_of);
-	c->pvm_inst = malloc((tr->nprocs + 1) * sizeof *c->pvm_inst);
-	if (c->start_of == NULL || c->pvm_inst == NULL)
+	if (c->start_of == NULL)
 		goto out_free;
 	for (p = 0; p < tr->nprocs; p++)
-		if (pair_proc(&tr->procs[p], c->start_of + c->base[p], &st,
-			      reset, &c->pvm_inst[p]) < 0)
+		if (pair_proc(c, p, c->start_of + c->base[p], &st, reset) < 0)
 			goto out_free;
+	if (c->njoins > 1)
+		qsort(c->joins, c->njoins, sizeof *c->joins, join_cmp);
 	if (map_procs(c) < 0)
 		goto out_free;
 	free(st.v);
@@ -282,7 +327,7 @@ void ana_ctx_free(ana_ctx *c)
 	free(c->base);
 	free(c->start_of);
 	free(c->tids);
-	free(c->pvm_inst);
+	free(c->joins);
 	memset(c, 0, sizeof *c);
 }
 
@@ -304,16 +349,42 @@ uint32_t ana_ctx_proc(const ana_ctx *c, int32_t tid)
 
 uint32_t ana_ctx_root(const ana_ctx *c, const ana_ev *e)
 {
-	uint32_t p;
+	ana_join key = {e->ref, e->peer, 0}, *j;
 
 	if (e->peer < 0)
 		return ANA_NONE;
 	if (e->op >= PVT_OP_MPI_INIT)
 		return ana_ctx_proc(c, e->peer);
-	for (p = 0; p < c->tr->nprocs; p++) /* PVM: root instance */
-		if (c->pvm_inst[p] == e->peer)
-			return p;
-	return ANA_NONE;
+	/* PVM: the root is an instance of the group (e->ref); traces of
+	 * layout 1 name no group (ref 0 everywhere), which works for one */
+	j = c->njoins ? bsearch(&key, c->joins, c->njoins, sizeof *c->joins,
+				join_cmp)
+		      : NULL;
+	return j != NULL ? j->proc : ANA_NONE;
+}
+
+/* Whether group END e of process p (mode, its root's process or
+ * ANA_NONE) waits for nobody: a non-root of reduce or gather, the root of
+ * a broadcast or scatter, a rooted call whose root is unknown, or a
+ * member of an intercommunicator's root group that is not the root
+ * (peer MPI_PROC_NULL: it takes no part). */
+static bool waits_for_nobody(int mode, uint32_t root, uint32_t p,
+			     const ana_ev *e)
+{
+	if (mode == ANA_G_NONE)
+		return true;
+	if (mode == ANA_G_ALL)
+		return false;
+	if (e->peer == PVT_PEER_NULL || root == ANA_NONE)
+		return true;
+	return (mode == ANA_G_TO_ROOT) != (root == p);
+}
+
+/* Whether member m of a group instance of that mode takes part (the
+ * MPI_PROC_NULL members of an intercommunicator's root group do not). */
+static bool takes_part(int mode, const ana_ev *m)
+{
+	return mode == ANA_G_ALL || m->peer != PVT_PEER_NULL;
 }
 
 uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
@@ -327,15 +398,16 @@ uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
 	if (mode == ANA_G_NONE || e->match.proc == ANA_NONE)
 		return 0;
 	root = mode == ANA_G_ALL ? ANA_NONE : ana_ctx_root(c, e);
-	if (root != ANA_NONE && (mode == ANA_G_TO_ROOT) != (root == p))
-		return 0; /* a non-root of reduce/gather, the root of bcast */
+	if (waits_for_nobody(mode, root, p, e))
+		return 0;
 	r = resume && resume->proc != ANA_NONE ? *resume : e->match;
 	for (; r.proc != p || r.idx != i;
 	     r = c->tr->procs[r.proc].ev[r.idx].match) {
 		if (r.proc == ANA_NONE)
 			break; /* a broken ring: stop */
-		if (root != ANA_NONE && mode == ANA_G_FROM_ROOT &&
-		    r.proc != root)
+		if (mode == ANA_G_FROM_ROOT && r.proc != root)
+			continue;
+		if (!takes_part(mode, &c->tr->procs[r.proc].ev[r.idx]))
 			continue;
 		n++;
 		if (fn(arg, r)) {
@@ -349,9 +421,85 @@ uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
 	return n;
 }
 
-/* ---- group instances --------------------------------------------------- */
+/* ---- key map ----------------------------------------------------------- */
 
-#define GINST_OPS 16 /* distinct group ops told apart (there are 11) */
+/* The home slot of key in a table of cap slots. */
+static uint32_t kmap_home(uint64_t key, uint32_t cap)
+{
+	key ^= key >> 31;
+	key *= 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(key >> 32) & (cap - 1);
+}
+
+/* Doubles the table.  0 or ANA_ENOMEM. */
+static int kmap_grow(ana_kmap *m)
+{
+	uint32_t cap = m->cap ? m->cap * 2 : 64, i, j;
+	uint64_t *key = malloc(cap * sizeof *key);
+	uint32_t *val = malloc(cap * sizeof *val);
+
+	if (key == NULL || val == NULL) {
+		free(key);
+		free(val);
+		return ANA_ENOMEM;
+	}
+	memset(val, 0xff, cap * sizeof *val);
+	for (i = 0; i < m->cap; i++) {
+		if (m->val[i] == ANA_NONE)
+			continue;
+		for (j = kmap_home(m->key[i], cap); val[j] != ANA_NONE;
+		     j = (j + 1) & (cap - 1))
+			;
+		key[j] = m->key[i];
+		val[j] = m->val[i];
+	}
+	free(m->key);
+	free(m->val);
+	m->key = key;
+	m->val = val;
+	m->cap = cap;
+	return 0;
+}
+
+int ana_kmap_get(ana_kmap *m, uint64_t key, uint32_t next, uint32_t *idx)
+{
+	uint32_t i;
+
+	if ((m->n + 1) * 2 > m->cap && kmap_grow(m) < 0)
+		return ANA_ENOMEM;
+	for (i = kmap_home(key, m->cap); m->val[i] != ANA_NONE;
+	     i = (i + 1) & (m->cap - 1))
+		if (m->key[i] == key) {
+			*idx = m->val[i];
+			return 0;
+		}
+	m->key[i] = key;
+	m->val[i] = next;
+	m->last = i;
+	m->n++;
+	*idx = next;
+	return 0;
+}
+
+void ana_kmap_del_last(ana_kmap *m)
+{
+	/* The newest key is the last of its probe run: removing it leaves
+	 * every other key reachable. */
+	if (m->n > 0 && m->last < m->cap) {
+		m->val[m->last] = ANA_NONE;
+		m->n--;
+		m->last = m->cap;
+	}
+}
+
+void ana_kmap_free(ana_kmap *m)
+{
+	free(m->key);
+	free(m->val);
+	memset(m, 0, sizeof *m);
+}
+
+/* ---- group instances --------------------------------------------------- */
 
 /* What one instance's members' STARTs hold. */
 typedef struct gagg {
@@ -361,14 +509,19 @@ typedef struct gagg {
 	int done;            /* worked out */
 } gagg;
 
+/* The instances of one group key (ana_group_key). */
+typedef struct gkey {
+	uint32_t *k;         /* [nprocs]: instances each process passed */
+	gagg *agg;           /* by instance */
+	uint32_t cap;        /* slots in agg */
+} gkey;
+
 struct ana_ginst {
 	const ana_ctx *c;
 	ana_val_fn val;
-	uint8_t opix[256];   /* op -> index + 1, 0 none yet */
-	uint32_t nops;
-	uint32_t *k;         /* [nprocs * GINST_OPS]: instances passed */
-	gagg *agg[GINST_OPS];/* per op index, by instance */
-	uint32_t cap[GINST_OPS];
+	ana_kmap map;        /* group key -> index in keys */
+	gkey *keys;
+	uint32_t nkeys, kcap;
 };
 
 ana_ginst *ana_ginst_new(const ana_ctx *c, ana_val_fn val)
@@ -379,11 +532,6 @@ ana_ginst *ana_ginst_new(const ana_ctx *c, ana_val_fn val)
 		return NULL;
 	g->c = c;
 	g->val = val;
-	g->k = calloc((size_t)(c->tr->nprocs + 1) * GINST_OPS, sizeof *g->k);
-	if (g->k == NULL) {
-		free(g);
-		return NULL;
-	}
 	return g;
 }
 
@@ -393,9 +541,12 @@ void ana_ginst_free(ana_ginst *g)
 
 	if (g == NULL)
 		return;
-	for (j = 0; j < GINST_OPS; j++)
-		free(g->agg[j]);
-	free(g->k);
+	for (j = 0; j < g->nkeys; j++) {
+		free(g->keys[j].k);
+		free(g->keys[j].agg);
+	}
+	free(g->keys);
+	ana_kmap_free(&g->map);
 	free(g);
 }
 
@@ -410,7 +561,7 @@ static int64_t start_val(const ana_ginst *g, ana_ref r)
 /* Works out a for the instance of END (p, i), whose root is root (or
  * ANA_NONE): one trip round the ring. */
 static void gagg_fill(const ana_ginst *g, uint32_t p, uint32_t i,
-		      uint32_t root, gagg *a)
+		      uint32_t root, int mode, gagg *a)
 {
 	ana_ref r = {p, i};
 	int64_t v;
@@ -418,6 +569,12 @@ static void gagg_fill(const ana_ginst *g, uint32_t p, uint32_t i,
 	a->max1 = a->max2 = a->root_v = INT64_MIN;
 	a->who1 = ANA_NONE;
 	do {
+		const ana_ev *m = &g->c->tr->procs[r.proc].ev[r.idx];
+
+		if (!takes_part(mode, m)) {
+			r = m->match;
+			continue;
+		}
 		v = start_val(g, r);
 		if (v > a->max1 || a->who1 == ANA_NONE) {
 			a->max2 = a->max1;
@@ -433,37 +590,62 @@ static void gagg_fill(const ana_ginst *g, uint32_t p, uint32_t i,
 	a->done = 1;
 }
 
-/* The aggregate slot of instance k of op index j (NULL: out of memory). */
-static gagg *gagg_slot(ana_ginst *g, uint32_t j, uint32_t k)
+/* The aggregate slot of instance k of key x (NULL: out of memory). */
+static gagg *gagg_slot(gkey *x, uint32_t k)
 {
-	uint32_t cap = g->cap[j];
+	uint32_t cap = x->cap;
 	gagg *a;
 
 	if (k >= cap) {
 		while (cap <= k)
 			cap = cap ? cap * 2 : 64;
-		a = realloc(g->agg[j], cap * sizeof *a);
+		a = realloc(x->agg, cap * sizeof *a);
 		if (a == NULL)
 			return NULL;
-		memset(a + g->cap[j], 0, (cap - g->cap[j]) * sizeof *a);
-		g->agg[j] = a;
-		g->cap[j] = cap;
+		memset(a + x->cap, 0, (cap - x->cap) * sizeof *a);
+		x->agg = a;
+		x->cap = cap;
 	}
-	return &g->agg[j][k];
+	return &x->agg[k];
 }
 
-/* Advances p's count of e's op; the slot of e's instance, or NULL. */
+/* The instances of e's group key, made on first use; NULL when out of
+ * memory. */
+static gkey *ginst_key(ana_ginst *g, const ana_ev *e)
+{
+	uint32_t j, np = g->c->tr->nprocs + 1, cap;
+	gkey *v;
+
+	if (ana_kmap_get(&g->map, ana_group_key(e), g->nkeys, &j) < 0)
+		return NULL;
+	if (j < g->nkeys)
+		return &g->keys[j];
+	if (g->nkeys == g->kcap) {
+		cap = g->kcap ? g->kcap * 2 : 16;
+		v = realloc(g->keys, cap * sizeof *v);
+		if (v == NULL)
+			goto out_unmap;
+		g->keys = v;
+		g->kcap = cap;
+	}
+	v = &g->keys[g->nkeys];
+	memset(v, 0, sizeof *v);
+	if ((v->k = calloc(np, sizeof *v->k)) == NULL)
+		goto out_unmap;
+	g->nkeys++;
+	return v;
+out_unmap:
+	ana_kmap_del_last(&g->map);
+	return NULL;
+}
+
+/* Advances p's count of e's group key; the slot of e's instance, or
+ * NULL. */
 static gagg *ginst_next(ana_ginst *g, uint32_t p, const ana_ev *e)
 {
-	uint32_t j, k;
+	gkey *x = ginst_key(g, e);
 
-	if (g->opix[e->op] == 0 && g->nops < GINST_OPS)
-		g->opix[e->op] = (uint8_t)++g->nops;
-	if (g->opix[e->op] == 0)
-		return NULL;
-	j = g->opix[e->op] - 1u;
-	k = g->k[(size_t)p * GINST_OPS + j]++;
-	return gagg_slot(g, j, k);
+	return x != NULL ? gagg_slot(x, x->k[p]++) : NULL;
 }
 
 void ana_ginst_pass(ana_ginst *g, uint32_t p, uint32_t i)
@@ -476,8 +658,11 @@ void ana_ginst_pass(ana_ginst *g, uint32_t p, uint32_t i)
 
 void ana_ginst_rewind(ana_ginst *g)
 {
-	memset(g->k, 0,
-	       (size_t)(g->c->tr->nprocs + 1) * GINST_OPS * sizeof *g->k);
+	uint32_t j;
+
+	for (j = 0; j < g->nkeys; j++)
+		memset(g->keys[j].k, 0,
+		       (g->c->tr->nprocs + 1) * sizeof *g->keys[j].k);
 }
 
 bool ana_ginst_waits(ana_ginst *g, uint32_t p, uint32_t i, int64_t *v,
@@ -493,14 +678,13 @@ bool ana_ginst_waits(ana_ginst *g, uint32_t p, uint32_t i, int64_t *v,
 	a = ginst_next(g, p, e);
 	*mine = start_val(g, (ana_ref){p, i});
 	root = mode == ANA_G_ALL ? ANA_NONE : ana_ctx_root(g->c, e);
-	if (e->match.proc == ANA_NONE ||
-	    (root != ANA_NONE && (mode == ANA_G_TO_ROOT) != (root == p)))
+	if (e->match.proc == ANA_NONE || waits_for_nobody(mode, root, p, e))
 		return false; /* alone; a non-root of reduce; bcast's root */
-	if (a == NULL) /* too many ops, or out of memory: no caching */
+	if (a == NULL) /* out of memory: no caching */
 		a = &local;
 	if (!a->done) /* the first member that waits: values are final */
-		gagg_fill(g, p, i, root, a);
-	if (root != ANA_NONE && mode == ANA_G_FROM_ROOT)
+		gagg_fill(g, p, i, root, mode, a);
+	if (mode == ANA_G_FROM_ROOT)
 		*v = a->root_v; /* INT64_MIN if the root is not a member */
 	else
 		*v = a->who1 == p ? a->max2 : a->max1;
@@ -551,8 +735,14 @@ static bool deps_done(walk *w, uint32_t p, uint32_t i)
 	const ana_ev *e = &w->c->tr->procs[p].ev[i];
 
 	w->blocked_on = ANA_NONE;
-	if (e->kind == PVT_EV_RECV_END && e->match.proc != ANA_NONE)
-		return visited(w, e->match);
+	if (e->kind == PVT_EV_RECV_END && e->match.proc != ANA_NONE) {
+		ana_ref m = e->match; /* the send's START is what counts */
+		uint32_t s = w->c->start_of[w->c->base[m.proc] + m.idx];
+
+		if (s != ANA_NONE)
+			m.idx = s;
+		return visited(w, m);
+	}
 	if (e->match.proc != ANA_NONE && ana_group_mode(e) != ANA_G_NONE) {
 		/* members already seen started stay started: go on from
 		 * the one that blocked the last check */

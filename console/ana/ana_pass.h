@@ -9,9 +9,11 @@
  *   them).
  * - ana_ctx: what every pass needs once per run: the global numbering of
  *   events (base[p] + idx), the START of every END (start_of), the tid ->
- *   process map and the PVM group instance of each process.
+ *   process map and the PVM group instances (who is instance k of a
+ *   group).
  * - ana_walk: a traversal of all events in which every receive END comes
- *   after its matched send (or multicast) END, and every group END after
+ *   after its matched send's (or multicast's) START, and every group END
+ *   after
  *   the STARTs of the members it waits for (per-process cursors and a
  *   ready list; a process blocked on another is woken when that one
  *   advances; a blocked group END's check resumes where it stopped).
@@ -38,8 +40,9 @@ enum ana_gmode {
 	ANA_G_FROM_ROOT  /* the others wait for the root (bcast, scatter) */
 };
 
-/* A successful point-to-point send END (pvm_send/psend, MPI_Send/Isend,
- * the send half of MPI_Sendrecv). */
+/* A successful point-to-point send END (every PVM and MPI send, the
+ * send half of MPI_Sendrecv, a persistent send's start) or one
+ * destination of a pvm_mcast (MCAST_DEST). */
 bool ana_is_send(const ana_ev *e);
 /* A receive END that got a message (not a probe, not a failed or empty
  * pvm_nrecv/trecv, not MPI_PROC_NULL). */
@@ -47,12 +50,36 @@ bool ana_is_recv(const ana_ev *e);
 /* A successful PVM multicast END (pvm_mcast, pvm_bcast: the receivers'
  * ends are ordinary receives). */
 bool ana_is_mcast(const ana_ev *e);
-/* The group mode of a successful group END (MPI_Bcast's MCAST END is one:
- * every rank calls it), ANA_G_NONE for anything else. */
+/* The group mode of a successful group END (the op's class in
+ * pvt_event.h), ANA_G_NONE for anything else. */
 int ana_group_mode(const ana_ev *e);
+/* The START of the send (or multicast, or multicast destination) END
+ * send, found by looking back at most ANA_START_SCAN events past the
+ * multicast's destinations; send itself when there is none.  For code
+ * without an ana_ctx (its start_of says the same). */
+#define ANA_START_SCAN 8
+ana_ref ana_send_start(const ana_trace *tr, ana_ref send);
+/* What tells the instances of a group call apart besides their order in
+ * each process: its op and its MPI communicator or PVM group name. */
+uint64_t ana_group_key(const ana_ev *e);
 /* A START or END another process's constraint refers to (send and
  * multicast ENDs, receive ENDs, group STARTs and ENDs). */
 bool ana_is_comm(const ana_ev *e);
+
+/* A map from 64-bit keys to dense indices 0, 1, ... (a key is given the
+ * next index the first time it is asked for).  Zero-initialised. */
+typedef struct ana_kmap {
+	uint64_t *key;
+	uint32_t *val;       /* ANA_NONE: empty */
+	uint32_t cap, n;
+	uint32_t last;       /* slot of the newest key */
+} ana_kmap;
+
+/* The index of key in *idx; a new key gets next.  0 or ANA_ENOMEM. */
+int ana_kmap_get(ana_kmap *m, uint64_t key, uint32_t next, uint32_t *idx);
+/* Forgets the key the last ana_kmap_get added (its index was not used). */
+void ana_kmap_del_last(ana_kmap *m);
+void ana_kmap_free(ana_kmap *m);
 
 /* Asks the kernel for huge pages on a large fresh array (fewer page
  * faults when it is first written); a hint, nothing if unsupported. */
@@ -64,16 +91,24 @@ typedef struct ana_tidp {
 	uint32_t proc;
 } ana_tidp;
 
+/* A PVM task's membership of a group (pvm_joingroup). */
+typedef struct ana_join {
+	uint32_t ref;        /* the group's name (string id) */
+	int32_t inst;        /* its instance in the group */
+	uint32_t proc;       /* the process */
+} ana_join;
+
 typedef struct ana_ctx {
 	ana_trace *tr;
 	uint64_t *base;      /* [nprocs + 1]: global index of (p, 0) */
 	uint64_t n;          /* events in all */
 	uint32_t *start_of;  /* [n]: END -> index of its START in the same
-				process, ANA_NONE (also for non-ENDs) */
+				process (a MCAST_DEST: its multicast's
+				START), ANA_NONE (also for other events) */
 	ana_tidp *tids;      /* [ntids] sorted */
 	uint32_t ntids;
-	int32_t *pvm_inst;   /* [nprocs]: group instance (pvm_joingroup's
-				result), -1 */
+	ana_join *joins;     /* [njoins] sorted by group, instance */
+	uint32_t njoins, jcap;
 } ana_ctx;
 
 /* Builds the context of tr; with reset (the start of matching), the flags
@@ -101,7 +136,9 @@ uint32_t ana_ctx_root(const ana_ctx *c, const ana_ev *e);
 /*
  * The traversal.  visit(ctx, p, i, forced) is called once for every event
  * in an order where the dependencies of (p, i) were visited first:
- *   - a receive END with a match: the matched send / multicast END;
+ *   - a receive END with a match: the START of the matched send or
+ *     multicast (a message cannot be received before it is sent, but may
+ *     be before the send call returns);
  *   - a group END: the STARTs of the members it waits for (its mode).
  * When the dependencies form a cycle (an inconsistent trace), one blocked
  * event is visited with forced = 1 and the walk goes on.  0 or ANA_ENOMEM.

@@ -9,11 +9,12 @@
  * (ana_compensate and ana_order guarantee it); in the raw view a process
  * whose measured times go backwards gets a sorted index first.
  *
- * Ties: a receive END at the head of its process whose matched send (or
- * multicast) END is not out yet, and not later in the view, leaves the
- * heap and waits on the sender's process; it comes back as soon as that
- * process emits an event.  So equal times show the send first, and the
- * raw view still shows a receive measured before its send as it was.
+ * Ties: a receive END at the head of its process whose matched send's (or
+ * multicast's) START is not out yet, and not later in the view, leaves
+ * the heap and waits on the sender's process; it comes back as soon as
+ * that process emits an event.  So equal times show the send first, and
+ * the raw view still shows a receive measured before its send as it was.
+ * (A receive may end before its send call returns.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -141,17 +142,18 @@ static int sort_procs(merger *m)
 
 /* ---- the merge --------------------------------------------------------- */
 
-/* Whether head event e of process p must wait for its send. */
+/* Whether head event e of process p must wait for its send's START. */
 static bool must_wait(const merger *m, uint32_t p, const ana_ev *e)
 {
+	ana_ref sr;
 	const ana_ev *s;
 
-	if (e->kind != PVT_EV_RECV_END || e->match.proc == ANA_NONE ||
-	    emitted(m, e->match))
+	if (e->kind != PVT_EV_RECV_END || e->match.proc == ANA_NONE)
 		return false;
-	s = ana_get(m->tr, e->match);
-	if (s->kind != PVT_EV_SEND_END && s->kind != PVT_EV_MCAST_END)
+	sr = ana_send_start(m->tr, e->match);
+	if (emitted(m, sr))
 		return false;
+	s = ana_get(m->tr, sr);
 	return vtime(s, m->view) <= vtime(e, m->view);
 }
 
@@ -311,15 +313,14 @@ uint64_t ana_count_inversions(const ana_trace *tr)
 	}
 	for (k = 0; k < tr->norder; k++) {
 		ana_ref r = tr->order[k];
-		const ana_ev *e = ana_get(tr, r), *s;
+		const ana_ev *e = ana_get(tr, r);
 
 		if (e == NULL)
 			continue;
-		if (e->kind == PVT_EV_RECV_END && e->match.proc != ANA_NONE &&
-		    (s = ana_get(tr, e->match)) != NULL &&
-		    (s->kind == PVT_EV_SEND_END ||
-		     s->kind == PVT_EV_MCAST_END)) {
-			g = base[e->match.proc] + e->match.idx;
+		if (e->kind == PVT_EV_RECV_END && e->match.proc != ANA_NONE) {
+			ana_ref sr = ana_send_start(tr, e->match);
+
+			g = base[sr.proc] + sr.idx;
 			if (!(seen[g / 8] & (1u << g % 8)))
 				inv++;
 		}

@@ -51,7 +51,8 @@ static int ana_stats_sets(uint16_t kind, uint16_t op)
 	case PVT_EV_GROUP_START: case PVT_EV_GROUP_END:
 		return ANA_ST_COMM | ANA_ST_WAIT;
 	case PVT_EV_SPECIAL_START: case PVT_EV_SPECIAL_END:
-		if (op == PVT_OP_MPI_WAIT || op == PVT_OP_MPI_WAITALL)
+		if (op == PVT_OP_MPI_WAIT || op == PVT_OP_MPI_WAITALL ||
+		    op == PVT_OP_MPI_WAITANY || op == PVT_OP_MPI_WAITSOME)
 			return ANA_ST_COMM | ANA_ST_WAIT;
 		return 0;
 	default:
@@ -147,7 +148,8 @@ static void ana_stats_recvs(const ana_trace *tr, uint32_t j, ana_stats *st)
 			continue;
 		s = ana_get(tr, e->match);
 		if (s == NULL || (s->kind != PVT_EV_SEND_END &&
-				  s->kind != PVT_EV_MCAST_END))
+				  s->kind != PVT_EV_MCAST_END &&
+				  s->kind != PVT_EV_MCAST_DEST))
 			continue;
 		b = e->bytes >= 0 ? e->bytes : s->bytes >= 0 ? s->bytes : 0;
 		st->msgs[(size_t)e->match.proc * n + j]++;

@@ -112,6 +112,30 @@ static int ana_walk_point_call(ana_stack *st, const ana_walk_ops *ops,
 	return rc;
 }
 
+/* True when START e posts a request whose END comes later inside a wait
+ * (MPI_Irecv, a persistent receive's start, a nonblocking collective):
+ * the post is a call of its own, of zero length. */
+static int ana_is_post(const ana_ev *e)
+{
+	if (e->kind == PVT_EV_RECV_START)
+		return e->op == PVT_OP_MPI_IRECV ||
+		       e->op == PVT_OP_MPI_RECV_INIT;
+	return e->kind == PVT_EV_GROUP_START && pvt_op_is_mpi(e->op) &&
+	       e->ref != 0;
+}
+
+/* True when END e, closing no open call, completes a request inside the
+ * innermost open call c: a wait or test (or, in layout 1, an END of the
+ * wait's own op). */
+static int ana_is_inner(const ana_call *c, const ana_ev *e)
+{
+	if (e->kind == PVT_EV_FN_EXIT)
+		return 0;
+	return c->s->op == e->op ||
+	       (pvt_op_class(c->s->op) == PVT_C_WAIT && pvt_op_is_mpi(e->op) &&
+		e->ref != 0);
+}
+
 /* Handles one closing event e (index idx) at time t. */
 static int ana_walk_close(ana_stack *st, const ana_walk_ops *ops,
 			  uint32_t proc, const ana_ev *e, uint32_t idx,
@@ -122,7 +146,7 @@ static int ana_walk_close(ana_stack *st, const ana_walk_ops *ops,
 	int rc;
 
 	if (at < 0 && ops->inner != NULL && st->n > 0 &&
-	    st->c[st->n - 1].s->op == e->op && e->kind != PVT_EV_FN_EXIT)
+	    ana_is_inner(&st->c[st->n - 1], e))
 		return ops->inner(ops->ctx, &st->c[st->n - 1], idx, e, t);
 	if (at < 0)
 		return ana_walk_point_call(st, ops, proc, e, idx, t);
@@ -160,7 +184,7 @@ static int ana_walk_open(ana_stack *st, const ana_walk_ops *ops,
 		      .ts = t, .te = t, .depth = st->n};
 	int rc;
 
-	if (e->kind == PVT_EV_RECV_START && e->op == PVT_OP_MPI_IRECV)
+	if (ana_is_post(e))
 		return ana_walk_point_call(st, ops, proc, e, idx, t);
 	if (ana_is_second_half(st, e)) {
 		st->c[st->n - 1].s2 = e;
@@ -221,6 +245,16 @@ static int ana_pair_cmp(const void *a, const void *b)
 	return c != 0 ? c : ana_ref_cmp(x->recv, y->recv);
 }
 
+ana_ref ana_msg_end(const ana_trace *tr, ana_ref send)
+{
+	const ana_proc *pr = &tr->procs[send.proc];
+	uint32_t i = send.idx;
+
+	while (i > 0 && pr->ev[i].kind == PVT_EV_MCAST_DEST)
+		i--;
+	return (ana_ref){send.proc, i};
+}
+
 int ana_pairs(const ana_trace *tr, ana_pair **out, size_t *n)
 {
 	const ana_ev *e;
@@ -244,7 +278,7 @@ int ana_pairs(const ana_trace *tr, ana_pair **out, size_t *n)
 				}
 				p = q;
 			}
-			p[cnt].send = e->match;
+			p[cnt].send = ana_msg_end(tr, e->match);
 			p[cnt++].recv = (ana_ref){i, j};
 		}
 	}
@@ -283,18 +317,12 @@ size_t ana_pairs_find(const ana_pair *p, size_t n, ana_ref send, ana_ref r)
 
 const char *ana_op_name(unsigned op)
 {
-	switch (op) {
-#define ANA_OP_NAME_(n, name, str) case n: return str;
-		PVT_OPS(ANA_OP_NAME_)
-#undef ANA_OP_NAME_
-	default:
-		return "-";
-	}
+	return pvt_op_name(op);
 }
 
 int ana_op_is_mpi(unsigned op)
 {
-	return op >= PVT_OP_MPI_INIT && op < PVT_OP_RT_BREAK;
+	return pvt_op_is_mpi(op);
 }
 
 int ana_proc_is_mpi(const ana_trace *tr, uint32_t proc)

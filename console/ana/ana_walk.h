@@ -88,8 +88,12 @@ typedef struct ana_pair {
 	ana_ref recv;
 } ana_pair;
 
-/* The matched pairs of tr (every receive END with a partner), sorted by
- * send then receive.  *out is the caller's to free (NULL when none).
+/* The END a message was sent by: send itself, or for a pvm_mcast
+ * destination (MCAST_DEST) the multicast's END it follows. */
+ana_ref ana_msg_end(const ana_trace *tr, ana_ref send);
+
+/* The matched pairs of tr (every receive END with a partner; the send is
+ * ana_msg_end of its match), sorted by send then receive.  *out is the caller's to free (NULL when none).
  * 0 or ANA_ENOMEM. */
 int ana_pairs(const ana_trace *tr, ana_pair **out, size_t *n);
 

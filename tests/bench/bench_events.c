@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 	t0 = pvt__ev_now();
 	for (i = 0; i < n; i++) {
 		(void)pvt__ev_begin(&pr, PVT_EV_SEND_START, PVT_OP_PVM_SEND,
-		                    __FILE__, __func__, __LINE__, 5, 7, 64, 0);
+		                    __FILE__, __func__, __LINE__, 5, 7, 64, 0, 0, 0);
 		pvt__ev_call(&pr);
 		pvt__ev_end(&pr, PVT_EV_SEND_END, 5, 7, 64, 0, 0);
 	}

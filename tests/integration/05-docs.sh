@@ -10,6 +10,9 @@
 #   - if the console and the daemon are built, their --help contains every
 #     option word of their man page's SYNOPSIS, and --version prints the
 #     version of wire/wire.h;
+#   - libparavt.3 has a row for every MPI and PVM call the wrappers define
+#     (wrappers/pvt_mpi*.c, wrappers/paravt_pvm.h) and no row for a call
+#     they do not;
 #   - README.md gives the two set-up commands.
 # Every problem is reported before the test fails.
 # shellcheck source=tests/lib/common.sh
@@ -24,7 +27,7 @@ command -v groff >/dev/null 2>&1 || skip "groff is not installed"
 
 # ---- every man page renders cleanly ------------------------------------
 pages=0
-for m in man/*.1 man/*.5 man/*.8; do
+for m in man/*.1 man/*.3 man/*.5 man/*.8; do
 	[ -f "$m" ] || continue
 	pages=$((pages + 1))
 	if ! groff -mandoc -Tutf8 -wall "$m" >/dev/null 2>"$T/groff.err" ||
@@ -182,6 +185,21 @@ check_prog() { # check_prog BIN MANPAGE
 }
 check_prog "$PARAVT" man/paravt.1
 check_prog "$PARAVTD" man/paravtd.8
+
+# ---- libparavt.3: every wrapped call ---------------------------------------
+LIB3=man/libparavt.3
+sed -n 's/^int \(MPI_[A-Za-z_]*\)(.*/\1/p' wrappers/pvt_mpi*.c >"$T/w.mpi"
+sed -n 's/^[a-z_]* para_vt_\(pvm_[a-z_]*\)(PARAVT_PVM_ARGS.*/\1/p' \
+	wrappers/paravt_pvm.h >"$T/w.pvm"
+cat "$T/w.mpi" "$T/w.pvm" | sort -u >"$T/wrapped"
+sed -n 's/^\.It \([Mp][Pv][Im]_[A-Za-z_]*\) Ta .*/\1/p' "$LIB3" | sort -u >"$T/documented"
+[ "$(wc -l <"$T/wrapped")" -gt 100 ] || problem "found only $(wc -l <"$T/wrapped") wrappers"
+missing=$(comm -23 "$T/wrapped" "$T/documented" | tr '\n' ' ')
+extra=$(comm -13 "$T/wrapped" "$T/documented" | tr '\n' ' ')
+[ -z "$missing" ] || problem "$LIB3 lacks wrapped calls: $missing"
+[ -z "$extra" ] || problem "$LIB3 documents calls no wrapper defines: $extra"
+[ -z "$missing$extra" ] &&
+	ok "$LIB3 documents the $(wc -l <"$T/wrapped") wrapped calls, no more"
 
 # ---- README ----------------------------------------------------------------
 for c in "make demo" "make check"; do

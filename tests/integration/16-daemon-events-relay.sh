@@ -52,10 +52,10 @@ task_script() {
 	--linger-ms 500 >"$T/rt.out" 2>&1
 expect_grep '^BUILD_RESULT build=1 ok=true' "$T/rt.out"
 expect_grep '^PROC_EXIT proc=1 status=3 ' "$T/rt.out"
-expect_grep '^EV proc=1 seq=0 kind=1 op=0 .* aux=1$' "$T/rt.out" "PROG_START with layout version 1 first"
-expect_grep '^EV proc=1 seq=[0-9]+ kind=15 .* aux=1$' "$T/rt.out" "BREAK_START of breakpoint 1"
+expect_grep '^EV proc=1 seq=0 kind=1 op=0 .* aux=2 comm=0 ref=0$' "$T/rt.out" "PROG_START with layout version 2 first"
+expect_grep '^EV proc=1 seq=[0-9]+ kind=15 .* aux=1 comm=0 ref=0$' "$T/rt.out" "BREAK_START of breakpoint 1"
 expect_grep '^EV proc=1 seq=[0-9]+ kind=16 ' "$T/rt.out" "BREAK_END"
-expect_grep '^EV proc=1 seq=[0-9]+ kind=2 .* aux=3$' "$T/rt.out" "PROG_EXIT with status 3"
+expect_grep '^EV proc=1 seq=[0-9]+ kind=2 .* aux=3 comm=0 ref=0$' "$T/rt.out" "PROG_EXIT with status 3"
 n=$(grep -c '^EV proc=1 ' "$T/rt.out")
 check_seqs "$T/rt.out" 1 "$n" || fail "rt_prog: seqs not contiguous from 0"
 # Every id used has a name, announced before the batch using it.

@@ -170,7 +170,7 @@ line [p1 nat] +0.000000 recv    <- t80000000 tag 13  4 B
 activity waiting
 filter 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1 1 0
 badfilter -12 trace filter: unknown kind 'nope' (start exit func send recv mcast group special break crash all)
-malformed -3 event is not an array of 13 integers
+malformed -3 event is not an array of 13 to 15 integers
 ring 30 10
 stored 16 oldest 24 dropped 24 sends 40 first-seq 24
 WANT

@@ -462,7 +462,7 @@ static uint64_t wp_print_events(const wire_msg *m)
 {
 	static const char *const names[] = {
 		"seq", "kind", "op", "t", "delta", "file", "func", "line",
-		"peer", "tag", "bytes", "result", "aux"
+		"peer", "tag", "bytes", "result", "aux", "comm", "ref"
 	};
 	const msgpack_object *o, *ev;
 	uint64_t batch, proc;
@@ -485,12 +485,12 @@ static uint64_t wp_print_events(const wire_msg *m)
 	       o->via.array.size);
 	for (i = 0; i < o->via.array.size; i++) {
 		ev = &o->via.array.ptr[i];
-		if (ev->type != MSGPACK_OBJECT_ARRAY || ev->via.array.size != 13) {
+		if (ev->type != MSGPACK_OBJECT_ARRAY || ev->via.array.size != 15) {
 			printf("EV? bad event %u\n", i);
 			continue;
 		}
 		printf("EV proc=%llu", (unsigned long long)proc);
-		for (k = 0; k < 13; k++) {
+		for (k = 0; k < 15; k++) {
 			const msgpack_object *f = &ev->via.array.ptr[k];
 
 			if (f->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
@@ -888,7 +888,6 @@ static int wp_pack_events(wp_conn *c, const char *spec)
 	if (count == 0 || count > 65536 || (r = calloc(count, sizeof *r)) == NULL)
 		return -1;
 	for (i = 0; i < count; i++) {
-		r[i].seq = first + i;
 		r[i].t_ns = wire_now_ns();
 		r[i].delta_ns = i;
 		r[i].file = 1;

@@ -71,6 +71,15 @@ build/tests/unit/test_ana: tests/unit/test_ana.c $(ANA_LIB)
 	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
+# Communicators, requests, send STARTs, multicast destinations and PVM
+# group roots in the analysis (console/ana/ana_match.c, ana_pass.c).
+TEST_BINS += build/tests/unit/test_ana_comm
+
+build/tests/unit/test_ana_comm: tests/unit/test_ana_comm.c $(ANA_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+		$(ANA_LIBS) $(UNIT_LIBS)
+
 # The console's clock registry (console/con_clk.c) with the real clock fit;
 # the test stands in for the trace file hook.
 TEST_BINS += build/tests/unit/test_con_clk

@@ -682,11 +682,11 @@ static void test_walk_cycle(void **state)
 /* ---- order ------------------------------------------------------------- */
 
 /* p1's clock is behind: its receive ends at 5010, 5 µs before the send
- * END (10010).  l = 100, δ = 1:
- *   forward: o(RECV_END) = 10010 + 100 = 10110, jump 5100; exit at 6000
- *   -> 10111.
- *   amortization since p1's first event (t = 0): o = t + 5100 t / 5010:
- *   1000 -> 2017, 2000 -> 4035, 3000 -> 6053, RECV_START 4000 -> 8071. */
+ * START (10000).  l = 100, δ = 1:
+ *   forward: o(RECV_END) = 10000 + 100 = 10100, jump 5090; exit at 6000
+ *   -> 10101.
+ *   amortization since p1's first event (t = 0): o = t + 5090 t / 5010:
+ *   1000 -> 2015, 2000 -> 4031, 3000 -> 6047, RECV_START 4000 -> 8063. */
 static ana_trace *ut_skewed(void)
 {
 	ana_trace *tr = ut_trace(2, 0);
@@ -705,8 +705,8 @@ static void test_order_repair(void **state)
 {
 	ana_trace *tr = ut_skewed();
 	ana_opts o = ut_opts(100);
-	static const int64_t want[] = {0, 2017, 4035, 6053, 8071, 10110,
-				       10111};
+	static const int64_t want[] = {0, 2015, 4031, 6047, 8063, 10100,
+				       10101};
 	uint32_t i;
 
 	assert_int_equal(ana_analyze(tr, &o), 0);
@@ -715,7 +715,7 @@ static void test_order_repair(void **state)
 	for (i = 0; i < 7; i++)
 		assert_int_equal(ut_get(tr, 1, i)->o_ns, want[i]);
 	assert_int_equal(tr->sum.repairs, 6);
-	assert_int_equal(tr->sum.max_repair_ns, 5100);
+	assert_int_equal(tr->sum.max_repair_ns, 5090);
 	assert_false(ut_get(tr, 1, 0)->flags & ANA_F_REPAIRED);
 	assert_true(ut_get(tr, 1, 5)->flags & ANA_F_REPAIRED);
 	for (i = 0; i < 3; i++) /* the sender is untouched */
@@ -726,7 +726,7 @@ static void test_order_repair(void **state)
 	assert_int_equal(ana_order(tr, &o), 0);
 	assert_int_equal(tr->sum.repairs, 2);
 	assert_int_equal(ut_get(tr, 1, 4)->o_ns, 4000);
-	assert_int_equal(ut_get(tr, 1, 5)->o_ns, 10110);
+	assert_int_equal(ut_get(tr, 1, 5)->o_ns, 10100);
 	ana_free(tr);
 }
 
@@ -750,29 +750,32 @@ static void test_sort_inversions(void **state)
 	ana_free(tr);
 }
 
-/* Ties: with l = 0 the receive END of p0 and the send END of p1 are both
- * at 100; the send comes first although p1 > p0; other ties go by process
- * index (both PROG_STARTs at 0). */
+/* Ties: with l = 0 the receive END of p0 and the send START of p1 are
+ * both at 60; the send comes first although p1 > p0; other ties go by
+ * process index (both PROG_STARTs at 0).  The send call returns at 100,
+ * after the receive ended: no inversion. */
 static void test_sort_ties(void **state)
 {
 	ana_trace *tr = ut_trace(2, 0);
 	ana_opts o = ut_opts(0);
 	static const ana_ref want[] = {{0, 0}, {1, 0}, {0, 1}, {1, 1},
-				       {1, 2}, {0, 2}};
+				       {0, 2}, {1, 2}};
 	uint32_t i;
 
-	ut_recv(tr, 0, 50, 100, 1, 1, 1);
+	ut_recv(tr, 0, 50, 60, 1, 1, 1);
 	ut_send(tr, 1, 60, 100, 0, 1);
 	assert_int_equal(ana_analyze(tr, &o), 0);
-	assert_int_equal(ut_get(tr, 0, 2)->c_ns, 100);
+	assert_int_equal(ut_get(tr, 0, 2)->c_ns, 60);
 	assert_int_equal(ana_sort(tr, ANA_VIEW_COMP), 0);
 	assert_int_equal(tr->norder, 6);
 	for (i = 0; i < 6; i++) {
 		assert_int_equal(tr->order[i].proc, want[i].proc);
 		assert_int_equal(tr->order[i].idx, want[i].idx);
 	}
-	assert_int_equal(ana_time(ut_get(tr, 0, 2), ANA_VIEW_RAW), 100);
+	assert_int_equal(ana_time(ut_get(tr, 0, 2), ANA_VIEW_RAW), 60);
 	assert_int_equal(ana_count_inversions(tr), 0);
+	assert_int_equal(tr->sum.violations, 0);
+	assert_int_equal(tr->sum.repairs, 0);
 	ana_free(tr);
 }
 

@@ -164,10 +164,11 @@ static void test_chrome_flows(void **state)
 		assert_int_equal(ut_count(j, id), 2);
 	}
 	assert_non_null(strstr(j, "\"messages\":4"));
-	/* The send p1 -> p2 (2000..2500, t0 = 1000) binds inside at 2499;
-	 * its receive (1200..2600) at 2599. */
+	/* The send p1 -> p2 (2000..2500, t0 = 1000) binds inside at its
+	 * start, 2001 (a message leaves when the send starts); its receive
+	 * (1200..2600) at 2599. */
 	assert_non_null(strstr(j, "\"ph\":\"s\",\"pid\":1,\"tid\":1,"
-			       "\"ts\":1.499,\"id\":1}"));
+			       "\"ts\":1.001,\"id\":1}"));
 	assert_non_null(strstr(j, "\"ph\":\"f\",\"pid\":2,\"tid\":2,"
 			       "\"ts\":1.599,\"id\":1,\"bp\":\"e\"}"));
 	free(j);
@@ -399,9 +400,10 @@ static void test_mpi_halves(void **state)
 	assert_int_equal(ut_count(j, "\"ph\":\"f\""), 3);
 	assert_int_equal(ut_count(j, "\"name\":\"MPI_Sendrecv\""), 2);
 	assert_non_null(strstr(j, "\"name\":\"p1 r0\""));
-	/* The send half binds at 29 inside 10..40, the receive at 39. */
+	/* The send half binds at 11 inside 10..40 (its start), the receive
+	 * at 39. */
 	assert_non_null(strstr(j, "\"ph\":\"s\",\"pid\":1,\"tid\":1,"
-			       "\"ts\":0.029,"));
+			       "\"ts\":0.011,"));
 	assert_non_null(strstr(j, "\"ph\":\"f\",\"pid\":1,\"tid\":1,"
 			       "\"ts\":0.039,"));
 	/* The receive MPI_Wait completed: its flow ends inside the wait
@@ -495,6 +497,52 @@ static void test_otf2_mpi_ranks(void **state)
 	ana_free(tr);
 }
 
+/* MPI requests in OTF2: rank 0 posts MPI_Irecv (ref 3) and completes it
+ * in MPI_Wait; rank 1 sends with MPI_Isend (ref 9).  otf2-print shows
+ * MPI_IRECV_REQUEST at the post, MPI_IRECV in the wait with the same
+ * request id, MPI_ISEND and MPI_ISEND_COMPLETE. */
+static void test_otf2_requests(void **state)
+{
+	ana_trace *tr = ana_new();
+	char dir[] = "/tmp/test_ana_out.XXXXXX", cmd[512], err[512];
+	uint32_t r, sd, p;
+	static const char *const want[] = {
+		"'^MPI_IRECV_REQUEST .*Request: 3'",
+		"'^MPI_IRECV .*Sender: 1 .*Request: 3'",
+		"'^MPI_ISEND .*Receiver: 0 .*Request: 9'",
+		"'^MPI_ISEND_COMPLETE .*Request: 9'"};
+
+	assert_non_null(tr);
+	assert_int_equal(ana_add_node(tr, "n", "linux-x86_64", NULL), 0);
+	for (p = 0; p < 2; p++) {
+		assert_int_equal(ana_add_proc(tr, p ? "p2" : "p1", 0), (int)p);
+		ut_ev(tr, p, PVT_EV_PROG_START, PVT_OP_NONE, 0, (int32_t)p, -1,
+		      -1);
+	}
+	ut_ev(tr, 0, PVT_EV_RECV_START, PVT_OP_MPI_IRECV, 10, 1, 4, -1);
+	tr->procs[0].ev[1].ref = 3;
+	ut_ev(tr, 0, PVT_EV_SPECIAL_START, PVT_OP_MPI_WAIT, 20, -1, -1, -1);
+	r = ut_ev(tr, 0, PVT_EV_RECV_END, PVT_OP_MPI_IRECV, 40, 1, 4, 8);
+	tr->procs[0].ev[r].ref = 3;
+	ut_ev(tr, 0, PVT_EV_SPECIAL_END, PVT_OP_MPI_WAIT, 50, -1, -1, -1);
+	ut_ev(tr, 1, PVT_EV_SEND_START, PVT_OP_MPI_ISEND, 15, 0, 4, 8);
+	sd = ut_ev(tr, 1, PVT_EV_SEND_END, PVT_OP_MPI_ISEND, 16, 0, 4, 8);
+	tr->procs[1].ev[sd - 1].ref = tr->procs[1].ev[sd].ref = 9;
+	ut_link(tr, 1, sd, 0, r);
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(ana_out_otf2(tr, ANA_VIEW_RAW, dir, "q", err,
+				      sizeof err), 0);
+	for (p = 0; p < 4 && system("command -v otf2-print >/dev/null") == 0;
+	     p++) {
+		snprintf(cmd, sizeof cmd, "otf2-print %s/q.otf2 | grep -q %s",
+			 dir, want[p]);
+		assert_int_equal(system(cmd), 0);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	ana_free(tr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_otf2_errors),
 		cmocka_unit_test(test_mpi_halves),
 		cmocka_unit_test(test_otf2_mpi_ranks),
+		cmocka_unit_test(test_otf2_requests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

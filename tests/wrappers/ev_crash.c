@@ -18,7 +18,7 @@ static void fake_send(int peer, int tag)
 	pvt__ev_probe pr;
 
 	if (!pvt__ev_begin(&pr, PVT_EV_SEND_START, PVT_OP_PVM_SEND, __FILE__,
-	                   __func__, __LINE__, peer, tag, 100 + tag, 0))
+	                   __func__, __LINE__, peer, tag, 100 + tag, 0, 0, 0))
 		return;
 	pvt__ev_call(&pr);
 	pvt__ev_end(&pr, PVT_EV_SEND_END, peer, tag, 100 + tag, 0, 0);

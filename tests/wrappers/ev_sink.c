@@ -10,7 +10,8 @@
  *   hello c=C proc=P pid=PID
  *   strings c=C first=F n=N              and "str c=C id=I NAME" lines
  *   ev c=C pid=PID seq=S kind=K op=O file=F func=FN line=L peer=P
- *      tag=T bytes=B result=R aux=A delta=D t=T   (one line per record)
+ *      tag=T bytes=B result=R aux=A comm=C ref=R delta=D t=T (a line per
+ *      record; seq is the EVENTS frame's first plus the record's index)
  *   gap c=C want=S got=S                 a sequence number was skipped
  *   crash c=C sig=S at=FILE:LINE func=F
  *   close c=C pid=PID records=N
@@ -56,20 +57,12 @@ static const char *const kinds[] = {
     "?",          "prog_start", "prog_exit",  "fn_enter",     "fn_exit",
     "send_start", "send_end",   "recv_start", "recv_end",     "mcast_start",
     "mcast_end",  "group_start", "group_end", "special_start", "special_end",
-    "break_start", "break_end", "crash"};
+    "break_start", "break_end", "crash", "mcast_dest"};
 
 /* Name of op o. */
 static const char *op_name(unsigned o)
 {
-	switch (o) {
-#define OPCASE(n, name, str) \
-	case n:              \
-		return str;
-		PVT_OPS(OPCASE)
-#undef OPCASE
-	default:
-		return "?";
-	}
+	return pvt_op_name(o);
 }
 
 /* SIGTERM/SIGINT handler. */
@@ -86,23 +79,24 @@ static const char *str_of(const sink_conn *c, uint32_t i)
 }
 
 /* Prints one record. */
-static void print_record(sink_conn *c, const pvt_event *e)
+static void print_record(sink_conn *c, const pvt_event *e, uint64_t seq)
 {
-	if (e->seq != c->next)
+	if (seq != c->next)
 		printf("gap c=%d want=%llu got=%llu\n", c->id,
-		       (unsigned long long)c->next, (unsigned long long)e->seq);
-	c->next = e->seq + 1;
+		       (unsigned long long)c->next, (unsigned long long)seq);
+	c->next = seq + 1;
 	c->records++;
 	if (quiet)
 		return;
 	printf("ev c=%d pid=%llu seq=%llu kind=%s op=%s file=%s func=%s "
 	       "line=%d peer=%d tag=%d bytes=%lld result=%d aux=%d "
-	       "delta=%llu t=%llu\n",
-	       c->id, (unsigned long long)c->pid, (unsigned long long)e->seq,
+	       "comm=%lu ref=%lu delta=%llu t=%llu\n",
+	       c->id, (unsigned long long)c->pid, (unsigned long long)seq,
 	       e->kind <= PVT_EV_KIND_MAX ? kinds[e->kind] : "?",
 	       op_name(e->op), str_of(c, e->file), str_of(c, e->func),
 	       (int)e->line, (int)e->peer, (int)e->tag, (long long)e->bytes,
-	       (int)e->result, (int)e->aux, (unsigned long long)e->delta_ns,
+	       (int)e->result, (int)e->aux, (unsigned long)e->comm,
+	       (unsigned long)e->ref, (unsigned long long)e->delta_ns,
 	       (unsigned long long)e->t_ns);
 }
 
@@ -126,7 +120,7 @@ static int on_events(sink_conn *c, const wire_msg *m)
 	}
 	for (i = 0; i < count; i++) {
 		memcpy(&e, d + i * sizeof e, sizeof e);
-		print_record(c, &e);
+		print_record(c, &e, first + i);
 	}
 	return 0;
 }
