@@ -22,10 +22,22 @@
  * pvmd on REXEC (dmn_rexec.c).  The master starts once the PVM console's
  * conf shows every host (bounded, DMN_PVM_JOIN_MS).
  *
- * mpi: args are "-np N ..."; runs mpirun --allow-run-as-root
- * --oversubscribe -np N -x PARAVT_SESSION -x PARAVT_SESSION_DIR PROGRAM
- * ARGS with PARAVT_SESSION set (not PARAVT_SOCK: every rank connects as a
- * proc-0 task).  The mpirun process is the run's process.
+ * mpi: runs mpirun --allow-run-as-root --oversubscribe --tag-output
+ * -x PARAVT_SESSION [-x NAME per RUN setting] LAUNCH-OPTIONS PROGRAM ARGS
+ * with PARAVT_SESSION set (not PARAVT_SOCK: every rank connects as a
+ * proc-0 task).  The mpirun process is the run's process.  With extra
+ * hosts (PVM_HOST, the other nodes of this port) mpirun also gets a
+ * hostfile of them (<session dir>/mpi-RUN/hostfile, one slot each), the
+ * same rsh helper as PVM as its plm_rsh_agent and no tree spawn; the
+ * program is then named by its base name, with the build directory first
+ * in PATH, and each host's daemon starts orted (dmn_rexec.c) with its own
+ * build first in PATH.
+ *
+ * --exec (RUN's exec): the program is a file of this host; pvm: the
+ * master gets LD_PRELOAD of the runtime's libparavt_pvm.so and
+ * PVM_EXPORT naming it, the pvmd's ep= is the program's directory; mpi:
+ * -x LD_PRELOAD=.../libparavt_mpi.so.  The first process's standard
+ * input is RUN's stdin file (dmn_run.c) for both kinds.
  *
  * Both only on native ports as the master: an emulated node takes part
  * as another host of a native master's virtual machine (dmn_rexec.c

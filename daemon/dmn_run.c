@@ -5,6 +5,9 @@
  * that is removed once open) or /dev/null, its stdout and stderr go to
  * the controller as OUTPUT frames, its end as PROC_EXIT with the last
  * location its task reported; KILL ends process groups (dmn_work.h).
+ * RUN's exec names a program of this host run instead of a build's (as
+ * it is, without the port's run prefix); its fields are all checked
+ * here (dmn_run_check) before anything starts.
  * Kinds "pvm" and "mpi" are started by dmn_pvm.c; the processes they
  * bring (proc-0 tasks, dmn_task.c) are "foreign": not our children, they
  * end when their connection does.
