@@ -351,11 +351,17 @@ static int con_dbg_run_hosts(con_node *m, int mpi, const char *prog,
 	for (n = con_node_first(); n != NULL; n = n->next) {
 		if (!con_dbg_joins(m, n, mpi, prog, exec, &b))
 			continue;
+		if (n->spec.is_ssh && mpi) { /* the job goes on without it */
+			con_dbg_event_add(CON_EV_NOTE, NULL, n->spec.name,
+					  "reached over ssh: its ranks cannot "
+					  "join the MPI job (the master's "
+					  "daemon needs its TCP address)");
+			continue;
+		}
 		if (n->spec.is_ssh) {
-			snprintf(err, errlen, "run %s: node %s is reached "
+			snprintf(err, errlen, "run pvm: node %s is reached "
 				 "over ssh; the master's daemon needs its "
-				 "TCP address", mpi ? "mpi" : "pvm",
-				 n->spec.name);
+				 "TCP address", n->spec.name);
 			return WIRE_EARG;
 		}
 		rc = wire_pack(wire_peer_out(&m->peer), WIRE_PVM_HOST,
