@@ -21,8 +21,9 @@
 #       program (includes mpi.h)"; a header that includes mpi.h ("through
 #       common.h"); includes inside comments do not count; both headers
 #       without --pvm/--mpi is an error; --plain overrides;
-#   (d) paravt trace --stdin FILE, and its load flags (-lm): status 0, the
-#       norm printed; a missing --stdin file is a usage error (status 2).
+#   (d) "run <numbers" in a -x script; paravt trace --stdin FILE, and its
+#       load flags (-lm): status 0, the norm printed; a missing --stdin
+#       file is a usage error (status 2).
 . "$(dirname "$0")/../lib/common.sh"
 command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
 command -v mpicc >/dev/null || skip "no mpicc (Open MPI)"
@@ -124,7 +125,13 @@ con both2 "load --mpi det/both.c" || fail "--mpi did not settle it"
 expect_grep 'both\.c: MPI program' "$T/both2"
 ok "detection through headers, not in comments; both is an error; --plain/--mpi override"
 
-# ---- (d) paravt trace --stdin ------------------------------------------
+# ---- (d) scripts and paravt trace --stdin ----------------------------
+printf '%s\n' "node add nat 127.0.0.1:$DPORT_nat" "load -lm $P/stdin_norm.c" build \
+	"run <numbers" >script.pvt
+timeout -k 5 120 "$PARAVT" -n -x script.pvt >"$T/script" 2>&1 || { cat "$T/script"; fail "paravt -x"; }
+expect_grep '^\[p1\] read 3 numbers, norm 13\.000$' "$T/script" "run < FILE in a -x script"
+ok "run <FILE in a -x script"
+
 rc=0
 timeout -k 5 120 "$PARAVT" trace -o "$T/norm.pvt" --node "nat=127.0.0.1:$DPORT_nat" \
 	--stdin numbers -lm "$P/stdin_norm.c" -- run </dev/null >"$T/tr" 2>&1 || rc=$?
