@@ -674,6 +674,8 @@ static int con_dbg_on_events(con_node *n, const wire_msg *m)
 	if (rc > 0)
 		con_tfile_events(n->spec.name, (uint32_t)proc, id, evs);
 	con_dbg_ack(n, batch);
+	if (rc > 0)
+		con_dbg_launchers_poll(0); /* a rank may be known now */
 	return 1;
 }
 
