@@ -122,6 +122,13 @@ static int con_ana_procs(ana_trace *tr, const con_ev_rec **first)
 		if (proc < 0)
 			return proc;
 		tr->procs[proc].lost = s->st.lost;
+		if (s->have_tid) {
+			/* the store knows it even when it forgot the
+			   PROG_START (a live run beyond trace keep) */
+			tr->procs[proc].have_tid = 1;
+			tr->procs[proc].tid = s->tid;
+			tr->tid_gen++;
+		}
 		con_ana.proc_of[i] = (uint32_t)proc;
 	}
 	return 0;
@@ -216,6 +223,14 @@ ana_trace *con_ana_get(char *err, size_t errlen)
 			 (unsigned long long)con_ev_next());
 		return NULL;
 	}
+	if (con_ev_dropped() > 0)
+		printf("note: the analysis covers the last %llu events; the "
+		       "console forgot the %llu before them (it keeps %zu "
+		       "during a run: `trace keep N`; a trace file keeps "
+		       "all)\n", (unsigned long long)(con_ev_next() -
+						     con_ev_oldest()),
+		       (unsigned long long)con_ev_dropped(),
+		       con_ev_get_max());
 	con_ana.tr = tr;
 	con_ana.next = con_ev_next();
 	con_ana.nsrcs = con_ev_nsrcs();

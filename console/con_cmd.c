@@ -150,7 +150,7 @@ static const con_cmd con_cmds[] = {
 	 "Has the daemons kill one process, or every live process, and\n"
 	 "waits until they are gone.",
 	 con_cmd_dbg_kill, NULL, CON_ARG_PROC, NULL},
-	{"trace", "trace on|off|filter|show|dump|file|check|export",
+	{"trace", "trace on|off|filter|show|dump|keep|file|check|export",
 	 "show the send/recv and other events of the processes",
 	 "Events (sends, receives, group calls, spawns, program start and\n"
 	 "exit, crashes) are stored as the nodes forward them.  Subcommands:",

@@ -6,10 +6,11 @@
  * counters and activity; batches, strings and losses; readers.  Filters
  * and the display line live in con_ev_fmt.c.
  *
- * The ring: events are numbered by arrival.  While it grows (doubling up
- * to the maximum) nothing has been forgotten and number k sits at index k;
- * once it has its maximum size, number k sits at k % size.  Both rules
- * agree, so one formula (k % cap) serves before and after.
+ * The ring: events are numbered by arrival; number k sits at index
+ * k % cap.  It grows by doubling up to the maximum and then forgets the
+ * oldest event for each new one.  A new maximum resizes it (the kept
+ * events move to their new index; a smaller ring forgets the oldest).
+ * CON_EV_UNBOUNDED (trace files read back) never forgets.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,8 @@ static struct {
 	uint64_t last_ns;    /* when the last batch arrived */
 	int64_t t0_con_ns;   /* console time of the first event stored */
 } con_ev;
+
+static int con_ev_resize(size_t ncap);
 
 /* ---- sources ---------------------------------------------------------- */
 
@@ -61,10 +64,18 @@ void con_ev_reset(void)
 	con_ev.max = max;
 }
 
-/* Sets the ring's maximum. */
+/* Sets the ring's maximum; a larger ring shrinks at once. */
 void con_ev_set_max(size_t max)
 {
 	con_ev.max = max < 16 ? 16 : max;
+	if (con_ev.cap > con_ev.max)
+		(void)con_ev_resize(con_ev.max); /* else stays larger */
+}
+
+/* The ring's maximum. */
+size_t con_ev_get_max(void)
+{
+	return con_ev.max != 0 ? con_ev.max : CON_EV_MAX;
 }
 
 /* The source (node, proc), or NULL. */
@@ -115,7 +126,39 @@ static con_ev_src *con_ev_src_get(const char *node, uint32_t proc,
 /* The most slots of the ring. */
 static size_t con_ev_max(void)
 {
-	return con_ev.max != 0 ? con_ev.max : CON_EV_MAX;
+	return con_ev_get_max();
+}
+
+/* Gives the ring ncap slots, keeping every stored event that fits (the
+ * newest ones; older ones are forgotten and counted) at its number
+ * modulo the new size.  0 or -1 when out of memory (nothing changed). */
+static int con_ev_resize(size_t ncap)
+{
+	con_ev_rec *r;
+	uint64_t k;
+
+	if (ncap > SIZE_MAX / sizeof *r)
+		return -1;
+	if (con_ev.dropped == 0 && ncap >= con_ev.count) {
+		/* nothing forgotten: number k sits at index k already */
+		r = realloc(con_ev.ring, ncap * sizeof *r);
+		if (r == NULL)
+			return -1;
+	} else {
+		r = malloc(ncap * sizeof *r);
+		if (r == NULL)
+			return -1;
+		if (con_ev.count > ncap) {
+			con_ev.dropped += con_ev.count - ncap;
+			con_ev.count = ncap;
+		}
+		for (k = con_ev.next - con_ev.count; k < con_ev.next; k++)
+			r[k % ncap] = con_ev.ring[k % con_ev.cap];
+		free(con_ev.ring);
+	}
+	con_ev.ring = r;
+	con_ev.cap = ncap;
+	return 0;
 }
 
 /* A slot for the next event (the oldest is forgotten when the ring is
@@ -123,17 +166,14 @@ static size_t con_ev_max(void)
 static con_ev_rec *con_ev_slot(void)
 {
 	size_t ncap;
-	con_ev_rec *r;
 
 	if (con_ev.count == con_ev.cap && con_ev.cap < con_ev_max()) {
-		ncap = con_ev.cap == 0 ? 1024 : con_ev.cap * 2;
+		ncap = con_ev.cap == 0 ? 1024 :
+		       con_ev.cap > SIZE_MAX / 2 ? SIZE_MAX : con_ev.cap * 2;
 		if (ncap > con_ev_max())
 			ncap = con_ev_max();
-		r = realloc(con_ev.ring, ncap * sizeof *r);
-		if (r == NULL)
+		if (con_ev_resize(ncap) < 0)
 			return NULL;
-		con_ev.ring = r;
-		con_ev.cap = ncap;
 	}
 	if (con_ev.count == con_ev.cap) {
 		con_ev.count--;

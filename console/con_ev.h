@@ -10,10 +10,13 @@
  * it is dropped as a duplicate), the counters of `stats`, the open START
  * (what `info procs` calls communicating or waiting) and the last source
  * location.  Events of every source go into one ring in arrival order,
- * numbered from 0 ("arrival numbers"); the ring grows up to a maximum
- * (CON_EV_MAX by default) and then forgets the oldest events, counting
- * them.  Counters are kept at arrival, so they stay exact when the ring
- * has forgotten events.
+ * numbered from 0 ("arrival numbers"); during a live run the ring grows
+ * up to a maximum (CON_EV_MAX by default, `trace keep N`) and then
+ * forgets the oldest events, counting them (con_ev_dropped: `stats`,
+ * `trace show` and the analysis say how many).  A trace file read back
+ * is stored whole (CON_EV_UNBOUNDED: the ring grows while memory lasts;
+ * about CON_EV_REC_BYTES per event).  Counters are kept at arrival, so
+ * they stay exact when the ring has forgotten events.
  *
  * This module never prints and knows nothing of sockets: the debugger
  * module (con_dbg.c) hands it the decoded msgpack objects and acknowledges
@@ -30,7 +33,9 @@
 
 #include "con_node.h"
 
-#define CON_EV_MAX (1u << 20)   /* events kept per console session */
+#define CON_EV_MAX (1u << 20)   /* events a live console keeps by
+				   default (trace keep N) */
+#define CON_EV_UNBOUNDED SIZE_MAX /* con_ev_set_max: never forget */
 #define CON_EV_FIELDS 15        /* fields of one canonical event */
 #define CON_EV_FIELDS_MIN 13    /* fields of a protocol-1 event (no comm,
 				   ref) */
@@ -123,10 +128,18 @@ enum con_ev_class {
 /* Forgets everything (events, sources, counters); keeps the maximum. */
 void con_ev_reset(void);
 
-/* Sets how many events the ring keeps (at least 16).  Takes effect for a
- * ring that has not grown to its maximum yet (call before events, or
- * after con_ev_reset). */
+/* Sets how many events the ring keeps (at least 16; CON_EV_UNBOUNDED:
+ * all).  A larger maximum lets a full ring grow again (nothing stored is
+ * lost); a smaller one forgets the oldest events beyond it at once
+ * (counted in con_ev_dropped). */
 void con_ev_set_max(size_t max);
+
+/* The ring's maximum (CON_EV_MAX until set). */
+size_t con_ev_get_max(void);
+
+/* Bytes the store takes per event (the analysis takes about as much
+ * again while it runs). */
+#define CON_EV_REC_BYTES sizeof(con_ev_rec)
 
 /* Stores a NODE_EVENTS batch of source (node, proc), whose console
  * number is pid_id; offset_ns is the node's clock minus the console's.

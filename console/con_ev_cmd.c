@@ -42,6 +42,7 @@ static int con_trace_filter(int argc, char **argv, char *err,
 			    size_t errlen);
 static int con_trace_show(int argc, char **argv, char *err, size_t errlen);
 static int con_trace_dump(int argc, char **argv, char *err, size_t errlen);
+static int con_trace_keep(int argc, char **argv, char *err, size_t errlen);
 
 /* The display's state. */
 static struct {
@@ -139,6 +140,16 @@ const con_cmd con_trace_cmds[] = {
 	 "Prints one line per stored event, unfiltered: node, the daemon's\n"
 	 "process number, sequence number and kind.",
 	 con_trace_dump, NULL, CON_ARG_NONE, NULL},
+	{"keep", "trace keep [N]",
+	 "how many events the console keeps in memory during a run",
+	 "The console keeps the last N events of a live run in memory\n"
+	 "(default 1048576, about 90 bytes each) for trace show, stats and\n"
+	 "the analysis; older ones are forgotten, and every command that\n"
+	 "reads them says how many.  A trace file (`trace file`, `paravt\n"
+	 "trace`) has every event, and a trace file read back (`open`,\n"
+	 "`paravt trace-info`, `export`, `report`) is kept whole.  Without\n"
+	 "N, prints the setting and how many events were forgotten.",
+	 con_trace_keep, NULL, CON_ARG_NONE, NULL},
 	{"file", "trace file FILE [--force] | off",
 	 "write every event from now on to a trace file",
 	 "Starts writing a paravt trace file: the nodes, their clock\n"
@@ -694,6 +705,37 @@ static int con_trace_dump(int argc, char **argv, char *err, size_t errlen)
 			printf("event %s %u %llu %u\n", s->node, s->proc,
 			       (unsigned long long)e->seq, e->kind);
 	}
+	return 0;
+}
+
+/* trace keep [N]: the live store's maximum. */
+static int con_trace_keep(int argc, char **argv, char *err, size_t errlen)
+{
+	unsigned long long n;
+	char *end;
+
+	if (argc > 2) {
+		snprintf(err, errlen, "usage: trace keep [N]");
+		return WIRE_EARG;
+	}
+	if (argc == 2) {
+		n = strtoull(argv[1], &end, 10);
+		if (argv[1][0] < '0' || argv[1][0] > '9' || *end != '\0' ||
+		    n < 16 || n > (unsigned long long)(SIZE_MAX /
+						       CON_EV_REC_BYTES)) {
+			snprintf(err, errlen, "trace keep: '%s' is not a "
+				 "number of events from 16 up", argv[1]);
+			return WIRE_EARG;
+		}
+		con_ev_set_max((size_t)n);
+	}
+	if (con_ev_get_max() == CON_EV_UNBOUNDED)
+		printf("trace keep: every event (a trace file read back)");
+	else
+		printf("trace keep: %zu events in memory", con_ev_get_max());
+	printf(" (%llu stored, %llu forgotten)\n",
+	       (unsigned long long)(con_ev_next() - con_ev_oldest()),
+	       (unsigned long long)con_ev_dropped());
 	return 0;
 }
 

@@ -69,8 +69,10 @@ const char *con_tfile_take_error(void);
  * 0 or a code with err. */
 int con_tfile_close(const char *how, int status, char *err, size_t errlen);
 
-/* Reads a trace file into the console's event store (after con_ev_reset)
- * and the clock registry.  Returns the records read (>= 0); when the file
+/* Reads a trace file into the console's event store (after con_ev_reset;
+ * the store is made unbounded: every event is kept, about
+ * CON_EV_REC_BYTES each, until `trace keep N`) and the clock registry.
+ * Running out of memory fails the load with a sentence (WIRE_ENOMEM).  Returns the records read (>= 0); when the file
  * ends inside a record, note gets a sentence ("truncated at byte N after
  * R whole records") and the records before it are kept.  A file that is
  * not a paravt trace, or of another version, is a WIRE_E* code with err. */

@@ -34,6 +34,8 @@
 
 #define CON_TFILE_MAGIC "paravt-trace"
 
+#define CON_TFILE_RD_NOMEM (-2) /* a reader ran out of memory (fatal) */
+
 static con_tfile_meta con_tfm; /* what the last load read */
 
 /* ---- field access ----------------------------------------------------- */
@@ -263,8 +265,15 @@ static int con_tfile_rd_events(const con_tfile_rec *r)
 		return -1;
 	if (r->n > 5 && con_tfile_fint(r, 5, &off) < 0)
 		return -1;
-	return con_ev_add_batch(node, proc, id, off, &r->f[4], why,
-				sizeof why) < 0 ? -1 : 0;
+	switch (con_ev_add_batch(node, proc, id, off, &r->f[4], why,
+				 sizeof why)) {
+	case WIRE_ENOMEM:
+		return CON_TFILE_RD_NOMEM;
+	case WIRE_EMALFORMED:
+		return -1;
+	default:
+		return 0;
+	}
 }
 
 /* ["strings", NODE, PROC, PID_ID, FIRST, [STR...]] */
@@ -388,16 +397,19 @@ static const struct {
 
 /* Reads one record after the header; a record of unknown type, or one
  * that is not an array starting with a string, or a known one with wrong
- * fields, is counted as skipped. */
-static void con_tfile_record(const msgpack_object *o)
+ * fields, is counted as skipped.  0, or CON_TFILE_RD_NOMEM when the
+ * store could not take the record's events (the load fails: nothing is
+ * dropped silently). */
+static int con_tfile_record(const msgpack_object *o)
 {
 	con_tfile_rec r;
 	size_t i;
+	int rc;
 
 	if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size == 0 ||
 	    o->via.array.ptr[0].type != MSGPACK_OBJECT_STR) {
 		con_tfm.skipped++;
-		return;
+		return 0;
 	}
 	r.f = o->via.array.ptr;
 	r.n = o->via.array.size;
@@ -406,11 +418,15 @@ static void con_tfile_record(const msgpack_object *o)
 		if (r.f[0].via.str.size == strlen(con_tfile_readers[i].type) &&
 		    memcmp(r.f[0].via.str.ptr, con_tfile_readers[i].type,
 			   r.f[0].via.str.size) == 0) {
-			if (con_tfile_readers[i].read(&r) < 0)
+			rc = con_tfile_readers[i].read(&r);
+			if (rc == CON_TFILE_RD_NOMEM)
+				return rc;
+			if (rc < 0)
 				con_tfm.skipped++;
-			return;
+			return 0;
 		}
 	con_tfm.skipped++;
+	return 0;
 }
 
 /* ---- header and loop -------------------------------------------------- */
@@ -498,8 +514,15 @@ static long con_tfile_records(const char *path, const char *d, size_t n,
 		}
 		if (con_tfm.records == 0)
 			rc = con_tfile_header(path, &u.data, err, errlen);
-		else
-			con_tfile_record(&u.data);
+		else if (con_tfile_record(&u.data) == CON_TFILE_RD_NOMEM) {
+			snprintf(err, errlen, "out of memory reading %s after "
+				 "%llu events (the console keeps every event "
+				 "of a trace file in memory: about %zu bytes "
+				 "each, and the analysis as much again)", path,
+				 (unsigned long long)con_ev_next(),
+				 CON_EV_REC_BYTES);
+			rc = WIRE_ENOMEM;
+		}
 		if (rc < 0)
 			break;
 		con_tfm.records++;
@@ -565,6 +588,8 @@ long con_tfile_load(const char *path, char *note, size_t notelen,
 	con_clk_reset();
 	con_ana_reset();
 	con_tfm.size = n;
+	/* a file is read whole, and stays whole (until trace keep N) */
+	con_ev_set_max(CON_EV_UNBOUNDED);
 	rc = con_tfile_records(path, d, n, note, notelen, err, errlen);
 	munmap((void *)d, n);
 	if (rc < 0) {

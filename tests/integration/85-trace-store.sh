@@ -6,6 +6,8 @@
 #     and counted, overlapping batches keep only the new events;
 #   - a gap (events the daemon lost) is accepted, EVENTS_LOST counted;
 #   - a full ring forgets the oldest events, counts them, keeps counters;
+#     a new maximum (trace keep) grows or shrinks it keeping the events
+#     at their numbers; unbounded (a trace file) keeps more than 2^20;
 #   - malformed events are refused with a sentence;
 #   - the display line of a send, a wildcard receive, a pvmd notify;
 #   - filters, and the activity (computing / communicating / waiting).
@@ -61,6 +63,18 @@ static int sends(const char *node, int proc, int pid, long first, int n)
 		   1, 2, 57, 0x4000a, 7, 320, 0, 0);
 	return con_ev_add_batch(node, (unsigned)proc, pid, 0, end(), err,
 				sizeof err);
+}
+
+/* True if every stored event of the one source of a ring test has its
+ * arrival number as seq. */
+static int order_ok(void)
+{
+	uint64_t k;
+
+	for (k = con_ev_oldest(); k < con_ev_next(); k++)
+		if (con_ev_get(k) == NULL || con_ev_get(k)->seq != k)
+			return 0;
+	return 1;
 }
 
 int main(void)
@@ -144,6 +158,28 @@ int main(void)
 	       (unsigned long long)con_ev_dropped(),
 	       (unsigned long long)t.sends,
 	       (unsigned long long)con_ev_get(con_ev_oldest())->seq);
+	/* trace keep: a larger maximum grows the wrapped ring (each kept
+	   event stays at its number), a smaller one forgets at once */
+	con_ev_set_max(64);
+	sends("n", 1, 1, 40, 20);
+	printf("grown %llu dropped %llu", (unsigned long long)(con_ev_next() -
+	       con_ev_oldest()), (unsigned long long)con_ev_dropped());
+	printf(" %s\n", order_ok() ? "in order" : "OUT OF ORDER");
+	con_ev_set_max(20);
+	printf("shrunk %llu dropped %llu oldest-seq %llu", (unsigned long long)
+	       (con_ev_next() - con_ev_oldest()),
+	       (unsigned long long)con_ev_dropped(),
+	       (unsigned long long)con_ev_get(con_ev_oldest())->seq);
+	printf(" %s\n", order_ok() ? "in order" : "OUT OF ORDER");
+	/* unbounded (a trace file read back): more than 2^20, none lost */
+	con_ev_reset();
+	con_ev_set_max(CON_EV_UNBOUNDED);
+	for (k = 0; k < 1100; k++)
+		sends("n", 1, 1, (long)k * 1000, 1000);
+	printf("unbounded %llu dropped %llu %s\n",
+	       (unsigned long long)(con_ev_next() - con_ev_oldest()),
+	       (unsigned long long)con_ev_dropped(),
+	       order_ok() ? "in order" : "OUT OF ORDER");
 	return 0;
 }
 PROG
@@ -173,6 +209,9 @@ badfilter -12 trace filter: unknown kind 'nope' (start exit func send recv mcast
 malformed -3 event is not an array of 13 to 15 integers
 ring 30 10
 stored 16 oldest 24 dropped 24 sends 40 first-seq 24
+grown 36 dropped 24 in order
+shrunk 20 dropped 40 oldest-seq 40 in order
+unbounded 1100000 dropped 0 in order
 WANT
 diff -u "$T/want" "$T/out" || fail "event store differs"
-ok "duplicates dropped, gaps and losses counted, ring bounded, lines and filters"
+ok "duplicates dropped, gaps and losses counted, ring bounded and resized, lines and filters"

@@ -8,3 +8,18 @@ $(WIREPOKE): tests/tools/wirepoke.c $(HOST_WIRE_LIB)
 	@mkdir -p $(dir $@)
 	$(TESTCC) $(TEST_CFLAGS) -Iwrappers -o $@ tests/tools/wirepoke.c \
 		$(HOST_WIRE_LIB) -lmsgpackc
+
+# gentrace: writes a synthetic MPI ping-pong trace file of N round trips
+# through the console's trace file writer (tests/tools/gentrace.c), linked
+# with every console object but main.
+GENTRACE := build/tests/tools/gentrace
+TEST_BINS += $(GENTRACE)
+
+$(GENTRACE): tests/tools/gentrace.c \
+		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(TD_CON_LIB) $(HOST_WIRE_LIB)
+	@mkdir -p $(dir $@)
+	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
+		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS) \
+		$(UNIT_LIBS)
