@@ -827,7 +827,8 @@ static int con_batch_outcome(int64_t *code)
 				 p->where);
 			return CON_BATCH_FAILED;
 		}
-		if (p->state == CON_PROC_EXITED && p->status != 0) {
+		if (p->state == CON_PROC_EXITED && p->status != 0 &&
+		    p->status != CON_STATUS_UNKNOWN) {
 			*code = p->status;
 			snprintf(con_batch.why, sizeof con_batch.why,
 				 "p%d exited with status %lld", p->id,
@@ -915,7 +916,9 @@ static int con_batch_capture(const con_batch_opts *o, const char *command)
 	werr = con_tfile_take_error();
 	if (werr != NULL)
 		fprintf(stderr, "paravt trace: %s: %s\n", o->out, werr);
-	if (con_tfile_close(how, (int)code, err, sizeof err) < 0) {
+	/* the end record's status is this run's exit status (the program's
+	   own statuses are in the exit records) */
+	if (con_tfile_close(how, st, err, sizeof err) < 0) {
 		fprintf(stderr, "paravt trace: %s: %s\n", o->out, err);
 		werr = err;
 	}

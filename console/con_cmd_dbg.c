@@ -121,8 +121,13 @@ static void con_cmd_dbg_event(const con_dbg_event *e)
 			printf("[p%d] %s\n", e->proc, e->text);
 		break;
 	case CON_EV_EXIT:
-		printf("[p%d exited with status %lld]\n", e->proc,
-		       (long long)e->status);
+		if (e->status == CON_STATUS_UNKNOWN)
+			printf("[p%d ended, exit status unknown (not paravtd's "
+			       "child, and it could not say: SIGKILL?)]\n",
+			       e->proc);
+		else
+			printf("[p%d exited with status %lld]\n", e->proc,
+			       (long long)e->status);
 		break;
 	case CON_EV_CRASH:
 		printf("[p%d killed by signal %s%s%s]\n", e->proc,
@@ -560,12 +565,15 @@ int con_cmd_dbg_kill(int argc, char **argv, char *err, size_t errlen)
 
 /* ---- processes -------------------------------------------------------- */
 
-/* The state of p as a word. */
+/* The state of p as a word ("killed" for a signal sent to it). */
 static const char *con_cmd_dbg_state(const con_proc *p)
 {
 	static const char *const w[] = {"running", "stopped", "exited",
 					"crashed"};
 
+	if (p->state == CON_PROC_CRASHED && p->sig != 0 &&
+	    !con_dbg_sig_fault(p->sig))
+		return "killed";
 	return p->state >= 0 && p->state <= CON_PROC_CRASHED ? w[p->state] :
 	       "?";
 }
@@ -575,7 +583,9 @@ static void con_cmd_dbg_proc_where(const con_proc *p, char *buf, size_t n)
 {
 	char sig[32];
 
-	if (p->state == CON_PROC_EXITED)
+	if (p->state == CON_PROC_EXITED && p->status == CON_STATUS_UNKNOWN)
+		snprintf(buf, n, "status unknown");
+	else if (p->state == CON_PROC_EXITED)
 		snprintf(buf, n, "status %lld", (long long)p->status);
 	else if (p->state == CON_PROC_CRASHED && p->sig != 0)
 		snprintf(buf, n, "%s%s%s", con_dbg_signame(p->sig, sig,

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,15 @@ const char *con_dbg_signame(int64_t sig, char *buf, size_t buflen)
 	else
 		snprintf(buf, buflen, "SIG%s", s);
 	return buf;
+}
+
+/* True if sig is a fault (the program went wrong where it was): SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGABRT.  Others (SIGTERM from pvm_kill, SIGINT,
+ * SIGKILL, ...) were sent to it. */
+int con_dbg_sig_fault(int64_t sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
+	       sig == SIGILL || sig == SIGABRT;
 }
 
 /* ---- events ----------------------------------------------------------- */

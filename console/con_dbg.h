@@ -346,4 +346,13 @@ const char *con_dbg_watch_why(void);
 /* Text of a signal number: "SIGSEGV" (static or in buf). */
 const char *con_dbg_signame(int64_t sig, char *buf, size_t buflen);
 
+/* True for the signals of a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT: "crashed"); false for signals sent to a process ("killed"). */
+int con_dbg_sig_fault(int64_t sig);
+
+/* PROC_EXIT status of a process whose exit status is unknown (spawned by
+ * pvmd or mpirun, so not the daemon's child, and killed by SIGKILL or
+ * ended without telling it); never a process's own status (0..255). */
+#define CON_STATUS_UNKNOWN (-1)
+
 #endif

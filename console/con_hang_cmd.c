@@ -17,9 +17,12 @@
  * MPI wait; the others are stopped or ended), it prints
  *     [no progress for 10 s: every running process is blocked]
  * and the report, once per stall (until an event arrives again).  If
- * the graph holds a deadlock it ends the wait: run/continue then say
+ * the graph holds a hang that no message can end — a deadlock, or a
+ * process waiting only for tasks that have exited ("hang: p1 waits for
+ * any task and none is left") — it ends the wait: run/continue then say
  * "[stopped waiting: deadlock: p1 and p2 wait for each other]" and give
- * the prompt (or the next command of a script) back at once.
+ * the prompt (or the next command of a script) back at once (paravt
+ * trace: status 4).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,9 +134,22 @@ static size_t con_hang_text_size(uint32_t n)
 	return want < CON_HANG_TEXT_MAX ? (size_t)want : CON_HANG_TEXT_MAX;
 }
 
+/* True if some blocked process is stuck for good: a deadlock, or a wait
+ * for tasks that have all exited — a hang no message can end. */
+static int con_hang_stuck(const ana_hang *h)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->nprocs; i++)
+		if (h->p[i].stuck)
+			return 1;
+	return h->deadlock != 0;
+}
+
 /* Computes the graph of the events so far and prints its report; with
- * why, the headline of a deadlock goes there too.  Returns 1 if there is
- * a deadlock, 0 if not, or a negative code with err. */
+ * why, the headline of a hang (a deadlock, or a process stuck for good)
+ * goes there too.  Returns 1 if there is one, 0 if not, or a negative
+ * code with err. */
 static int con_hang_report(char *why, size_t whylen, char *err,
 			   size_t errlen)
 {
@@ -157,7 +173,7 @@ static int con_hang_report(char *why, size_t whylen, char *err,
 	fputs(text, stdout);
 	con_hang_print_since(tr, &h);
 	con_hang_print_gone(tr, &h);
-	rc = h.deadlock != 0;
+	rc = con_hang_stuck(&h);
 	if (rc && why != NULL) {
 		nl = strchr(text, '\n');
 		snprintf(why, whylen, "%.*s",

@@ -162,7 +162,8 @@ static const con_tfile_proc_info *con_tfile_cmd_proc(int pid_id)
 	return NULL;
 }
 
-/* How a loaded process ended, as "exited"/"crashed" and a Where text
+/* How a loaded process ended, as "exited", "ended" (status unknown),
+ * "crashed" (a fault) or "killed" (a signal sent to it) and a Where text
  * ("status 0", "SIGSEGV"); state NULL when no exit record says. */
 static void con_tfile_cmd_end(const con_tfile_proc_info *p,
 			      const char **state, char *where, size_t n)
@@ -172,11 +173,14 @@ static void con_tfile_cmd_end(const con_tfile_proc_info *p,
 	*state = NULL;
 	if (p == NULL || !p->ended)
 		return;
-	if (strcmp(p->how, "exit") == 0) {
+	if (strcmp(p->how, "exit") == 0 && p->code == CON_STATUS_UNKNOWN) {
+		*state = "ended";
+		snprintf(where, n, "status unknown");
+	} else if (strcmp(p->how, "exit") == 0) {
 		*state = "exited";
 		snprintf(where, n, "status %lld", (long long)p->code);
 	} else {
-		*state = "crashed";
+		*state = con_dbg_sig_fault(p->code) ? "crashed" : "killed";
 		snprintf(where, n, "%s", con_dbg_signame(p->code, sig,
 							 sizeof sig));
 	}

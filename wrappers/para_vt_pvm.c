@@ -521,14 +521,19 @@ int para_vt_pvm_spawn(PARAVT_PVM_ARGS, char *task, char **argv, int flag,
 	return pvm_send_end(&pr, rc > 0 && tids ? tids[0] : -1, rc, n);
 }
 
-/* pvm_exit (paravt_pvm.h).  The records go out at para_vt_exit. */
+/* pvm_exit (paravt_pvm.h).  The records go out at once: a task that
+ * leaves PVM often ends soon after, and may end by a signal no handler
+ * sees (SIGKILL), which would lose what is buffered. */
 int para_vt_pvm_exit(PARAVT_PVM_ARGS)
 {
 	pvt__ev_probe pr;
+	int rc;
 
 	if (!pvm_sbegin(&pr, PVT_OP_PVM_EXIT, PVM_AT, -1, 0, NULL))
 		return PVM_REAL(pvm_exit)();
-	return pvm_send_end(&pr, -1, PVM_REAL(pvm_exit)(), 0);
+	rc = pvm_send_end(&pr, -1, PVM_REAL(pvm_exit)(), 0);
+	(void)pvt__ev_flush();
+	return rc;
 }
 
 /* pvm_kill (paravt_pvm.h): peer = the victim. */

@@ -82,7 +82,9 @@ typedef char pvt__event_size_check[sizeof(pvt_event) == PVT_EVENT_SIZE ? 1 : -1]
 /* Event kinds (record.kind). */
 enum pvt_ev_kind {
 	PVT_EV_PROG_START = 1,    /* first record of a process */
-	PVT_EV_PROG_EXIT = 2,     /* para_vt_exit / exit(): aux = status */
+	PVT_EV_PROG_EXIT = 2,     /* para_vt_exit / exit(): aux = status
+	                             (-1: unknown, exit() where the runtime
+	                             cannot learn its argument) */
 	PVT_EV_FN_ENTER = 3,      /* full mode: function entry */
 	PVT_EV_FN_EXIT = 4,       /* full mode: function exit */
 	PVT_EV_SEND_START = 5,    /* point-to-point send */

@@ -110,7 +110,9 @@ int pvt__rt_stack_pack(msgpack_packer *pk, uint32_t max, size_t maxstr);
 /* ---- crash handler (rt_crash.c) ---------------------------------------- */
 
 /* Installs the handler for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT on
- * an alternate stack.  0, or -1 if sigaltstack/sigaction failed. */
+ * an alternate stack, and one for the terminating signals the program
+ * left at their default action (SIGTERM, SIGINT, SIGHUP, ...: a CRASH
+ * event, then the signal).  0, or -1 if sigaltstack/sigaction failed. */
 int pvt__rt_crash_install(void);
 
 /* A fixed buffer that msgpack writes into (signal handlers: no malloc). */

@@ -47,6 +47,24 @@
 /* The signals handled. */
 static const int rt_crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
+/* Signals that end a process without a fault, caught when at their
+ * default action. */
+static const int rt_term_sigs[] = {
+	SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+#ifdef SIGXCPU
+	SIGXCPU,
+#endif
+#ifdef SIGXFSZ
+	SIGXFSZ,
+#endif
+#ifdef SIGVTALRM
+	SIGVTALRM,
+#endif
+#ifdef SIGPROF
+	SIGPROF,
+#endif
+};
+
 /* Alternate stack and the frame being built; static so that a crash
  * needs no memory. */
 static char rt_altstack[RT_ALTSTACK_SIZE];
@@ -114,6 +132,41 @@ static void rt_crash_handler(int sig)
 	(void)raise(sig);
 }
 
+/* The handler of a terminating signal: the events and a CRASH event,
+ * then the signal with its default action. */
+static void rt_term_handler(int sig)
+{
+	int saved = errno, fd = pvt__rt_fd();
+	const wire_peer *p = pvt__rt_peer_sigsafe();
+	size_t n;
+
+	if (fd >= 0 && p != NULL) {
+		n = pvt__rt_building() ? 0 : wire_buf_used(&p->out);
+		if (n == 0 ||
+		    pvt__rt_sigsafe_send(fd, wire_buf_head(&p->out), n) == 0)
+			pvt__ev_crash(sig);
+	}
+	errno = saved;
+	(void)raise(sig); /* SA_RESETHAND: the default action */
+}
+
+/* Catches the terminating signals still at their default action. */
+static void rt_term_install(void)
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = rt_term_handler;
+	sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof rt_term_sigs / sizeof rt_term_sigs[0]; i++)
+		if (sigaction(rt_term_sigs[i], NULL, &old) == 0 &&
+		    !(old.sa_flags & SA_SIGINFO) &&
+		    old.sa_handler == SIG_DFL)
+			(void)sigaction(rt_term_sigs[i], &sa, NULL);
+}
+
 /* See rt_core.h. */
 int pvt__rt_crash_install(void)
 {
@@ -133,5 +186,6 @@ int pvt__rt_crash_install(void)
 	for (i = 0; i < sizeof rt_crash_sigs / sizeof rt_crash_sigs[0]; i++)
 		if (sigaction(rt_crash_sigs[i], &sa, NULL) != 0)
 			return -1;
+	rt_term_install();
 	return 0;
 }

@@ -9,9 +9,15 @@
  * reached the task prints one warning and runs on unattached: a debugger
  * that fails must not stop the program it was asked to watch.
  *
- * para_vt_exit() is called before main returns and again from atexit();
- * it flushes what is queued and closes the connection (the daemon learns
- * the exit status from waitpid).  It is idempotent.
+ * para_vt_exit() is called before main returns (with main's value) and
+ * again at exit; it records PROG_EXIT with the status, flushes what is
+ * queued and closes the connection.  It is idempotent.  A task the daemon
+ * started learns nothing from it (the daemon has waitpid), but a task
+ * spawned by pvmd or mpirun is not the daemon's child: PROG_EXIT is how
+ * its status is known.  exit(N) called anywhere: on glibc the exit
+ * handler is registered with on_exit(), which is given N; elsewhere
+ * atexit() is not, and the status is recorded as unknown (-1, never a
+ * process's own status).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,11 +28,24 @@
 #include "rt_event.h"
 #include "td_node.h"
 
-/* The exit handler registered with atexit(). */
+#if defined(__GLIBC__)
+/* glibc's (declared only with _DEFAULT_SOURCE, which the node side does
+ * not define). */
+extern int on_exit(void (*fn)(int, void *), void *arg);
+
+/* The exit handler registered with on_exit(): exit's status. */
+static void rt_onexit(int status, void *arg)
+{
+	(void)arg;
+	para_vt_exit(status);
+}
+#else
+/* The exit handler registered with atexit(): the status is unknown. */
 static void rt_atexit(void)
 {
-	para_vt_exit(0);
+	para_vt_exit(-1);
 }
+#endif
 
 /* Reads PARAVT_PROC: a decimal number.  0 when unset; -1 when invalid. */
 static int rt_parse_proc(uint64_t *proc)
@@ -66,7 +85,11 @@ void para_vt_start(void)
 		fprintf(stderr, "paravt: %s; running without paravt\n", err);
 		return;
 	}
+#if defined(__GLIBC__)
+	(void)on_exit(rt_onexit, NULL);
+#else
 	(void)atexit(rt_atexit);
+#endif
 	/* Without the handler a crash is still seen by the daemon through
 	 * waitpid, only without the location: not worth detaching for. */
 	(void)pvt__rt_crash_install();
@@ -76,10 +99,10 @@ void para_vt_start(void)
 /* Program exit template (paravt_rt.h). */
 void para_vt_exit(int status)
 {
-	(void)status;
 	if (pvt__rt_peer() == NULL)
 		return;
-	pvt__ev_exit(status); /* PROG_EXIT and the last records */
+	/* the status a parent sees is the low 8 bits */
+	pvt__ev_exit(status == -1 ? -1 : status & 0xff);
 	pvt__rt_close();
 	td_probe_close();
 }

@@ -78,7 +78,7 @@ expect_grep '^Breakpoint 2 at function walk$' "$T/bad"
 expect_grep 'breakpoints are compiled in: rebuild with `build` for this one to take effect' "$T/bad"
 expect_grep '^2 +breakpoint +keep +y +walk +0 +not compiled in' "$T/bad"
 expect_grep '^\[p1 killed by signal SIGKILL' "$T/bad"
-expect_grep '^[ *] p1 +nat +[0-9]+ +crashed +SIGKILL' "$T/bad"
+expect_grep '^[ *] p1 +nat +[0-9]+ +killed +SIGKILL' "$T/bad"
 ok "breakpoint after build warned; kill"
 
 # 6. A crash before the breakpoint: signal and last known location.
