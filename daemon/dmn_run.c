@@ -55,6 +55,23 @@ static void dmn_proc_close(dmn_work *w, dmn_proc *p, int k)
 	p->fd[k] = -1;
 }
 
+/* Closes the write end the daemon holds on p's output FIFO. */
+static void dmn_proc_unhold(dmn_proc *p)
+{
+	if (p->hold >= 0) {
+		close(p->hold);
+		p->hold = -1;
+	}
+}
+
+/* Removes p's output FIFO. */
+static void dmn_proc_unlink_fifo(dmn_proc *p)
+{
+	if (p->fifo[0] != '\0')
+		(void)unlink(p->fifo);
+	p->fifo[0] = '\0';
+}
+
 void dmn_proc_free(dmn_work *w, dmn_proc *p)
 {
 	dmn_sess *s = p->sess;
@@ -63,6 +80,8 @@ void dmn_proc_free(dmn_work *w, dmn_proc *p)
 	for (i = 0; i < DMN_MAX_PROCS; i++)
 		if (w->procs[i] == p)
 			w->procs[i] = NULL;
+	dmn_proc_unhold(p);
+	dmn_proc_unlink_fifo(p);
 	dmn_proc_close(w, p, 0);
 	dmn_proc_close(w, p, 1);
 	if (p->task != NULL)
@@ -163,6 +182,16 @@ static void dmn_proc_exit_msg(dmn_work *w, dmn_proc *p, int st)
 void dmn_run_foreign_exit(dmn_work *w, dmn_proc *p)
 {
 	wire_peer *c = dmn_work_ctl(w);
+	int k, i;
+
+	/* What it wrote before it ended comes before PROC_EXIT: its exit
+	 * flushed stdio before it closed its connection.  Bounded: a
+	 * child it left behind may keep the FIFO open. */
+	dmn_proc_unhold(p);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < 64 && p->fd[k] >= 0; i++)
+			if (dmn_proc_read(w, p, k) <= 0)
+				break;
 
 	dmn_log(DMN_INFO, "proc %llu (pid %ld, not our child): disconnected, "
 	        "status %lld signal %lld", (unsigned long long)p->num,
@@ -292,6 +321,36 @@ static int dmn_run_watch(dmn_work *w, dmn_proc *p)
 		    0)
 			return -1;
 	return 0;
+}
+
+int dmn_run_output_fifo(dmn_work *w, dmn_proc *p, const char *path)
+{
+	int e;
+
+	if (strlen(path) >= sizeof p->fifo) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	(void)unlink(path); /* a stale one of a reused pid */
+	if (mkfifo(path, 0600) != 0)
+		return -1;
+	snprintf(p->fifo, sizeof p->fifo, "%s", path);
+	if ((p->fd[0] = open(path, O_RDONLY | O_NONBLOCK)) < 0 ||
+	    (p->hold = open(path, O_WRONLY | O_NONBLOCK)) < 0)
+		goto fail;
+	(void)fcntl(p->fd[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(p->hold, F_SETFD, FD_CLOEXEC);
+	if (dmn_loop_add(w->srv->loop, p->fd[0], &dmn_proc_ops, p, 1) == 0)
+		return 0;
+fail:
+	e = errno;
+	dmn_proc_unhold(p);
+	if (p->fd[0] >= 0)
+		close(p->fd[0]);
+	p->fd[0] = -1;
+	dmn_proc_unlink_fifo(p);
+	errno = e;
+	return -1;
 }
 
 /* PARAVT_* names a RUN may not set: the daemon sets them. */
@@ -500,6 +559,7 @@ dmn_proc *dmn_proc_new(dmn_work *w)
 	if (i == DMN_MAX_PROCS || (p = calloc(1, sizeof *p)) == NULL)
 		return NULL;
 	p->fd[0] = p->fd[1] = -1;
+	p->hold = -1;
 	p->work = w;
 	p->num = ++w->next_proc;
 	w->procs[i] = p;

@@ -22,7 +22,11 @@
  * connect with TASK_HELLO proc=0.  Each gets a new process number, the
  * controller a PROC_START(run, proc, pid), and its messages naming proc 0
  * are relayed with its number.  When it disconnects it has ended:
- * PROC_EXIT with the status of its PROG_EXIT event (-1 if none).
+ * PROC_EXIT with the status of its PROG_EXIT event (-1 if none).  A task
+ * of a session with a pvmd also gets an output FIFO, <session socket>.<pid>
+ * (dmn_run_output_fifo), which the runtime makes its stdout and stderr
+ * when nobody catches its output: what it writes comes to the console
+ * as its own OUTPUT instead of the pvmd's log.
  *
  * Layout: the sockets, TASK_HELLO, task -> console, console -> task.
  */
@@ -236,6 +240,18 @@ static int dmn_task_foreign(dmn_work *w, dmn_conn *c, uint64_t pid,
 	p->ev_status = -1;
 	p->task = c;
 	s->nprocs++;
+	if (s->pvmd != NULL && s->ssock[0] != '\0') {
+		/* a task of pvmd: its output would go to the pvmd's log */
+		char path[DMN_PATH_MAX + 24];
+
+		snprintf(path, sizeof path, "%s.%llu", s->ssock,
+		         (unsigned long long)pid);
+		if (dmn_run_output_fifo(w, p, path) != 0)
+			dmn_log(DMN_WARN, "proc %llu: no output FIFO %s "
+			        "(%s): its output stays in the pvmd's log",
+			        (unsigned long long)p->num, path,
+			        strerror(errno));
+	}
 	dmn_log(DMN_INFO, "conn %llu: task pid %llu (started by pvmd or "
 	        "mpirun) is proc %llu of run %llu", dmn_conn_id(c),
 	        (unsigned long long)pid, (unsigned long long)p->num,

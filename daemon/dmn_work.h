@@ -166,6 +166,11 @@ typedef struct dmn_proc {
 	                             it): no pipes, not our child */
 	int64_t ev_status;        /* foreign: PROG_EXIT status, or -1 */
 	int64_t ev_signal;        /* foreign: CRASH signal, or 0 */
+	int hold;                 /* foreign PVM task: our own write end of
+	                             its output FIFO (fd[0] reads it), so
+	                             that it shows no EOF before the task
+	                             opens it; -1 when none */
+	char fifo[DMN_PATH_MAX];  /* its path, "" none */
 } dmn_proc;
 
 /* The daemon-wide state, srv->work. */
@@ -241,8 +246,16 @@ dmn_proc *dmn_proc_new(dmn_work *w);
 /* Frees p: pipes, table slot, its session's count (may end the session
  * and halt its pvmd). */
 void dmn_proc_free(dmn_work *w, dmn_proc *p);
-/* Sends PROC_EXIT for a foreign process (status from its events). */
+/* Sends PROC_EXIT for a foreign process (status from its events), after
+ * what its output FIFO still holds. */
 void dmn_run_foreign_exit(dmn_work *w, dmn_proc *p);
+/* Makes the output FIFO path of foreign process p and reads it as a
+ * child's stdout pipe: a PVM task spawned by pvmd whose output nobody
+ * catches opens it as its stdout and stderr (one pipe for both, as the
+ * pvmd gives its tasks; wrappers/rt_chan.c), so every line it writes
+ * goes to the controller as its own OUTPUT, in the order written.  0, or
+ * -1 (errno; nothing is left open). */
+int dmn_run_output_fifo(dmn_work *w, dmn_proc *p, const char *path);
 
 /* ---- dmn_task.c ---------------------------------------------------------- */
 

@@ -47,6 +47,7 @@
 #define PARAVT_PVM_NO_MACROS
 #include "paravt_pvm.h"
 #include "pvt_pvm_real.h"
+#include "rt_core.h"
 #include "rt_event.h"
 
 #define PVM_AT pvt__file, pvt__func, pvt__line
@@ -77,13 +78,36 @@ static uint32_t pvm_ctx(void)
 	return c < 0 ? 0 : (uint32_t)c;
 }
 
+/* Once, at the first PVM call of a task that pvmd spawned (PVMEPID is
+ * set; a process of the daemon's own has a number): if nobody catches
+ * its output (PvmOutputTid 0: it would go to the pvmd's log file), its
+ * stdout and stderr become the daemon's output FIFO (rt_core.h), so
+ * that every line it writes reaches the console as its own.  A task whose
+ * parent called pvm_catchout keeps PVM's route: the parent prints it. */
+static void pvm_output_once(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	if (getenv("PVMEPID") == NULL || pvt__rt_peer() == NULL ||
+	    pvt__rt_proc() != 0 || PVM_REAL(pvm_mytid)() < 0 ||
+	    pvm_getopt(PvmOutputTid) != 0) /* (not wrapped) */
+		return;
+	(void)pvt__rt_output_fifo();
+}
+
 /* Starts a probe of a call that may name a group or mailbox (name, or
  * NULL), initialising tracing (with the tid) on first use. */
 static int pvm_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
                      const char *func, int line, int32_t peer, int32_t tag,
                      int64_t bytes, int32_t aux, const char *name)
 {
-	if (pvt__ev_init(pvm_self) == PVT_TRACE_OFF)
+	int mode = pvt__ev_init(pvm_self); /* connects on first use */
+
+	pvm_output_once();
+	if (mode == PVT_TRACE_OFF)
 		return 0;
 	return pvt__ev_begin(pr, kind, op, file, func, line, peer, tag, bytes,
 	                     aux, pvm_ctx(), pvt__ev_strid(name));

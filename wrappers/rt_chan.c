@@ -20,10 +20,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt_core.h"
@@ -258,6 +260,52 @@ wire_peer *pvt__rt_peer(void)
 		return NULL;
 	}
 	return &rt_chan.peer;
+}
+
+#define PVT_RT_FIFO_MS 2000 /* longest wait for the output FIFOs */
+
+/* Opens FIFO path for writing once its reader (the daemon) has it open,
+ * waiting up to PVT_RT_FIFO_MS.  The fd, blocking, or -1. */
+static int rt_chan_fifo_open(const char *path)
+{
+	struct timespec ts = {0, 5000000L};
+	int fd, i, fl;
+
+	for (i = 0; i < PVT_RT_FIFO_MS / 5; i++) {
+		fd = open(path, O_WRONLY | O_NONBLOCK);
+		if (fd >= 0) {
+			fl = fcntl(fd, F_GETFL);
+			if (fl >= 0)
+				(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+			return fd;
+		}
+		if (errno != ENOENT && errno != ENXIO && errno != EINTR)
+			return -1;
+		(void)nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+/* See rt_core.h. */
+int pvt__rt_output_fifo(void)
+{
+	const char *sock = getenv("PARAVT_SOCK");
+	char path[1024];
+	int fd, rc = 0;
+
+	if (pvt__rt_peer() == NULL || sock == NULL || *sock == '\0' ||
+	    (size_t)snprintf(path, sizeof path, "%s.%ld", sock,
+	                     (long)getpid()) >= sizeof path)
+		return -1;
+	(void)fflush(stdout);
+	(void)fflush(stderr);
+	fd = rt_chan_fifo_open(path);
+	if (fd < 0)
+		return -1;
+	if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		rc = -1; /* (stdout may be moved already: still ours) */
+	close(fd);
+	return rc;
 }
 
 /* See rt_core.h. */

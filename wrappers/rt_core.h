@@ -68,6 +68,15 @@ void pvt__rt_detach(const char *why);
  * Idempotent; in a forked child only closes its copy of the socket. */
 void pvt__rt_close(void);
 
+/* Makes the daemon's output FIFO PARAVT_SOCK.<pid> this task's stdout
+ * and stderr (after flushing stdio; one pipe for both, as the pvmd gives
+ * its tasks): for a PVM task spawned by pvmd whose output nobody catches
+ * (it would go to the pvmd's log), the daemon made it at TASK_HELLO and
+ * relays what it carries as this process's output.  Waits up to
+ * PVT_RT_FIFO_MS for it to appear.  0, or -1 (the output stays where it
+ * was). */
+int pvt__rt_output_fifo(void);
+
 /* The connection's socket, or -1 when unattached or in a forked child.
  * Async-signal-safe (for the crash handler). */
 int pvt__rt_fd(void);

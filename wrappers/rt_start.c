@@ -103,6 +103,10 @@ void para_vt_exit(int status)
 		return;
 	/* the status a parent sees is the low 8 bits */
 	pvt__ev_exit(status == -1 ? -1 : status & 0xff);
+	/* stdio flushes after the exit handlers; flushed now, a task whose
+	 * output goes through the daemon (rt_core.h) has it all there
+	 * before the daemon sees the connection close and reports the end */
+	(void)fflush(NULL);
 	pvt__rt_close();
 	td_probe_close();
 }
