@@ -4,7 +4,8 @@
  *
  *   paravt trace -o OUT [--nodes FILE] [--node NAME=ADDR]... [-x SCRIPT]
  *                [--break SPEC]... [--timeout SECS] [--hang SECS]
- *                [--no-progress] [--pvm|--mpi] [-I DIR]... SOURCES...
+ *                [--no-progress] [--stdin FILE] [--exec PATH]
+ *                [--pvm|--mpi|--plain] [LOAD-FLAG...] SOURCES...
  *                -- run pvm MASTER ARGS...
  *
  * The subcommand adds no logic of its own to the debugger: it turns its
@@ -62,8 +63,8 @@ enum con_batch_status {
 	"usage: paravt trace -o FILE [--nodes FILE] [--node NAME=ADDR]...\n" \
 	"                    [--token-file FILE] [-x SCRIPT] [--break SPEC]...\n" \
 	"                    [--timeout SECS] [--hang SECS] [--no-progress]\n" \
-	"                    [--pvm | --mpi] [-I DIR] [-D NAME[=V]] [-U NAME]\n" \
-	"                    [-std=STD] [SOURCES...] -- COMMAND...\n"
+	"                    [--stdin FILE] [--exec PATH] [--pvm | --mpi | --plain]\n" \
+	"                    [LOAD-FLAG...] [SOURCES...] -- COMMAND...\n"
 
 /* What the command line asked for (strings borrowed from argv). */
 typedef struct con_batch_opts {
@@ -80,6 +81,8 @@ typedef struct con_batch_opts {
 	int nsources;             /* of them, sources */
 	char **cmd;               /* COMMAND after -- */
 	int ncmd;                 /* entries in cmd */
+	const char *in_file;      /* --stdin FILE, or NULL */
+	const char *exec;         /* --exec PATH, or NULL */
 	double limit;             /* --timeout SECS, 0: none */
 	int no_progress;          /* --no-progress */
 } con_batch_opts;
@@ -133,7 +136,16 @@ static void con_batch_help(FILE *f, int full)
 		"                     a deadlock it finds ends the run\n"
 		"  --no-progress      no progress line (there is none anyway when\n"
 		"                     stderr is not a terminal)\n"
-		"  --pvm, --mpi, -I, -D, -U, -std=   as for load\n"
+		"  --stdin FILE       the run's first process (PVM master, MPI\n"
+		"                     rank 0, a plain program) reads FILE; without\n"
+		"                     it, standard input is at EOF\n"
+		"  --exec PATH        run PATH, a program on the node, instead of\n"
+		"                     building SOURCES (then none are needed; the\n"
+		"                     COMMAND may be just `run`, `run pvm ARGS`,\n"
+		"                     `run mpi -np N ARGS`)\n"
+		"  --pvm, --mpi, --plain, -I, -D, -U, -l, -L, -O, -g, -std=,\n"
+		"  --cflags[@PORT] 'FLAGS', --ldflags[@PORT] 'FLAGS' ...\n"
+		"                     as for load (paravt(1))\n"
 		"\nExit status:\n"
 		"  0  every process exited with status 0; trace complete\n"
 		"  1  a process exited non-zero or crashed; trace complete\n"
@@ -158,19 +170,29 @@ static int con_batch_usage_error(const char *fmt, const char *arg)
 
 /* ---- options ------------------------------------------------------------ */
 
-/* True if w is a load option; *takes_value if its value is the next
- * word ("-I DIR"). */
+/* True if w is a load option (load itself checks it); *takes_value if
+ * its value is the next word ("-I DIR", "--cflags 'FLAGS'"). */
 static int con_batch_load_opt(const char *w, int *takes_value)
 {
+	static const char *const sep[] = {"-I", "-D", "-U", "-l", "-L",
+					  "-isystem", "-iquote", "-idirafter",
+					  "-include", NULL};
+	int i;
+
 	*takes_value = 0;
 	if (strcmp(w, "--pvm") == 0 || strcmp(w, "--mpi") == 0 ||
-	    strncmp(w, "-std=", 5) == 0)
+	    strcmp(w, "--plain") == 0)
 		return 1;
-	if (w[0] == '-' && (w[1] == 'I' || w[1] == 'D' || w[1] == 'U')) {
-		*takes_value = w[2] == '\0';
+	if (strncmp(w, "--cflags", 8) == 0 || strncmp(w, "--ldflags", 9) == 0) {
+		*takes_value = strchr(w, '=') == NULL;
 		return 1;
 	}
-	return 0;
+	if (w[0] != '-' || w[1] == '-' || strcmp(w, "-o") == 0 ||
+	    strcmp(w, "-x") == 0 || strcmp(w, "-h") == 0)
+		return 0;
+	for (i = 0; sep[i] != NULL; i++)
+		*takes_value |= strcmp(w, sep[i]) == 0;
+	return 1;
 }
 
 /* Reads the value of option argv[*i] into *val.  0, or a usage error. */
@@ -232,7 +254,8 @@ static int con_batch_opt(int argc, char **argv, int *i, con_batch_opts *o)
 	if (strcmp(w, "-o") != 0 && strcmp(w, "--nodes") != 0 &&
 	    strcmp(w, "--node") != 0 && strcmp(w, "--token-file") != 0 &&
 	    strcmp(w, "-x") != 0 && strcmp(w, "--break") != 0 &&
-	    strcmp(w, "--timeout") != 0 && strcmp(w, "--hang") != 0)
+	    strcmp(w, "--timeout") != 0 && strcmp(w, "--hang") != 0 &&
+	    strcmp(w, "--stdin") != 0 && strcmp(w, "--exec") != 0)
 		return con_batch_usage_error("unknown option '%s'", w);
 	if ((rc = con_batch_value(argc, argv, i, &v)) != 0)
 		return rc;
@@ -250,6 +273,10 @@ static int con_batch_opt(int argc, char **argv, int *i, con_batch_opts *o)
 		o->breaks[o->nbreaks++] = argv[*i];
 	else if (strcmp(w, "--hang") == 0)
 		rc = con_batch_hang(v);
+	else if (strcmp(w, "--stdin") == 0)
+		o->in_file = v;
+	else if (strcmp(w, "--exec") == 0)
+		o->exec = v;
 	else
 		rc = con_batch_limit(v, &o->limit);
 	return rc;
@@ -265,16 +292,26 @@ static int con_batch_check(const con_batch_opts *o)
 
 	if (o->out == NULL)
 		return con_batch_usage_error("%s", "-o FILE is required");
-	if (o->ncmd == 0)
+	if (o->ncmd == 0 && o->exec == NULL)
 		return con_batch_usage_error("%s", "missing '-- COMMAND' (e.g. "
 					     "-- run pvm MASTER ARGS)");
-	if (strcmp(o->cmd[0], "run") != 0)
+	if (o->ncmd > 0 && strcmp(o->cmd[0], "run") != 0)
 		return con_batch_usage_error("the command after -- must be a "
 					     "run command, not '%s'",
 					     o->cmd[0]);
-	if (o->nsources == 0 && o->script == NULL)
+	if (o->nsources == 0 && o->script == NULL && o->exec == NULL)
 		return con_batch_usage_error("%s", "no SOURCES (and no -x "
-					     "SCRIPT that loads and builds)");
+					     "SCRIPT that loads and builds, "
+					     "no --exec PATH)");
+	if (o->exec != NULL && o->nsources > 0)
+		return con_batch_usage_error("%s", "--exec runs a program of "
+					     "the node: no SOURCES with it");
+	if (o->exec != NULL && o->exec[0] != '/')
+		return con_batch_usage_error("--exec needs an absolute path "
+					     "on the node, not '%s'", o->exec);
+	if (o->in_file != NULL && access(o->in_file, R_OK) != 0)
+		return con_batch_usage_error("--stdin: cannot read '%s'",
+					     o->in_file);
 	if (o->nsources == 0 && (o->nbreaks > 0 || o->nload > 0))
 		return con_batch_usage_error("%s", "--break and load options "
 					     "need SOURCES");
@@ -361,10 +398,11 @@ static int con_batch_quote(char *buf, size_t n, size_t *used, const char *w)
 }
 
 /* Runs the console command made of the plain words head (may be "",
- * written as is) and the quoted words w[0..nw).  where prefixes errors.
- * 0, or -1 (reported). */
-static int con_batch_exec(const char *head, char **w, int nw,
-			  const char *where)
+ * written as is), the quoted words w[0..nw) and, with in_file, the
+ * redirection "< 'IN_FILE'".  where prefixes errors.  0, or -1
+ * (reported). */
+static int con_batch_exec_in(const char *head, char **w, int nw,
+			     const char *in_file, const char *where)
 {
 	char line[CON_CMD_LINE];
 	size_t used;
@@ -374,11 +412,24 @@ static int con_batch_exec(const char *head, char **w, int nw,
 	for (i = 0; i < nw && used < sizeof line; i++)
 		if (con_batch_quote(line, sizeof line, &used, w[i]) < 0)
 			break;
+	if (in_file != NULL && i == nw && used + 2 < sizeof line) {
+		used += (size_t)snprintf(line + used, sizeof line - used,
+					 " <");
+		if (con_batch_quote(line, sizeof line, &used, in_file) < 0)
+			used = sizeof line;
+	}
 	if (used >= sizeof line || i < nw) {
 		con_cmd_error(where, "%s ...: command line too long", head);
 		return -1;
 	}
 	return con_cmd_exec(line, where) < 0 ? -1 : 0;
+}
+
+/* con_batch_exec_in without a redirection. */
+static int con_batch_exec(const char *head, char **w, int nw,
+			  const char *where)
+{
+	return con_batch_exec_in(head, w, nw, NULL, where);
 }
 
 /* ---- set-up: nodes, script, load, breakpoints, build -------------------- */
@@ -697,16 +748,28 @@ static int con_batch_any(int state)
  * command failed (reported). */
 static int con_batch_run(const con_batch_opts *o)
 {
-	char head[64];
+	char head[CON_CMD_LINE];
+	size_t used;
 	int skip = 1, i;
 
 	if (o->ncmd > 1 && (strcmp(o->cmd[1], "pvm") == 0 ||
 			    strcmp(o->cmd[1], "mpi") == 0))
 		skip = 2;
-	snprintf(head, sizeof head, "run%s%s --timeout " CON_BATCH_FOREVER,
-		 skip == 2 ? " " : "", skip == 2 ? o->cmd[1] : "");
+	used = (size_t)snprintf(head, sizeof head, "run%s%s --timeout "
+				CON_BATCH_FOREVER, skip == 2 ? " " : "",
+				skip == 2 ? o->cmd[1] : "");
+	if (o->exec != NULL) { /* --exec 'PATH' among the run's options */
+		used += (size_t)snprintf(head + used, sizeof head - used,
+					 " --exec");
+		if (con_batch_quote(head, sizeof head, &used, o->exec) < 0) {
+			con_cmd_error(NULL, "--exec: path too long");
+			return -1;
+		}
+	}
 	con_batch.t0 = wire_now_ns();
-	if (con_batch_exec(head, o->cmd + skip, o->ncmd - skip, NULL) < 0)
+	if (con_batch_exec_in(head, o->cmd + (o->ncmd ? skip : 0),
+			      o->ncmd ? o->ncmd - skip : 0, o->in_file,
+			      NULL) < 0)
 		return -1;
 	for (i = 0; i < CON_BATCH_CONTINUES && !con_batch.signal &&
 	     con_cmd_dbg_last_settle() == 0 &&

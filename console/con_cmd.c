@@ -23,8 +23,12 @@ static int con_cmd_sleep(int argc, char **argv, char *err, size_t errlen);
 static int con_cmd_quit(int argc, char **argv, char *err, size_t errlen);
 
 /* Option words of run and continue, and of print (completion). */
-static const char *const con_dbg_run_flags[] = {"--timeout", NULL};
-static const char *const con_dbg_load_flags[] = {"--pvm", "--mpi", NULL};
+static const char *const con_dbg_run_flags[] = {"--timeout", "--exec",
+						NULL};
+static const char *const con_dbg_cont_flags[] = {"--timeout", NULL};
+static const char *const con_dbg_load_flags[] = {"--pvm", "--mpi", "--plain",
+						 "--cflags", "--ldflags",
+						 NULL};
 static const char *const con_dbg_print_flags[] = {"-all", NULL};
 
 /* The top-level commands. */
@@ -34,16 +38,25 @@ static const con_cmd con_cmds[] = {
 	 "Nodes are the machines of the cluster, each reached through its\n"
 	 "paravtd daemon over TCP or SSH.  Subcommands:",
 	 NULL, con_node_cmds, CON_ARG_NONE, NULL},
-	{"load", "load [--pvm|--mpi] [-I DIR] [-D NAME[=VALUE]] [-U NAME] "
-	 "[-std=STD] FILE...",
-	 "choose the program's C sources and their options",
-	 "Remembers the C sources of the program to debug and the compiler\n"
-	 "options that parse them (relative -I directories are kept).  The\n"
-	 "files are read and instrumented by `build`.  --pvm marks a PVM\n"
-	 "program (built with the PVM wrappers, run with `run pvm`), --mpi\n"
-	 "an MPI one (`run mpi`).  Then each source that defines main is a\n"
-	 "program of its own (a master and its worker), built with the\n"
-	 "sources that do not.",
+	{"load", "load [--pvm|--mpi|--plain] [FLAG...] [--cflags[@PORT] "
+	 "'FLAGS'] [--ldflags[@PORT] 'FLAGS'] FILE...",
+	 "choose the program's C sources and the flags of its Makefile",
+	 "Remembers the C sources of the program and its compiler and linker\n"
+	 "flags; `build` instruments them and has every node compile them.\n"
+	 "FLAGs as in a Makefile: -I DIR, -D NAME[=V], -U NAME, -l LIB,\n"
+	 "-L DIR (absolute: read on the node), -std=, -O, -g, -W..., -f...,\n"
+	 "-m..., -pthread, -Wl,OPTION...  -l, -L and -Wl, go to the link,\n"
+	 "the others to every compile and the link.  --cflags 'FLAGS' and\n"
+	 "--ldflags 'FLAGS' take more (one quoted word, split at blanks);\n"
+	 "--cflags@PORT 'FLAGS' only for the nodes of that port (see node\n"
+	 "list).  Flags that could write outside the build directory or run\n"
+	 "other code (-o, -B, -fplugin, -Wl,-Map ...) are refused, saying\n"
+	 "why.  The kind of program comes from the sources' includes\n"
+	 "(pvm3.h: PVM, mpi.h: MPI) and load says so: \"prog.c: PVM program\n"
+	 "(includes pvm3.h)\"; --pvm, --mpi or --plain overrides it.  In a\n"
+	 "PVM or MPI program each source that defines main is a program of\n"
+	 "its own (a master and its worker), built with the sources that do\n"
+	 "not.",
 	 con_cmd_dbg_load, NULL, CON_ARG_FILE, con_dbg_load_flags},
 	{"break", "break FILE:LINE | FUNCTION [record [VAR[,VAR...]]]",
 	 "set a static breakpoint (or a record breakpoint)",
@@ -79,9 +92,12 @@ static const con_cmd con_cmds[] = {
 	 "with the diagnostics of a failed build; the command fails if any\n"
 	 "node failed, but the others still have their build.",
 	 con_cmd_dbg_build, NULL, CON_ARG_NODES, NULL},
-	{"run", "run [NODE...] [--timeout SECS] [-- ARGS...] | "
-	 "run pvm [NODE] [--timeout SECS] MASTER [ARGS...] | "
-	 "run mpi [NODE] [--timeout SECS] -np N [PROG] [ARGS...]",
+	{"run", "run [NODE...] [--timeout SECS] [--exec PATH] [-- ARGS...] "
+	 "[< FILE] | "
+	 "run pvm [NODE] [--timeout SECS] MASTER|--exec PATH [ARGS...] "
+	 "[< FILE] | "
+	 "run mpi [NODE] [--timeout SECS] [MPIRUN-OPTION...] -np N "
+	 "[PROG|--exec PATH] [ARGS...] [< FILE]",
 	 "start the program and wait until it stops or ends",
 	 "Runs the last build on the nodes named (default: every node whose\n"
 	 "build succeeded) with ARGS, one process each, named p1, p2, ...\n"
@@ -90,17 +106,27 @@ static const con_cmd con_cmds[] = {
 	 "[p1 on big stopped at breakpoint 1, main () at prog.c:42],\n"
 	 "[p1] program output, [p2 exited with status 0],\n"
 	 "[p3 killed by signal SIGSEGV at prog.c:17 in f ()].\n"
-	 "run pvm starts MASTER (a program of a `load --pvm` build) under\n"
-	 "PVM on NODE (default: the first node that built it); run mpi\n"
-	 "starts N ranks of PROG (default: the first program) with mpirun.\n"
-	 "The processes they start (workers, ranks) join the list as they\n"
-	 "appear, and the wait covers them too.",
+	 "< FILE (last on the line): the first process (each plain one, the\n"
+	 "PVM master, MPI rank 0) reads FILE's contents, then EOF; without\n"
+	 "it standard input is at EOF.  --exec PATH runs a program that is\n"
+	 "on the node instead of a build (MPI and PVM ones traced through\n"
+	 "LD_PRELOAD; events without source lines).\n"
+	 "run pvm starts MASTER (a program of a PVM build) under PVM on\n"
+	 "NODE (default: the first node that built it); the other nodes with\n"
+	 "a build join its virtual machine.  run mpi starts N ranks of PROG\n"
+	 "(default: the first program) with mpirun and the MPIRUN-OPTIONs\n"
+	 "(-x VAR, --map-by, --bind-to, --mca K V, -npernode ...; see\n"
+	 "paravt(1)); with several nodes of the master's port the job spans\n"
+	 "them.  A rank's output shows as [p3 r2] text.  A MASTER or PROG\n"
+	 "that is not a program of the build is an error.  The processes\n"
+	 "they start (workers, ranks) join the list as they appear, and the\n"
+	 "wait covers them too.",
 	 con_cmd_dbg_run, NULL, CON_ARG_NODES, con_dbg_run_flags},
 	{"continue", "continue [PROC...|all] [--timeout SECS]",
 	 "resume stopped processes and wait again",
 	 "Resumes the current process (or those named, or every stopped one\n"
 	 "with all) and waits as run does.",
-	 con_cmd_dbg_continue, NULL, CON_ARG_PROC, con_dbg_run_flags},
+	 con_cmd_dbg_continue, NULL, CON_ARG_PROC, con_dbg_cont_flags},
 	{"print", "print [-all] EXPR",
 	 "show a value of the current (or every stopped) process",
 	 "Evaluates EXPR (x, s.f, p->f, a[3], *p, a[2]@10, p->next->v) at\n"

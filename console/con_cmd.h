@@ -78,11 +78,20 @@ struct con_proc;
 void con_ev_cmd_proc(const struct con_proc *p, char *tid, size_t tidlen,
 		     int *activity, char *where, size_t wlen);
 
-/* The debugger's commands (con_cmd_dbg.c). */
+/* The debugger's commands (con_cmd_dbg.c; run: con_cmd_run.c). */
 con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
 	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,
 	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
 	con_cmd_dbg_print;
+
+/* Reads "--timeout SECS" at argv[*i] into *secs: 1 if it was there, 0
+ * if not, -1 with err (con_cmd_dbg.c). */
+int con_cmd_dbg_timeout(int argc, char **argv, int *i, double *secs,
+			char *err, size_t errlen);
+
+/* Waits (at most secs) until the processes of a run settle, printing
+ * what happens, and says how the wait ended (con_cmd_dbg.c). */
+void con_cmd_dbg_settle(double secs);
 
 /* How the wait of the last run or continue ended: 0 (settled),
  * WIRE_ETIMEOUT, WIRE_ESTATE (interrupted) or CON_DBG_EWATCH (a watcher,

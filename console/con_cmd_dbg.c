@@ -115,7 +115,10 @@ static void con_cmd_dbg_event(const con_dbg_event *e)
 		       e->text);
 		break;
 	case CON_EV_OUTPUT:
-		printf("[p%d] %s\n", e->proc, e->text);
+		if (e->rank >= 0) /* an MPI rank's, through mpirun */
+			printf("[p%d r%d] %s\n", e->proc, e->rank, e->text);
+		else
+			printf("[p%d] %s\n", e->proc, e->text);
 		break;
 	case CON_EV_EXIT:
 		printf("[p%d exited with status %lld]\n", e->proc,
@@ -166,7 +169,8 @@ static int con_cmd_dbg_wait(con_dbg_cond *cond, void *ctx, double secs)
 
 /* ---- load and breakpoints --------------------------------------------- */
 
-/* load [-I DIR] [-D NAME[=V]] [-U NAME] [-std=STD] FILE... */
+/* load [--pvm|--mpi|--plain] [FLAG...] [--cflags[@PORT] 'FLAGS']
+ * [--ldflags[@PORT] 'FLAGS'] FILE... (con_dbg_load.c) */
 int con_cmd_dbg_load(int argc, char **argv, char *err, size_t errlen)
 {
 	char **src;
@@ -181,7 +185,7 @@ int con_cmd_dbg_load(int argc, char **argv, char *err, size_t errlen)
 	printf("loaded %zu source file%s:", n, n == 1 ? "" : "s");
 	for (i = 0; i < n; i++)
 		printf(" %s", src[i]);
-	printf("\n");
+	printf("\n%s\n", con_dbg_load_note());
 	return 0;
 }
 
@@ -397,8 +401,8 @@ int con_cmd_dbg_build(int argc, char **argv, char *err, size_t errlen)
 
 /* Reads "--timeout SECS" at argv[*i] into *secs.  1 if it was there, 0
  * if not, -1 with err. */
-static int con_cmd_dbg_timeout(int argc, char **argv, int *i, double *secs,
-			       char *err, size_t errlen)
+int con_cmd_dbg_timeout(int argc, char **argv, int *i, double *secs,
+			char *err, size_t errlen)
 {
 	char *end;
 
@@ -453,7 +457,7 @@ static int con_cmd_dbg_any_stopped(void)
  * breakpoint gives the prompt back at once. */
 static int con_cmd_dbg_settled_rc; /* how the last settle ended */
 
-static void con_cmd_dbg_settle(double secs)
+void con_cmd_dbg_settle(double secs)
 {
 	int rc;
 
@@ -480,141 +484,6 @@ static void con_cmd_dbg_settle(double secs)
 int con_cmd_dbg_last_settle(void)
 {
 	return con_cmd_dbg_settled_rc;
-}
-
-/* True if word names a node with a build (so it is not a program). */
-static int con_cmd_dbg_is_node(const char *word)
-{
-	con_nodebuild *b;
-
-	for (b = con_dbg_build_first(); b != NULL; b = b->next)
-		if (strcmp(b->node, word) == 0)
-			return 1;
-	return 0;
-}
-
-/* The program name of word: its base name without ".c", into buf. */
-static void con_cmd_dbg_prog_name(const char *word, char *buf, size_t n)
-{
-	const char *slash = strrchr(word, '/'), *s = slash ? slash + 1 : word;
-	size_t len = strlen(s);
-
-	if (len > 2 && strcmp(s + len - 2, ".c") == 0)
-		len -= 2;
-	snprintf(buf, n, "%.*s", (int)len, s);
-}
-
-/* True if name is a program of the last build. */
-static int con_cmd_dbg_is_prog(const char *name)
-{
-	char **progs;
-	size_t n, i;
-
-	progs = con_dbg_programs(&n);
-	for (i = 0; i < n; i++)
-		if (strcmp(progs[i], name) == 0)
-			return 1;
-	return 0;
-}
-
-/* Reads run pvm/mpi's leading [NODE] [--timeout SECS] from argv[*i].
- * 0 or -1 with err. */
-static int con_cmd_dbg_run_opts(int argc, char **argv, int *i,
-				const char **node, double *secs, char *err,
-				size_t errlen)
-{
-	int r;
-
-	for (; *i < argc; ++*i) {
-		r = con_cmd_dbg_timeout(argc, argv, i, secs, err, errlen);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (*node != NULL || !con_cmd_dbg_is_node(argv[*i]))
-			return 0;
-		*node = argv[*i];
-	}
-	return 0;
-}
-
-/* run pvm [NODE] [--timeout SECS] MASTER [ARGS...]
- * run mpi [NODE] [--timeout SECS] -np N [PROG] [ARGS...] */
-static int con_cmd_dbg_run_kind(int argc, char **argv, char *err,
-				size_t errlen)
-{
-	const char *kind = argv[1], *node = NULL;
-	double secs = CON_DBG_RUN_SECS;
-	char prog[WIRE_TEXT_MAX], **progs;
-	int i = 2, mpi = strcmp(kind, "mpi") == 0, rc;
-	size_t np;
-
-	if (con_cmd_dbg_run_opts(argc, argv, &i, &node, &secs, err,
-				 errlen) < 0)
-		return WIRE_EARG;
-	progs = con_dbg_programs(&np);
-	if (mpi && (i + 1 >= argc || strcmp(argv[i], "-np") != 0)) {
-		snprintf(err, errlen, "usage: run mpi [NODE] [--timeout SECS] "
-			 "-np N [PROG] [ARGS...]");
-		return WIRE_EARG;
-	}
-	if (!mpi && i >= argc) {
-		snprintf(err, errlen, "usage: run pvm [NODE] [--timeout SECS] "
-			 "MASTER [ARGS...]");
-		return WIRE_EARG;
-	}
-	if (mpi) {
-		con_cmd_dbg_prog_name(i + 2 < argc ? argv[i + 2] : "", prog,
-				      sizeof prog);
-		if (i + 2 < argc && con_dbg_build_first() != NULL &&
-		    argv[i + 2][0] != '-' && con_cmd_dbg_is_prog(prog)) {
-			/* PROG given: drop it from the arguments */
-			memmove(argv + i + 2, argv + i + 3,
-				(size_t)(argc - i - 3) * sizeof *argv);
-			argc--;
-		} else {
-			snprintf(prog, sizeof prog, "%s",
-				 np > 0 ? progs[0] : "");
-		}
-	} else {
-		con_cmd_dbg_prog_name(argv[i++], prog, sizeof prog);
-	}
-	rc = con_dbg_run_kind(kind, node, prog, argv + i, argc - i, err,
-			      errlen);
-	if (rc < 0)
-		return rc;
-	con_cmd_dbg_settle(secs);
-	return 0;
-}
-
-/* run [NODE...] [--timeout SECS] [-- ARGS...] | run pvm ... | run mpi ... */
-int con_cmd_dbg_run(int argc, char **argv, char *err, size_t errlen)
-{
-	double secs = CON_DBG_RUN_SECS;
-	int i, nnodes = 0, r, rc;
-
-	con_dbg_init();
-	if (argc > 1 && (strcmp(argv[1], "pvm") == 0 ||
-			 strcmp(argv[1], "mpi") == 0))
-		return con_cmd_dbg_run_kind(argc, argv, err, errlen);
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		r = con_cmd_dbg_timeout(argc, argv, &i, &secs, err, errlen);
-		if (r < 0)
-			return WIRE_EARG;
-		if (r == 0)
-			argv[1 + nnodes++] = argv[i];
-	}
-	if (i < argc)
-		i++;
-	rc = con_dbg_run(argv + 1, nnodes, argv + i, argc - i, err, errlen);
-	if (rc < 0)
-		return rc;
-	con_cmd_dbg_settle(secs);
-	if (con_dbg_proc_first() == NULL) {
-		snprintf(err, errlen, "run: no process started");
-		return WIRE_ESTATE;
-	}
-	return 0;
 }
 
 /* continue [PROC...|all] [--timeout SECS] */

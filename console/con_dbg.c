@@ -98,6 +98,7 @@ con_dbg_event *con_dbg_event_add(int kind, const con_proc *p, const char *node,
 	if (e == NULL)
 		return NULL;
 	e->kind = kind;
+	e->rank = -1;
 	e->text = strdup(text != NULL ? text : "");
 	if (p != NULL) {
 		e->proc = p->id;
@@ -200,16 +201,23 @@ static void con_proc_free(con_proc *p)
 {
 	size_t i;
 
+	con_held *h;
+
 	con_proc_clear_stop(p);
 	for (i = 0; i < p->ntables; i++)
 		td_table_free(p->tables[i]);
 	free(p->tables);
 	free(p->partial);
+	while ((h = p->held) != NULL) {
+		p->held = h->next;
+		free(h->text);
+		free(h);
+	}
 	free(p);
 }
 
 /* Drops the processes that ended (before a new run). */
-static void con_proc_forget_ended(void)
+void con_dbg_forget_ended(void)
 {
 	con_proc **pp = &con_dbg.procs, *p;
 
@@ -266,23 +274,36 @@ static int con_dbg_on_start(con_node *n, const wire_msg *m)
 	con_proc *p;
 	char why[160];
 	const char *prog = "";
+	int nranks = 0;
 
 	if (wire_unpack(m, why, sizeof why, &run, &proc, &pid) != 0)
 		return 1;
 	for (r = con_dbg.runs; r != NULL; r = r->next)
 		if (r->run == run && strcmp(r->node, n->spec.name) == 0) {
-			if (r->pending)
+			if (r->pending) {
 				prog = r->program; /* the run's own process */
+				nranks = r->nranks;
+			}
 			r->pending = 0;
 		}
 	p = con_proc_get(n, proc);
 	if (p == NULL)
 		return 1;
+	p->launcher = nranks; /* run mpi: mpirun */
 	p->run = (uint32_t)run;
 	p->pid = pid;
 	con_tfile_proc(p->node, p->proc, p->id, prog);
 	con_dbg_event_add(CON_EV_START, p, NULL, NULL);
 	return 1;
+}
+
+/* Queues one line of p's output (mpirun's goes to its ranks). */
+static void con_dbg_output_line(con_proc *p, const char *line)
+{
+	if (p->launcher)
+		con_dbg_launcher_line(p, line);
+	else
+		con_dbg_event_add(CON_EV_OUTPUT, p, NULL, line);
 }
 
 /* Queues each complete line of p's output; keeps the rest. */
@@ -300,12 +321,12 @@ static void con_dbg_output_lines(con_proc *p, const char *data, size_t len)
 	buf[have + len] = '\0';
 	for (line = buf; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
 		*nl = '\0';
-		con_dbg_event_add(CON_EV_OUTPUT, p, NULL, line);
+		con_dbg_output_line(p, line);
 	}
 	memmove(buf, line, strlen(line) + 1);
 	p->partial = buf;
 	if (have + len == CON_DBG_LINE_MAX) {
-		con_dbg_event_add(CON_EV_OUTPUT, p, NULL, buf);
+		con_dbg_output_line(p, buf);
 		buf[0] = '\0';
 	}
 }
@@ -314,7 +335,7 @@ static void con_dbg_output_lines(con_proc *p, const char *data, size_t len)
 static void con_dbg_output_flush(con_proc *p)
 {
 	if (p->partial != NULL && p->partial[0] != '\0')
-		con_dbg_event_add(CON_EV_OUTPUT, p, NULL, p->partial);
+		con_dbg_output_line(p, p->partial);
 	free(p->partial);
 	p->partial = NULL;
 }
@@ -372,12 +393,13 @@ static int con_dbg_on_exit(con_node *n, const wire_msg *m)
 	p->sig = sig;
 	con_tfile_exit(p->id, sig == 0 ? "exit" : "signal",
 		       sig == 0 ? status : sig);
+	p->state = sig == 0 ? CON_PROC_EXITED : CON_PROC_CRASHED;
+	if (p->launcher)
+		con_dbg_launchers_poll(0); /* its ranks' last lines first */
 	if (sig == 0) {
-		p->state = CON_PROC_EXITED;
 		con_dbg_event_add(CON_EV_EXIT, p, NULL, NULL);
 		return 1;
 	}
-	p->state = CON_PROC_CRASHED;
 	if (!p->crash_told) {
 		con_dbg_last(last, p->where, sizeof p->where);
 		con_dbg_event_add(CON_EV_CRASH, p, NULL, p->where);
@@ -652,6 +674,8 @@ static int con_dbg_on_events(con_node *n, const wire_msg *m)
 	if (rc > 0)
 		con_tfile_events(n->spec.name, (uint32_t)proc, id, evs);
 	con_dbg_ack(n, batch);
+	if (rc > 0)
+		con_dbg_launchers_poll(0); /* a rank may be known now */
 	return 1;
 }
 
@@ -764,193 +788,6 @@ static int con_dbg_on_msg(con_node *n, const wire_msg *m, void *ctx)
 
 /* ---- run, resume, kill ------------------------------------------------ */
 
-/* Frees the run requests of the previous run. */
-static void con_dbg_runs_clear(void)
-{
-	con_runreq *r, *next;
-
-	for (r = con_dbg.runs; r != NULL; r = next) {
-		next = r->next;
-		free(r);
-	}
-	con_dbg.runs = NULL;
-}
-
-/* True if node name was named (or nothing was named). */
-int con_dbg_named_node(char **nodes, int nnodes, const char *name)
-{
-	int i;
-
-	for (i = 0; i < nnodes; i++)
-		if (strcmp(nodes[i], name) == 0)
-			return 1;
-	return nnodes == 0;
-}
-
-/* Checks that every named node has a successful build. */
-static int con_dbg_run_check(char **nodes, int nnodes, char *err,
-			     size_t errlen)
-{
-	con_nodebuild *b;
-	int i;
-
-	if (con_dbg.builds == NULL) {
-		snprintf(err, errlen, "nothing built yet: load, break, "
-			 "then build");
-		return WIRE_ESTATE;
-	}
-	for (i = 0; i < nnodes; i++) {
-		for (b = con_dbg.builds; b != NULL; b = b->next)
-			if (strcmp(b->node, nodes[i]) == 0)
-				break;
-		if (b == NULL || b->state != CON_NB_OK) {
-			snprintf(err, errlen, "node %s has no successful build"
-				 " (build %s)", nodes[i], nodes[i]);
-			return WIRE_ESTATE;
-		}
-		if (con_dbg_node_up(nodes[i]) == NULL) {
-			snprintf(err, errlen, "node %s is not up", nodes[i]);
-			return WIRE_ESTATE;
-		}
-	}
-	return 0;
-}
-
-/* Sends RUN of kind ("plain", "pvm", "mpi") to one node and records the
- * request. */
-static int con_dbg_run_one(con_node *n, const con_nodebuild *b,
-			   const char *kind, char **args, int nargs, char *err,
-			   size_t errlen)
-{
-	con_runreq *r = calloc(1, sizeof *r);
-	int rc;
-
-	if (r == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return WIRE_ENOMEM;
-	}
-	snprintf(r->node, sizeof r->node, "%s", n->spec.name);
-	r->run = con_dbg.next_run;
-	r->seq = wire_peer_seq(&n->peer);
-	r->pending = 1;
-	snprintf(r->program, sizeof r->program, "%s", b->program);
-	r->next = con_dbg.runs;
-	con_dbg.runs = r;
-	rc = wire_pack(wire_peer_out(&n->peer), WIRE_RUN, r->seq,
-		       n->peer.max_frame, (uint64_t)r->run,
-		       (uint64_t)b->build, kind, b->program,
-		       (const char *const *)args, (uint32_t)nargs);
-	rc = con_dbg_flush(n, rc, err, errlen);
-	if (rc < 0)
-		r->pending = 0;
-	return rc;
-}
-
-/* run: RUN on each chosen node with a successful build. */
-int con_dbg_run(char **nodes, int nnodes, char **args, int nargs, char *err,
-		size_t errlen)
-{
-	con_nodebuild *b;
-	con_node *n;
-	int rc, sent = 0;
-
-	rc = con_dbg_run_check(nodes, nnodes, err, errlen);
-	if (rc < 0)
-		return rc;
-	con_proc_forget_ended();
-	con_dbg_runs_clear();
-	con_dbg.next_run++;
-	for (b = con_dbg.builds; b != NULL; b = b->next) {
-		n = con_dbg_node_up(b->node);
-		if (b->state != CON_NB_OK || n == NULL || b->prog != 0 ||
-		    !con_dbg_named_node(nodes, nnodes, b->node))
-			continue;
-		rc = con_dbg_run_one(n, b, "plain", args, nargs, err, errlen);
-		if (rc < 0)
-			return rc;
-		sent++;
-	}
-	if (sent == 0) {
-		snprintf(err, errlen, "no node with a successful build is up");
-		return WIRE_ESTATE;
-	}
-	return 0;
-}
-
-/* The successful build of program on node (NULL: the first node that
- * has one), or NULL with err. */
-static con_nodebuild *con_dbg_build_of(const char *node, const char *program,
-				       char *err, size_t errlen)
-{
-	con_nodebuild *b;
-
-	for (b = con_dbg.builds; b != NULL; b = b->next)
-		if (strcmp(b->program, program) == 0 && b->state == CON_NB_OK &&
-		    (node == NULL || strcmp(b->node, node) == 0) &&
-		    con_dbg_node_up(b->node) != NULL)
-			return b;
-	if (con_dbg.builds == NULL)
-		snprintf(err, errlen, "nothing built yet: load, then build");
-	else
-		snprintf(err, errlen, "no successful build of '%s'%s%s on an "
-			 "up node (see build)", program, node ? " on " : "",
-			 node ? node : "");
-	return NULL;
-}
-
-/* run pvm with several nodes: one PVM_HOST to the master's node m per
- * other up node with a successful build of the program (its daemon's
- * address as we reach it, its build there).  0 or an error. */
-static int con_dbg_pvm_hosts(con_node *m, const con_nodebuild *mb,
-			     char *err, size_t errlen)
-{
-	con_nodebuild *b;
-	con_node *n;
-	int rc;
-
-	for (b = con_dbg.builds; b != NULL; b = b->next) {
-		n = con_dbg_node_up(b->node);
-		if (n == NULL || n == m || b->state != CON_NB_OK ||
-		    strcmp(b->program, mb->program) != 0)
-			continue;
-		if (n->spec.is_ssh) {
-			snprintf(err, errlen, "run pvm: node %s is reached "
-				 "over ssh; the master's daemon needs its "
-				 "TCP address", n->spec.name);
-			return WIRE_EARG;
-		}
-		rc = wire_pack(wire_peer_out(&m->peer), WIRE_PVM_HOST,
-			       wire_peer_seq(&m->peer), m->peer.max_frame,
-			       (uint64_t)con_dbg.next_run, n->spec.name,
-			       n->spec.addr, (uint64_t)b->build);
-		rc = con_dbg_flush(m, rc, err, errlen);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* run pvm / run mpi: one RUN of kind on one node (run pvm: the other
- * nodes with a build of the master program join its virtual machine). */
-int con_dbg_run_kind(const char *kind, const char *node, const char *program,
-		     char **args, int nargs, char *err, size_t errlen)
-{
-	con_nodebuild *b = con_dbg_build_of(node, program, err, errlen);
-	con_node *n;
-	int rc;
-
-	if (b == NULL)
-		return WIRE_ESTATE;
-	con_proc_forget_ended();
-	con_dbg_runs_clear();
-	con_dbg.next_run++;
-	n = con_dbg_node_up(b->node);
-	if (strcmp(kind, "pvm") == 0 &&
-	    (rc = con_dbg_pvm_hosts(n, b, err, errlen)) < 0)
-		return rc;
-	return con_dbg_run_one(n, b, kind, args, nargs, err, errlen);
-}
-
 /* Marks processes and runs of nodes that went down. */
 static void con_dbg_reap(void)
 {
@@ -978,6 +815,7 @@ static void con_dbg_reap(void)
 		}
 	con_dbg_build_reap();
 	con_dbg_rec_poll();
+	con_dbg_launchers_poll(0);
 }
 
 /* Settled: no RUN unanswered, no process running, and none held at a
@@ -1011,8 +849,9 @@ int con_dbg_settled(void *ctx)
 	for (p = con_dbg.procs; p != NULL; p = p->next) {
 		if (p->state == CON_PROC_STOPPED)
 			stopped = 1;
-		if (p->state != CON_PROC_RUNNING)
-			continue;
+		if (p->state != CON_PROC_RUNNING ||
+		    (p->launcher && con_dbg_launcher_idle(p)))
+			continue; /* mpirun while its ranks decide */
 		if (!con_dbg_blocked(p))
 			return 0;
 		blocked = 1;

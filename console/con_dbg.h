@@ -82,6 +82,13 @@ typedef struct con_proc {
 	int64_t status;                /* exit status */
 	int64_t sig;                   /* signal that ended it, or 0 */
 	int crash_told;                /* TASK_CRASH already queued */
+	int launcher;                  /* mpirun of a run mpi: the number of
+					  ranks it starts (else 0); its
+					  output is the ranks', and it is
+					  not waited for while they are
+					  stopped or blocked */
+	struct con_held *held;         /* launcher: ranks' lines waiting for
+					  their process; owned */
 	int temp_seen[CON_TEMP_SEEN];  /* tbreaks this process has stopped at */
 	int ntemp_seen;                /* entries used in temp_seen */
 	char *partial;                 /* unterminated output; owned */
@@ -109,6 +116,8 @@ typedef struct con_dbg_event {
 	int temp;                      /* STOP at a tbreak */
 	int64_t status;                /* EXIT status, START pid */
 	int64_t sig;                   /* CRASH signal */
+	int rank;                      /* OUTPUT of an MPI rank: its rank
+					  (mpirun's tag), else -1 */
 	char *text;                    /* see the kinds; owned */
 	struct con_dbg_event *next;    /* queue link */
 } con_dbg_event;
@@ -139,9 +148,15 @@ void con_dbg_init(void);
 
 /* ---- load and breakpoints ---- */
 
-/* load: the source files and their -I/-D/-U/-std options (argv after
- * the command word).  Replaces what was loaded.  0 or WIRE_EARG. */
+/* load: the source files and their compiler and linker flags (argv
+ * after the command word; con_dbg_load.c describes them).  Detects PVM
+ * and MPI programs from their includes unless --pvm, --mpi or --plain
+ * says.  Replaces what was loaded.  0 or WIRE_EARG. */
 int con_dbg_load(int argc, char **argv, char *err, size_t errlen);
+
+/* What the last load decided about the program and why ("prog.c: PVM
+ * program (includes pvm3.h)"); borrowed. */
+const char *con_dbg_load_note(void);
 
 /* The loaded sources (borrowed), *n set. */
 char **con_dbg_sources(size_t *n);
@@ -175,18 +190,45 @@ con_nodebuild *con_dbg_build_first(void);
 
 /* ---- processes ---- */
 
-/* RUNs the last build on the named nodes (nnodes 0: every node whose
- * last build succeeded) with args.  0 or a code with err. */
-int con_dbg_run(char **nodes, int nnodes, char **args, int nargs, char *err,
-		size_t errlen);
+/* What a run asks besides its kind, nodes and program arguments (all
+ * borrowed for the call). */
+typedef struct con_run_opts {
+	const char *exec;      /* --exec: a program on the node (absolute
+				  path), run instead of the build's; NULL */
+	const char *in_data;   /* the first process's standard input, or NULL
+				  (then it reads EOF) */
+	size_t in_len;         /* bytes of in_data */
+	char **launch;         /* run mpi: mpirun options, -np N among them
+				  (checked, wire_flags.h) */
+	int nlaunch;           /* entries in launch */
+	int nranks;            /* run mpi: N of -np */
+} con_run_opts;
 
-/* RUNs program of the last build with kind "pvm" (args: the master's
- * arguments) or "mpi" (args start "-np N") on node (NULL: the first up
- * node whose build of program succeeded).  The processes that start
- * later (PVM workers, MPI ranks) join the process list as their
- * PROC_START arrives.  0 or a code with err. */
+/* RUNs the last build (or o->exec) on the named nodes (nnodes 0: every
+ * node whose last build succeeded; with exec every up node) with args.
+ * o may be NULL.  0 or a code with err. */
+int con_dbg_run(char **nodes, int nnodes, char **args, int nargs,
+		const con_run_opts *o, char *err, size_t errlen);
+
+/* RUNs program of the last build (or o->exec) with kind "pvm" (args: the
+ * master's arguments) or "mpi" (o->launch holds mpirun's options) on node
+ * (NULL: the first up node whose build of program succeeded; with exec
+ * the first up node).  The processes that start later (PVM workers, MPI
+ * ranks) join the process list as their PROC_START arrives.  run mpi with
+ * several up nodes of the master's port (each with a build of program,
+ * unless exec) spans them all: they are sent to the master's daemon as
+ * PVM_HOST, which makes mpirun's hostfile of them.  0 or a code with
+ * err. */
 int con_dbg_run_kind(const char *kind, const char *node, const char *program,
-		     char **args, int nargs, char *err, size_t errlen);
+		     char **args, int nargs, const con_run_opts *o, char *err,
+		     size_t errlen);
+
+/* The settings of the runtime in the console's environment that every
+ * RUN carries to the program (PARAVT_TRACE, PARAVT_PROBE_BUSY_NS and any
+ * other PARAVT_* but the console's own and the ones the daemon sets), as
+ * NAME=VALUE words; caller frees (con_strv_free-like: each word and the
+ * array).  NULL when out of memory. */
+char **con_dbg_run_env(size_t *n);
 
 /* Kinds of programs `load` marks (what build tells the daemons). */
 enum con_dbg_mode {

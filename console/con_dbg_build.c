@@ -38,7 +38,7 @@
 /* ---- string vectors --------------------------------------------------- */
 
 /* Frees n strings and the vector. */
-static void con_strv_free(char **v, size_t n)
+void con_strv_free(char **v, size_t n)
 {
 	size_t i;
 
@@ -48,9 +48,7 @@ static void con_strv_free(char **v, size_t n)
 }
 
 /* Appends a copy of s (or the printf text) to *v.  0 or -1. */
-static int con_strv_add(char ***v, size_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int con_strv_add(char ***v, size_t *n, const char *fmt, ...)
+int con_strv_add(char ***v, size_t *n, const char *fmt, ...)
 {
 	char **nv = realloc(*v, (*n + 2) * sizeof *nv);
 	va_list ap;
@@ -81,82 +79,6 @@ char **con_dbg_sources(size_t *n)
 uint32_t con_dbg_build_number(void)
 {
 	return con_dbg.have_inst ? con_dbg.build_no : 0;
-}
-
-/* Parses one option word of load (with its value in the next word for
- * "-I DIR" forms).  1 if it was an option, 0 if not, -1 with err. */
-static int con_load_opt(int argc, char **argv, int *i, char ***fl, size_t *nf,
-			char *err, size_t errlen)
-{
-	const char *w = argv[*i];
-	char opt = w[0] == '-' ? w[1] : 0;
-
-	if (w[0] != '-')
-		return 0;
-	if (strcmp(w, "--pvm") == 0 || strcmp(w, "--mpi") == 0) {
-		con_dbg.mode = w[2] == 'p' ? CON_DBG_PVM : CON_DBG_MPI;
-		return 1;
-	}
-	if (strncmp(w, "-std=", 5) == 0)
-		return con_strv_add(fl, nf, "%s", w) < 0 ? -1 : 1;
-	if (opt != 'I' && opt != 'D' && opt != 'U') {
-		snprintf(err, errlen, "load: unknown option '%s' (use --pvm, "
-			 "--mpi, -I, -D, -U, -std=)", w);
-		return -1;
-	}
-	if (w[2] != '\0')
-		return con_strv_add(fl, nf, "%s", w) < 0 ? -1 : 1;
-	if (*i + 1 >= argc) {
-		snprintf(err, errlen, "load: %s needs a value", w);
-		return -1;
-	}
-	++*i;
-	return con_strv_add(fl, nf, "-%c%s", opt, argv[*i]) < 0 ? -1 : 1;
-}
-
-/* load [-I DIR] [-D NAME[=V]] [-U NAME] [-std=...] FILE... */
-int con_dbg_load(int argc, char **argv, char *err, size_t errlen)
-{
-	char **src = NULL, **fl = NULL;
-	size_t ns = 0, nf = 0;
-	int i, r, mode;
-
-	err[0] = '\0';
-	mode = con_dbg.mode;
-	con_dbg.mode = CON_DBG_PLAIN;
-	for (i = 1; i < argc; i++) {
-		r = con_load_opt(argc, argv, &i, &fl, &nf, err, errlen);
-		if (r < 0)
-			goto out_fail;
-		if (r > 0)
-			continue;
-		if (access(argv[i], R_OK) != 0) {
-			snprintf(err, errlen, "load: cannot read '%s'",
-				 argv[i]);
-			goto out_fail;
-		}
-		if (con_strv_add(&src, &ns, "%s", argv[i]) < 0)
-			goto out_fail;
-	}
-	if (ns == 0) {
-		snprintf(err, errlen, "usage: load [--pvm|--mpi] [-I DIR] "
-			 "[-D NAME[=V]] [-std=STD] FILE...");
-		goto out_fail;
-	}
-	con_strv_free(con_dbg.sources, con_dbg.nsources);
-	con_strv_free(con_dbg.cflags, con_dbg.ncflags);
-	con_dbg.sources = src;
-	con_dbg.nsources = ns;
-	con_dbg.cflags = fl;
-	con_dbg.ncflags = nf;
-	return 0;
-out_fail:
-	con_dbg.mode = mode;
-	if (err[0] == '\0')
-		snprintf(err, errlen, "out of memory");
-	con_strv_free(src, ns);
-	con_strv_free(fl, nf);
-	return WIRE_EARG;
 }
 
 /* ---- instrumentation -------------------------------------------------- */
@@ -344,7 +266,19 @@ static int con_dbg_mpi_incdirs(char ***v, size_t *n)
 	return rc;
 }
 
-/* The options the instrumenter parses with: the loaded ones, and for an
+/* True if compiler flag f changes what the preprocessor sees, so that the
+ * instrumenter parses with it (-D -U -I -i... -std= -fopenmp -pthread);
+ * code generation flags (-O2, -march=, -W...) are for the nodes only. */
+static int con_dbg_parse_flag(const char *f)
+{
+	return strncmp(f, "-D", 2) == 0 || strncmp(f, "-U", 2) == 0 ||
+	       strncmp(f, "-I", 2) == 0 || strncmp(f, "-i", 2) == 0 ||
+	       strncmp(f, "-std=", 5) == 0 || strcmp(f, "-fopenmp") == 0 ||
+	       strcmp(f, "-pthread") == 0;
+}
+
+/* The options the instrumenter parses with: the loaded ones that the
+ * preprocessor sees (con_dbg_parse_flag), and for an
  * MPI program the MPI include directories of this host (parse only: the
  * nodes' daemons know their own).  Caller frees (con_strv_free); NULL when
  * out of memory. */
@@ -355,7 +289,8 @@ static char **con_dbg_parse_cflags(size_t *n)
 
 	*n = 0;
 	for (i = 0; v != NULL && i < con_dbg.ncflags; i++)
-		if (con_strv_add(&v, n, "%s", con_dbg.cflags[i]) < 0)
+		if (con_dbg_parse_flag(con_dbg.cflags[i]) &&
+		    con_strv_add(&v, n, "%s", con_dbg.cflags[i]) < 0)
 			goto out_free;
 	if (v != NULL && con_dbg.mode == CON_DBG_MPI &&
 	    con_dbg_mpi_incdirs(&v, n) < 0)
@@ -365,8 +300,6 @@ out_free:
 	con_strv_free(v, *n);
 	return NULL;
 }
-
-static int con_dbg_ship_cflags(void);
 
 /* Runs the instrumenter on what was loaded, with the breakpoints. */
 int con_dbg_instrument(char **notes, char *err, size_t errlen)
@@ -423,8 +356,6 @@ int con_dbg_instrument(char **notes, char *err, size_t errlen)
 		*notes = strdup(res.notes);
 	con_dbg_move_notes(&res, notes);
 	rc = con_dbg_land(&res);
-	if (rc == 0)
-		rc = con_dbg_ship_cflags();
 	if (rc < 0)
 		snprintf(err, errlen, "out of memory");
 	return rc;
@@ -432,33 +363,39 @@ int con_dbg_instrument(char **notes, char *err, size_t errlen)
 
 /* ---- options for the nodes -------------------------------------------- */
 
-/* Builds ship_cflags from cflags: relative -I directories become
- * relative to the shipping root (con_inst_rel_cflag).  0 or WIRE_ENOMEM. */
-static int con_dbg_ship_cflags(void)
+/* The compiler flags node n gets (caller frees, con_strv_free; NULL when
+ * out of memory): the load's flags and those for n's port, with relative
+ * -I directories made relative to the shipping root
+ * (con_inst_rel_cflag), then -DPARAVT_PVM=1 or -DPARAVT_MPI=1. */
+static char **con_dbg_node_cflags(const con_node *n, size_t *nv)
 {
-	char *f;
-	size_t i;
-	int rc;
+	size_t nf, i;
+	char **f = con_dbg_port_flags(n->hello.port, 0, &nf), **v, *r;
 
-	con_strv_free(con_dbg.ship_cflags, con_dbg.nship_cflags);
-	con_dbg.ship_cflags = NULL;
-	con_dbg.nship_cflags = 0;
-	for (i = 0; i < con_dbg.ncflags; i++) {
-		f = con_inst_rel_cflag(&con_dbg.inst, con_dbg.cflags[i]);
-		if (f == NULL)
-			return WIRE_ENOMEM;
-		rc = con_strv_add(&con_dbg.ship_cflags, &con_dbg.nship_cflags,
-				  "%s", f);
-		free(f);
-		if (rc < 0)
-			return WIRE_ENOMEM;
+	v = calloc(1, sizeof *v);
+	*nv = 0;
+	for (i = 0; f != NULL && v != NULL && i < nf; i++) {
+		r = con_inst_rel_cflag(&con_dbg.inst, f[i]);
+		if (r == NULL || con_strv_add(&v, nv, "%s", r) < 0) {
+			free(r);
+			goto out_free;
+		}
+		free(r);
 	}
+	if (f == NULL || v == NULL)
+		goto out_free;
+	con_strv_free(f, nf);
 	if (con_dbg.mode != CON_DBG_PLAIN &&
-	    con_strv_add(&con_dbg.ship_cflags, &con_dbg.nship_cflags, "%s",
-			 con_dbg.mode == CON_DBG_PVM ? "-DPARAVT_PVM=1" :
-			 "-DPARAVT_MPI=1") < 0)
-		return WIRE_ENOMEM;
-	return 0;
+	    con_strv_add(&v, nv, "%s", con_dbg.mode == CON_DBG_PVM ?
+			 "-DPARAVT_PVM=1" : "-DPARAVT_MPI=1") < 0) {
+		con_strv_free(v, *nv);
+		return NULL;
+	}
+	return v;
+out_free:
+	con_strv_free(f, nf);
+	con_strv_free(v, *nv);
+	return NULL;
 }
 
 /* ---- shipping --------------------------------------------------------- */
@@ -499,10 +436,15 @@ static int con_dbg_send_build(con_node *n, con_nodebuild *b, char *err,
 			      size_t errlen)
 {
 	const char **srcs = calloc(con_dbg.inst.nfiles + 1, sizeof *srcs);
-	size_t k;
+	size_t k, ncf = 0, nlf = 0;
+	char **cf = con_dbg_node_cflags(n, &ncf);
+	char **lf = con_dbg_port_flags(n->hello.port, 1, &nlf);
 	int rc;
 
-	if (srcs == NULL) {
+	if (srcs == NULL || cf == NULL || lf == NULL) {
+		free(srcs);
+		con_strv_free(cf, ncf);
+		con_strv_free(lf, nlf);
 		snprintf(err, errlen, "out of memory");
 		return WIRE_ENOMEM;
 	}
@@ -513,9 +455,11 @@ static int con_dbg_send_build(con_node *n, con_nodebuild *b, char *err,
 		b->seq_lo = b->seq_hi;
 	rc = wire_pack(wire_peer_out(&n->peer), WIRE_BUILD, b->seq_hi,
 		       n->peer.max_frame, (uint64_t)b->build, b->program, srcs,
-		       (uint32_t)k, (const char *const *)con_dbg.ship_cflags,
-		       (uint32_t)con_dbg.nship_cflags);
+		       (uint32_t)k, (const char *const *)cf, (uint32_t)ncf,
+		       (const char *const *)lf, (uint32_t)nlf);
 	free(srcs);
+	con_strv_free(cf, ncf);
+	con_strv_free(lf, nlf);
 	return con_dbg_flush(n, rc, err, errlen);
 }
 

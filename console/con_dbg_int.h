@@ -2,7 +2,8 @@
  * con_dbg_int.h — what the con_dbg*.c files share (not for other modules).
  *
  *   con_dbg.c        state, events, waiting, the frame hook, processes
- *   con_dbg_build.c  load, instrumentation, shipping and BUILD
+ *   con_dbg_load.c   load: options and flags, PVM/MPI detection
+ *   con_dbg_build.c  instrumentation, shipping and BUILD
  *   con_dbg_insp.c   INSPECT requests and VALUE answers
  */
 #ifndef PARAVT_CON_DBG_INT_H
@@ -19,16 +20,37 @@ typedef struct con_runreq {
 	uint32_t seq;                  /* seq of the RUN frame */
 	int pending;                   /* no answer yet */
 	char program[WIRE_TEXT_MAX];   /* program run (trace file) */
+	int nranks;                    /* run mpi: ranks mpirun starts */
 	struct con_runreq *next;       /* next, or NULL */
 } con_runreq;
+
+/* A flag of `load --cflags@PORT` / `--ldflags@PORT`: for one port. */
+typedef struct con_pflag {
+	char *port;  /* the port name (HELLO port of a node); owned */
+	int link;    /* a linker flag (else a compiler flag) */
+	char *flag;  /* the flag; owned */
+} con_pflag;
+
+/* A line of mpirun's output held until its rank's process is known. */
+typedef struct con_held {
+	int rank;               /* the rank that wrote it */
+	char *text;             /* the line without the tag; owned */
+	uint64_t t_ns;          /* when it came (wire_now_ns) */
+	struct con_held *next;  /* next line, or NULL */
+} con_held;
 
 /* The whole debugging session (one per console). */
 typedef struct con_dbg_state {
 	int inited;                 /* hook installed */
 	char **sources;             /* loaded .c files; owned */
 	size_t nsources;            /* entries in sources */
-	char **cflags;              /* their options; owned */
+	char **cflags;              /* their compiler options; owned */
 	size_t ncflags;             /* entries in cflags */
+	char **ldflags;             /* their linker options; owned */
+	size_t nldflags;            /* entries in ldflags */
+	con_pflag *pflags;          /* options for one port only; owned */
+	size_t npflags;             /* entries in pflags */
+	char load_note[1024];       /* what load detected or was told */
 	bp_model bps;               /* the breakpoints */
 	uint32_t build_no;          /* last instrumentation, 0 if none */
 	con_inst_result inst;       /* its files and landings */
@@ -41,8 +63,6 @@ typedef struct con_dbg_state {
 				       its main source, or (size_t)-1 when
 				       every source makes the one program;
 				       owned */
-	char **ship_cflags;         /* cflags as the nodes see them; owned */
-	size_t nship_cflags;        /* entries in ship_cflags */
 	con_nodebuild *builds;      /* nodes of the last build sent */
 	con_proc *procs;            /* processes, oldest first */
 	int next_proc;              /* number of the next process */
@@ -57,6 +77,34 @@ typedef struct con_dbg_state {
 } con_dbg_state;
 
 extern con_dbg_state con_dbg;
+
+/* con_dbg_build.c: string vectors (NULL-terminated; con_strv_add 0 or
+ * -1 when out of memory). */
+void con_strv_free(char **v, size_t n);
+int con_strv_add(char ***v, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* con_dbg.c: drops the processes that ended (before a new run). */
+void con_dbg_forget_ended(void);
+
+/* con_dbg_run.c: mpirun (a launcher) and its ranks.
+ * con_dbg_launcher_line takes one line of l's output (queued as its
+ * rank's output, held until that process is known, or l's own);
+ * con_dbg_launchers_poll releases held lines (all of them with force, or
+ * of a launcher that ended); con_dbg_launcher_idle is true when every
+ * rank of l has started and one at least is alive: then whether the run
+ * has settled is for the ranks to say (con_dbg_settled). */
+void con_dbg_launcher_line(con_proc *l, const char *line);
+void con_dbg_launchers_poll(int force);
+int con_dbg_launcher_idle(const con_proc *l);
+
+/* con_dbg_load.c: frees n per-port flags and the array. */
+void con_pflags_free(con_pflag *v, size_t n);
+
+/* con_dbg_load.c: the load's compiler (link 0) or linker (link 1) flags
+ * for a node of port, the common ones first; caller frees
+ * (con_strv_free); NULL when out of memory. */
+char **con_dbg_port_flags(const char *port, int link, size_t *n);
 
 /* Queues an event for p (may be NULL) with a copy of text.  Returns it
  * (borrowed, to set more fields), or NULL when out of memory. */

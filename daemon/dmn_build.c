@@ -15,6 +15,11 @@
  * step started by the reaper when one ends.  Its end is BUILD_RESULT;
  * compiler errors are ok=false with the compiler's own text.
  *
+ * The console's flags (wire_flags.h, checked again here) go to every
+ * compile step after the port's (cflags) and, with the ldflags after the
+ * objects and the runtime, to the link (so -pthread or -fopenmp reach
+ * both, and -lm resolves what the objects need).
+ *
  * Two cflags are also requests: "-DPARAVT_PVM=1" compiles with
  * "-include paravt_pvm.h" and the port's PVM_CFLAGS and links
  * libparavt_pvm.a and PVM_LIBS (the PVM wrappers); "-DPARAVT_MPI=1"
@@ -37,9 +42,10 @@
 #include "dmn_log.h"
 #include "dmn_spawn.h"
 #include "dmn_work.h"
+#include "wire_flags.h"
 #include "wire_fmt.h"
 
-#define DMN_CFLAGS_MAX 64 /* extra flags in one BUILD */
+#define DMN_CFLAGS_MAX 256 /* extra compiler (or linker) flags in one BUILD */
 
 /* ---- checks -------------------------------------------------------------- */
 
@@ -88,37 +94,16 @@ int dmn_build_name_ok(const char *name, int allow_dot, char *err, size_t errlen)
 	}
 }
 
-/* Checks one extra compiler flag from BUILD.  0, or -1 with a sentence. */
-static int dmn_cflag_ok(const char *f, char *err, size_t errlen)
+/* Checks one extra flag from BUILD (wire_flags.h: the same rules as the
+ * console's load).  0, or -1 with a sentence. */
+static int dmn_flag_ok(const char *f, int link, char *err, size_t errlen)
 {
-	char why[128];
+	char why[WIRE_TEXT_MAX];
 
-	if (strncmp(f, "-I", 2) == 0) {
-		if (f[2] != '\0' &&
-		    dmn_build_name_ok(f + 2, 1, why, sizeof why) == 0)
-			return 0;
-		snprintf(err, errlen,
-		         "BUILD: flag %.200s refused: -I needs a "
-		         "relative directory inside the build, attached "
-		         "(-Idir)",
-		         f);
-		return -1;
-	}
-	if ((strncmp(f, "-D", 2) == 0 || strncmp(f, "-U", 2) == 0) &&
-	    f[2] != '\0')
+	if (wire_flag_check(f, link ? WIRE_FLAG_LINK : WIRE_FLAG_COMPILE, why,
+	                    sizeof why) == 0)
 		return 0;
-	if (strncmp(f, "-std=", 5) == 0 || strcmp(f, "-g") == 0 ||
-	    (strncmp(f, "-g", 2) == 0 && strlen(f) == 3 && f[2] >= '0' &&
-	     f[2] <= '3') ||
-	    strncmp(f, "-O", 2) == 0)
-		return 0;
-	if (strncmp(f, "-W", 2) == 0 && f[2] != '\0' && strchr(f, ',') == NULL)
-		return 0; /* but not -Wl, -Wa, -Wp: options for other tools */
-	snprintf(err, errlen,
-	         "BUILD: flag %.200s refused: only -Idir "
-	         "(inside the build), -D, -U, -std=, -O, -g and -W warnings "
-	         "are allowed",
-	         f);
+	snprintf(err, errlen, "BUILD: %.400s", why);
 	return -1;
 }
 
@@ -294,6 +279,16 @@ static void dmn_job_close_fd(dmn_work *w, dmn_job *j)
 	j->fd = -1;
 }
 
+/* Frees a job that is in no table: its vectors, diagnostics and itself. */
+static void dmn_job_discard(dmn_job *j)
+{
+	dmn_strv_free(j->srcs, j->nsrcs);
+	dmn_strv_free(j->cflags, j->ncflags);
+	dmn_strv_free(j->ldflags, j->nldflags);
+	wire_buf_destroy(&j->diag);
+	free(j);
+}
+
 /* Frees j and takes it off the tables. */
 static void dmn_job_free(dmn_work *w, dmn_job *j)
 {
@@ -305,10 +300,7 @@ static void dmn_job_free(dmn_work *w, dmn_job *j)
 	dmn_job_close_fd(w, j);
 	j->build->job = NULL;
 	j->sess->njobs--;
-	dmn_strv_free(j->srcs, j->nsrcs);
-	dmn_strv_free(j->cflags, j->ncflags);
-	wire_buf_destroy(&j->diag);
-	free(j);
+	dmn_job_discard(j);
 }
 
 /* Appends text to j's diagnostics, up to DMN_DIAG_MAX. */
@@ -405,6 +397,8 @@ static void dmn_job_argv(dmn_work *w, dmn_job *j, dmn_argv *a)
 		return;
 	}
 	dmn_argv_addv(a, pt->ldflags.w);
+	for (i = 0; i < j->ncflags; i++) /* -pthread, -fopenmp, -O... */
+		dmn_argv_add(a, j->cflags[i]);
 	for (i = 0; i < j->nsrcs; i++)
 		dmn_argv_addf(a, "%s.o", j->srcs[i]);
 	if (j->pvm)
@@ -413,6 +407,8 @@ static void dmn_job_argv(dmn_work *w, dmn_job *j, dmn_argv *a)
 		dmn_argv_add(a, pt->rt_mpi);
 	if (access(pt->rt_lib, R_OK) == 0)
 		dmn_argv_add(a, pt->rt_lib);
+	for (i = 0; i < j->nldflags; i++) /* -L, -l, -Wl, after the objects */
+		dmn_argv_add(a, j->ldflags[i]);
 	dmn_argv_addv(a, pt->libs.w);
 	if (j->pvm)
 		dmn_argv_addv(a, pt->pvm_libs.w);
@@ -516,11 +512,15 @@ void dmn_build_kill_all(dmn_work *w)
 
 /* ---- BUILD --------------------------------------------------------------- */
 
-/* Copies the checked entries of a string array into a new vector.  0, or
- * -1 with a sentence in err (*out is then NULL). */
-static int dmn_strv_copy(const msgpack_object *arr, uint32_t max, int flags,
+/* What dmn_strv_copy checks the entries as. */
+enum { DMN_STRV_SOURCES, DMN_STRV_CFLAGS, DMN_STRV_LDFLAGS };
+
+/* Copies the checked entries of a string array (what: DMN_STRV_*) into a
+ * new vector.  0, or -1 with a sentence in err (*out is then NULL). */
+static int dmn_strv_copy(const msgpack_object *arr, uint32_t max, int what,
                          char ***out, uint32_t *n, char *err, size_t errlen)
 {
+	int flags = what != DMN_STRV_SOURCES;
 	char item[WIRE_TEXT_MAX], why[128];
 	uint32_t i, k = arr->via.array.size;
 
@@ -537,7 +537,8 @@ static int dmn_strv_copy(const msgpack_object *arr, uint32_t max, int flags,
 			snprintf(err, errlen, "BUILD: entry %u too long", i);
 			goto out_free;
 		}
-		if (flags && dmn_cflag_ok(item, err, errlen) != 0)
+		if (flags && dmn_flag_ok(item, what == DMN_STRV_LDFLAGS, err,
+		                         errlen) != 0)
 			goto out_free;
 		if (!flags && dmn_build_name_ok(item, 0, why, sizeof why)) {
 			snprintf(err, errlen, "BUILD: source %.300s %s", item,
@@ -561,7 +562,7 @@ out_free:
 static dmn_job *dmn_job_new(const wire_msg *m, uint64_t *id, char *err,
                             size_t errlen)
 {
-	const msgpack_object *srcs, *cflags;
+	const msgpack_object *srcs, *cflags, *ldflags;
 	char why[128];
 	uint32_t i;
 	dmn_job *j = calloc(1, sizeof *j);
@@ -573,7 +574,7 @@ static dmn_job *dmn_job_new(const wire_msg *m, uint64_t *id, char *err,
 	j->fd = -1;
 	wire_buf_init(&j->diag, DMN_DIAG_MAX + 64);
 	if (wire_unpack(m, err, errlen, id, j->program, sizeof j->program,
-	                &srcs, &cflags) != 0)
+	                &srcs, &cflags, &ldflags) != 0)
 		goto out_free;
 	if (dmn_build_name_ok(j->program, 0, why, sizeof why) != 0) {
 		snprintf(err, errlen, "BUILD: program %.300s %s", j->program,
@@ -584,10 +585,12 @@ static dmn_job *dmn_job_new(const wire_msg *m, uint64_t *id, char *err,
 		snprintf(err, errlen, "BUILD: no sources");
 		goto out_free;
 	}
-	if (dmn_strv_copy(srcs, DMN_BUILD_FILES, 0, &j->srcs, &j->nsrcs, err,
-	                  errlen) != 0 ||
-	    dmn_strv_copy(cflags, DMN_CFLAGS_MAX, 1, &j->cflags, &j->ncflags,
-	                  err, errlen) != 0)
+	if (dmn_strv_copy(srcs, DMN_BUILD_FILES, DMN_STRV_SOURCES, &j->srcs,
+	                  &j->nsrcs, err, errlen) != 0 ||
+	    dmn_strv_copy(cflags, DMN_CFLAGS_MAX, DMN_STRV_CFLAGS, &j->cflags,
+	                  &j->ncflags, err, errlen) != 0 ||
+	    dmn_strv_copy(ldflags, DMN_CFLAGS_MAX, DMN_STRV_LDFLAGS,
+	                  &j->ldflags, &j->nldflags, err, errlen) != 0)
 		goto out_free;
 	for (i = 0; i < j->ncflags; i++) {
 		j->pvm |= strcmp(j->cflags[i], "-DPARAVT_PVM=1") == 0;
@@ -595,9 +598,7 @@ static dmn_job *dmn_job_new(const wire_msg *m, uint64_t *id, char *err,
 	}
 	return j;
 out_free:
-	dmn_strv_free(j->srcs, j->nsrcs);
-	wire_buf_destroy(&j->diag);
-	free(j);
+	dmn_job_discard(j);
 	return NULL;
 }
 
@@ -630,10 +631,7 @@ void dmn_build_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		dmn_work_err(c, WIRE_EARG, m->seq, "BUILD: -DPARAVT_MPI=1 "
 		             "only on native ports (this daemon is %s)",
 		             w->port.name);
-		dmn_strv_free(j->srcs, j->nsrcs);
-		dmn_strv_free(j->cflags, j->ncflags);
-		wire_buf_destroy(&j->diag);
-		free(j);
+		dmn_job_discard(j);
 		return;
 	}
 	slot = dmn_job_slot(w);
@@ -645,10 +643,7 @@ void dmn_build_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		             : s && b && b->job ? "this build is already "
 		                                  "compiling"
 		                                : err);
-		dmn_strv_free(j->srcs, j->nsrcs);
-		dmn_strv_free(j->cflags, j->ncflags);
-		wire_buf_destroy(&j->diag);
-		free(j);
+		dmn_job_discard(j);
 		return;
 	}
 	j->work = w;

@@ -22,10 +22,22 @@
  * pvmd on REXEC (dmn_rexec.c).  The master starts once the PVM console's
  * conf shows every host (bounded, DMN_PVM_JOIN_MS).
  *
- * mpi: args are "-np N ..."; runs mpirun --allow-run-as-root
- * --oversubscribe -np N -x PARAVT_SESSION -x PARAVT_SESSION_DIR PROGRAM
- * ARGS with PARAVT_SESSION set (not PARAVT_SOCK: every rank connects as a
- * proc-0 task).  The mpirun process is the run's process.
+ * mpi: runs mpirun --allow-run-as-root --oversubscribe --tag-output
+ * -x PARAVT_SESSION [-x NAME per RUN setting] LAUNCH-OPTIONS PROGRAM ARGS
+ * with PARAVT_SESSION set (not PARAVT_SOCK: every rank connects as a
+ * proc-0 task).  The mpirun process is the run's process.  With extra
+ * hosts (PVM_HOST, the other nodes of this port) mpirun also gets a
+ * hostfile of them (<session dir>/mpi-RUN/hostfile, one slot each), the
+ * same rsh helper as PVM as its plm_rsh_agent and no tree spawn; the
+ * program is then named by its base name, with the build directory first
+ * in PATH, and each host's daemon starts orted (dmn_rexec.c) with its own
+ * build first in PATH.
+ *
+ * --exec (RUN's exec): the program is a file of this host; pvm: the
+ * master gets LD_PRELOAD of the runtime's libparavt_pvm.so and
+ * PVM_EXPORT naming it, the pvmd's ep= is the program's directory; mpi:
+ * -x LD_PRELOAD=.../libparavt_mpi.so.  The first process's standard
+ * input is RUN's stdin file (dmn_run.c) for both kinds.
  *
  * Both only on native ports as the master: an emulated node takes part
  * as another host of a native master's virtual machine (dmn_rexec.c
@@ -357,18 +369,19 @@ static int dmn_pvm_wait_hosts(dmn_pvmd *d, int n, char *err, size_t errlen)
 	return -1;
 }
 
-/* Makes sure s has a running pvmd whose ep= is build b.  0, or -1 with
- * err. */
-static int dmn_pvmd_ensure(dmn_work *w, dmn_sess *s, const dmn_build *b,
-                           char *err, size_t errlen)
+/* Makes sure s has a running pvmd whose ep= is dir (build number build;
+ * 0 for an --exec program's directory).  0, or -1 with err. */
+static int dmn_pvmd_ensure(dmn_work *w, dmn_sess *s, const char *dir,
+                           uint64_t build, char *err, size_t errlen)
 {
 	char hostfile[DMN_PATH_MAX + 16], self[64], ep[2 * DMN_PATH_MAX];
 	dmn_pvmd *d = s->pvmd;
 	int extra = dmn_pvm_nhosts(s);
 
-	dmn_pvm_native_ep(ep, sizeof ep, b->dir);
+	dmn_pvm_native_ep(ep, sizeof ep, dir);
 
-	if (d != NULL && d->halt_at == 0 && d->build == b->id && extra == 0)
+	if (d != NULL && d->halt_at == 0 && d->build == build && extra == 0 &&
+	    build != 0)
 		return 0;
 	if (extra > 0 && dmn_conn_local_ip(w->srv->controller, self,
 	                                   sizeof self) != 0) {
@@ -388,7 +401,7 @@ static int dmn_pvmd_ensure(dmn_work *w, dmn_sess *s, const dmn_build *b,
 	}
 	d->fd = d->efd = d->infd = -1;
 	d->sess = s;
-	d->build = b->id;
+	d->build = build;
 	s->pvmd = d;
 	if (dmn_pathf(d->tmp, sizeof d->tmp, "%s/pvm", s->dir) != 0 ||
 	    (mkdir(d->tmp, 0700) != 0 && errno != EEXIST) ||
@@ -538,48 +551,149 @@ static void dmn_pvm_args(dmn_argv *a, const msgpack_object *args,
 	}
 }
 
-/* mpirun's command line from "-np N ARGS".  0, or -1 with err. */
-static int dmn_mpi_argv(dmn_argv *a, const char *path,
-                        const msgpack_object *args, char *err, size_t errlen)
+/* Path of the runtime's shared library name (libparavt_mpi.so ...) of
+ * this daemon's port into buf.  0, or -1 with err when it is missing. */
+static int dmn_pvm_preload(dmn_work *w, const char *name, char *buf,
+                           size_t cap, char *err, size_t errlen)
 {
-	char np[WIRE_TEXT_MAX], n[16];
+	if (dmn_pathf(buf, cap, "%s/lib/%s", w->port.rt_dir, name) == 0 &&
+	    access(buf, R_OK) == 0)
+		return 0;
+	snprintf(err, errlen, "RUN --exec: %s/lib/%s is missing on node %s "
+	         "(it traces a program built elsewhere)", w->port.rt_dir, name,
+	         w->srv->hello.node);
+	return -1;
+}
 
-	if (args->via.array.size < 2 ||
-	    wire_strv_get(args, 0, np, sizeof np) != 0 ||
-	    strcmp(np, "-np") != 0 || wire_strv_get(args, 1, n, sizeof n) != 0 ||
-	    n[0] < '1' || n[0] > '9' || strspn(n, "0123456789") != strlen(n) ||
-	    strlen(n) > 4) {
-		snprintf(err, errlen, "RUN mpi: arguments must start with "
-		         "\"-np N\" (N from 1 to 9999)");
+/* Writes s's MPI hostfile (this host's address self, then each extra host
+ * of the run, one slot each) and the rsh agent files into dir.  0 or -1
+ * (errno). */
+static int dmn_mpi_hostfile(dmn_work *w, dmn_sess *s, const char *dir,
+                            const char *self)
+{
+	char path[DMN_PATH_MAX + 16];
+	FILE *f;
+	int i, rc;
+
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof path, "%s/hostfile", dir);
+	if ((f = fopen(path, "w")) == NULL)
+		return -1;
+	fprintf(f, "# paravtd: the nodes of run %llu\n%s slots=1\n",
+	        (unsigned long long)s->run, self);
+	for (i = 0; i < s->nhosts; i++)
+		if (s->hosts[i].run == s->run)
+			fprintf(f, "%s slots=1\n", s->hosts[i].ip);
+	rc = ferror(f);
+	if (fclose(f) != 0 || rc)
+		return -1;
+	return dmn_pvm_rsh_files(w, s, dir);
+}
+
+/* The part of mpirun's command line paravt adds for several hosts:
+ * hostfile, its own rsh agent, no tree spawn.  Sets *dir's files.  0, or
+ * -1 with err. */
+static int dmn_mpi_hosts(dmn_work *w, dmn_sess *s, dmn_argv *a, char *dir,
+                         size_t cap, char *err, size_t errlen)
+{
+	char self[64];
+
+	if (dmn_conn_local_ip(w->srv->controller, self, sizeof self) != 0) {
+		snprintf(err, errlen, "RUN mpi with other nodes: this daemon's "
+		         "address toward the console is not IPv4");
 		return -1;
 	}
-	dmn_argv_add(a, "mpirun");
-	dmn_argv_add(a, "--allow-run-as-root");
-	dmn_argv_add(a, "--oversubscribe");
-	dmn_argv_add(a, "-np");
-	dmn_argv_addf(a, "%s", n);
-	dmn_argv_add(a, "-x");
-	dmn_argv_add(a, "PARAVT_SESSION");
-	dmn_argv_add(a, "-x");
-	dmn_argv_add(a, "PARAVT_SESSION_DIR");
-	dmn_argv_add(a, path);
-	dmn_pvm_args(a, args, 2);
+	if (dmn_pathf(dir, cap, "%s/mpi-%llu", s->dir,
+	              (unsigned long long)s->run) != 0 ||
+	    dmn_mpi_hostfile(w, s, dir, self) != 0) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	dmn_argv_add(a, "--hostfile");
+	dmn_argv_addf(a, "%s/hostfile", dir);
+	dmn_argv_add(a, "--mca");
+	dmn_argv_add(a, "plm_rsh_agent");
+	dmn_argv_addf(a, "%s/rsh", dir);
+	dmn_argv_add(a, "--mca");
+	dmn_argv_add(a, "plm_rsh_no_tree_spawn");
+	dmn_argv_add(a, "1");
 	return 0;
 }
 
-int dmn_pvm_run(dmn_work *w, dmn_proc *p, const char *kind,
-                const dmn_build *b, const char *path,
-                const msgpack_object *args, char *err, size_t errlen)
+/* mpirun's command line for q into a, its environment additions into e
+ * (PATH first holding the build when other hosts run it by name,
+ * PARAVT_RSH_CONF for the agent).  0, or -1 with err. */
+static int dmn_mpi_argv(dmn_work *w, dmn_sess *s, const dmn_runreq *q,
+                        dmn_argv *a, dmn_argv *e, char *err, size_t errlen)
+{
+	char item[WIRE_TEXT_MAX], dir[DMN_PATH_MAX], lib[DMN_PATH_MAX];
+	const char *path = getenv("PATH");
+	int extra = dmn_pvm_nhosts(s);
+	uint32_t i;
+
+	dmn_argv_add(a, "mpirun");
+	dmn_argv_add(a, "--allow-run-as-root");
+	dmn_argv_add(a, "--oversubscribe");
+	dmn_argv_add(a, "--tag-output"); /* each line names its rank */
+	if (extra > 0 && dmn_mpi_hosts(w, s, a, dir, sizeof dir, err,
+	                               errlen) != 0)
+		return -1;
+	if (extra > 0)
+		dmn_argv_addf(e, "PARAVT_RSH_CONF=%s/rsh.conf", dir);
+	if (extra > 0 && q->exec[0] == '\0') /* the build, by name */
+		dmn_argv_addf(e, "PATH=%s%s%s", q->dir, path ? ":" : "",
+		              path ? path : "");
+	dmn_argv_add(a, "-x");
+	dmn_argv_add(a, "PARAVT_SESSION");
+	for (i = 0; i < q->env->via.array.size; i++)
+		if (wire_strv_get(q->env, i, item, sizeof item) == 0) {
+			dmn_argv_add(a, "-x");
+			dmn_argv_addf(a, "%.*s", (int)strcspn(item, "="), item);
+		}
+	if (q->exec[0] != '\0') {
+		if (dmn_pvm_preload(w, "libparavt_mpi.so", lib, sizeof lib,
+		                    err, errlen) != 0)
+			return -1;
+		dmn_argv_add(a, "-x");
+		dmn_argv_addf(a, "LD_PRELOAD=%s", lib);
+	}
+	dmn_pvm_args(a, q->launch, 0);
+	dmn_argv_add(a, extra > 0 && q->exec[0] == '\0' ? q->prog : q->path);
+	dmn_pvm_args(a, q->args, 0);
+	return 0;
+}
+
+/* The PVM master's environment for --exec: LD_PRELOAD of the PVM wrappers
+ * and PVM_EXPORT naming it, so tasks it spawns are traced too.  0, or -1
+ * with err. */
+static int dmn_pvm_exec_env(dmn_work *w, dmn_argv *e, char *err,
+                            size_t errlen)
+{
+	const char *ex = getenv("PVM_EXPORT");
+	char lib[DMN_PATH_MAX];
+
+	if (dmn_pvm_preload(w, "libparavt_pvm.so", lib, sizeof lib, err,
+	                    errlen) != 0)
+		return -1;
+	dmn_argv_addf(e, "LD_PRELOAD=%s", lib);
+	dmn_argv_addf(e, "PVM_EXPORT=LD_PRELOAD%s%s", ex && *ex ? ":" : "",
+	              ex && *ex ? ex : "");
+	return 0;
+}
+
+int dmn_pvm_run(dmn_work *w, dmn_proc *p, const dmn_runreq *q, char *err,
+                size_t errlen)
 {
 	dmn_sess *s = p->sess;
-	char *env[2 * DMN_PVM_ENV], dbuf[64];
-	int pvm = strcmp(kind, "pvm") == 0, k = 0, rc = -1;
+	char *env[2 * DMN_PVM_ENV + DMN_RUN_ENV + 8], dbuf[64];
+	int pvm = strcmp(q->kind, "pvm") == 0, k = 0, n, rc = -1;
 	dmn_spawn_req r;
 	dmn_argv a, e;
 
 	if (!w->port.native) {
 		snprintf(err, errlen, "RUN %s: only on native ports for now "
-		         "(this daemon is %s)", kind, w->port.name);
+		         "(this daemon is %s)", q->kind, w->port.name);
 		return -1;
 	}
 	if (dmn_task_session_listen(w, s, err, errlen) != 0)
@@ -590,7 +704,7 @@ int dmn_pvm_run(dmn_work *w, dmn_proc *p, const char *kind,
 		         "node's virtual machine now");
 		return -1;
 	}
-	if (pvm && dmn_pvmd_ensure(w, s, b, err, errlen) != 0)
+	if (pvm && dmn_pvmd_ensure(w, s, q->dir, q->build, err, errlen) != 0)
 		return -1;
 	dmn_argv_init(&a);
 	dmn_argv_init(&e);
@@ -602,14 +716,20 @@ int dmn_pvm_run(dmn_work *w, dmn_proc *p, const char *kind,
 		dmn_argv_addf(&e, "PARAVT_PROC=%llu",
 		              (unsigned long long)p->num);
 	}
-	for (k = 0; k < e.n; k++)
-		env[k] = e.v[k];
-	if (pvm) {
-		k += dmn_pvm_env(w, s, &e, env + k);
-		dmn_argv_add(&a, path);
-		dmn_pvm_args(&a, args, 0);
-	} else if (dmn_mpi_argv(&a, path, args, err, errlen) != 0)
+	if (pvm && q->exec[0] != '\0' &&
+	    dmn_pvm_exec_env(w, &e, err, errlen) != 0)
 		goto out_free;
+	if (pvm) {
+		dmn_argv_add(&a, q->path);
+		dmn_pvm_args(&a, q->args, 0);
+	} else if (dmn_mpi_argv(w, s, q, &a, &e, err, errlen) != 0)
+		goto out_free;
+	if (dmn_run_env(q, &e, NULL, NULL) != 0)
+		e.full = 1;
+	for (n = 0; n < e.n && k < DMN_PVM_ENV + DMN_RUN_ENV + 4; n++)
+		env[k++] = e.v[n];
+	if (pvm)
+		k += dmn_pvm_env(w, s, &e, env + k);
 	env[k] = NULL;
 	if (a.full || e.full) {
 		snprintf(err, errlen, "RUN: arguments too long or too many");
@@ -617,14 +737,16 @@ int dmn_pvm_run(dmn_work *w, dmn_proc *p, const char *kind,
 	}
 	memset(&r, 0, sizeof r);
 	r.argv = a.v;
-	r.dir = b->dir;
+	r.dir = q->dir;
 	r.env = env;
+	r.in_file = q->in_fd >= 0 ? &q->in_fd : NULL;
 	p->pid = dmn_spawn(&r, p->fd, err, errlen);
 	rc = p->pid < 0 ? -1 : 0;
 	if (rc == 0)
-		dmn_log(DMN_INFO, "session %llu: %s run %llu, PARAVT_SESSION=%s",
-		        (unsigned long long)s->id, kind,
-		        (unsigned long long)p->run, s->token);
+		dmn_log(DMN_INFO, "session %llu: %s run %llu, PARAVT_SESSION=%s"
+		        "%s%s", (unsigned long long)s->id, q->kind,
+		        (unsigned long long)p->run, s->token,
+		        q->exec[0] ? ", --exec " : "", q->exec);
 out_free:
 	dmn_argv_free(&a);
 	dmn_argv_free(&e);

@@ -1,6 +1,18 @@
 /*
  * dmn_rexec.c — REXEC: this node's pvmd as a host of another node's PVM
- * virtual machine (dmn_work.h; the other end is dmn_rsh.c).
+ * virtual machine, or Open MPI's orted as a host of another node's MPI
+ * job (dmn_work.h; the other end is dmn_rsh.c).
+ *
+ * orted: mpirun on the master node starts its daemons through its rsh
+ * agent, paravtd --pvm-rsh, exactly as a pvmd starts other hosts.  Here
+ * argv[0] must name "orted" (native ports only), this node's orted from
+ * PATH runs with the remaining words (Open MPI's own options), with
+ * PARAVT_SESSION (the ranks it starts connect to this daemon's session
+ * socket), PARAVT_SESSION_DIR, and, when PARAVT_BUILD names a build here,
+ * PATH starting with that build's directory: mpirun names the program by
+ * its bare name, and each node runs its own build.  Its record is the
+ * session's slave pvmd (one per session), freed when it and its process
+ * group have ended.  The rest of this comment is about the pvmd.
  *
  * The master node's pvmd adds this host through its PVM_RSH helper,
  * which connects here like a console (HELLO, AUTH with the token) and
@@ -207,10 +219,10 @@ static const char *dmn_rexec_env(const msgpack_object *env, const char *name,
 	return buf;
 }
 
-/* The pvmd's command line: ours, then argv's words from 1 on.  0, or -1
- * with err. */
+/* The pvmd's (or orted's) command line: ours, then argv's words from 1
+ * on; *orted set for Open MPI's daemon.  0, or -1 with err. */
 static int dmn_rexec_argv(dmn_work *w, const msgpack_object *argv,
-                          dmn_argv *a, char *err, size_t errlen)
+                          dmn_argv *a, int *orted, char *err, size_t errlen)
 {
 	char item[WIRE_TEXT_MAX];
 	const char *base;
@@ -222,12 +234,21 @@ static int dmn_rexec_argv(dmn_work *w, const msgpack_object *argv,
 		return -1;
 	}
 	base = strrchr(item, '/') ? strrchr(item, '/') + 1 : item;
-	if (strcmp(base, "pvmd") != 0 && strcmp(base, "pvmd3") != 0) {
-		snprintf(err, errlen, "REXEC: only a pvmd is started this way, "
-		         "not %.200s", item);
+	*orted = strcmp(base, "orted") == 0;
+	if (strcmp(base, "pvmd") != 0 && strcmp(base, "pvmd3") != 0 &&
+	    !*orted) {
+		snprintf(err, errlen, "REXEC: only a pvmd or Open MPI's orted "
+		         "is started this way, not %.200s", item);
 		return -1;
 	}
-	if (w->port.native) {
+	if (*orted && !w->port.native) {
+		snprintf(err, errlen, "REXEC: MPI runs on native ports only "
+		         "(this daemon is %s)", w->port.name);
+		return -1;
+	}
+	if (*orted) {
+		dmn_argv_add(a, "orted");
+	} else if (w->port.native) {
 		dmn_argv_add(a, "pvmd");
 	} else {
 		if (w->port.prefix.n == 0 || w->port.sysroot[0] == '\0') {
@@ -253,11 +274,15 @@ static int dmn_rexec_argv(dmn_work *w, const msgpack_object *argv,
 	return 0;
 }
 
-/* Starts d's pvmd.  0, or -1 with err. */
+/* Starts d's pvmd (ep: its PVM_PATH) or orted (ep: the build directory
+ * put first in PATH, so mpirun's program is found by name, or "").  0,
+ * or -1 with err. */
 static int dmn_rexec_spawn(dmn_work *w, dmn_sess *s, dmn_argv *a,
-                           const char *ep, char *err, size_t errlen)
+                           const char *ep, int orted, char *err,
+                           size_t errlen)
 {
-	char *env[DMN_PVM_ENV + 2];
+	const char *path = getenv("PATH");
+	char *env[DMN_PVM_ENV + 4];
 	dmn_pvmd *d = s->pvmd;
 	dmn_spawn_req r;
 	dmn_argv e;
@@ -265,8 +290,17 @@ static int dmn_rexec_spawn(dmn_work *w, dmn_sess *s, dmn_argv *a,
 
 	dmn_argv_init(&e);
 	k = dmn_pvm_env(w, s, &e, env);
-	dmn_argv_addf(&e, "PVM_PATH=%s", ep);
-	env[k++] = e.v[e.n - 1];
+	if (!orted)
+		dmn_argv_addf(&e, "PVM_PATH=%s", ep);
+	else if (ep[0] != '\0')
+		dmn_argv_addf(&e, "PATH=%s%s%s", ep, path ? ":" : "",
+		              path ? path : "");
+	if (!orted || ep[0] != '\0')
+		env[k++] = e.v[e.n - 1];
+	if (orted) {
+		dmn_argv_addf(&e, "PARAVT_SESSION=%s", s->token);
+		env[k++] = e.v[e.n - 1];
+	}
 	env[k] = NULL;
 	memset(&r, 0, sizeof r);
 	r.argv = a->v;
@@ -298,15 +332,15 @@ static void dmn_rexec_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	dmn_pvmd *d;
 	dmn_sess *s;
 	dmn_argv a;
-	int code = WIRE_EARG;
+	int code = WIRE_EARG, orted = 0;
 
 	dmn_argv_init(&a);
 	if (wire_unpack(m, err, sizeof err, &req, &argv, &env) != 0) {
 		code = WIRE_EMALFORMED;
 		goto out_err;
 	}
-	if (dmn_rexec_argv(w, argv, &a, err, sizeof err) != 0)
-		goto out_err; /* first: nothing but a pvmd, whatever else */
+	if (dmn_rexec_argv(w, argv, &a, &orted, err, sizeof err) != 0)
+		goto out_err; /* first: nothing but a pvmd or orted */
 	if ((s = dmn_work_cur(w, err, sizeof err)) == NULL) {
 		snprintf(err, sizeof err, "REXEC: no console controls node %s "
 		         "(its tasks' events would go nowhere)",
@@ -331,8 +365,15 @@ static void dmn_rexec_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	               NULL, 10);
 	build = strtoull(dmn_rexec_env(env, "PARAVT_BUILD", num, sizeof num),
 	                 NULL, 10);
-	if ((b = dmn_build_get(s, build, 0, err, sizeof err)) == NULL ||
-	    dmn_rexec_ep(w, b, ep, sizeof ep, err, sizeof err) != 0)
+	ep[0] = '\0';
+	if (orted && build != 0 &&
+	    (b = dmn_build_get(s, build, 0, err, sizeof err)) != NULL)
+		snprintf(ep, sizeof ep, "%s", b->dir);
+	else if (orted && build != 0)
+		goto out_err;
+	else if (!orted &&
+	         ((b = dmn_build_get(s, build, 0, err, sizeof err)) == NULL ||
+	          dmn_rexec_ep(w, b, ep, sizeof ep, err, sizeof err) != 0))
 		goto out_err;
 	snprintf(s->token, sizeof s->token, "%s", tok);
 	s->run = run;
@@ -357,12 +398,13 @@ static void dmn_rexec_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		snprintf(err, sizeof err, "%.300s: %s", d->tmp, strerror(errno));
 		goto out_free;
 	}
-	if (dmn_rexec_spawn(w, s, &a, ep, err, sizeof err) != 0)
+	if (dmn_rexec_spawn(w, s, &a, ep, orted, err, sizeof err) != 0)
 		goto out_free;
-	dmn_log(DMN_INFO, "session %llu: REXEC %llu: host pvmd pid %ld for "
-	        "session %s run %llu (PVM_TMP %s, PVM_PATH %s)",
-	        (unsigned long long)s->id, (unsigned long long)req,
-	        (long)d->pid, tok, (unsigned long long)run, d->tmp, ep);
+	dmn_log(DMN_INFO, "session %llu: REXEC %llu: host %s pid %ld for "
+	        "session %s run %llu (%s %s)", (unsigned long long)s->id,
+	        (unsigned long long)req, orted ? "orted" : "pvmd",
+	        (long)d->pid, tok, (unsigned long long)run,
+	        orted ? "PATH" : "PVM_PATH", ep[0] ? ep : "unchanged");
 	dmn_argv_free(&a);
 	dmn_work_reap_soon(w);
 	return;

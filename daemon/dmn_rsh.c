@@ -4,8 +4,10 @@
  *
  * The master's pvmd runs it (through the script PVM_TMP/rsh the daemon
  * writes) as  rsh HOST [-l USER] [-n] COMMAND...  to start the pvmd of
- * another host.  The words after the host are one command line (rsh
- * semantics): they are joined and split again at blanks.  The helper
+ * another host; mpirun runs it (plm_rsh_agent) to start its orted there.
+ * The words after the host are one command line (rsh semantics): they
+ * are joined and split again as a shell would, quotes removed, nothing
+ * expanded and no shell run (dmn_rsh_split).  The helper
  * reads $PARAVT_RSH_CONF (written by the master's daemon, in its private
  * session directory):
  *     token-file PATH | token-file -
@@ -225,9 +227,53 @@ static int dmn_rsh_pump(wire_peer *p, int sfd)
 	}
 }
 
+/* Splits line in place into words as a POSIX shell would without
+ * expanding anything: blanks separate, '...' and "..." group (in "..."
+ * a backslash escapes \\ \" \$ \`), a backslash outside quotes
+ * escapes the next byte.  Open MPI quotes its orted's values ("env").
+ * The count (w NULL-terminated), or -1 for an unterminated quote or
+ * more than max words. */
+static int dmn_rsh_split(char *line, char **w, int max)
+{
+	char *p = line, *o = line, q;
+	int n = 0;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (*p == '\0')
+			break;
+		if (n == max)
+			return -1;
+		w[n++] = o;
+		for (q = 0; *p != '\0' &&
+		            (q || (*p != ' ' && *p != '\t' && *p != '\n'));
+		     p++) {
+			if (q != 0 && *p == q) {
+				q = 0;
+			} else if (q == 0 && (*p == '\'' || *p == '"')) {
+				q = *p;
+			} else if (*p == '\\' && p[1] != '\0' &&
+			           (q == 0 || (q == '"' &&
+			                       strchr("\\\"$`", p[1])))) {
+				*o++ = *++p;
+			} else {
+				*o++ = *p;
+			}
+		}
+		if (q != 0)
+			return -1;
+		if (*p != '\0')
+			p++;
+		*o++ = '\0';
+	}
+	w[n] = NULL;
+	return n;
+}
+
 int dmn_rsh_main(int argc, char **argv)
 {
-	char *words[DMN_RSH_WORDS + 1], line[8192], *tok, *save;
+	char *words[DMN_RSH_WORDS + 1], line[8192];
 	char env[3][96], tbuf[WIRE_TOKEN_MAX] = "", terr[256];
 	const char *envv[3];
 	uint64_t deadline;
@@ -255,10 +301,13 @@ int dmn_rsh_main(int argc, char **argv)
 			return 2;
 		used += (size_t)rc;
 	}
-	for (tok = strtok_r(line, " \t", &save); tok != NULL && n < DMN_RSH_WORDS;
-	     tok = strtok_r(NULL, " \t", &save))
-		words[n++] = tok;
-	words[n] = NULL;
+	n = dmn_rsh_split(line, words, DMN_RSH_WORDS);
+	if (n < 0) {
+		fprintf(stderr, "paravtd --pvm-rsh: the command has an "
+		        "unterminated quote or more than %d words\n",
+		        DMN_RSH_WORDS);
+		return 2;
+	}
 	if (n == 0 || dmn_rsh_conf_read(argv[2], &c) != 0)
 		return 2;
 	if (c.tokfile[0] != '\0' &&

@@ -1,8 +1,13 @@
 /*
  * dmn_run.c — running built programs: RUN starts one in its own process
- * group with PARAVT_SOCK and PARAVT_PROC set, its stdout and stderr go to
+ * group with PARAVT_SOCK, PARAVT_PROC and the RUN's PARAVT_* settings set,
+ * its standard input the RUN's bytes (written to a file of the session
+ * that is removed once open) or /dev/null, its stdout and stderr go to
  * the controller as OUTPUT frames, its end as PROC_EXIT with the last
  * location its task reported; KILL ends process groups (dmn_work.h).
+ * RUN's exec names a program of this host run instead of a build's (as
+ * it is, without the port's run prefix); its fields are all checked
+ * here (dmn_run_check) before anything starts.
  * Kinds "pvm" and "mpi" are started by dmn_pvm.c; the processes they
  * bring (proc-0 tasks, dmn_task.c) are "foreign": not our children, they
  * end when their connection does.
@@ -10,10 +15,12 @@
  * Layout: process table, output, exit, RUN, KILL.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +28,7 @@
 #include "dmn_log.h"
 #include "dmn_spawn.h"
 #include "dmn_work.h"
+#include "wire_flags.h"
 #include "wire_fmt.h"
 
 #define DMN_RUN_ARGS 256 /* arguments of one RUN */
@@ -208,46 +216,69 @@ void dmn_run_kill_all(dmn_work *w)
 /* ---- RUN ----------------------------------------------------------------- */
 
 /* Builds the command line: run prefix, program path, arguments. */
-static void dmn_run_argv(dmn_work *w, const char *path,
-                         const msgpack_object *args, dmn_argv *a)
+static void dmn_run_argv(dmn_work *w, const dmn_runreq *q, dmn_argv *a)
 {
 	char item[WIRE_TEXT_MAX];
 	uint32_t i;
 
-	dmn_argv_addv(a, w->port.prefix.w);
-	dmn_argv_add(a, path);
-	for (i = 0; i < args->via.array.size; i++) {
-		if (wire_strv_get(args, i, item, sizeof item) != 0)
+	if (q->exec[0] == '\0') /* a build's program: the port's; an
+	                           existing one runs as it is */
+		dmn_argv_addv(a, w->port.prefix.w);
+	dmn_argv_add(a, q->path);
+	for (i = 0; i < q->args->via.array.size; i++) {
+		if (wire_strv_get(q->args, i, item, sizeof item) != 0)
 			a->full = 1;
 		else
 			dmn_argv_addf(a, "%s", item);
 	}
 }
 
-/* Starts program path for p with args.  0, or -1 with err. */
-static int dmn_run_spawn(dmn_work *w, dmn_proc *p, const char *path,
-                         const char *dir, const msgpack_object *args, char *err,
-                         size_t errlen)
+int dmn_run_env(const dmn_runreq *q, dmn_argv *e, char **env, int *k)
 {
-	char sock[DMN_PATH_MAX + 16], num[48];
-	char *env[3];
-	dmn_spawn_req r;
-	dmn_argv a;
+	char item[WIRE_TEXT_MAX];
+	uint32_t i;
 
-	snprintf(sock, sizeof sock, "PARAVT_SOCK=%s", p->sess->sock);
-	snprintf(num, sizeof num, "PARAVT_PROC=%llu",
-	         (unsigned long long)p->num);
-	env[0] = sock, env[1] = num, env[2] = NULL;
+	for (i = 0; i < q->env->via.array.size; i++) {
+		if (wire_strv_get(q->env, i, item, sizeof item) != 0)
+			return -1;
+		dmn_argv_addf(e, "%s", item);
+		if (e->full || (env != NULL && *k >= DMN_RUN_ENV))
+			return -1;
+		if (env != NULL)
+			env[(*k)++] = e->v[e->n - 1];
+	}
+	return 0;
+}
+
+/* Starts a plain program for p.  0, or -1 with err. */
+static int dmn_run_spawn(dmn_work *w, dmn_proc *p, const dmn_runreq *q,
+                         char *err, size_t errlen)
+{
+	char *env[DMN_RUN_ENV + 4];
+	dmn_spawn_req r;
+	dmn_argv a, e;
+	int k = 0;
+
 	dmn_argv_init(&a);
-	dmn_run_argv(w, path, args, &a);
+	dmn_argv_init(&e);
+	dmn_argv_addf(&e, "PARAVT_SOCK=%s", p->sess->sock);
+	dmn_argv_addf(&e, "PARAVT_PROC=%llu", (unsigned long long)p->num);
+	env[k++] = e.v[0];
+	env[k++] = e.v[1];
+	if (dmn_run_env(q, &e, env, &k) != 0)
+		a.full = 1;
+	env[k] = NULL;
+	dmn_run_argv(w, q, &a);
 	memset(&r, 0, sizeof r);
 	r.argv = a.v;
-	r.dir = dir;
+	r.dir = q->dir;
 	r.env = env;
-	p->pid = a.full ? -1 : dmn_spawn(&r, p->fd, err, errlen);
-	if (a.full)
+	r.in_file = q->in_fd >= 0 ? &q->in_fd : NULL;
+	p->pid = a.full || e.full ? -1 : dmn_spawn(&r, p->fd, err, errlen);
+	if (a.full || e.full)
 		snprintf(err, errlen, "RUN: arguments too long or too many");
 	dmn_argv_free(&a);
+	dmn_argv_free(&e);
 	return p->pid < 0 ? -1 : 0;
 }
 
@@ -263,40 +294,197 @@ static int dmn_run_watch(dmn_work *w, dmn_proc *p)
 	return 0;
 }
 
-/* Checks RUN's fields; sets the program path.  0, or -1 with err. */
-static int dmn_run_check(dmn_work *w, const wire_msg *m, uint64_t *run,
-                         dmn_build **b, char *path, size_t cap, char *kind,
-                         const msgpack_object **args, char *err, size_t errlen)
+/* PARAVT_* names a RUN may not set: the daemon sets them. */
+static const char *const dmn_run_env_own[] = {
+	"PARAVT_SOCK", "PARAVT_PROC", "PARAVT_SESSION", "PARAVT_SESSION_DIR",
+	"PARAVT_RSH_CONF", "PARAVT_RUN", "PARAVT_BUILD", NULL};
+
+/* Checks RUN's env: PARAVT_NAME=VALUE words, not the daemon's own.  0,
+ * or -1 with err. */
+static int dmn_run_check_env(const msgpack_object *env, char *err,
+                             size_t errlen)
 {
-	char prog[WIRE_TEXT_MAX], why[128];
-	uint64_t build;
+	char item[WIRE_TEXT_MAX];
+	size_t n;
+	uint32_t i;
+	int j;
+
+	if (env->via.array.size > DMN_RUN_ENV) {
+		snprintf(err, errlen, "RUN: more than %d settings", DMN_RUN_ENV);
+		return -1;
+	}
+	for (i = 0; i < env->via.array.size; i++) {
+		if (wire_strv_get(env, i, item, sizeof item) != 0 ||
+		    strncmp(item, "PARAVT_", 7) != 0 ||
+		    strchr(item, '=') == NULL) {
+			snprintf(err, errlen, "RUN: setting %u is not "
+			         "PARAVT_NAME=VALUE", i);
+			return -1;
+		}
+		n = (size_t)(strchr(item, '=') - item);
+		for (j = 0; dmn_run_env_own[j] != NULL; j++)
+			if (strlen(dmn_run_env_own[j]) == n &&
+			    strncmp(item, dmn_run_env_own[j], n) == 0) {
+				snprintf(err, errlen, "RUN: %.*s is set by the "
+				         "daemon", (int)n, item);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* Checks RUN's launch: empty but for mpi, whose options are on
+ * wire_flags.h's list with -np exactly once.  0, or -1 with err. */
+static int dmn_run_check_launch(const dmn_runreq *q, char *err, size_t errlen)
+{
+	char *w[DMN_ARGV_MAX], item[WIRE_TEXT_MAX];
+	dmn_argv a;
+	uint32_t i, n = q->launch->via.array.size;
+	int k, np = 0, rc = 0;
+
+	if (strcmp(q->kind, "mpi") != 0 || n == 0) {
+		if (n == 0 && strcmp(q->kind, "mpi") == 0)
+			snprintf(err, errlen, "RUN mpi: no -np N");
+		else if (n > 0)
+			snprintf(err, errlen, "RUN %.20s: launcher options "
+			         "are for mpi only", q->kind);
+		return n == 0 && strcmp(q->kind, "mpi") != 0 ? 0 : -1;
+	}
+	if (n >= DMN_ARGV_MAX / 2) {
+		snprintf(err, errlen, "RUN mpi: too many mpirun options");
+		return -1;
+	}
+	dmn_argv_init(&a);
+	for (i = 0; i < n; i++) {
+		if (wire_strv_get(q->launch, i, item, sizeof item) != 0)
+			a.full = 1;
+		else
+			dmn_argv_addf(&a, "%s", item);
+	}
+	for (i = 0; i < (uint32_t)a.n; i++)
+		w[i] = a.v[i];
+	for (i = 0; !a.full && rc == 0 && i < n; i += (uint32_t)k) {
+		k = wire_mpirun_opt(w + i, (int)(n - i), err, errlen);
+		if (k < 0)
+			rc = -1;
+		else
+			np += wire_mpirun_is_np(w[i]);
+	}
+	if (rc == 0 && (a.full || np != 1)) {
+		snprintf(err, errlen, "RUN mpi: %s", a.full ?
+		         "options too long" : "-np N must be given once");
+		rc = -1;
+	}
+	dmn_argv_free(&a);
+	return rc;
+}
+
+/* Sets q->path and q->dir: the build's program, or exec (absolute, an
+ * executable regular file here).  0, or -1 with err. */
+static int dmn_run_find_prog(dmn_work *w, dmn_runreq *q, char *err,
+                             size_t errlen)
+{
+	const char *slash;
+	struct stat st;
 	dmn_sess *s;
 
-	if (wire_unpack(m, err, errlen, run, &build, kind, (size_t)32, prog,
-	                sizeof prog, args) != 0)
+	if ((s = dmn_work_cur(w, err, errlen)) == NULL)
 		return -1;
-	if (strcmp(kind, "plain") != 0 && strcmp(kind, "pvm") != 0 &&
-	    strcmp(kind, "mpi") != 0) {
+	if (q->exec[0] != '\0') {
+		if (q->exec[0] != '/' || stat(q->exec, &st) != 0 ||
+		    !S_ISREG(st.st_mode) || access(q->exec, X_OK) != 0) {
+			snprintf(err, errlen, "RUN: --exec %.300s: no such "
+			         "executable file on node %s", q->exec,
+			         w->srv->hello.node);
+			return -1;
+		}
+		slash = strrchr(q->exec, '/');
+		snprintf(q->path, sizeof q->path, "%s", q->exec);
+		snprintf(q->dir, sizeof q->dir, "%.*s", slash == q->exec ? 1 :
+		         (int)(slash - q->exec), q->exec);
+		return 0;
+	}
+	if ((q->b = dmn_build_get(s, q->build, 0, err, errlen)) == NULL)
+		return -1;
+	if (dmn_pathf(q->path, sizeof q->path, "%s/%s", q->b->dir,
+	              q->prog) != 0 || access(q->path, X_OK) != 0) {
+		snprintf(err, errlen, "RUN: build %llu has no program %.300s",
+		         (unsigned long long)q->build, q->prog);
+		return -1;
+	}
+	snprintf(q->dir, sizeof q->dir, "%s", q->b->dir);
+	return 0;
+}
+
+/* Checks RUN's fields into q.  0, or -1 with err. */
+static int dmn_run_check(dmn_work *w, const wire_msg *m, dmn_runreq *q,
+                         char *err, size_t errlen)
+{
+	char why[128];
+
+	memset(q, 0, sizeof *q);
+	q->in_fd = -1;
+	if (wire_unpack(m, err, errlen, &q->run, &q->build, q->kind,
+	                sizeof q->kind, q->prog, sizeof q->prog, &q->args,
+	                &q->launch, q->exec, sizeof q->exec, &q->in,
+	                &q->inlen, &q->env) != 0)
+		return -1;
+	if (strcmp(q->kind, "plain") != 0 && strcmp(q->kind, "pvm") != 0 &&
+	    strcmp(q->kind, "mpi") != 0) {
 		snprintf(err, errlen, "RUN: kind %.20s is not supported (plain, "
-		         "pvm, mpi)", kind);
+		         "pvm, mpi)", q->kind);
 		return -1;
 	}
-	if (dmn_build_name_ok(prog, 0, why, sizeof why) != 0) {
-		snprintf(err, errlen, "RUN: program %.300s %s", prog, why);
+	if (dmn_build_name_ok(q->prog, 0, why, sizeof why) != 0) {
+		snprintf(err, errlen, "RUN: program %.300s %s", q->prog, why);
 		return -1;
 	}
-	if ((*args)->via.array.size > DMN_RUN_ARGS) {
+	if (q->args->via.array.size > DMN_RUN_ARGS) {
 		snprintf(err, errlen, "RUN: more than %d arguments",
 		         DMN_RUN_ARGS);
 		return -1;
 	}
-	if ((s = dmn_work_cur(w, err, errlen)) == NULL ||
-	    (*b = dmn_build_get(s, build, 0, err, errlen)) == NULL)
+	if (dmn_run_check_launch(q, err, errlen) != 0 ||
+	    dmn_run_check_env(q->env, err, errlen) != 0)
 		return -1;
-	if (dmn_pathf(path, cap, "%s/%s", (*b)->dir, prog) != 0 ||
-	    access(path, X_OK) != 0) {
-		snprintf(err, errlen, "RUN: build %llu has no program %.300s",
-		         (unsigned long long)build, prog);
+	return dmn_run_find_prog(w, q, err, errlen);
+}
+
+/* Writes q's stdin bytes to a file of s and opens it as q->in_fd (the
+ * name is removed at once: the descriptor is all that is left).  0, or
+ * -1 with err. */
+static int dmn_run_stdin(dmn_sess *s, dmn_proc *p, dmn_runreq *q, char *err,
+                         size_t errlen)
+{
+	char path[DMN_PATH_MAX];
+	size_t done = 0;
+	ssize_t k;
+	int fd;
+
+	if (q->inlen == 0)
+		return 0;
+	if (dmn_pathf(path, sizeof path, "%s/stdin-%llu", s->dir,
+	              (unsigned long long)p->num) != 0 ||
+	    (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600)) <
+	        0) {
+		snprintf(err, errlen, "RUN: standard input file: %s",
+		         strerror(errno));
+		return -1;
+	}
+	while (done < q->inlen) {
+		k = write(fd, q->in + done, q->inlen - done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		done += (size_t)k;
+	}
+	close(fd);
+	q->in_fd = done == q->inlen ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	unlink(path);
+	if (q->in_fd < 0) {
+		snprintf(err, errlen, "RUN: standard input file: %s",
+		         strerror(errno ? errno : EIO));
 		return -1;
 	}
 	return 0;
@@ -320,16 +508,13 @@ dmn_proc *dmn_proc_new(dmn_work *w)
 
 void dmn_run_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 {
-	char path[DMN_PATH_MAX], err[WIRE_TEXT_MAX], kind[32];
-	const msgpack_object *args;
+	char err[WIRE_TEXT_MAX];
+	dmn_runreq q;
 	wire_peer *out;
-	dmn_build *b;
 	dmn_proc *p;
-	uint64_t run;
 	int rc;
 
-	if (dmn_run_check(w, m, &run, &b, path, sizeof path, kind, &args, err,
-	                  sizeof err) != 0) {
+	if (dmn_run_check(w, m, &q, err, sizeof err) != 0) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "%s", err);
 		return;
 	}
@@ -340,13 +525,16 @@ void dmn_run_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		             DMN_MAX_PROCS);
 		return;
 	}
-	p->run = run;
+	p->run = q.run;
 	p->sess = w->cur;
 	p->sess->nprocs++;
-	if (strcmp(kind, "plain") == 0)
-		rc = dmn_run_spawn(w, p, path, b->dir, args, err, sizeof err);
-	else
-		rc = dmn_pvm_run(w, p, kind, b, path, args, err, sizeof err);
+	rc = dmn_run_stdin(p->sess, p, &q, err, sizeof err);
+	if (rc == 0 && strcmp(q.kind, "plain") == 0)
+		rc = dmn_run_spawn(w, p, &q, err, sizeof err);
+	else if (rc == 0)
+		rc = dmn_pvm_run(w, p, &q, err, sizeof err);
+	if (q.in_fd >= 0)
+		close(q.in_fd);
 	if (rc != 0 || dmn_run_watch(w, p) != 0) {
 		dmn_work_err(c, WIRE_ESTATE, m->seq, "RUN: %s", err);
 		if (p->pid > 0) {
@@ -356,12 +544,12 @@ void dmn_run_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		dmn_proc_free(w, p);
 		return;
 	}
-	dmn_log(DMN_INFO, "proc %llu: run %llu started %s (pid %ld)",
-	        (unsigned long long)p->num, (unsigned long long)run, path,
-	        (long)p->pid);
+	dmn_log(DMN_INFO, "proc %llu: run %llu started %s (pid %ld)%s",
+	        (unsigned long long)p->num, (unsigned long long)q.run, q.path,
+	        (long)p->pid, q.inlen ? " with standard input" : "");
 	if ((out = dmn_conn_peer(c)) != NULL)
 		wire_pack(&out->out, WIRE_PROC_START, wire_peer_seq(out),
-		          out->max_frame, run, (uint64_t)p->num,
+		          out->max_frame, q.run, (uint64_t)p->num,
 		          (uint64_t)p->pid);
 	dmn_work_reap_soon(w);
 }

@@ -121,7 +121,9 @@ static void dmn_child(const dmn_spawn_req *r, int po[2], int pe[2],
 	int null;
 
 	setpgid(0, 0);
-	null = r->in != NULL ? pi[0] : open("/dev/null", O_RDONLY);
+	null = r->in != NULL ? pi[0] :
+	       r->in_file != NULL ? dup(*r->in_file) :
+	       open("/dev/null", O_RDONLY);
 	if (null >= 0 && null != 0) {
 		dup2(null, 0);
 		close(null);

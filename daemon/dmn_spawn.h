@@ -1,6 +1,7 @@
 /*
  * dmn_spawn.h — starting child programs without a shell: argument vectors,
- * fork + execvp in a new process group, stdin from /dev/null, output on
+ * fork + execvp in a new process group, stdin from /dev/null (or a pipe,
+ * or a file the caller opened), output on
  * non-blocking pipes that the event loop reads.
  *
  * Used for the compiler and linker of a remote build (dmn_build.c) and for
@@ -47,11 +48,14 @@ typedef struct dmn_spawn_req {
 	int merge;         /* stderr shares the stdout pipe */
 	int *in;           /* not NULL: stdin is a pipe, *in its write end
 	                      (non-blocking, close-on-exec; the caller's) */
+	const int *in_file; /* not NULL (and in NULL): stdin reads the open
+	                       file *in_file (the caller keeps and closes
+	                       it) */
 } dmn_spawn_req;
 
 /*
  * Starts r->argv as the leader of a new process group, stdin /dev/null
- * (or a pipe, r->in).  out[0] gets the
+ * (or a pipe, r->in, or a file, r->in_file).  out[0] gets the
  * read end of its stdout pipe, out[1] that of its stderr pipe (-1 with
  * merge); both non-blocking and close-on-exec, owned by the caller.  If
  * exec fails the child writes a sentence to its stderr and exits 127.

@@ -113,8 +113,10 @@ struct dmn_job {
 	uint32_t ref_seq;      /* seq of the BUILD message */
 	char **srcs;           /* source names (owned, with the array) */
 	uint32_t nsrcs;        /* entries in srcs */
-	char **cflags;         /* checked extra flags (owned) */
+	char **cflags;         /* checked extra compiler flags (owned) */
 	uint32_t ncflags;      /* entries in cflags */
+	char **ldflags;        /* checked extra linker flags (owned) */
+	uint32_t nldflags;     /* entries in ldflags */
 	char program[DMN_NAME_MAX + 1]; /* output name */
 	uint32_t step;     /* next source to compile; nsrcs = link */
 	pid_t pid;         /* running step, or 0 */
@@ -127,6 +129,27 @@ struct dmn_job {
 	int pvm;           /* a cflag was -DPARAVT_PVM=1: PVM wrappers */
 	int mpi;           /* a cflag was -DPARAVT_MPI=1: mpicc, PMPI lib */
 };
+
+/* A RUN, checked (dmn_run.c); strings and objects borrowed from the
+ * message. */
+typedef struct dmn_runreq {
+	uint64_t run;                  /* the console's run number */
+	uint64_t build;                /* its build (0 with exec) */
+	char kind[32];                 /* "plain", "pvm", "mpi" */
+	char prog[WIRE_TEXT_MAX];      /* program name */
+	const msgpack_object *args;    /* the program's arguments */
+	const msgpack_object *launch;  /* mpi: mpirun's options (checked) */
+	const msgpack_object *env;     /* PARAVT_* settings (checked) */
+	char exec[DMN_PATH_MAX];       /* a program of this node, or "" */
+	const char *in;                /* the first process's stdin bytes */
+	size_t inlen;                  /* how many (0: /dev/null) */
+	dmn_build *b;                  /* the build (NULL with exec) */
+	char path[DMN_PATH_MAX];       /* the program to start */
+	char dir[DMN_PATH_MAX];        /* its working directory */
+	int in_fd;                     /* stdin file (unlinked), or -1 */
+} dmn_runreq;
+
+#define DMN_RUN_ENV 64 /* PARAVT_* settings in one RUN */
 
 /* A program started by RUN. */
 typedef struct dmn_proc {
@@ -207,6 +230,10 @@ void dmn_run_poll(dmn_work *w, dmn_proc *p);
 void dmn_run_throttle(dmn_work *w, dmn_proc *p);
 /* SIGKILLs every process group and reaps (shutdown). */
 void dmn_run_kill_all(dmn_work *w);
+/* Appends q's PARAVT_* settings to e, and (if env is not NULL) their
+ * pointers to env from *k on (at most DMN_RUN_ENV).  0, or -1 when e is
+ * full. */
+int dmn_run_env(const dmn_runreq *q, dmn_argv *e, char **env, int *k);
 /* Process numbered num, or NULL. */
 dmn_proc *dmn_run_find(dmn_work *w, uint64_t num);
 /* A new process entry in a free slot, numbered, or NULL. */
@@ -237,11 +264,10 @@ const char *dmn_task_session_dir(char *buf, size_t cap);
 
 /* ---- dmn_pvm.c ----------------------------------------------------------- */
 
-/* RUN kinds "pvm" and "mpi" (dmn_run.c checked the common fields and
- * made p; path is the program).  0, or -1 with err. */
-int dmn_pvm_run(dmn_work *w, dmn_proc *p, const char *kind,
-                const dmn_build *b, const char *path,
-                const msgpack_object *args, char *err, size_t errlen);
+/* RUN kinds "pvm" and "mpi" (dmn_run.c checked the fields into q and
+ * made p).  0, or -1 with err. */
+int dmn_pvm_run(dmn_work *w, dmn_proc *p, const dmn_runreq *q, char *err,
+                size_t errlen);
 /* Reaper: polls s's pvmd (may free it). */
 void dmn_pvm_poll(dmn_work *w, dmn_sess *s);
 /* Nothing of s runs any more: halts its pvmd (SIGTERM, then the reaper). */

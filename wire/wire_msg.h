@@ -48,9 +48,11 @@
 	X(32, SESSION_OPEN, "console:s")                                       \
 	X(33, SESSION_OK, "session:u")                                         \
 	X(48, FILE_PUT, "build:u name:s mode:u data:d")                        \
-	X(49, BUILD, "build:u program:s sources:A cflags:A")                   \
+	X(49, BUILD, "build:u program:s sources:A cflags:A ldflags:A")         \
 	X(50, BUILD_RESULT, "build:u ok:b program:s diagnostics:d")            \
-	X(64, RUN, "run:u build:u kind:s program:s args:A")                    \
+	X(64, RUN,                                                             \
+	  "run:u build:u kind:s program:s args:A launch:A exec:s stdin:d "    \
+	  "env:A")                                                             \
 	X(65, PROC_START, "run:u proc:u pid:u")                                \
 	X(66, PROC_EXIT, "proc:u status:i signal:i last:s")                    \
 	X(67, OUTPUT, "proc:u stream:u data:d")                                \

@@ -18,11 +18,11 @@ start_daemon n1 linux-x86_64
 "$WP" "127.0.0.1:$DPORT_n1" --wait-ms 30000 --send SESSION_OPEN:mpi \
 	--put "1:mpi_pingpong.c=$TOP/tests/programs/mpi_pingpong.c" \
 	--build "1:pp:mpi_pingpong.c:-DPARAVT_MPI=1" --until BUILD_RESULT \
-	--run "1:1:mpi:pp:-np 2" --ack --until-n PROC_EXIT:3 \
+	--run "1:1:mpi:pp::-np 2" --ack --until-n PROC_EXIT:3 \
 	--linger-ms 1000 >"$T/out" 2>&1
 grep -v '^EV ' "$T/out" >"$T/frames"
 expect_grep '^BUILD_RESULT build=1 ok=true' "$T/frames"
-expect_grep '^OUTPUT proc=1 stream=1 pingpong: .* OK' "$T/frames"
+expect_grep '^OUTPUT proc=1 stream=1 \[[0-9]+,0\]<stdout>:pingpong: .* OK' "$T/frames" "rank 0's line, tagged by mpirun --tag-output"
 expect_grep '^PROC_EXIT proc=1 status=0 ' "$T/frames" "mpirun exited 0"
 [ "$(grep -c '^PROC_START run=1 proc=' "$T/frames")" = 3 ] ||
 	fail "not 3 processes (mpirun + 2 ranks)"

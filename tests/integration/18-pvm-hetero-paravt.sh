@@ -125,6 +125,13 @@ rc=0
 PARAVT_RSH_CONF=$T/rsh.conf ip netns exec "$PVM_NS_A" timeout 20 "$DA" --pvm-rsh \
 	"$PVM_ADDR_B" -n /bin/sh -c "touch $T/pwned" >"$T/rsh.out" 2>&1 || rc=$?
 [ "$rc" != 0 ] || fail "the helper's REXEC of /bin/sh succeeded"
-expect_grep 'only a pvmd is started this way' "$T/rsh.out" "REXEC of a shell refused"
+expect_grep 'only a pvmd or Open MPI.s orted is started this way, not /bin/sh' "$T/rsh.out" "REXEC of a shell refused"
 [ ! -e "$T/pwned" ] || fail "b ran the shell"
-ok "REXEC of anything but a pvmd refused ($(cat "$T/rsh.out"))"
+ok "REXEC of anything but a pvmd or orted refused ($(cat "$T/rsh.out"))"
+# b is an emulated (s390x) node: MPI runs on native ports only.
+rc=0
+PARAVT_RSH_CONF=$T/rsh.conf ip netns exec "$PVM_NS_A" timeout 20 "$DA" --pvm-rsh \
+	"$PVM_ADDR_B" orted -mca ess '"env"' >"$T/rsh2.out" 2>&1 || rc=$?
+[ "$rc" != 0 ] || fail "an orted started on the s390x node"
+expect_grep 'REXEC: MPI runs on native ports only \(this daemon is linux-s390x-qemu\)' "$T/rsh2.out"
+ok "REXEC of orted on an emulated node refused ($(cat "$T/rsh2.out"))"

@@ -20,7 +20,7 @@ cd "$T" || fail "cd $T"
 	-e "trace filter kind=send,recv" -e "trace show 40" \
 	>"$T/out" 2>&1 || { cat "$T/out"; fail "console failed"; }
 cat "$T/out"
-expect_grep '^\[p[0-9]+\] pingpong: n=5 sum=10060 OK$' "$T/out"
+expect_grep '^\[p[0-9]+ r0\] pingpong: n=5 sum=10060 OK$' "$T/out" "rank 0's output not attributed to rank 0"
 expect_grep '^[ *] p[0-9]+ +nat +[0-9]+ +0 +exited +status 0$' "$T/out" "rank 0 missing"
 expect_grep '^[ *] p[0-9]+ +nat +[0-9]+ +1 +exited +status 0$' "$T/out" "rank 1 missing"
 ok "mpirun and both ranks listed with their ranks"

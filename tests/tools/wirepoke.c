@@ -67,8 +67,9 @@ static const char wp_usage[] =
 	"                     (a frame [N, seq] with an optional string field)\n"
 	"  --put B:NAME=FILE  FILE_PUT of local FILE as NAME in build B (mode\n"
 	"                     0755 if FILE is executable, else 0644)\n"
-	"  --build B:PROG:SRCS[:CFLAGS]  BUILD; SRCS and CFLAGS blank-separated\n"
-	"  --run R:B:KIND:PROG[:ARGS]    RUN; ARGS blank-separated\n"
+	"  --build B:PROG:SRCS[:CFLAGS[:LDFLAGS]]  BUILD; lists blank-separated\n"
+	"  --run R:B:KIND:PROG[:ARGS[:LAUNCH]]  RUN (no exec, stdin, env);\n"
+	"                                lists blank-separated\n"
 	"  --events P:FIRST:COUNT[:BYTES]  (task) EVENT_STRINGS the first time,\n"
 	"                     then EVENTS of COUNT native records seq FIRST..;\n"
 	"                     BYTES: claim that many record bytes (malformed)\n"
@@ -791,32 +792,39 @@ static int wp_pack_put(wp_conn *c, const char *spec)
 	return rc;
 }
 
-/* --build B:PROG:SRCS[:CFLAGS] and --run R:B:KIND:PROG[:ARGS].  0 or -1. */
+/* --build B:PROG:SRCS[:CFLAGS[:LDFLAGS]] and
+ * --run R:B:KIND:PROG[:ARGS[:LAUNCH]].  0 or -1. */
 static int wp_pack_build_run(wp_conn *c, const char *spec, int run)
 {
-	char buf[4096], *f[5];
-	const char *v1[256], *v2[256];
-	uint32_t n1, n2 = 0;
-	int n = wp_split(spec, buf, sizeof buf, f, run ? 5 : 4);
+	char buf[4096], *f[6];
+	const char *v1[256], *v2[256], *v3[256];
+	uint32_t n1, n2 = 0, n3 = 0;
+	int n = wp_split(spec, buf, sizeof buf, f, run ? 6 : 5);
 	uint32_t seq = wire_peer_seq(&c->peer);
 
 	if (n < (run ? 4 : 3))
 		return -1;
 	if (run) {
 		n1 = n > 4 ? wp_words(f[4], v1, 256) : 0;
+		n2 = n > 5 ? wp_words(f[5], v2, 256) : 0;
 		return wire_pack(&c->peer.out, WIRE_RUN, seq,
 				 c->peer.max_frame,
 				 (uint64_t)strtoull(f[0], NULL, 0),
 				 (uint64_t)strtoull(f[1], NULL, 0), f[2], f[3],
-				 (const char *const *)v1, n1);
+				 (const char *const *)v1, n1,
+				 (const char *const *)v2, n2, "",
+				 (const void *)"", (size_t)0,
+				 (const char *const *)v3, (uint32_t)0);
 	}
 	n1 = wp_words(f[2], v1, 256);
 	if (n > 3)
 		n2 = wp_words(f[3], v2, 256);
+	if (n > 4)
+		n3 = wp_words(f[4], v3, 256);
 	return wire_pack(&c->peer.out, WIRE_BUILD, seq, c->peer.max_frame,
 			 (uint64_t)strtoull(f[0], NULL, 0), f[1],
 			 (const char *const *)v1, n1, (const char *const *)v2,
-			 n2);
+			 n2, (const char *const *)v3, n3);
 }
 
 /* Queues the frame of a --send step.  0, or -1 for an unknown TYPE. */

@@ -38,7 +38,7 @@ static void test_roundtrip_all_letters(void **state)
 	size_t n;
 	uint64_t build, mode;
 	char name[64], src[32];
-	const msgpack_object *arr, *cf;
+	const msgpack_object *arr, *cf, *lf;
 	wire_buf b;
 	wire_dec d;
 	wire_msg m;
@@ -64,12 +64,14 @@ static void test_roundtrip_all_letters(void **state)
 
 	wire_buf_reset(&b);
 	assert_int_equal(wire_pack(&b, WIRE_BUILD, 6, MAX, (uint64_t)1, "prog",
-				   srcs, (uint32_t)2, srcs, (uint32_t)0),
+				   srcs, (uint32_t)2, srcs, (uint32_t)0, srcs,
+				   (uint32_t)1),
 			 0);
 	decode_one(&d, &b, &m);
 	assert_int_equal(wire_unpack(&m, NULL, 0, &build, name, sizeof name,
-				     &arr, &cf),
+				     &arr, &cf, &lf),
 			 0);
+	assert_int_equal(lf->via.array.size, 1);
 	assert_int_equal(arr->via.array.size, 2);
 	assert_int_equal(wire_strv_get(arr, 1, src, sizeof src), 0);
 	assert_string_equal(src, "dir/b.c");
