@@ -8,7 +8,8 @@
 #   make check           deps, build, all tests; ends "N passed, N failed"
 #   make demo            deps, build, show the main job
 #   make fuzz            run the fuzzers for a while (FUZZ_SECONDS)
-#   make bench           benchmarks (tests/bench)
+#   make bench           build and run every benchmark (tests/bench/run.sh)
+#   make test-bins       build the test programs only; make check-only runs them
 #   make install PREFIX=/usr/local
 #   make V=1 ...         show the full commands (default: one line a step)
 #
@@ -67,7 +68,7 @@ CON_LIBS = $(shell pkg-config --libs $(CON_PKGS) 2>/dev/null || \
 all: node console
 
 help:
-	@sed -n '2,/^$$/p' Makefile | sed -e '/^$$/d' -e 's/^# \{0,1\}//'
+	@sed -n '1,/^$$/p' Makefile | sed -e '/^$$/d' -e 's/^# \{0,1\}//'
 
 # ---- packages ------------------------------------------------------------
 # Every goal but these checks the Debian packages and the cross sysroots
