@@ -6,5 +6,5 @@ TEST_BINS += $(WIREPOKE)
 
 $(WIREPOKE): tests/tools/wirepoke.c $(HOST_WIRE_LIB)
 	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iwrappers -o $@ tests/tools/wirepoke.c \
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iwrappers -o $@ tests/tools/wirepoke.c \
 		$(HOST_WIRE_LIB) -lmsgpackc
