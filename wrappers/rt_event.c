@@ -92,6 +92,7 @@ static struct {
 	uint32_t nstr;                  /* ids handed out (last id) */
 	uint32_t sent;                  /* ids sent to the daemon */
 	uint64_t records, flushes, flush_ns; /* statistics */
+	uint64_t ring_waits, ring_wait_ns;   /* full ring: waits, their time */
 } ev = {.mode = PVT_TRACE_EVENTS};
 
 int pvt__ev_fnmode = 0;
@@ -272,7 +273,8 @@ static void ev_put_ring(uint64_t t, int kind, int op, const char *file,
 {
 	uint64_t waited = 0;
 
-	if (!ev.calibrating) {
+	if (!ev.calibrating &&
+	    ev.ring.head - ev.ring.tail >= ev.ring.cap) { /* may be full */
 		if (ev.in_crash)
 			ev.ring.drop = 1; /* no waiting in a signal handler */
 		if (!pvt__ring_room(&ev.ring, &waited))
@@ -286,6 +288,10 @@ static void ev_put_ring(uint64_t t, int kind, int op, const char *file,
 	ev.seq++;
 	ev.records++;
 	ev.delta += waited;
+	if (waited > 0) {
+		ev.ring_waits++;
+		ev.ring_wait_ns += waited;
+	}
 	if (ev.busy)
 		ev_spin(t);
 }
@@ -742,6 +748,8 @@ void pvt__ev_stats(pvt__ev_stat *st)
 	st->probe_c_ns = ev.probe_c;
 	st->record_ns = ev.half;
 	st->ring = ev.ring.h != NULL;
+	st->ring_waits = ev.ring_waits;
+	st->ring_wait_ns = ev.ring_wait_ns;
 	st->delta_ns = ev.delta;
 	st->mode = ev.mode;
 }

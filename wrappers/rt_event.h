@@ -78,6 +78,8 @@ typedef struct pvt__ev_stat {
 	uint64_t probe_c_ns; /* busy probes: calibrated constant per probe */
 	uint64_t record_ns;  /* Δ per record: half an empty probe's cost */
 	int ring;            /* records go into the shared ring */
+	uint64_t ring_waits; /* times the ring was full and the task waited */
+	uint64_t ring_wait_ns; /* time of those waits */
 	uint64_t delta_ns;   /* Δ now */
 	int mode;            /* enum pvt__ev_modes in effect */
 } pvt__ev_stat;
