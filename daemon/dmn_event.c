@@ -73,6 +73,7 @@ struct dmn_evq {
 	wire_buf scratch;        /* packing buffer */
 	long timer;              /* pump timer, or 0 */
 	long ring_timer;         /* drain timer while rings are mapped, or 0 */
+	int ring_busy;           /* a ring was DMN_EV_RING_BUSY full: drain soon */
 	pvt_event *ring_buf;     /* DMN_EV_BATCH records read from a ring */
 	int dropping;            /* the spill file is full (for the log) */
 	uint64_t n_events, n_batches, n_spilled, n_dropped, n_gap, n_acked;
@@ -713,21 +714,23 @@ static int ev_ring_name(void *arg, uint32_t id, const char *s)
 
 /* Moves what process p wrote into its ring since the last time into the
  * queue: names first, then the records in batches, then what the task
- * counted (records dropped, waits for room, names lost). */
-static void ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e)
+ * counted (records dropped, waits for room, names lost).  Returns the
+ * number of records moved. */
+static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e)
 {
 	dmn_ring_news news;
-	uint64_t first;
+	uint64_t first, moved = 0;
 	uint32_t n;
 
 	if (e->ring.h == NULL || e->refused)
-		return;
+		return 0;
 	/* the head before the names: every record read has its names */
 	n = dmn_ring_read(&e->ring, q->ring_buf, DMN_EV_BATCH, &first);
 	if (dmn_ring_names(&e->ring, ev_ring_name, e) != 0)
 		dmn_log(DMN_WARN, "events: proc %llu: names in its ring "
 		        "unreadable", (unsigned long long)p->num);
 	while (n > 0) {
+		moved += n;
 		q->n_events += n;
 		e->next_seq = first + n;
 		ev_batches(q, p, (const char *)q->ring_buf, first, n);
@@ -744,6 +747,7 @@ static void ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e)
 		dmn_log(DMN_WARN, "events: proc %llu: %u name(s) did not fit "
 		        "its ring; shown as ?", (unsigned long long)p->num,
 		        news.str_lost);
+	return moved;
 }
 
 /* The process numbered num, or NULL. */
@@ -759,7 +763,9 @@ static dmn_proc *ev_find_proc(dmn_work *w, uint64_t num)
 
 static void ev_ring_timer_arm(dmn_evq *q);
 
-/* Timer: drains every mapped ring, then pumps. */
+/* Timer: drains every mapped ring, then pumps.  A ring that had filled
+ * past 1/DMN_EV_RING_BUSY since the last drain brings the next one
+ * forward, so a fast writer seldom finds its ring full and waits. */
 static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
 {
 	dmn_evq *q = ctx;
@@ -769,9 +775,11 @@ static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
 	(void)l;
 	(void)id;
 	q->ring_timer = 0;
+	q->ring_busy = 0;
 	for (e = q->procs; e != NULL; e = e->next)
-		if (e->ring.h != NULL && (p = ev_find_proc(q->w, e->num)))
-			ev_ring_drain(q, p, e);
+		if (e->ring.h != NULL && (p = ev_find_proc(q->w, e->num)) &&
+		    ev_ring_drain(q, p, e) > e->ring.cap / DMN_EV_RING_BUSY)
+			q->ring_busy = 1;
 	ev_pump(q);
 	ev_ring_timer_arm(q);
 }
@@ -787,7 +795,8 @@ static void ev_ring_timer_arm(dmn_evq *q)
 		;
 	if (e == NULL)
 		return;
-	q->ring_timer = dmn_timer_add(q->w->srv->loop, DMN_EV_RING_MS,
+	q->ring_timer = dmn_timer_add(q->w->srv->loop, q->ring_busy ?
+	                              DMN_EV_RING_BUSY_MS : DMN_EV_RING_MS,
 	                              ev_ring_timer, q);
 	if (q->ring_timer < 0)
 		q->ring_timer = 0;

@@ -38,7 +38,7 @@
 #define PVT_RING_MAGIC 0x70767472u /* "pvtr" */
 #define PVT_RING_VERSION 1
 #define PVT_RING_HDR 192            /* bytes before the records */
-#define PVT_RING_DEFAULT 16384      /* records (1 MiB) */
+#define PVT_RING_DEFAULT 65536      /* records (4 MiB) */
 #define PVT_RING_MIN 64
 #define PVT_RING_MAX (1u << 24)     /* records (1 GiB) */
 #define PVT_RING_STRS (64u << 10)   /* bytes of names */

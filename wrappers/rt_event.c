@@ -130,7 +130,7 @@ uint64_t pvt__ev_now(void)
 
 /* The slot of pointer s in the intern table (its own, or the empty one
  * where it goes). */
-static uint32_t ev_slot(const void *s)
+static inline uint32_t ev_slot(const void *s)
 {
 	uint32_t i = (uint32_t)(((uintptr_t)s >> 3) * 2654435761u);
 
@@ -179,16 +179,12 @@ static int ev_intern_grow(void)
 	return 0;
 }
 
-/* The id of a name, interning it on first use (a new name also goes into
- * the ring's name area); 0 for NULL, or out of memory. */
-static uint32_t ev_intern(const char *s)
+/* Interns a name not seen before (a new name also goes into the ring's
+ * name area); its id, or 0 (out of memory, or in the crash handler). */
+static uint32_t ev_intern_new(const char *s)
 {
 	uint32_t i;
 
-	if (s == NULL)
-		return 0;
-	if (ev.cap != 0 && ev.key[i = ev_slot(s)] == s)
-		return ev.id[i];
 	if (ev.in_crash || ev_intern_grow() != 0)
 		return 0;
 	i = ev_slot(s);
@@ -198,6 +194,18 @@ static uint32_t ev_intern(const char *s)
 	if (ev.ring.h != NULL)
 		(void)pvt__ring_name(&ev.ring, ev.nstr, s); /* counts a loss */
 	return ev.nstr;
+}
+
+/* The id of a name, interning it on first use; 0 for NULL. */
+static inline uint32_t ev_intern(const char *s)
+{
+	uint32_t i;
+
+	if (s == NULL)
+		return 0;
+	if (ev.cap != 0 && ev.key[i = ev_slot(s)] == s)
+		return ev.id[i];
+	return ev_intern_new(s);
 }
 
 /* A name kept by content (pvt__ev_strid). */
@@ -242,16 +250,16 @@ static void ev_spin(uint64_t t)
 static int ev_flush(void);
 
 /* Fills record e. */
-static void ev_fill(pvt_event *e, uint64_t t, int kind, int op,
-                    const char *file, const char *func, int line,
+static inline void ev_fill(pvt_event *e, uint64_t t, int kind, int op,
+                           uint32_t file, uint32_t func, int line,
                     int32_t peer, int32_t tag, int64_t bytes, int32_t result,
                     int32_t aux, uint32_t comm, uint32_t ref)
 {
 	e->t_ns = t;
 	e->delta_ns = ev.delta;
 	e->bytes = bytes;
-	e->file = ev_intern(file);
-	e->func = ev_intern(func);
+	e->file = file;
+	e->func = func;
 	e->line = line;
 	e->peer = peer;
 	e->tag = tag;
@@ -266,8 +274,8 @@ static void ev_fill(pvt_event *e, uint64_t t, int kind, int op,
 /* Writes a record into the ring (not while calibrating), waiting for room
  * when it is full (the wait goes into Δ after the record) or dropping it
  * (counted in the ring). */
-static void ev_put_ring(uint64_t t, int kind, int op, const char *file,
-                        const char *func, int line, int32_t peer,
+static void ev_put_ring(uint64_t t, int kind, int op, uint32_t file,
+                        uint32_t func, int line, int32_t peer,
                         int32_t tag, int64_t bytes, int32_t result,
                         int32_t aux, uint32_t comm, uint32_t ref)
 {
@@ -296,19 +304,13 @@ static void ev_put_ring(uint64_t t, int kind, int op, const char *file,
 		ev_spin(t);
 }
 
-/* Writes a record: into the ring when there is one, else into the next
- * slot of buf (not committed while calibrating), then spends
- * PARAVT_PROBE_BUSY_NS.  Every caller adds its cost to Δ. */
-static void ev_put(uint64_t t, int kind, int op, const char *file,
-                   const char *func, int line, int32_t peer, int32_t tag,
-                   int64_t bytes, int32_t result, int32_t aux, uint32_t comm,
-                   uint32_t ref)
+/* Writes a record into the buffer (not committed while calibrating) and
+ * flushes it when due. */
+static void ev_put_buf(uint64_t t, int kind, int op, uint32_t file,
+                       uint32_t func, int line, int32_t peer, int32_t tag,
+                       int64_t bytes, int32_t result, int32_t aux,
+                       uint32_t comm, uint32_t ref)
 {
-	if (ev.ring.h != NULL) {
-		ev_put_ring(t, kind, op, file, func, line, peer, tag, bytes,
-		            result, aux, comm, ref);
-		return;
-	}
 	if (ev.n >= PVT_EV_BUF)
 		return; /* full while a flush cannot run (crash path) */
 	ev_fill(&ev.buf[ev.n], t, kind, op, file, func, line, peer, tag, bytes,
@@ -322,6 +324,34 @@ static void ev_put(uint64_t t, int kind, int op, const char *file,
 		ev_spin(t);
 	if (ev.n == PVT_EV_BUF || t - ev.last_flush >= PVT_EV_FLUSH_NS)
 		(void)ev_flush();
+}
+
+/* Writes a record (file and func: interned ids, ev_intern): into the
+ * ring when there is one, else into the next slot of buf (not committed
+ * while calibrating), then spends PARAVT_PROBE_BUSY_NS.  Every caller
+ * adds its cost to Δ.  Inline, with
+ * the common case first: a ring with room, no busy probes — a handful of
+ * stores. */
+static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
+                          uint32_t func, int line, int32_t peer,
+                          int32_t tag, int64_t bytes, int32_t result,
+                          int32_t aux, uint32_t comm, uint32_t ref)
+{
+	if (ev.ring.h != NULL && ev.ring.head - ev.ring.tail < ev.ring.cap &&
+	    !ev.calibrating && !ev.busy) {
+		ev_fill(pvt__ring_slot(&ev.ring), t, kind, op, file, func,
+		        line, peer, tag, bytes, result, aux, comm, ref);
+		pvt__ring_commit(&ev.ring);
+		ev.seq++;
+		ev.records++;
+		return;
+	}
+	if (ev.ring.h != NULL)
+		ev_put_ring(t, kind, op, file, func, line, peer, tag, bytes,
+		            result, aux, comm, ref);
+	else
+		ev_put_buf(t, kind, op, file, func, line, peer, tag, bytes,
+		           result, aux, comm, ref);
 }
 
 /* Queues EVENT_STRINGS for the ids not sent yet.  0 or an error. */
@@ -400,15 +430,15 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	if (ev.mode == PVT_TRACE_OFF)
 		return 0;
 	pr->t0 = pvt__ev_now();
-	pr->file = file;
-	pr->func = func;
 	pr->line = line;
 	pr->op = (uint16_t)op;
 	pr->comm = comm;
 	pr->ref = ref;
 	EV_LOCK();
-	ev_put(pr->t0, kind, op, file, func, line, peer, tag, bytes, 0, aux,
-	       comm, ref);
+	pr->file = ev_intern(file); /* once: the END reuses them */
+	pr->func = ev_intern(func);
+	ev_put(pr->t0, kind, op, pr->file, pr->func, line, peer, tag, bytes, 0,
+	       aux, comm, ref);
 	if (!ev.busy)
 		ev.delta += ev.half;
 	EV_UNLOCK();
@@ -457,8 +487,8 @@ static void ev_mark_at(uint64_t t, int kind, int op, const char *file,
                        int32_t aux, uint32_t comm, uint32_t ref)
 {
 	EV_LOCK();
-	ev_put(t, kind, op, file, func, line, peer, tag, bytes, result, aux,
-	       comm, ref);
+	ev_put(t, kind, op, ev_intern(file), ev_intern(func), line, peer, tag,
+	       bytes, result, aux, comm, ref);
 	ev.delta += ev.busy ? pvt__ev_now() - t + ev.probe_c : ev.half;
 	EV_UNLOCK();
 }
@@ -684,7 +714,7 @@ int pvt__ev_init(int32_t (*self)(void))
 	ev_calibrate();
 	me = self != NULL ? self() : -1; /* the program's own enrolment */
 	ev.last_flush = pvt__ev_now();
-	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, NULL, NULL, 0,
+	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, 0, 0, 0,
 	       me, -1, -1, 0, PVT_EVENT_VERSION, 0, 0);
 	ev.delta += pvt__ev_now() - ev.last_flush;
 	return ev.mode;
@@ -706,7 +736,8 @@ void pvt__ev_break_begin(uint32_t bp, const char *file, const char *func,
 	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
 	ev.brk_t = pvt__ev_now();
-	ev_put(ev.brk_t, PVT_EV_BREAK_START, PVT_OP_RT_BREAK, file, func, line,
+	ev_put(ev.brk_t, PVT_EV_BREAK_START, PVT_OP_RT_BREAK, ev_intern(file),
+	       ev_intern(func), line,
 	       -1, -1, -1, 0, (int32_t)bp, 0, 0);
 	(void)pvt__ev_flush();
 }
@@ -721,7 +752,7 @@ void pvt__ev_break_end(void)
 	t = pvt__ev_now();
 	ev.delta += t - ev.brk_t;
 	ev.brk_t = 0;
-	ev_put(t, PVT_EV_BREAK_END, PVT_OP_RT_BREAK, NULL, NULL, 0, -1, -1,
+	ev_put(t, PVT_EV_BREAK_END, PVT_OP_RT_BREAK, 0, 0, 0, -1, -1,
 	       -1, 0, 0, 0, 0);
 	ev.delta += pvt__ev_now() - t;
 }
@@ -731,7 +762,7 @@ void pvt__ev_exit(int status)
 {
 	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
-	ev_put(pvt__ev_now(), PVT_EV_PROG_EXIT, PVT_OP_NONE, NULL, NULL, 0,
+	ev_put(pvt__ev_now(), PVT_EV_PROG_EXIT, PVT_OP_NONE, 0, 0, 0,
 	       -1, -1, -1, 0, status, 0, 0);
 	pvt__ring_close(&ev.ring);
 	(void)pvt__ev_flush();
@@ -846,8 +877,8 @@ void pvt__ev_crash(int sig)
 	ev.calibrating = 0;
 	ev.in_crash = 1;  /* no waiting, no new names */
 	if (ev.ring.h != NULL) { /* the daemon drains it at TASK_CRASH */
-		ev_put(pvt__ev_now(), PVT_EV_CRASH, PVT_OP_RT_SIGNAL, NULL,
-		       NULL, 0, -1, -1, -1, 0, sig, 0, 0);
+		ev_put(pvt__ev_now(), PVT_EV_CRASH, PVT_OP_RT_SIGNAL, 0,
+		       0, 0, -1, -1, -1, 0, sig, 0, 0);
 		return;
 	}
 	if (p == NULL || fd < 0)
@@ -855,7 +886,7 @@ void pvt__ev_crash(int sig)
 	ev.in_flush = 1; /* no flush from ev_put */
 	if (ev.n == PVT_EV_BUF && ev_crash_send(fd, p) != 0)
 		return; /* full: make room for the crash record */
-	ev_put(pvt__ev_now(), PVT_EV_CRASH, PVT_OP_RT_SIGNAL, NULL, NULL, 0, -1,
+	ev_put(pvt__ev_now(), PVT_EV_CRASH, PVT_OP_RT_SIGNAL, 0, 0, 0, -1,
 	       -1, -1, 0, sig, 0, 0);
 	(void)ev_crash_send(fd, p);
 }

@@ -34,7 +34,7 @@
  *                                  heavy probes, for compensation tests
  *   PARAVT_RING=off                records go through the socket, not
  *                                  the shared-memory ring (rt_ring.h)
- *   PARAVT_RING_EVENTS=N           the ring's size in records (16384)
+ *   PARAVT_RING_EVENTS=N           the ring's size in records (65536)
  *   PARAVT_RING_FULL=wait|drop     a full ring makes the task wait for
  *                                  the daemon (default), or drops and
  *                                  counts records
@@ -62,8 +62,8 @@ enum pvt__ev_modes {
 typedef struct pvt__ev_probe {
 	uint64_t t0;      /* entry to the probe */
 	uint64_t t1;      /* just before the real call */
-	const char *file; /* source file of the call, or NULL */
-	const char *func; /* calling function, or NULL */
+	uint32_t file;    /* string id of the call's source file, 0 none */
+	uint32_t func;    /* string id of the calling function, 0 none */
 	int line;         /* line of the call */
 	uint32_t comm;    /* communication context of both records */
 	uint32_t ref;     /* request id of both records, 0 none */

@@ -62,6 +62,18 @@ static void ring_header(pvt__ring *r, uint64_t first, int drop)
 	h->first_hi = (uint32_t)(first >> 32);
 }
 
+/* Touches every page of the fresh mapping once, so that recording an
+ * event never takes a page fault. */
+static void ring_prefault(void *m, size_t len)
+{
+	volatile char *p = m;
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t i, step = pg > 0 ? (size_t)pg : 4096;
+
+	for (i = 0; i < len; i += step)
+		p[i] = 0;
+}
+
 /* See rt_ring.h. */
 int pvt__ring_open(pvt__ring *r, const char *dir, uint32_t cap,
                    uint64_t first, int drop, char *err, size_t errlen)
@@ -98,6 +110,7 @@ int pvt__ring_open(pvt__ring *r, const char *dir, uint32_t cap,
 		return -1;
 	}
 	(void)close(fd);
+	ring_prefault(m, r->len);
 	r->h = m;
 	r->rec = (pvt_event *)((char *)m + PVT_RING_HDR);
 	r->names = (char *)m + PVT_RING_HDR + (size_t)r->cap * PVT_EVENT_SIZE;

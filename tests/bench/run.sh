@@ -21,6 +21,9 @@
 #    on 127.0.0.1 with an ephemeral port, times HANDSHAKES (default 300)
 #    session set-ups, then stops it.  Skipped with a message when
 #    build/linux-x86_64/bin/paravtd has not been built.
+# 4. overhead.sh: what a user pays: real programs (MPI and PVM ping-pong,
+#    MPI master/worker) run plainly and traced, alternately,
+#    PARAVT_BENCH_RUNS times each (default 5); medians and ratios.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP" || exit 2
@@ -121,4 +124,8 @@ HOME=$tmp/home "$B/bench_handshake" "$(cat "$tmp/port")" "$N" || {
 	tail -n 20 "$tmp/paravtd.log"
 	exit 1
 }
+kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
+dpid=""
+echo
+tests/bench/overhead.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed overhead $?
 finish
