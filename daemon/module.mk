@@ -43,4 +43,4 @@ FORCE_PORTCONF:
 
 $(DAEMON_BIN): $(DAEMON_OBJS) $(WIRE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $(DAEMON_OBJS) $(WIRE_LIB) $(MSGPACK_LIBS)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $(DAEMON_OBJS) $(WIRE_LIB) $(MSGPACK_LIBS)

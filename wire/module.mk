@@ -8,5 +8,4 @@ NODE_TARGETS += $(WIRE_LIB)
 
 $(WIRE_LIB): $(WIRE_SRCS:%.c=$(B)/obj/%.o)
 	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^

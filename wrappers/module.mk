@@ -22,7 +22,7 @@ $(B)/obj/wrappers/%.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc -Iwrappers
 #                     whole runtime (PIC objects) for LD_PRELOAD
 #   tests             $(B)/tests/ev_sink (every port: decodes that port's
 #                     native records), build/tests/wrappers/* helpers
-PVT_RT_SRCS += wrappers/rt_event.c
+PVT_RT_SRCS += wrappers/rt_event.c wrappers/rt_ring.c
 PVT_PVM_LIB := $(B)/lib/libparavt_pvm.a
 PVT_EV_HEADERS := $(B)/include/paravt_pvm.h $(B)/include/pvt_event.h \
 	$(B)/include/paravt_mpi.h
@@ -33,28 +33,29 @@ $(B)/obj/wrappers/para_vt_pvm.o: NODE_CFLAGS += $(PVM_CFLAGS)
 
 $(PVT_PVM_LIB): $(B)/obj/wrappers/para_vt_pvm.o
 	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/include/paravt_pvm.h: wrappers/paravt_pvm.h
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(call say,CP,$@)cp $< $@
 
 $(B)/include/paravt_mpi.h: wrappers/paravt_mpi.h
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(call say,CP,$@)cp $< $@
 
 $(B)/include/pvt_event.h: wrappers/pvt_event.h
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(call say,CP,$@)cp $< $@
 
 # The event sink: the daemon's side of the task socket for the tests,
 # built for every port (records are native).  Uses the wire library
-# inside libparavt.a.
-$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers
-$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/lib/libparavt.a
+# inside libparavt.a, and the daemon's ring reader (dmn_ring.c) for -r.
+$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers -Idaemon
+$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/obj/daemon/dmn_ring.o \
+		$(B)/lib/libparavt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< \
+		$(B)/obj/daemon/dmn_ring.o $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 
 # MPI (host port, Open MPI's mpicc).
 MPICC ?= mpicc
@@ -68,7 +69,7 @@ NODE_TARGETS += $(PVT_MPI_A) $(PVT_MPI_SO)
 
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(NODE_CFLAGS) -Ibreakpoints -Itypedesc -Iwrappers -fPIC \
+	$(call say,CC,[pic] $<)$(CC) $(NODE_CFLAGS) -Ibreakpoints -Itypedesc -Iwrappers -fPIC \
 		-c -o $@ $<
 
 # The wrapper files of the PMPI library (pvt_mpi.h).
@@ -79,16 +80,15 @@ PVT_MPI_OBJS := $(PVT_MPI_SRCS:%.c=$(B)/pic/%.o)
 
 $(PVT_MPI_OBJS): $(B)/pic/wrappers/%.o: wrappers/%.c
 	@mkdir -p $(dir $@)
-	$(MPICC) $(NODE_CFLAGS) -Iwrappers -fPIC -c -o $@ $<
+	$(call say,MPICC,$<)$(MPICC) $(NODE_CFLAGS) -Iwrappers -fPIC -c -o $@ $<
 
 $(PVT_MPI_A): $(PVT_MPI_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(PVT_MPI_SO): $(PVT_MPI_OBJS) $(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
 	@mkdir -p $(dir $@)
-	$(MPICC) -shared -o $@ $^ $(MSGPACK_LIBS)
+	$(call say,LD,$@)$(MPICC) -shared -o $@ $^ $(MSGPACK_LIBS)
 endif
 
 # The PVM wrappers for LD_PRELOAD (host port: its libpvm3 is shared):
@@ -99,14 +99,14 @@ NODE_TARGETS += $(PVT_PVM_SO)
 
 $(B)/pic/wrappers/pre/%.o: wrappers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(NODE_CFLAGS) $(PVM_CFLAGS) -DPVT_PVM_PRELOAD -Iwrappers -fPIC \
+	$(call say,CC,[preload] $<)$(CC) $(NODE_CFLAGS) $(PVM_CFLAGS) -DPVT_PVM_PRELOAD -Iwrappers -fPIC \
 		-c -o $@ $<
 
 $(PVT_PVM_SO): $(B)/pic/wrappers/pre/para_vt_pvm.o \
 		$(B)/pic/wrappers/pre/pvt_pvm_preload.o \
 		$(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(MSGPACK_LIBS) -ldl
+	$(call say,LD,$@)$(CC) -shared -o $@ $^ $(MSGPACK_LIBS) -ldl
 endif
 
 # The crashing test task (every port).
@@ -114,5 +114,5 @@ EV_CRASH := $(B)/tests/ev_crash
 NODE_TARGETS += $(EV_CRASH)
 $(EV_CRASH): $(B)/obj/tests/wrappers/ev_crash.o $(B)/lib/libparavt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 $(B)/obj/tests/wrappers/ev_crash.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc

@@ -10,5 +10,4 @@ ANA_LIBS := -lotf2 -lm
 
 $(ANA_LIB): $(ANA_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $(ANA_OBJS)
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $(ANA_OBJS)

@@ -21,16 +21,16 @@ endif
 $(FUZZ_NAMES:%=build/tests/fuzz/%): build/tests/fuzz/%: tests/fuzz/%.c \
 		$(FUZZ_WIRE_SRCS) $(wildcard wire/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_WIRE_SRCS) $(FUZZ_LIBS)
+	$(call say,CLANG,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_WIRE_SRCS) $(FUZZ_LIBS)
 
 build/tests/fuzz/gen_seeds: tests/fuzz/gen_seeds.c $(HOST_WIRE_LIB)
 	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(HOST_WIRE_LIB) -lmsgpackc
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(HOST_WIRE_LIB) -lmsgpackc
 
 .PHONY: fuzz-seeds
 fuzz-seeds: build/tests/fuzz/gen_seeds
 	@mkdir -p tests/fuzz/seeds
-	build/tests/fuzz/gen_seeds tests/fuzz/seeds
+	$(Q)build/tests/fuzz/gen_seeds tests/fuzz/seeds
 
 fuzz: $(FUZZ_BINS)
 	@[ -n "$(FUZZ_BINS)" ] || { echo "fuzz: $(FUZZ_CC) not found"; exit 1; }

@@ -6,7 +6,7 @@ TEST_BINS += $(WIREPOKE)
 
 $(WIREPOKE): tests/tools/wirepoke.c $(HOST_WIRE_LIB)
 	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iwrappers -o $@ tests/tools/wirepoke.c \
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iwrappers -o $@ tests/tools/wirepoke.c \
 		$(HOST_WIRE_LIB) -lmsgpackc
 
 # gentrace: writes a synthetic MPI ping-pong trace file of N round trips
