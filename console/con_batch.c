@@ -63,6 +63,7 @@ enum con_batch_status {
 	"usage: paravt trace -o FILE [--nodes FILE] [--node NAME=ADDR]...\n" \
 	"                    [--token-file FILE] [-x SCRIPT] [--break SPEC]...\n" \
 	"                    [--timeout SECS] [--hang SECS] [--no-progress]\n" \
+	"                    [--output-cap BYTES]\n" \
 	"                    [--stdin FILE] [--exec PATH] [--pvm | --mpi | --plain]\n" \
 	"                    [LOAD-FLAG...] [SOURCES...] -- COMMAND...\n"
 
@@ -134,6 +135,11 @@ static void con_batch_help(FILE *f, int full)
 		"  --hang SECS        no-progress time of the hang watchdog\n"
 		"                     (PARAVT_HANG_TIMEOUT; default 10, 0: off):\n"
 		"                     a deadlock it finds ends the run\n"
+		"  --output-cap BYTES what the console shows of one process's\n"
+		"                     output (PARAVT_OUTPUT_CAP; default 1048576,\n"
+		"                     0: no limit); the rest goes to a file whose\n"
+		"                     path is printed, with a '... N bytes\n"
+		"                     dropped' line at the process's end\n"
 		"  --no-progress      no progress line (there is none anyway when\n"
 		"                     stderr is not a terminal)\n"
 		"  --stdin FILE       the run's first process (PVM master, MPI\n"
@@ -230,6 +236,23 @@ static int con_batch_hang(const char *s)
 	return 0;
 }
 
+/* --output-cap BYTES: what the console shows of a process's output
+ * (con_out.h reads PARAVT_OUTPUT_CAP). */
+static int con_batch_output_cap(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	v = strtoull(s, &end, 10);
+	if (*end != '\0' || end == s || *s < '0' || *s > '9' ||
+	    v > (1ull << 40))
+		return con_batch_usage_error("--output-cap needs a number of "
+					     "bytes (0: no limit), not '%s'",
+					     s);
+	setenv("PARAVT_OUTPUT_CAP", s, 1);
+	return 0;
+}
+
 /* Parses one option word at argv[*i] (not a source).  0, or a usage
  * error; 1 for --help (done). */
 static int con_batch_opt(int argc, char **argv, int *i, con_batch_opts *o)
@@ -255,7 +278,8 @@ static int con_batch_opt(int argc, char **argv, int *i, con_batch_opts *o)
 	    strcmp(w, "--node") != 0 && strcmp(w, "--token-file") != 0 &&
 	    strcmp(w, "-x") != 0 && strcmp(w, "--break") != 0 &&
 	    strcmp(w, "--timeout") != 0 && strcmp(w, "--hang") != 0 &&
-	    strcmp(w, "--stdin") != 0 && strcmp(w, "--exec") != 0)
+	    strcmp(w, "--stdin") != 0 && strcmp(w, "--exec") != 0 &&
+	    strcmp(w, "--output-cap") != 0)
 		return con_batch_usage_error("unknown option '%s'", w);
 	if ((rc = con_batch_value(argc, argv, i, &v)) != 0)
 		return rc;
@@ -273,6 +297,8 @@ static int con_batch_opt(int argc, char **argv, int *i, con_batch_opts *o)
 		o->breaks[o->nbreaks++] = argv[*i];
 	else if (strcmp(w, "--hang") == 0)
 		rc = con_batch_hang(v);
+	else if (strcmp(w, "--output-cap") == 0)
+		rc = con_batch_output_cap(v);
 	else if (strcmp(w, "--stdin") == 0)
 		o->in_file = v;
 	else if (strcmp(w, "--exec") == 0)

@@ -218,6 +218,7 @@ static void con_proc_free(con_proc *p)
 		td_table_free(p->tables[i]);
 	free(p->tables);
 	free(p->partial);
+	con_out_free(&p->out);
 	while ((h = p->held) != NULL) {
 		p->held = h->next;
 		free(h->text);
@@ -307,55 +308,90 @@ static int con_dbg_on_start(con_node *n, const wire_msg *m)
 	return 1;
 }
 
-/* Queues one line of p's output (mpirun's goes to its ranks). */
-static void con_dbg_output_line(con_proc *p, const char *line)
+/* Queues one line of p's output (mpirun's goes to its ranks), or, over
+ * the cap of what one process shows (con_out.h), files it; nl: the
+ * program ended it with a newline (else it was cut: too long, or the
+ * last bytes). */
+static void con_dbg_output_line(con_proc *p, const char *line, int nl)
 {
+	char note[1200];
+
+	if (!con_out_line(&p->out, p->id, line, nl, note, sizeof note)) {
+		if (note[0] != '\0')
+			con_dbg_event_add(CON_EV_NOTE, p, NULL, note);
+		return;
+	}
 	if (p->launcher)
 		con_dbg_launcher_line(p, line);
 	else
 		con_dbg_event_add(CON_EV_OUTPUT, p, NULL, line);
 }
 
-/* Queues each complete line of p's output; keeps the rest. */
+/* Queues each complete line of len bytes of p's output (a NUL byte
+ * shows as "^@"); keeps the rest.  An unterminated piece that reaches
+ * CON_DBG_LINE_MAX bytes is a line of its own (nothing is dropped). */
 static void con_dbg_output_lines(con_proc *p, const char *data, size_t len)
 {
-	size_t have = p->partial != NULL ? strlen(p->partial) : 0;
+	size_t have = p->partial != NULL ? strlen(p->partial) : 0, i = 0;
 	char *buf, *line, *nl;
 
-	if (have + len > CON_DBG_LINE_MAX)
-		len = have > CON_DBG_LINE_MAX ? 0 : CON_DBG_LINE_MAX - have;
-	buf = realloc(p->partial, have + len + 1);
+	buf = realloc(p->partial, CON_DBG_LINE_MAX + 1);
 	if (buf == NULL)
-		return;
-	memcpy(buf + have, data, len);
-	buf[have + len] = '\0';
-	for (line = buf; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
-		*nl = '\0';
-		con_dbg_output_line(p, line);
-	}
-	memmove(buf, line, strlen(line) + 1);
-	p->partial = buf;
-	if (have + len == CON_DBG_LINE_MAX) {
-		con_dbg_output_line(p, buf);
+		return; /* (out of memory: the console is going down) */
+	if (p->partial == NULL)
 		buf[0] = '\0';
+	p->partial = buf;
+	while (i < len) {
+		while (i < len && have < CON_DBG_LINE_MAX) {
+			if (data[i] == '\0' && have + 2 <= CON_DBG_LINE_MAX) {
+				buf[have++] = '^';
+				buf[have++] = '@';
+			} else if (data[i] != '\0') {
+				buf[have++] = data[i];
+			} else {
+				break; /* no room for "^@": a line first */
+			}
+			i++;
+		}
+		buf[have] = '\0';
+		for (line = buf; (nl = strchr(line, '\n')) != NULL;
+		     line = nl + 1) {
+			*nl = '\0';
+			con_dbg_output_line(p, line, 1);
+		}
+		have = strlen(line);
+		memmove(buf, line, have + 1);
+		if (have >= CON_DBG_LINE_MAX - 1) {
+			con_dbg_output_line(p, buf, 0);
+			buf[0] = '\0';
+			have = 0;
+		}
 	}
 }
 
-/* Queues what is left of p's output as a last line. */
-static void con_dbg_output_flush(con_proc *p)
+/* Queues what is left of p's output as a last line; at its end (end
+ * set) also the note of what the cap kept from the console. */
+static void con_dbg_output_flush(con_proc *p, int end)
 {
+	char note[1200];
+
 	if (p->partial != NULL && p->partial[0] != '\0')
-		con_dbg_output_line(p, p->partial);
+		con_dbg_output_line(p, p->partial, 0);
 	free(p->partial);
 	p->partial = NULL;
+	if (!end)
+		return;
+	con_out_end(&p->out, note, sizeof note);
+	if (note[0] != '\0')
+		con_dbg_event_add(CON_EV_NOTE, p, NULL, note);
 }
 
-/* OUTPUT: program output, any bytes (NULs are cut). */
+/* OUTPUT: program output, any bytes. */
 static int con_dbg_on_output(con_node *n, const wire_msg *m)
 {
 	uint64_t proc, stream;
 	const char *data;
-	size_t len, i;
+	size_t len;
 	con_proc *p;
 	char why[160];
 
@@ -364,9 +400,7 @@ static int con_dbg_on_output(con_node *n, const wire_msg *m)
 	p = con_proc_get(n, proc);
 	if (p == NULL)
 		return 1;
-	for (i = 0; i < len && data[i] != '\0'; i++)
-		;
-	con_dbg_output_lines(p, data, i);
+	con_dbg_output_lines(p, data, len);
 	return 1;
 }
 
@@ -397,7 +431,7 @@ static int con_dbg_on_exit(con_node *n, const wire_msg *m)
 	p = con_proc_get(n, proc);
 	if (p == NULL)
 		return 1;
-	con_dbg_output_flush(p);
+	con_dbg_output_flush(p, 1);
 	con_proc_clear_stop(p);
 	p->status = status;
 	p->sig = sig;
@@ -598,7 +632,7 @@ static int con_dbg_on_crash(con_node *n, const wire_msg *m)
 	p = con_proc_get(n, proc);
 	if (p == NULL)
 		return 1;
-	con_dbg_output_flush(p);
+	con_dbg_output_flush(p, 0);
 	p->state = CON_PROC_CRASHED;
 	p->sig = sig;
 	p->crash_told = 1;

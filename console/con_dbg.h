@@ -30,6 +30,7 @@
 
 #include "bp_model.h"
 #include "con_node.h"
+#include "con_out.h"
 #include "td_con.h"
 
 #define CON_DBG_BUILD_SECS 180.0  /* build deadline (emulated nodes) */
@@ -92,6 +93,7 @@ typedef struct con_proc {
 	int temp_seen[CON_TEMP_SEEN];  /* tbreaks this process has stopped at */
 	int ntemp_seen;                /* entries used in temp_seen */
 	char *partial;                 /* unterminated output; owned */
+	con_out out;                   /* what it printed (the cap) */
 	struct con_proc *next;         /* next process, or NULL */
 } con_proc;
 
