@@ -201,10 +201,12 @@ int con_info_hang(int argc, char **argv, char *err, size_t errlen)
 	return rc < 0 ? rc : 0;
 }
 
-/* True if some process runs and every running process with events is
- * waiting inside a receive, probe, group call or MPI wait.  A process
- * without events is not traced (mpirun, the launcher of MPI ranks): it
- * can release nobody the graph knows of. */
+/* True if some process runs and every running process is waiting inside
+ * a receive, probe, group call or MPI wait (its last event is such a
+ * START).  The launcher of MPI ranks (mpirun) has no events and releases
+ * nobody: it does not count.  Any other running process without events
+ * has not flushed any yet (an MPI rank computing since MPI_Init sends
+ * nothing until it blocks): it computes, and may release the others. */
 static int con_hang_all_blocked(void)
 {
 	con_ev_src *s;
@@ -212,12 +214,10 @@ static int con_hang_all_blocked(void)
 	int waiting = 0;
 
 	for (p = con_dbg_proc_first(); p != NULL; p = p->next) {
-		if (p->state != CON_PROC_RUNNING)
+		if (p->state != CON_PROC_RUNNING || p->launcher)
 			continue;
 		s = con_ev_src_find(p->node, p->proc);
-		if (s == NULL)
-			continue;
-		if (con_ev_activity(s) != CON_EV_WAITING)
+		if (s == NULL || con_ev_activity(s) != CON_EV_WAITING)
 			return 0;
 		waiting = 1;
 	}

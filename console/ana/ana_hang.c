@@ -680,8 +680,13 @@ static void hang_put_blocked(hang_out *o, const ana_trace *tr,
 			hang_put(o, " from %s%s", tr->procs[q].name,
 				 h->p[q].state == ANA_HANG_ENDED ? " (exited)"
 								 : "");
+		else if (hang_is_mpi(tr, i))
+			hang_put(o, " from rank %d (none of its events has "
+				 "arrived: it computes, or is not traced)",
+				 (int)e->peer);
 		else
-			hang_put(o, " from t%x (not traced)",
+			hang_put(o, " from t%x (none of its events has "
+				 "arrived: it computes, or is not traced)",
 				 (unsigned)e->peer);
 	} else if (hp->nwaits > 0) {
 		hang_put(o, " waiting for ");

@@ -344,7 +344,87 @@ static void test_self_and_unknown(void **state)
 	assert_false(h.p[1].stuck);
 	assert_non_null(strstr(ut_text(tr, &h), "deadlock: p1 waits for "
 				  "itself\n"));
-	assert_non_null(strstr(ut_text(tr, &h), "from t7777 (not traced)"));
+	assert_non_null(strstr(ut_text(tr, &h), "from t7777 (none of its "
+				  "events has arrived: it computes, or is "
+				  "not traced)"));
+	ana_hang_free(&h);
+	ana_free(tr);
+}
+
+/* MPI (issue 11): rank 1 receives from rank 0, which computes (its
+ * events have not arrived): it waits, is not stuck, and the report names
+ * rank 0 as a rank, never "t0"; a rank whose last event is an END is
+ * computing, not blocked. */
+static void test_mpi_rank_computing(void **state)
+{
+	ana_trace *tr = ana_new();
+	ana_hang h;
+	ana_ev e;
+	const char *t;
+
+	assert_non_null(tr);
+	assert_int_equal(ana_add_node(tr, "nat", "linux-x86_64", NULL), 0);
+	assert_int_equal(ana_add_proc(tr, "p3", 0), 0);
+	assert_int_equal(ana_add_proc(tr, "p2", 0), 1);
+	memset(&e, 0, sizeof e);
+	e.kind = PVT_EV_PROG_START;
+	e.peer = 1; /* rank 1 */
+	assert_int_equal(ana_add_event(tr, 0, &e), 0);
+	e.kind = PVT_EV_SPECIAL_START;
+	e.op = PVT_OP_MPI_INIT;
+	e.seq = 1;
+	assert_int_equal(ana_add_event(tr, 0, &e), 0);
+	e.kind = PVT_EV_SPECIAL_END;
+	e.seq = 2;
+	assert_int_equal(ana_add_event(tr, 0, &e), 0);
+	e.kind = PVT_EV_RECV_START;
+	e.op = PVT_OP_MPI_RECV;
+	e.peer = 0; /* from rank 0 */
+	e.tag = 3;
+	e.line = 13;
+	e.seq = 3;
+	assert_int_equal(ana_add_event(tr, 0, &e), 0);
+	/* p2 is rank 0 with only MPI_Init's END so far: computing */
+	memset(&e, 0, sizeof e);
+	e.kind = PVT_EV_PROG_START;
+	e.peer = 0;
+	assert_int_equal(ana_add_event(tr, 1, &e), 0);
+	e.kind = PVT_EV_SPECIAL_START;
+	e.op = PVT_OP_MPI_INIT;
+	e.seq = 1;
+	assert_int_equal(ana_add_event(tr, 1, &e), 0);
+	e.kind = PVT_EV_SPECIAL_END;
+	e.seq = 2;
+	assert_int_equal(ana_add_event(tr, 1, &e), 0);
+	assert_int_equal(ana_hang_compute(tr, &h), 0);
+	assert_int_equal(h.p[1].state, ANA_HANG_RUNNING);
+	assert_int_equal(h.p[0].state, ANA_HANG_BLOCKED);
+	assert_false(h.p[0].stuck);
+	assert_false(h.deadlock);
+	t = ut_text(tr, &h);
+	assert_non_null(strstr(t, "p3 (rank 1) MPI_Recv from p2 tag 3"));
+	ana_hang_free(&h);
+	/* rank 0 unknown (no events at all): named as a rank */
+	ana_free(tr);
+	tr = ana_new();
+	assert_int_equal(ana_add_node(tr, "nat", "linux-x86_64", NULL), 0);
+	assert_int_equal(ana_add_proc(tr, "p3", 0), 0);
+	memset(&e, 0, sizeof e);
+	e.kind = PVT_EV_PROG_START;
+	e.peer = 1;
+	assert_int_equal(ana_add_event(tr, 0, &e), 0);
+	e.kind = PVT_EV_RECV_START;
+	e.op = PVT_OP_MPI_RECV;
+	e.peer = 0;
+	e.tag = 3;
+	e.seq = 1;
+	assert_int_equal(ana_add_event(tr, 0, &e), 0);
+	assert_int_equal(ana_hang_compute(tr, &h), 0);
+	assert_false(h.p[0].stuck);
+	t = ut_text(tr, &h);
+	assert_non_null(strstr(t, "p3 (rank 1) MPI_Recv from rank 0 (none of "
+			       "its events has arrived"));
+	assert_null(strstr(t, "t0"));
 	ana_hang_free(&h);
 	ana_free(tr);
 }
@@ -478,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_barrier_instances),
 		cmocka_unit_test(test_not_blocked),
 		cmocka_unit_test(test_self_and_unknown),
+		cmocka_unit_test(test_mpi_rank_computing),
 		cmocka_unit_test(test_mpi_wait),
 		cmocka_unit_test(test_in_flight),
 		cmocka_unit_test(test_truncated),
