@@ -20,6 +20,8 @@
  *         para_vt_fn_enter("f", "foo.c", 12);
  *     ... and each return / the closing brace is preceded by
  *         para_vt_fn_exit("f", "foo.c", 20);
+ *     ... and each statement of a block by
+ *         pvt__line = 17;
  *     ... and a breakpoint at line 17 inserts, before that statement,
  *         { pvt_var pvt__v[] = { {"x", 3, &x, PVT_LOCAL}, ... };
  *           para_vt_break(&pvt__unit, 1, "foo.c", 17, "f", pvt__v, 2); }
@@ -80,6 +82,12 @@ void para_vt_exit(int status);
  * `where` and the last known location reported after a crash. */
 void para_vt_fn_enter(const char *func, const char *file, int line);
 void para_vt_fn_exit(const char *func, const char *file, int line);
+
+/* Statement line template: the line of the statement the innermost
+ * instrumented function is executing (one store per statement; the crash
+ * report and `where` read it).  One variable for the process: threads
+ * that run instrumented code at once share it. */
+extern volatile int pvt__line;
 
 /* Breakpoint template.  Tells the daemon where the task stopped and which
  * variables are in scope (sending the unit's type table first if this

@@ -56,8 +56,9 @@ typedef struct ci_edit {
 /* Order of edits at one offset. */
 enum ci_prio {
 	CI_PRIO_ENTER = 0, /* function entry template after '{' */
-	CI_PRIO_BREAK = 1, /* breakpoint block */
-	CI_PRIO_STMT = 2   /* return rewrite, exit before '}' */
+	CI_PRIO_LINE = 1,  /* statement line template "pvt__line = N; " */
+	CI_PRIO_BREAK = 2, /* breakpoint block */
+	CI_PRIO_STMT = 3   /* return rewrite, exit before '}' */
 };
 
 /* One struct/union member of a type entry. */

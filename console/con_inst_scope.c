@@ -20,6 +20,7 @@
  * statics the function references.  A name shadowed by an inner one is
  * recorded once (the visible one).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -536,6 +537,26 @@ static CXCursor ci_unlabel(CXCursor s)
 	}
 }
 
+/* Puts the statement line template before statement s of a block (not a
+ * declaration: they may precede it in C89; not an empty statement), so
+ * that a crash is reported at its line (paravt_rt.h: pvt__line). */
+static int ci_line_mark(ci_fn *f, CXCursor s)
+{
+	enum CXCursorKind k = clang_getCursorKind(s);
+	char text[48];
+	unsigned line;
+	size_t off;
+
+	if (k == CXCursor_DeclStmt || k == CXCursor_NullStmt ||
+	    (!clang_isStatement(k) && !clang_isExpression(k)) ||
+	    !ci_loc(f->u, clang_getRangeStart(clang_getCursorExtent(s)), &line,
+		    &off) ||
+	    off <= f->body_off || off >= f->body_end)
+		return 0;
+	snprintf(text, sizeof text, "pvt__line = %u; ", line);
+	return ci_edit_add(f->u, off, 0, CI_PRIO_LINE, text) < 0 ? -1 : 0;
+}
+
 /* Walks a compound statement: candidates, nested statements, scope. */
 static int ci_compound(ci_fn *f, CXCursor c, int is_body)
 {
@@ -552,7 +573,9 @@ static int ci_compound(ci_fn *f, CXCursor c, int is_body)
 	if (k.failed)
 		rc = -1;
 	for (i = 0; i < k.n && !rc; i++) {
-		rc = ci_candidate(f, ci_unlabel(k.v[i]), is_body);
+		rc = ci_line_mark(f, ci_unlabel(k.v[i]));
+		if (!rc)
+			rc = ci_candidate(f, ci_unlabel(k.v[i]), is_body);
 		if (!rc && clang_getCursorKind(k.v[i]) == CXCursor_DeclStmt)
 			rc = ci_push_decls(f, k.v[i]);
 		else if (!rc)

@@ -3,12 +3,21 @@
  *
  * para_vt_fn_enter / para_vt_fn_exit are the function entry and exit
  * templates; they run on every call of the user's program, so they only
- * store three words into a fixed array: no allocation, no lock, no system
+ * store a few words into a fixed array: no allocation, no lock, no system
  * call.  PVT_RT_STACK_MAX frames are stored; deeper calls are counted so
- * that the stack is right again when they return.  Breakpoints update the
- * line of the innermost frame.  "The last known location" (reported when
- * the task crashes) is the innermost frame after an entry or exit, or the
- * breakpoint the task passed last.
+ * that the stack is right again when they return.
+ *
+ * Lines: the instrumenter writes `pvt__line = N;` before every statement
+ * of a block (paravt_rt.h), so pvt__line is the line the innermost
+ * function is executing.  An entry saves the caller's pvt__line in the new
+ * frame (the line of the call) and sets the function's own; an exit puts
+ * the caller's back.  So frame i is at line saved[i + 1], the innermost at
+ * pvt__line, and a crash is reported at the statement that faulted (or at
+ * the call of an uninstrumented function that did).  Code without the
+ * markers (hand-instrumented) has the lines of entries and breakpoints.
+ * "The last known location" (reported when the task crashes) is the
+ * innermost frame at its current line, or the breakpoint the task passed
+ * last when no frame is active.
  *
  * An exit that does not match the innermost frame (a longjmp skipped some
  * exits) pops down to the frame of that function if it is on the stack,
@@ -21,9 +30,14 @@
 #include "rt_core.h"
 #include "rt_event.h"
 
+/* The statement line of the innermost function (paravt_rt.h). */
+volatile int pvt__line;
+
 /* The stack: stored frames, the true depth, the last known location. */
 static struct {
 	pvt__rt_loc frame[PVT_RT_STACK_MAX]; /* frame[0] is the outermost */
+	int saved[PVT_RT_STACK_MAX];         /* pvt__line of the caller when
+						frame i was entered */
 	uint32_t depth;                      /* calls active (may exceed MAX) */
 	pvt__rt_loc last;                    /* last known location */
 } rt_stk;
@@ -43,8 +57,11 @@ void para_vt_fn_enter(const char *func, const char *file, int line)
 	here.func = func;
 	here.file = file;
 	here.line = line;
-	if (rt_stk.depth < PVT_RT_STACK_MAX)
+	if (rt_stk.depth < PVT_RT_STACK_MAX) {
 		rt_stk.frame[rt_stk.depth] = here;
+		rt_stk.saved[rt_stk.depth] = pvt__line;
+	}
+	pvt__line = line;
 	if (rt_stk.depth < UINT32_MAX)
 		rt_stk.depth++;
 	rt_stk.last = here;
@@ -80,8 +97,12 @@ void para_vt_fn_exit(const char *func, const char *file, int line)
 	else
 		d = rt_exit_depth(d, func);
 	rt_stk.depth = d;
+	if (d < PVT_RT_STACK_MAX)
+		pvt__line = rt_stk.saved[d]; /* the caller's line again */
 	if (d > 0 && d <= PVT_RT_STACK_MAX) {
 		rt_stk.last = rt_stk.frame[d - 1];
+		if (pvt__line > 0)
+			rt_stk.last.line = pvt__line;
 	} else {
 		rt_stk.last.func = func;
 		rt_stk.last.file = file;
@@ -101,13 +122,31 @@ void pvt__rt_stack_break(const char *func, const char *file, int line)
 	    rt_same_func(rt_stk.frame[d - 1].func, func)) {
 		rt_stk.frame[d - 1].file = file;
 		rt_stk.frame[d - 1].line = line;
+		pvt__line = line;
 	}
+}
+
+/* The current line of stored frame i (of the stored top..): the
+ * innermost is at pvt__line, an outer one at the line of its call;
+ * 0 (unknown) gives the frame's own line. */
+static int rt_frame_line(uint32_t i, uint32_t top)
+{
+	int l = i + 1 == top ? pvt__line : rt_stk.saved[i + 1];
+
+	return l > 0 ? l : rt_stk.frame[i].line;
 }
 
 /* See rt_core.h. */
 pvt__rt_loc pvt__rt_stack_last(void)
 {
-	return rt_stk.last;
+	pvt__rt_loc l = rt_stk.last;
+	uint32_t d = rt_stk.depth;
+
+	if (d > 0 && d <= PVT_RT_STACK_MAX) {
+		l = rt_stk.frame[d - 1];
+		l.line = rt_frame_line(d - 1, d);
+	}
+	return l;
 }
 
 /* Packs a string cut at max bytes (NULL as ""). */
@@ -156,8 +195,13 @@ int pvt__rt_stack_pack(msgpack_packer *pk, uint32_t max, size_t maxstr)
 		if (rt_pack_loc(pk, &lost, maxstr))
 			return -1;
 	}
-	for (i = 0; i < n; i++)
-		if (rt_pack_loc(pk, &rt_stk.frame[stored - 1 - i], maxstr))
+	for (i = 0; i < n; i++) {
+		pvt__rt_loc l = rt_stk.frame[stored - 1 - i];
+
+		if (!more) /* (deeper unstored calls: pvt__line is theirs) */
+			l.line = rt_frame_line(stored - 1 - i, stored);
+		if (rt_pack_loc(pk, &l, maxstr))
 			return -1;
+	}
 	return 0;
 }

@@ -3,7 +3,8 @@
  *
  * para_vt_start() is the first statement of main.  Without PARAVT_SOCK in
  * the environment (the program was not started by paravtd) it does
- * nothing at all and every other template returns at once.  Under paravtd
+ * nothing at all and every other template returns at once.  Under
+ * paravt it makes stdout line-buffered (rt_line_buffered).  Under paravtd
  * it connects to the daemon (rt_chan.c), registers the exit handler and
  * installs the crash handler (rt_crash.c).  If the daemon cannot be
  * reached the task prints one warning and runs on unattached: a debugger
@@ -65,6 +66,24 @@ static int rt_parse_proc(uint64_t *proc)
 	return 0;
 }
 
+/* Under paravt (PARAVT_SOCK, or PARAVT_SESSION for a task pvmd or
+ * mpirun started) stdout is line-buffered, as on a terminal: what a
+ * task printed before it crashed or was killed reaches the console
+ * (its stdout is a pipe, which stdio would buffer fully).  Once, before
+ * main's first output. */
+static void rt_line_buffered(void)
+{
+	static int done;
+	const char *sock = getenv("PARAVT_SOCK");
+	const char *sess = getenv("PARAVT_SESSION");
+
+	if (done)
+		return;
+	done = 1;
+	if ((sock != NULL && *sock != '\0') || (sess != NULL && *sess != '\0'))
+		(void)setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
+}
+
 /* Program start template (paravt_rt.h). */
 void para_vt_start(void)
 {
@@ -73,6 +92,7 @@ void para_vt_start(void)
 	char err[400];
 	uint64_t proc;
 
+	rt_line_buffered();
 	if (started || sock == NULL || *sock == '\0')
 		return;
 	started = 1;

@@ -11,6 +11,9 @@
 
 #include "paravt_rt.h"
 
+/* Statement line template: written, never read. */
+volatile int pvt__line;
+
 /* Program start: nothing. */
 void para_vt_start(void)
 {

@@ -14,7 +14,11 @@
 #       50000 bytes), says "... N bytes dropped" with N = the rest, and
 #       the file is exactly the whole output (seq 1 20000); without the
 #       option all 20000 lines are shown and there is no note;
-#   (c) --output-cap x is a usage error (status 2).
+#   (c) --output-cap x is a usage error (status 2);
+#   (d) crash.c prints a line without fflush, then writes through NULL
+#       at line 9: the line reaches the console (stdout is line-buffered
+#       under paravt, as on a terminal) and the crash is reported at
+#       crash.c:9, the faulting statement, not main's first line.
 . "$(dirname "$0")/../lib/common.sh"
 start_daemon nat linux-x86_64
 cd "$T" || fail "cd $T"
@@ -101,3 +105,27 @@ rc=0
 [ "$rc" = 2 ] || fail "--output-cap x: status $rc"
 expect_grep "--output-cap needs a number of bytes" bad.out
 ok "--output-cap x: usage error"
+
+# ---- (d) a crash: the output before it, and its line ---------------------------
+cat >crash.c <<'PROG'
+#include <stdio.h>
+
+int main(void)
+{
+	int *p = NULL;
+
+	printf("before the crash\n");
+	p = p + 0;
+	*p = 1;
+	return 0;
+}
+PROG
+rc=0
+setsid -w timeout -k 5 60 "$PARAVT" trace -o crash.pvt \
+	--node "nat=127.0.0.1:$DPORT_nat" crash.c -- run </dev/null >crash.out 2>&1 || rc=$?
+cat crash.out
+[ "$rc" = 1 ] || fail "crash: status $rc, not 1"
+expect_grep '^\[p1\] before the crash$' crash.out "the line printed before the crash was lost"
+expect_grep '^\[p1 killed by signal SIGSEGV at crash\.c:9 in main \(\)\]$' crash.out \
+	"the crash is not reported at its line"
+ok "a crash: the line before it shown, reported at crash.c:9"

@@ -8,8 +8,9 @@
 # output of a third task with pvm_catchout, which stays PVM's business.
 # Checks: each of the child's and grandchild's 6 lines appears once, all
 # under one process number each (not the master's), the half line whole,
-# stderr's line before the buffered stdout lines (one pipe for both, as
-# the pvmd gives its tasks); the caught task's lines appear once, printed
+# in the order written (one pipe for both streams, as the pvmd gives its
+# tasks; stdout line-buffered under paravt, as on a terminal: "out 1"
+# before "err 1"); the caught task's lines appear once, printed
 # by the master with the task's tid as PVM does; no line is printed twice.
 . "$(dirname "$0")/../lib/common.sh"
 [ -x /usr/lib/pvm3/lib/pvmd ] || [ -x /usr/bin/pvmd ] || [ -e /usr/lib/pvm3 ] ||
@@ -34,7 +35,7 @@ for who in child grandchild; do
 	done
 	e=$(grep -nxF "[$p] $who err 1" out | cut -d: -f1)
 	o=$(grep -nxF "[$p] $who out 1" out | cut -d: -f1)
-	[ "$e" -lt "$o" ] || fail "$who: stderr's line came after buffered stdout"
+	[ "$o" -lt "$e" ] || fail "$who: 'out 1' (line-buffered) came after 'err 1'"
 	ok "$who ($p): 6 lines, once each, in the order written"
 done
 for l in "err 1" "out 1" "out 2 (half and the rest)" "out 5"; do

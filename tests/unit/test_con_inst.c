@@ -271,7 +271,9 @@ static void test_rel_cflag(void **state)
 }
 
 /* Breakpoints on a statement after a case or goto label land after the
- * label (a jump to the label must reach them). */
+ * label (a jump to the label must reach them); so does the statement line
+ * template (pvt__line = N), before the breakpoint, and every statement of
+ * a block has one (declarations and empty statements do not). */
 static void test_labels(void **state)
 {
 	con_bp_spec bps[] = {{1, "labels.c", 6, NULL, 0},
@@ -282,8 +284,15 @@ static void test_labels(void **state)
 	assert_int_equal(run1(DIR "labels.c", bps, 2, &r, err, sizeof err), 0);
 	assert_int_equal(bp_by_id(&r, 1)->line, 6);
 	assert_int_equal(bp_by_id(&r, 2)->line, 15);
-	assert_non_null(strstr(source_of(&r)->data, "case 1:\n\t\t{ pvt_var"));
-	assert_non_null(strstr(source_of(&r)->data, "done:\n\t{ pvt_var"));
+	assert_non_null(strstr(source_of(&r)->data,
+			       "case 1:\n\t\tpvt__line = 6; { pvt_var"));
+	assert_non_null(strstr(source_of(&r)->data,
+			       "done:\n\tpvt__line = 15; { pvt_var"));
+	assert_non_null(strstr(source_of(&r)->data, "pvt__line = 4; switch"));
+	assert_non_null(strstr(source_of(&r)->data, "pvt__line = 7; break;"));
+	assert_non_null(strstr(source_of(&r)->data,
+			       "default:\n\t\tpvt__line = 9; x--;"));
+	assert_non_null(strstr(source_of(&r)->data, "pvt__line = 13; x = 5;"));
 	assert_null(r.notes);
 	con_inst_result_free(&r);
 }
