@@ -362,10 +362,20 @@ static void con_tfile_info_head(const char *path)
 		printf("  %-12s %s%s%s%s\n", nd->name, nd->arch,
 		       nd->port[0] != '\0' ? " [" : "", nd->port,
 		       nd->port[0] != '\0' ? "]" : "");
-		if (con_clk_model(nd->name, &c) == 0 && c.valid)
+		if (con_clk_model(nd->name, &c) == 0 && c.valid &&
+		    c.drift_fitted)
 			printf("  %-12s clock: offset %+.3f ms, drift %+.3f "
 			       "ppm, error %.3f ms (%u samples)\n", "",
 			       (double)c.offset_ns / 1e6, c.drift * 1e6,
+			       (double)c.err_ns / 1e6, c.nsamples);
+		else if (con_clk_model(nd->name, &c) == 0 && c.valid)
+			printf("  %-12s clock: offset %+.3f ms, drift 0 (not "
+			       "fitted: the samples span %.1f s, %s), error "
+			       "%.3f ms (%u samples)\n", "",
+			       (double)c.offset_ns / 1e6,
+			       (double)c.span_ns / 1e9,
+			       c.span_ns < ANA_CLOCK_DRIFT_SPAN_NS ?
+			       "5 s needed" : "too little for their error",
 			       (double)c.err_ns / 1e6, c.nsamples);
 		else
 			printf("  %-12s clock: no model (%llu samples)\n", "",

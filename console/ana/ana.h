@@ -104,6 +104,10 @@ typedef struct ana_clock {
 	int64_t err_ns;   /* bound on the error of the offset (half the
 			     largest round trip among the samples kept) */
 	uint32_t nsamples;/* samples the model was fitted from */
+	int drift_fitted; /* drift was fitted (else 0: the kept samples
+			     span too little time for it, span_ns) */
+	int64_t span_ns;  /* node time between the first and the last
+			     sample kept */
 } ana_clock;
 
 /* One PING/PONG exchange (console times t0 sent, t3 received; daemon
@@ -111,6 +115,10 @@ typedef struct ana_clock {
 typedef struct ana_clock_sample {
 	int64_t t0, t1, t2, t3;
 } ana_clock_sample;
+
+#define ANA_CLOCK_DRIFT_SPAN_NS 5000000000LL /* least span to fit a drift */
+#define ANA_CLOCK_DRIFT_UNC 50e-6 /* largest drift error (2 err / span)
+				     a fitted drift may have */
 
 typedef struct ana_node {
 	char name[ANA_NAME_MAX]; /* node name */
@@ -205,10 +213,16 @@ uint32_t ana_proc_by_tid(const ana_trace *tr, int32_t tid);
 /* ---- clock (ana_clock.c) ---- */
 
 /* Fits a model to n samples: within each time window the sample with the
- * smallest round trip is kept, the offset is a least-squares line through
- * those (Score-P interpolates between start and end samples; this is the
- * same with more points); with one window the drift is 0.  err_ns is half
- * the largest round trip among the kept samples.  0, or ANA_EARG if n==0. */
+ * smallest round trip is kept (and a window whose best round trip is far
+ * above the best of all is dropped: a busy node's answer says little),
+ * the offset is a least-squares line through those (Score-P interpolates
+ * between start and end samples; this is the same with more points).
+ * The drift is fitted only when the kept samples span at least
+ * ANA_CLOCK_DRIFT_SPAN_NS and their error bound allows a drift within
+ * ANA_CLOCK_DRIFT_UNC; else it is 0 (drift_fitted 0) and the offset is
+ * that of the sample with the smallest round trip.  err_ns is half the
+ * largest round trip among the samples the model uses.  0, or ANA_EARG
+ * if n==0. */
 int ana_clock_fit(const ana_clock_sample *s, size_t n, ana_clock *out);
 
 /* Node time t (ns) on the console clock under c (identity if !valid). */

@@ -204,6 +204,59 @@ static void test_clock_bound(void **state)
 	}
 }
 
+/* Few samples over a short run (issue 11: a loopback node read "drift
+ * +42158.869 ppm, error 783.688 ms"): a burst of 8 good samples (node 5
+ * ms ahead, 20 µs round trips) and 2 s later one that took 1.5 s, 1.4 s
+ * of it on the way back.  The slow one is left out, the drift is not
+ * fitted (too short a span), the offset is the best sample's within its
+ * 10 µs bound.  Good samples over 3 s: still not fitted; over 10 s with
+ * a 20 ppm drift: fitted. */
+static void test_clock_short_run(void **state)
+{
+	ana_clock_sample s[40];
+	ana_clock c;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		s[i].t0 = 1000000000 + i * 1000000;
+		s[i].t1 = s[i].t0 + 10000 + 5000000;
+		s[i].t2 = s[i].t1 + 1000;
+		s[i].t3 = s[i].t0 + 21000;
+	}
+	s[8].t0 = 3000000000;
+	s[8].t1 = s[8].t0 + 100000000 + 5000000;
+	s[8].t2 = s[8].t1 + 1000;
+	s[8].t3 = s[8].t0 + 1500001000;
+	assert_int_equal(ana_clock_fit(s, 9, &c), 0);
+	assert_true(c.valid);
+	assert_false(c.drift_fitted);
+	assert_float_equal(c.drift, 0, 0);
+	assert_int_equal(c.nsamples, 1); /* the slow window is out */
+	assert_true(llabs(c.offset_ns - 5000000) <= c.err_ns);
+	assert_true(c.err_ns <= 10000);
+	/* good samples, one a second over 3 s: not fitted */
+	for (i = 0; i < 4; i++) {
+		s[i].t0 = 1000000000 + (int64_t)i * 1000000000;
+		s[i].t1 = s[i].t0 + 10000 + 5000000 + i * 20000;
+		s[i].t2 = s[i].t1 + 1000;
+		s[i].t3 = s[i].t0 + 21000;
+	}
+	assert_int_equal(ana_clock_fit(s, 4, &c), 0);
+	assert_false(c.drift_fitted);
+	assert_int_equal(c.nsamples, 4);
+	assert_true(c.span_ns >= 2900000000LL && c.span_ns < 5000000000LL);
+	/* over 10 s, 20 ppm: fitted */
+	for (i = 0; i < 11; i++) {
+		s[i].t0 = 1000000000 + (int64_t)i * 1000000000;
+		s[i].t1 = s[i].t0 + 10000 + 5000000 + i * 20000;
+		s[i].t2 = s[i].t1 + 1000;
+		s[i].t3 = s[i].t0 + 21000;
+	}
+	assert_int_equal(ana_clock_fit(s, 11, &c), 0);
+	assert_true(c.drift_fitted);
+	assert_float_equal(c.drift, 20e-6, 1e-7);
+}
+
 /* One window: drift 0, offset of the best sample; no usable sample:
  * ANA_EARG; an invalid model is the identity. */
 static void test_clock_one_window(void **state)
@@ -808,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_clock_exact),
 		cmocka_unit_test(test_clock_bound),
 		cmocka_unit_test(test_clock_one_window),
+		cmocka_unit_test(test_clock_short_run),
 		cmocka_unit_test(test_match_fifo_wildcard),
 		cmocka_unit_test(test_match_mcast),
 		cmocka_unit_test(test_match_barrier),
