@@ -147,7 +147,9 @@ static int con_ana_event(ana_trace *tr, uint32_t proc, const con_ev_rec *r)
 	e.bytes = r->bytes;
 	e.seq = r->seq;
 	e.file = r->file ? ana_intern(tr, con_ev_str(s, r->file)) : 0;
-	e.func = r->func ? ana_intern(tr, con_ev_str(s, r->func)) : 0;
+	/* (PROG_START's func names the program, not a function) */
+	e.func = r->func && r->kind != PVT_EV_PROG_START ?
+		 ana_intern(tr, con_ev_str(s, r->func)) : 0;
 	if (e.file == ANA_NONE || e.func == ANA_NONE)
 		return ANA_ENOMEM;
 	e.line = r->line;

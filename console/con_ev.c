@@ -299,11 +299,14 @@ static void con_ev_count(con_ev_src *s, const con_ev_rec *e)
 /* Updates what s is doing, its tid and its last location for e. */
 static void con_ev_track(con_ev_src *s, const con_ev_rec *e)
 {
+	if (pvt_op_is_mpi(e->op))
+		s->mpi = 1;
 	switch (e->kind) {
 	case PVT_EV_PROG_START:
 		s->have_tid = e->peer >= 0;
 		s->tid = e->peer;
-		break;
+		s->prog = e->func;
+		return; /* (its func is the program, not a location) */
 	case PVT_EV_SPECIAL_END:
 		/* a PVM master has its tid only from its first pvm_mytid */
 		if (e->op == PVT_OP_PVM_MYTID && e->result > 0 &&

@@ -102,6 +102,8 @@ typedef struct con_ev_src {
 	uint32_t file, func; /* last location: string ids */
 	int32_t line;        /* last location: line (0: none yet) */
 	int ended;           /* PROG_EXIT or CRASH seen */
+	int mpi;             /* it made MPI calls: tid is an MPI rank */
+	uint32_t prog;       /* string id of its program (PROG_START), 0 */
 	con_ev_stats st;     /* counters */
 } con_ev_src;
 

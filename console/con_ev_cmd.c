@@ -760,7 +760,7 @@ static void con_ev_cmd_tid(const con_ev_src *s, char *buf, size_t n)
 {
 	if (s == NULL || !s->have_tid)
 		snprintf(buf, n, "-");
-	else if (con_dbg_mode() == CON_DBG_MPI)
+	else if (s->mpi) /* an MPI rank */
 		snprintf(buf, n, "%d", s->tid);
 	else
 		snprintf(buf, n, "t%x", (unsigned)s->tid);

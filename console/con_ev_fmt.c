@@ -218,6 +218,24 @@ static void con_ev_msg(const con_ev_rec *e, const char *arrow, char *buf,
 	snprintf(buf, n, "%s %s%s%s%s", arrow, peer, tag, where, bytes);
 }
 
+/* True if e's result is a PVM tid (pvm_mytid, pvm_parent, pvm_gettid
+ * that succeeded). */
+static int con_ev_tid_result(const con_ev_rec *e)
+{
+	return e->kind == PVT_EV_SPECIAL_END && e->result > 0 &&
+	       (e->op == PVT_OP_PVM_MYTID || e->op == PVT_OP_PVM_PARENT ||
+		e->op == PVT_OP_PVM_GETTID);
+}
+
+/* True if e names another PVM task in peer (the first task pvm_spawn
+ * started, the task pvm_kill or pvm_sendsig is about). */
+static int con_ev_tid_peer(const con_ev_rec *e)
+{
+	return e->kind == PVT_EV_SPECIAL_END && e->peer > 0 &&
+	       (e->op == PVT_OP_PVM_SPAWN || e->op == PVT_OP_PVM_KILL ||
+		e->op == PVT_OP_PVM_SENDSIG);
+}
+
 /* The WORD and DETAIL of e. */
 static void con_ev_detail(const con_ev_rec *e, const con_ev_src *s,
 			  const char **word, char *buf, size_t n)
@@ -240,9 +258,10 @@ static void con_ev_detail(const con_ev_rec *e, const con_ev_src *s,
 			con_ev_msg(e, "<-", buf, n);
 		break;
 	case PVT_EV_PROG_START:
-		if (e->peer >= 0)
-			snprintf(buf, n, "tid %s%x", e->op >= PVT_OP_MPI_INIT ?
-				 "" : "t", (unsigned)e->peer);
+		if (e->peer >= 0 && s != NULL && s->mpi)
+			snprintf(buf, n, "rank %d", e->peer);
+		else if (e->peer >= 0)
+			snprintf(buf, n, "tid t%x", (unsigned)e->peer);
 		break;
 	case PVT_EV_PROG_EXIT:
 		snprintf(buf, n, "status %d", e->aux);
@@ -258,7 +277,13 @@ static void con_ev_detail(const con_ev_rec *e, const con_ev_src *s,
 		snprintf(buf, n, "%s", con_ev_str(s, e->func));
 		break;
 	default:
-		snprintf(buf, n, "%s = %d", op, e->result);
+		if (con_ev_tid_result(e))
+			snprintf(buf, n, "%s = t%x", op, (unsigned)e->result);
+		else
+			snprintf(buf, n, "%s = %d", op, e->result);
+		if (con_ev_tid_peer(e))
+			snprintf(buf + strlen(buf), n - strlen(buf), " -> t%x",
+				 (unsigned)e->peer);
 		if (e->op < PVT_OP_MPI_INIT && e->ref != 0) /* group, mailbox */
 			snprintf(buf + strlen(buf), n - strlen(buf), " '%s'",
 				 con_ev_str(s, e->ref));
@@ -310,7 +335,7 @@ char *con_ev_format(const con_ev_rec *e, int raw, int64_t t0_con_ns,
 			 con_ev_op_name(e->op), detail, e->result, e->aux,
 			 (unsigned)e->comm, (unsigned)e->ref, where);
 	else
-		snprintf(buf, n, "%s +%.6f %-7s %s%s", who,
+		snprintf(buf, n, "%s %+.6f %-7s %s%s", who,
 			 (double)(e->t_con_ns - t0_con_ns) / 1e9, word, detail,
 			 where);
 	con_ev_rtrim(buf);

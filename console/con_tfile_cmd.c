@@ -191,10 +191,10 @@ static void con_tfile_cmd_tid(const con_ev_src *s, char *buf, size_t n)
 {
 	if (!s->have_tid)
 		snprintf(buf, n, "-");
-	else if (s->tid >= 0x40000 || s->tid < 0)
-		snprintf(buf, n, "t%x", (unsigned)s->tid);
-	else
+	else if (s->mpi) /* an MPI rank */
 		snprintf(buf, n, "%d", s->tid);
+	else
+		snprintf(buf, n, "t%x", (unsigned)s->tid);
 }
 
 /* One row of the loaded process table. */
@@ -395,9 +395,12 @@ static void con_tfile_info_proc(const con_ev_src *s)
 	con_tfile_cmd_end(p, &state, where, sizeof where);
 	if (state == NULL)
 		state = s->ended ? "ended" : "no end";
+	/* the run's own program, else the one its PROG_START names (a task
+	   that pvmd or mpirun started) */
 	printf("  %-5s %-12s %-8s %-14s %8llu %6llu %6llu %6llu  %s%s%s\n",
 	       id, s->node, tid, p != NULL && p->program[0] != '\0' ?
-	       p->program : "-", (unsigned long long)s->st.events,
+	       p->program : s->prog != 0 ? con_ev_str(s, s->prog) : "-",
+	       (unsigned long long)s->st.events,
 	       (unsigned long long)s->st.sends, (unsigned long long)s->st.recvs,
 	       (unsigned long long)s->st.lost, state, where[0] ? " " : "",
 	       where);

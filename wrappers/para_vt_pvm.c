@@ -11,6 +11,7 @@
  *              pvm_probe
  *   mcast      pvm_mcast pvm_bcast                      MCAST_START/END,
  *              then one MCAST_DEST per destination pvm_mcast names
+ *              (pvm_bcast: per member of the group but itself)
  *   group      pvm_joingroup pvm_lvgroup pvm_barrier    GROUP_START/END
  *              pvm_reduce pvm_gather pvm_scatter
  *   special    pvm_mytid pvm_parent pvm_spawn pvm_exit  SPECIAL_START/END
@@ -309,20 +310,56 @@ int para_vt_pvm_mcast(PARAVT_PVM_ARGS, int *tids, int n, int tag)
 	return rc;
 }
 
-/* pvm_bcast (paravt_pvm.h): ref = the group's name. */
+/* The members of group but this task: the tasks pvm_bcast sends to, in
+ * *tids (grown as needed; kept between calls).  Instances are looked up
+ * up to gsize + 64 (a group with holes left by pvm_lvgroup).  Returns
+ * how many, or -1 when memory ran out (then none are recorded, and the
+ * analysis treats the broadcast as one to any receiver). */
+static int pvm_bcast_dests(char *group, int **tids, int *cap)
+{
+	int size = PVM_REAL(pvm_gsize)(group), me = PVM_REAL(pvm_mytid)();
+	int inst, found = 0, n = 0, tid, *v;
+
+	if (size > *cap) {
+		v = realloc(*tids, (size_t)size * sizeof *v);
+		if (v == NULL)
+			return -1;
+		*tids = v;
+		*cap = size;
+	}
+	for (inst = 0; size > 0 && found < size && inst < size + 64; inst++) {
+		tid = PVM_REAL(pvm_gettid)(group, inst);
+		if (tid <= 0)
+			continue;
+		found++;
+		if (tid != me && n < *cap)
+			(*tids)[n++] = tid;
+	}
+	return n;
+}
+
+/* pvm_bcast (paravt_pvm.h): ref = the group's name.  MCAST_START/END
+ * like pvm_mcast (aux = the number of destinations), then one MCAST_DEST
+ * per group member it sends to (all but itself, as the group is when the
+ * call starts). */
 int para_vt_pvm_bcast(PARAVT_PVM_ARGS, char *group, int tag)
 {
+	static int *tids, cap;
 	pvt__ev_probe pr;
 	int64_t bytes;
-	int rc;
+	int rc, i, n;
 
 	if (!pvm_begin(&pr, PVT_EV_MCAST_START, PVT_OP_PVM_BCAST, PVM_AT, -1,
 	               tag, -1, 0, group))
 		return PVM_REAL(pvm_bcast)(group, tag);
 	bytes = pvm_sbytes();
+	n = group != NULL ? pvm_bcast_dests(group, &tids, &cap) : 0;
 	pvt__ev_call(&pr);
 	rc = PVM_REAL(pvm_bcast)(group, tag);
-	pvt__ev_end(&pr, PVT_EV_MCAST_END, -1, tag, bytes, rc, 0);
+	pvt__ev_end(&pr, PVT_EV_MCAST_END, -1, tag, bytes, rc, n);
+	for (i = 0; rc >= 0 && i < n; i++)
+		pvt__ev_mark(PVT_EV_MCAST_DEST, PVT_OP_PVM_BCAST, tids[i], tag,
+		             bytes, 0, i, pr.comm, 0);
 	return rc;
 }
 

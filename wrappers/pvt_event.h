@@ -43,7 +43,9 @@ typedef struct pvt_event {
 	int64_t bytes;     /* message bytes (pvm_bufinfo / MPI count*size);
 	                      -1 when unknown or not applicable */
 	uint32_t file;     /* string id of the source file, 0 = unknown */
-	uint32_t func;     /* string id of the calling function, 0 = unknown */
+	uint32_t func;     /* string id of the calling function, 0 = unknown;
+	                      PROG_START: of the program's name (base name
+	                      of its executable), 0 = unknown */
 	int32_t line;      /* source line of the call, 0 = unknown */
 	int32_t peer;      /* PVM tid / MPI_COMM_WORLD rank of the other
 	                      side: the destination of a send, the ACTUAL

@@ -691,10 +691,31 @@ static int ev_ring_start(void)
 	return 0;
 }
 
+/* The base name of this program's executable, for PROG_START's func (the
+ * console shows it for tasks pvmd or mpirun started), or NULL where it
+ * cannot be known cheaply (only Linux's /proc/self/exe is read). */
+static const char *ev_program(void)
+{
+#if defined(__linux__)
+	static char path[512];
+	const char *base;
+	ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+
+	if (n <= 0)
+		return NULL;
+	path[n] = '\0';
+	base = strrchr(path, '/');
+	return base != NULL && base[1] != '\0' ? base + 1 : path;
+#else
+	return NULL;
+#endif
+}
+
 /* See rt_event.h. */
 int pvt__ev_init(int32_t (*self)(void))
 {
 	int32_t me;
+	uint32_t prog;
 
 	if (ev.inited)
 		return ev.mode;
@@ -713,8 +734,9 @@ int pvt__ev_init(int32_t (*self)(void))
 	(void)ev_ring_start();
 	ev_calibrate();
 	me = self != NULL ? self() : -1; /* the program's own enrolment */
+	prog = pvt__ev_strid(ev_program());
 	ev.last_flush = pvt__ev_now();
-	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, 0, 0, 0,
+	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, 0, prog, 0,
 	       me, -1, -1, 0, PVT_EVENT_VERSION, 0, 0);
 	ev.delta += pvt__ev_now() - ev.last_flush;
 	return ev.mode;

@@ -110,6 +110,9 @@ int main(void)
 	       (unsigned long long)s->st.lost, (unsigned long long)s->next_seq);
 	printf("line %s\n", con_ev_format(con_ev_get(0), 0, 1000, line,
 					  sizeof line));
+	/* an event before the zero of relative times: one sign */
+	printf("line %s\n", con_ev_format(con_ev_get(0), 0, 1000 + 428000,
+					  line, sizeof line));
 	/* a wildcard receive and a pvmd notify on another node */
 	begin(4);
 	ev(0, PVT_EV_PROG_START, 0, 5000, 0, 0, 0, 0x40001, -1, -1, 0, 1);
@@ -199,6 +202,7 @@ overlap 5
 gap 2
 sends 17 dups 15 lost 85 next 102
 line [p2 s390x] +0.000000 send    -> t4000a tag 7  320 B  pvm_master.c:57 main
+line [p2 s390x] -0.000428 send    -> t4000a tag 7  320 B  pvm_master.c:57 main
 batch2 4
 recvs 1 tid 40001 activity computing
 line [p1 nat] +0.000000 recv    <- t40003 tag 12  64 B

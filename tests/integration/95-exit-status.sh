@@ -38,13 +38,24 @@ expect_no_grep 'status -1' st.out
 [ "$rc" = 1 ] || fail "status $rc, not 1 (p2 exited with status 3)"
 "$PARAVT" trace-info st.pvt >st.info 2>&1 || { cat st.info; fail "trace-info st.pvt"; }
 cat st.info
-expect_grep '^  p2 .* exited status 3$' st.info
-expect_grep '^  p3 .* killed SIGTERM$' st.info
-expect_grep '^  p4 .* ended status unknown$' st.info
+expect_grep '^  p2 +nat +t4000[0-9a-f] +pvm_status .* exited status 3$' st.info
+expect_grep '^  p3 +nat +t4000[0-9a-f] +pvm_status .* killed SIGTERM$' st.info
+expect_grep '^  p4 +nat +t4000[0-9a-f] +pvm_status .* ended status unknown$' st.info
 expect_grep '^events: .*\(3 sends, 3 receives' st.info "events before SIGKILL lost"
 expect_grep '^matched: +3 send/recv pairs.*unmatched 0 sends, 0 receives' st.info
 expect_no_grep 'status -1' st.info
-ok "spawned tasks: exit(3), SIGTERM and SIGKILL reported as such, never -1"
+ok "spawned tasks: exit(3), SIGTERM and SIGKILL reported as such, never -1; their program named"
+# tids as tids everywhere (issue 11: "special pvm_mytid = 262145")
+"$PARAVT" -n -e "open st.pvt" -e "trace filter kind=special,start" -e "trace show 100" \
+	</dev/null >show.out 2>&1 || { cat show.out; fail "open st.pvt"; }
+cat show.out
+expect_grep '^\[p1 nat\] \+[0-9.]+ special pvm_mytid = t40001 ' show.out
+expect_grep '^\[p[234] nat\] \+[0-9.]+ special pvm_parent = t40001 ' show.out
+expect_grep '^\[p1 nat\] \+[0-9.]+ special pvm_kill = 0 -> t4000[0-9a-f] ' show.out
+expect_grep '^\[p1 nat\] \+[0-9.]+ special pvm_spawn = 1 -> t4000[0-9a-f] ' show.out
+expect_grep '^\[p2 nat\] [-+][0-9.]+ start +tid t4000[0-9a-f]$' show.out
+expect_no_grep '= 26214[0-9]|\+-' show.out
+ok "trace show: pvm_mytid, pvm_parent, pvm_spawn and pvm_kill name tids as t4000N"
 
 # ---- (b) a hang no message can end -----------------------------------------
 rc=0

@@ -19,3 +19,16 @@ cat out
 expect_grep '^\[p[0-9]+ r1\] got 1$' out
 expect_no_grep 'no progress|blocked|not traced|from t0' out
 ok "a rank computing for 7 s is not reported blocked by --hang 3"
+# the ranks as the trace shows them (issue 11: Program "-", "t0", times
+# printed "+-0.000428")
+"$PARAVT" trace-info slow.pvt >info 2>&1 || { cat info; fail "trace-info"; }
+cat info
+expect_grep '^  p[0-9]+ +nat +0 +mpi_slow ' info
+expect_grep '^  p[0-9]+ +nat +1 +mpi_slow ' info
+"$PARAVT" -n -e "open slow.pvt" -e "trace filter kind=all" -e "trace show 100" \
+	-e "trace show 100 --measured" -e stats </dev/null >show 2>&1 || { cat show; fail "open"; }
+cat show
+expect_grep '^\[p[0-9]+ nat\] [-+][0-9.]+ start +rank 0$' show
+expect_grep '^p[0-9]+ +nat +0 ' show
+expect_no_grep '\+-|tid t0|t0 ' show
+ok "trace-info names the ranks' program; ranks are ranks, times signed once"
