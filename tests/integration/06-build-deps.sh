@@ -132,9 +132,9 @@ ok "V=1 shows the full commands"
 mkfiles=$(git ls-files Makefile '*module.mk')
 [ "$(echo "$mkfiles" | wc -l)" -gt 5 ] || fail "git ls-files found no module.mk"
 for f in $mkfiles; do
-		awk -v f="$f" '/^\t/ && prev !~ /\\$/ &&
-			$0 !~ /^\t(@|\$\(Q\)|\$\(call say,)/ {
-			print f ":" NR ": " $0 } { prev = $0 }' "$f"
+	awk -v f="$f" '/^\t/ && prev !~ /\\$/ &&
+		$0 !~ /^\t(@|\$\(Q\)|\$\(call say,)/ {
+		print f ":" NR ": " $0 } { prev = $0 }' "$f"
 done >"$T/loud.txt"
 [ ! -s "$T/loud.txt" ] || { cat "$T/loud.txt"; fail "recipe lines that print their command"; }
 ok "every recipe line of $(echo "$mkfiles" | wc -l) make files is quiet"
