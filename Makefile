@@ -4,13 +4,15 @@
 #   make                 node side for the host port + console
 #   make node PORT=P     node side only, for port P (ports/P.mk), into build/P
 #   make nodes           node side for every port that can be built here
-#   make deps            install missing Debian packages (ports/deps.sh)
+#   make deps            install missing Debian packages and the target
+#                        libraries in build/sysroot (ports/deps.sh; as root)
 #   make check           deps, build, all tests; ends "N passed, N failed"
 #   make demo            deps, build, show the main job
 #   make fuzz            run the fuzzers for a while (FUZZ_SECONDS)
 #   make bench           build and run every benchmark (tests/bench/run.sh)
 #   make test-bins       build the test programs only; make check-only runs them
 #   make install PREFIX=/usr/local
+#   make clean           remove the build (not build/sysroot)
 #   make V=1 ...         show the full commands (default: one line a step)
 #
 # Each folder adds its sources in its own module.mk.  Dependencies are
