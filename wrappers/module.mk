@@ -22,7 +22,7 @@ $(B)/obj/wrappers/%.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc -Iwrappers
 #                     whole runtime (PIC objects) for LD_PRELOAD
 #   tests             $(B)/tests/ev_sink (every port: decodes that port's
 #                     native records), build/tests/wrappers/* helpers
-PVT_RT_SRCS += wrappers/rt_event.c
+PVT_RT_SRCS += wrappers/rt_event.c wrappers/rt_ring.c
 PVT_PVM_LIB := $(B)/lib/libparavt_pvm.a
 PVT_EV_HEADERS := $(B)/include/paravt_pvm.h $(B)/include/pvt_event.h \
 	$(B)/include/paravt_mpi.h
@@ -49,11 +49,13 @@ $(B)/include/pvt_event.h: wrappers/pvt_event.h
 
 # The event sink: the daemon's side of the task socket for the tests,
 # built for every port (records are native).  Uses the wire library
-# inside libparavt.a.
-$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers
-$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/lib/libparavt.a
+# inside libparavt.a, and the daemon's ring reader (dmn_ring.c) for -r.
+$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers -Idaemon
+$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/obj/daemon/dmn_ring.o \
+		$(B)/lib/libparavt.a
 	$(Q)mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< \
+		$(B)/obj/daemon/dmn_ring.o $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 
 # MPI (host port, Open MPI's mpicc).
 MPICC ?= mpicc

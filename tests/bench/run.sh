@@ -9,8 +9,9 @@
 #    generated 10k-line C file with many functions and breakpoints.
 # 2a. td_bench: serialisation throughput of a 1 MB array of structs by the
 #    typedesc walker, natively and on the s390x node under qemu.
-# 2b. bench_events: ns per event record on the hot path, flush cost and
-#    the calibrated probe constant (attached to a quiet ev_sink).
+# 2b. bench_events: ns per event record on the hot path beside the cost of
+#    a clock read, with the shared ring and through the socket (attached
+#    to a quiet ev_sink).
 # 2d. bench_ana: analysis of a recorded run (matching, compensation,
 #    logical clock, global sort) in events/s over 10 M synthetic events of
 #    64 tasks, and the memory it takes.
@@ -20,6 +21,9 @@
 #    on 127.0.0.1 with an ephemeral port, times HANDSHAKES (default 300)
 #    session set-ups, then stops it.  Skipped with a message when
 #    build/linux-x86_64/bin/paravtd has not been built.
+# 4. overhead.sh: what a user pays: real programs (MPI and PVM ping-pong,
+#    MPI master/worker) run plainly and traced, alternately,
+#    PARAVT_BENCH_RUNS times each (default 5); medians and ratios.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP" || exit 2
@@ -69,13 +73,18 @@ else
 	echo "td_bench: skipped (build/tests/td_bench not built)"
 fi
 echo
-# 2b. bench_events: the event runtime attached to a quiet ev_sink.
+# 2b. bench_events: the event runtime attached to a quiet ev_sink, with
+# the shared ring (-r) and through the socket.
 SINK=build/linux-x86_64/tests/ev_sink
 if [ -x "$SINK" ] && [ -x "$B/bench_events" ]; then
-	"$SINK" -q -s "$tmp/ev.sock" -o /dev/null & spid=$!
-	i=0; while [ ! -S "$tmp/ev.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	PARAVT_SOCK=$tmp/ev.sock "$B/bench_events" || bench_failed bench_events $?
-	kill $spid; wait $spid 2>/dev/null
+	for how in -r ""; do
+		rm -f "$tmp/ev.sock"
+		# shellcheck disable=SC2086
+		"$SINK" -q $how -s "$tmp/ev.sock" -o /dev/null & spid=$!
+		i=0; while [ ! -S "$tmp/ev.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+		PARAVT_SOCK=$tmp/ev.sock "$B/bench_events" || bench_failed bench_events $?
+		kill $spid; wait $spid 2>/dev/null
+	done
 else
 	echo "events: skipped ($SINK or bench_events not built)"
 fi
@@ -115,4 +124,8 @@ HOME=$tmp/home "$B/bench_handshake" "$(cat "$tmp/port")" "$N" || {
 	tail -n 20 "$tmp/paravtd.log"
 	exit 1
 }
+kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
+dpid=""
+echo
+tests/bench/overhead.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed overhead $?
 finish
