@@ -35,7 +35,7 @@ mkdir -p "$HOME" && chmod 700 "$HOME"
 
 cleanup() {
 	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
-	[ -n "$pvmpid" ] && { echo halt | PVM_TMP=$tmp/pvm pvm >/dev/null 2>&1; kill "$pvmpid" 2>/dev/null; }
+	[ -n "$pvmpid" ] && { (echo halt | PVM_TMP=$tmp/pvm pvm) >/dev/null 2>&1; kill "$pvmpid" 2>/dev/null; }
 	wait 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -130,7 +130,7 @@ if command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 	export PVM_TMP=$tmp/pvm PVM_ALLOW_ROOT=1
 	mkdir -p "$PVM_TMP" "$HOME/pvm3/bin/LINUX64"
 	cc -O2 -o "$HOME/pvm3/bin/LINUX64/pp_pvm" pp_pvm.c -lpvm3 || exit 1
-	pvmd </dev/null >"$tmp/pvmd.out" 2>&1 &
+	setsid pvmd </dev/null >"$tmp/pvmd.out" 2>&1 &
 	pvmpid=$!
 	sleep 1
 	pvm_pp() { # ID NAME ROUNDTRIPS PACE_US
