@@ -4,13 +4,15 @@
 #   make                 node side for the host port + console
 #   make node PORT=P     node side only, for port P (ports/P.mk), into build/P
 #   make nodes           node side for every port that can be built here
-#   make deps            install missing Debian packages (ports/deps.sh)
+#   make deps            install missing Debian packages and the target
+#                        libraries in build/sysroot (ports/deps.sh; as root)
 #   make check           deps, build, all tests; ends "N passed, N failed"
 #   make demo            deps, build, show the main job
 #   make fuzz            run the fuzzers for a while (FUZZ_SECONDS)
 #   make bench           build and run every benchmark (tests/bench/run.sh)
 #   make test-bins       build the test programs only; make check-only runs them
 #   make install PREFIX=/usr/local
+#   make clean           remove the build (not build/sysroot)
 #   make V=1 ...         show the full commands (default: one line a step)
 #
 # Each folder adds its sources in its own module.mk.  Dependencies are
@@ -25,14 +27,18 @@ TOP := $(CURDIR)
 # ("CC wire/wire.c", "LD build/linux-x86_64/bin/paravtd"); V=1 prints the
 # full commands instead.  A recipe line starts with $(call say,TAG,WHAT)
 # directly followed by its command; other recipe lines start with $(Q).
-# Warnings and errors are never hidden.
+# Inside a shell command, $(call step,TAG,WHAT) prints the step line only
+# when the step happens (a generated file that did not change prints
+# none).  Warnings and errors are never hidden.
 V ?= 0
 ifeq ($(V),1)
 Q :=
+step =
 say =
 else
 Q := @
-say = @printf '%-5s %s\n' '$(1)' '$(2)';
+step = printf '%-5s %s\n' '$(1)' '$(2)';
+say = @$(call step,$(1),$(2))
 endif
 MAKEFLAGS += --no-print-directory
 HOST_PORT := linux-x86_64
@@ -94,7 +100,7 @@ include tests/module.mk
 node: $(NODE_TARGETS)
 
 nodes:
-	@for p in $(BUILD_PORTS); do \
+	$(Q)for p in $(BUILD_PORTS); do \
 		$(MAKE) node PORT=$$p || exit 1; \
 	done
 
@@ -105,15 +111,15 @@ PTAG := $(if $(filter-out $(HOST_PORT),$(PORT)),[$(PORT)] )
 CTAG = $(if $(filter console/%,$<),,[console] )
 
 $(B)/obj/%.o: %.c
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,CC,$(PTAG)$<)$(CC) $(NODE_CFLAGS) -c -o $@ $<
 
 build/console/obj/%.o: %.c
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,CC,$(CTAG)$<)$(HOSTCC) $(CON_CFLAGS) -c -o $@ $<
 
 deps:
-	@ports/deps.sh
+	$(Q)ports/deps.sh
 
 install: all
 	$(call say,INST,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \

@@ -11,7 +11,7 @@ CONSOLE_BIN := $(HB)/bin/paravt
 console: $(CONSOLE_BIN)
 
 $(CONSOLE_BIN): $(CONSOLE_OBJS) $(ANA_LIB) $(TD_CON_LIB) $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(HOSTCC) -o $@ $(CONSOLE_OBJS) $(ANA_LIB) $(TD_CON_LIB) \
 		$(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS)
 

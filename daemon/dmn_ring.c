@@ -11,13 +11,6 @@
 
 #include "dmn_ring.h"
 
-#ifndef O_NOFOLLOW
-#define O_NOFOLLOW 0
-#endif
-#ifndef MAP_FAILED
-#define MAP_FAILED ((void *)-1)
-#endif
-
 /* Whether path is "DIR/ring-NAME" with no other slash. */
 static int ring_path_ok(const char *path, const char *dir)
 {

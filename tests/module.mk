@@ -19,20 +19,20 @@ include tests/tools/module.mk
 S390X_TD_BENCH := build/linux-s390x-qemu/tests/td_bench
 bench: $(BENCH_BINS) all build/tests/td_bench
 	$(Q)$(MAKE) PORT=linux-s390x-qemu $(S390X_TD_BENCH)
-	@tests/bench/run.sh
+	$(Q)tests/bench/run.sh
 
 .PHONY: test-bins check-only
 test-bins: $(TEST_BINS) $(FUZZ_BINS)
 
 check: deps
-	@$(MAKE) all test-bins
-	@$(MAKE) nodes
-	@tests/run.sh all
+	$(Q)$(MAKE) all test-bins
+	$(Q)$(MAKE) nodes
+	$(Q)tests/run.sh all
 
 # Run the tests without installing packages or rebuilding node ports.
 check-only: all test-bins
-	@tests/run.sh all
+	$(Q)tests/run.sh all
 
 demo: deps
-	@$(MAKE) all nodes
-	@tests/demo.sh
+	$(Q)$(MAKE) all nodes
+	$(Q)tests/demo.sh

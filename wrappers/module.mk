@@ -32,19 +32,19 @@ NODE_TARGETS += $(PVT_PVM_LIB) $(PVT_EV_HEADERS) $(EV_SINK)
 $(B)/obj/wrappers/para_vt_pvm.o: NODE_CFLAGS += $(PVM_CFLAGS)
 
 $(PVT_PVM_LIB): $(B)/obj/wrappers/para_vt_pvm.o
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/include/paravt_pvm.h: wrappers/paravt_pvm.h
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,CP,$@)cp $< $@
 
 $(B)/include/paravt_mpi.h: wrappers/paravt_mpi.h
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,CP,$@)cp $< $@
 
 $(B)/include/pvt_event.h: wrappers/pvt_event.h
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,CP,$@)cp $< $@
 
 # The event sink: the daemon's side of the task socket for the tests,
@@ -53,7 +53,7 @@ $(B)/include/pvt_event.h: wrappers/pvt_event.h
 $(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers -Idaemon
 $(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/obj/daemon/dmn_ring.o \
 		$(B)/lib/libparavt.a
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< \
 		$(B)/obj/daemon/dmn_ring.o $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 
@@ -68,7 +68,7 @@ PVT_PIC_SRCS := $(PVT_RT_SRCS) breakpoints/bp_rt.c $(WIRE_SRCS) \
 NODE_TARGETS += $(PVT_MPI_A) $(PVT_MPI_SO)
 
 $(B)/pic/%.o: %.c
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,CC,[pic] $<)$(CC) $(NODE_CFLAGS) -Ibreakpoints -Itypedesc -Iwrappers -fPIC \
 		-c -o $@ $<
 
@@ -79,15 +79,15 @@ PVT_MPI_SRCS := wrappers/pvt_mpi.c wrappers/pvt_mpi_p2p.c \
 PVT_MPI_OBJS := $(PVT_MPI_SRCS:%.c=$(B)/pic/%.o)
 
 $(PVT_MPI_OBJS): $(B)/pic/wrappers/%.o: wrappers/%.c
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,MPICC,$<)$(MPICC) $(NODE_CFLAGS) -Iwrappers -fPIC -c -o $@ $<
 
 $(PVT_MPI_A): $(PVT_MPI_OBJS)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(PVT_MPI_SO): $(PVT_MPI_OBJS) $(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(MPICC) -shared -o $@ $^ $(MSGPACK_LIBS)
 endif
 
@@ -98,14 +98,14 @@ PVT_PVM_SO := $(B)/lib/libparavt_pvm.so
 NODE_TARGETS += $(PVT_PVM_SO)
 
 $(B)/pic/wrappers/pre/%.o: wrappers/%.c
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,CC,[preload] $<)$(CC) $(NODE_CFLAGS) $(PVM_CFLAGS) -DPVT_PVM_PRELOAD -Iwrappers -fPIC \
 		-c -o $@ $<
 
 $(PVT_PVM_SO): $(B)/pic/wrappers/pre/para_vt_pvm.o \
 		$(B)/pic/wrappers/pre/pvt_pvm_preload.o \
 		$(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) -shared -o $@ $^ $(MSGPACK_LIBS) -ldl
 endif
 
@@ -113,6 +113,6 @@ endif
 EV_CRASH := $(B)/tests/ev_crash
 NODE_TARGETS += $(EV_CRASH)
 $(EV_CRASH): $(B)/obj/tests/wrappers/ev_crash.o $(B)/lib/libparavt.a
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 $(B)/obj/tests/wrappers/ev_crash.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc

@@ -20,13 +20,6 @@
 
 #include "rt_ring.h"
 
-#ifndef O_NOFOLLOW
-#define O_NOFOLLOW 0
-#endif
-#ifndef MAP_FAILED
-#define MAP_FAILED ((void *)-1)
-#endif
-
 /* The monotonic clock in ns. */
 static uint64_t ring_now(void)
 {

@@ -13,7 +13,7 @@ TEST_BINS += $(BENCH_NAMES:%=build/tests/bench/%)
 
 $(BENCH_NAMES:%=build/tests/bench/%): build/tests/bench/%: \
 		tests/bench/%.c $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -o $@ $< $(HOST_WIRE_LIB) -lmsgpackc \
 		-lpthread
 
@@ -22,7 +22,7 @@ BENCH_BINS += build/tests/bench/bench_inst
 TEST_BINS += build/tests/bench/bench_inst
 build/tests/bench/bench_inst: tests/bench/bench_inst.c $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -Iconsole -o $@ $< $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB) -L$(LLVM_DIR)/lib -lclang \
 		-Wl,-rpath,$(LLVM_DIR)/lib
@@ -33,7 +33,7 @@ BENCH_BINS += build/tests/bench/bench_events
 TEST_BINS += build/tests/bench/bench_events
 build/tests/bench/bench_events: tests/bench/bench_events.c \
 		build/linux-x86_64/lib/libparavt.a
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -Iwrappers -Ibreakpoints -Itypedesc -o $@ $< \
 		build/linux-x86_64/lib/libparavt.a -lmsgpackc
 
@@ -42,7 +42,7 @@ build/tests/bench/bench_events: tests/bench/bench_events.c \
 BENCH_BINS += build/tests/bench/bench_ana
 TEST_BINS += build/tests/bench/bench_ana
 build/tests/bench/bench_ana: tests/bench/bench_ana.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -Iconsole/ana -Iwrappers -o $@ $< \
 		$(ANA_LIB) $(ANA_LIBS)
 
@@ -53,7 +53,7 @@ TEST_BINS += build/tests/bench/bench_tfile
 build/tests/bench/bench_tfile: tests/bench/bench_tfile.c \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(CON_CFLAGS) -o $@ $< \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS)

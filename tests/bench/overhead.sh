@@ -35,7 +35,7 @@ mkdir -p "$HOME" && chmod 700 "$HOME"
 
 cleanup() {
 	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
-	[ -n "$pvmpid" ] && { echo halt | PVM_TMP=$tmp/pvm pvm >/dev/null 2>&1; kill "$pvmpid" 2>/dev/null; }
+	[ -n "$pvmpid" ] && { (echo halt | PVM_TMP=$tmp/pvm pvm) >/dev/null 2>&1; kill "$pvmpid" 2>/dev/null; }
 	wait 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -90,17 +90,25 @@ report() {
 
 echo "== overhead: real programs plainly and under paravt ($RUNS runs each, alternating; $(nproc) cpus)"
 
-# ---- MPI ping-pong ---------------------------------------------------------
-mpi_pp() { # ID NAME ROUNDTRIPS PACE_US
+# side_by_side ID FIELD: RUNS times, run_plain then run_traced (defined
+# by the caller, output in ID.p.out and ID.out); the FIELD figures go
+# into ID.plain and ID.traced.
+side_by_side() {
 	: >"$1.plain"; : >"$1.traced"
 	k=0
 	while [ $k -lt "$RUNS" ]; do
-		mpirun --allow-run-as-root -np 2 ./pp_mpi "$3" "$4" >"$1.p.out" 2>&1 &&
-			field rtt_ns "$1.p.out" >>"$1.plain"
-		traced "$1" mpi pp_mpi.c run mpi -np 2 pp_mpi "$3" "$4" &&
-			field rtt_ns "$1.out" >>"$1.traced"
+		run_plain >"$1.p.out" 2>&1 && field "$2" "$1.p.out" >>"$1.plain"
+		run_traced && field "$2" "$1.out" >>"$1.traced"
 		k=$((k + 1))
 	done
+}
+
+# ---- MPI ping-pong ---------------------------------------------------------
+mpi_pp() { # ID NAME ROUNDTRIPS PACE_US
+	id=$1 n=$3 pace=$4
+	run_plain() { mpirun --allow-run-as-root -np 2 ./pp_mpi "$n" "$pace"; }
+	run_traced() { traced "$id" mpi pp_mpi.c run mpi -np 2 pp_mpi "$n" "$pace"; }
+	side_by_side "$1" rtt_ns
 	span=$(comp_span "$1.pvtrace" "MPI_Barrier")
 	comp=$(awk -v s="${span:-0}" -v n="$3" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 / n }')
 	# 4 traced calls a round trip: each rank's send and receive
@@ -110,15 +118,9 @@ mpi_pp mpp "mpi ping-pong" 100000 0
 mpi_pp mpq "mpi ping-pong 10k/s" 20000 100
 
 # ---- MPI master/worker -----------------------------------------------------
-: >mw.plain; : >mw.traced
-k=0
-while [ $k -lt "$RUNS" ]; do
-	mpirun --allow-run-as-root --oversubscribe -np 3 ./mw_mpi 10000 20 \
-		>mw.p.out 2>&1 && field total_ns mw.p.out >>mw.plain
-	traced mw mpi mw_mpi.c run mpi -np 3 mw_mpi 10000 20 &&
-		field total_ns mw.out >>mw.traced
-	k=$((k + 1))
-done
+run_plain() { mpirun --allow-run-as-root --oversubscribe -np 3 ./mw_mpi 10000 20; }
+run_traced() { traced mw mpi mw_mpi.c run mpi -np 3 mw_mpi 10000 20; }
+side_by_side mw total_ns
 span=$(comp_span mw.pvtrace "MPI_Barrier")
 comp=$(awk -v s="${span:-0}" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 }')
 report "mpi master/worker" "ns" mw.plain mw.traced 0 "$comp"
@@ -128,19 +130,14 @@ if command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 	export PVM_TMP=$tmp/pvm PVM_ALLOW_ROOT=1
 	mkdir -p "$PVM_TMP" "$HOME/pvm3/bin/LINUX64"
 	cc -O2 -o "$HOME/pvm3/bin/LINUX64/pp_pvm" pp_pvm.c -lpvm3 || exit 1
-	pvmd </dev/null >"$tmp/pvmd.out" 2>&1 &
+	setsid pvmd </dev/null >"$tmp/pvmd.out" 2>&1 &
 	pvmpid=$!
 	sleep 1
 	pvm_pp() { # ID NAME ROUNDTRIPS PACE_US
-		: >"$1.plain"; : >"$1.traced"
-		k=0
-		while [ $k -lt "$RUNS" ]; do
-			"$HOME/pvm3/bin/LINUX64/pp_pvm" "$3" "$4" >"$1.p.out" 2>&1 &&
-				field rtt_ns "$1.p.out" >>"$1.plain"
-			(unset PVM_TMP; traced "$1" pvm pp_pvm.c run pvm pp_pvm "$3" "$4") &&
-				field rtt_ns "$1.out" >>"$1.traced"
-			k=$((k + 1))
-		done
+		id=$1 n=$3 pace=$4
+		run_plain() { "$HOME/pvm3/bin/LINUX64/pp_pvm" "$n" "$pace"; }
+		run_traced() { (unset PVM_TMP; traced "$id" pvm pp_pvm.c run pvm pp_pvm "$n" "$pace"); }
+		side_by_side "$1" rtt_ns
 		span=$(comp_span "$1.pvtrace" "pvm_mytid")
 		comp=$(awk -v s="${span:-0}" -v n="$3" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 / n }')
 		# 6 traced calls a round trip: initsend, send, recv on each side

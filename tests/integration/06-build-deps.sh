@@ -9,9 +9,14 @@
 #     once, non-zero, naming the package and saying to run make deps as
 #     root, before any compiler runs (no build/linux-* directory appears);
 #   - make help and make clean still work with a package missing;
+#   - ports/deps.sh off a terminal prints one line ("deps: all present"),
+#     no progress;
 #   - with all present, building the wire library prints exactly one line
 #     a step ("CC    wire/wire.c", "AR    build/...") and V=1 prints the
-#     full compiler commands instead.
+#     full commands instead (mkdir too);
+#   - every recipe line of Makefile and the module.mk files is quiet (starts
+#     with @, $(Q) or $(call say,...)), so no rule prints its command;
+#   - sub-makes (make nodes) print no "Entering directory".
 # shellcheck source=tests/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -52,6 +57,12 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 echo "ports/deps.sh --check: ${ms} ms"
 [ "$ms" -lt 500 ] || fail "ports/deps.sh --check took ${ms} ms (limit 500)"
 ok "check takes ${ms} ms"
+
+# ---- off a terminal, deps.sh prints one line and no progress -------------
+ports/deps.sh >"$T/deps.log" 2>&1 </dev/null || { cat "$T/deps.log"; fail "deps.sh"; }
+[ "$(cat "$T/deps.log")" = "deps: all present" ] ||
+	{ cat -A "$T/deps.log"; fail "deps.sh printed more than 'deps: all present'"; }
+ok "deps.sh off a terminal: one line"
 
 # ---- a package missing: make stops at once ------------------------------
 export PARAVT_DEPS_FAKE_MISSING=libmsgpack-dev
@@ -110,5 +121,28 @@ cat "$T/v1.log"
 expect_grep '^cc .*-std=c99 .*-c -o build/linux-x86_64/obj/wire/wire\.o wire/wire\.c$' \
 	"$T/v1.log" "V=1 does not show the compiler command"
 expect_grep "ar rcs $LIB " "$T/v1.log" "V=1 does not show the ar command"
+expect_grep '^mkdir -p build/linux-x86_64/obj/wire/$' "$T/v1.log" \
+	"V=1 does not show mkdir"
 expect_no_grep '^CC    ' "$T/v1.log" "V=1 printed short lines"
 ok "V=1 shows the full commands"
+
+# ---- every rule is quiet --------------------------------------------------
+# A recipe line (tab first, not the continuation of the line before) must
+# start with @, $(Q) or $(call say,...).
+mkfiles=$(git ls-files Makefile '*module.mk')
+[ "$(echo "$mkfiles" | wc -l)" -gt 5 ] || fail "git ls-files found no module.mk"
+for f in $mkfiles; do
+	awk -v f="$f" '/^\t/ && prev !~ /\\$/ &&
+		$0 !~ /^\t(@|\$\(Q\)|\$\(call say,)/ {
+		print f ":" NR ": " $0 } { prev = $0 }' "$f"
+done >"$T/loud.txt"
+[ ! -s "$T/loud.txt" ] || { cat "$T/loud.txt"; fail "recipe lines that print their command"; }
+ok "every recipe line of $(echo "$mkfiles" | wc -l) make files is quiet"
+
+# ---- sub-makes print no directory ---------------------------------------
+rc=$(mk "$T/nodes.log" -n nodes)
+[ "$rc" -eq 0 ] || { cat "$T/nodes.log"; fail "make -n nodes failed"; }
+expect_grep 'build/linux-s390x-qemu/' "$T/nodes.log" "make -n nodes ran no sub-make"
+expect_no_grep 'Entering directory|Leaving directory' "$T/nodes.log" \
+	"a sub-make printed its directory"
+ok "make nodes: no 'Entering directory'"

@@ -5,7 +5,7 @@ WIREPOKE := build/tests/tools/wirepoke
 TEST_BINS += $(WIREPOKE)
 
 $(WIREPOKE): tests/tools/wirepoke.c $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iwrappers -o $@ tests/tools/wirepoke.c \
 		$(HOST_WIRE_LIB) -lmsgpackc
 

@@ -9,7 +9,7 @@ UNIT_LIBS = $(shell pkg-config --libs cmocka msgpack 2>/dev/null || \
 TEST_BINS += $(UNIT_BINS)
 
 $(UNIT_BINS): build/tests/unit/%: tests/unit/%.c $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(HOST_WIRE_LIB) \
 		$(UNIT_LIBS)
 
@@ -21,7 +21,7 @@ TEST_BINS += build/tests/unit/test_con_inst
 
 build/tests/unit/test_con_inst: tests/unit/test_con_inst.c $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB) $(UNIT_LIBS) -L$(LLVM_DIR)/lib -lclang \
 		-Wl,-rpath,$(LLVM_DIR)/lib
@@ -29,7 +29,7 @@ build/tests/unit/test_con_inst: tests/unit/test_con_inst.c $(CON_INST_OBJS) \
 # inst_tool: command-line driver of the instrumenter for the shell tests.
 build/tests/inst_tool: tests/instrument/inst_tool.c $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(CON_INST_OBJS) $(HOST_WIRE_LIB) \
 		-L$(LLVM_DIR)/lib -lclang -Wl,-rpath,$(LLVM_DIR)/lib
 TEST_BINS += build/tests/inst_tool
@@ -41,7 +41,7 @@ ANA_STATS_TESTS := build/tests/unit/test_ana_stats \
 TEST_BINS += $(ANA_STATS_TESTS)
 
 $(ANA_STATS_TESTS): build/tests/unit/%: tests/unit/%.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
@@ -49,7 +49,7 @@ $(ANA_STATS_TESTS): build/tests/unit/%: tests/unit/%.c $(ANA_LIB)
 TEST_BINS += build/tests/unit/test_ana_hang
 
 build/tests/unit/test_ana_hang: tests/unit/test_ana_hang.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
@@ -58,7 +58,7 @@ build/tests/unit/test_ana_hang: tests/unit/test_ana_hang.c $(ANA_LIB)
 TEST_BINS += build/tests/unit/test_ana_out
 
 build/tests/unit/test_ana_out: tests/unit/test_ana_out.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
@@ -67,7 +67,7 @@ build/tests/unit/test_ana_out: tests/unit/test_ana_out.c $(ANA_LIB)
 TEST_BINS += build/tests/unit/test_ana
 
 build/tests/unit/test_ana: tests/unit/test_ana.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
@@ -76,7 +76,7 @@ build/tests/unit/test_ana: tests/unit/test_ana.c $(ANA_LIB)
 TEST_BINS += build/tests/unit/test_ana_comm
 
 build/tests/unit/test_ana_comm: tests/unit/test_ana_comm.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
@@ -86,7 +86,7 @@ TEST_BINS += build/tests/unit/test_con_clk
 
 build/tests/unit/test_con_clk: tests/unit/test_con_clk.c \
 		build/console/obj/console/con_clk.o $(ANA_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
 		build/console/obj/console/con_clk.o $(ANA_LIB) $(ANA_LIBS) \
 		$(UNIT_LIBS)
@@ -96,7 +96,7 @@ TEST_BINS += build/tests/unit/test_bp_model
 
 build/tests/unit/test_bp_model: tests/unit/test_bp_model.c \
 		breakpoints/bp_model.c breakpoints/bp_model.h
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Ibreakpoints -o $@ $< breakpoints/bp_model.c \
 		$(UNIT_LIBS)
 
@@ -107,7 +107,7 @@ TEST_BINS += build/tests/unit/test_con_tfile
 build/tests/unit/test_con_tfile: tests/unit/test_con_tfile.c \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
+	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS) \
