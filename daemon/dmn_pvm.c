@@ -12,7 +12,9 @@
  * When nothing of the session runs any more the pvmd gets SIGTERM (pvmd
  * halts the virtual machine on it, as "halt" in the console does), after
  * DMN_PVMD_HALT_MS SIGKILL to its process group; only the pvmd this
- * daemon started is touched.
+ * daemon started is touched.  With other hosts in the run the halt waits
+ * DMN_PVM_IDLE_MS more: their tasks are counted by their own daemons,
+ * and the last ones may still be ending after the master is gone.
  *
  * Other hosts (PVM_HOST from the console, kept per run in the session):
  * the hostfile names this host by the address the console reached us
@@ -63,6 +65,8 @@
 #define DMN_PVMD_START_MS 10000 /* pvmd must be up by then */
 #define DMN_PVMD_HALT_MS 3000   /* SIGTERM to SIGKILL */
 #define DMN_PVM_JOIN_MS 30000   /* extra hosts must have joined by then */
+#define DMN_PVM_IDLE_MS 5000    /* with other hosts: halt this long after
+                                   nothing runs here */
 
 /* Sleeps ms milliseconds. */
 static void dmn_pvm_nap(unsigned ms)
@@ -449,9 +453,26 @@ static void dmn_pvmd_gone(dmn_work *w, dmn_sess *s)
 void dmn_pvm_idle(dmn_work *w, dmn_sess *s)
 {
 	dmn_pvmd *d = s->pvmd;
+	uint64_t now = wire_now_ns();
 
 	if (d == NULL || d->halt_at != 0 || d->pid <= 0 || d->slave)
 		return; /* a slave ends with its virtual machine */
+	if (dmn_pvm_nhosts(s) > 0 && d->idle_at == 0) {
+		/* The tasks of the other hosts are not ours to count: the
+		 * last ones may be ending (they sent the master their last
+		 * message, and the master is gone).  Halting now would have
+		 * their pvmd kill them (issue 11: s390x workers ended with
+		 * status -1 after `continue all`); plain PVM never halts. */
+		d->idle_at = now + (uint64_t)DMN_PVM_IDLE_MS * 1000000u;
+		dmn_log(DMN_INFO, "session %llu: nothing runs here; halting "
+		        "pvmd %ld in %d ms (tasks of other hosts may be "
+		        "ending)", (unsigned long long)s->id, (long)d->pid,
+		        DMN_PVM_IDLE_MS);
+		dmn_work_reap_soon(w);
+		return;
+	}
+	if (d->idle_at != 0 && now < d->idle_at)
+		return; /* dmn_pvm_poll comes back */
 	dmn_log(DMN_INFO, "session %llu: nothing runs; halting pvmd %ld",
 	        (unsigned long long)s->id, (long)d->pid);
 	kill(d->pid, SIGTERM);
@@ -466,6 +487,12 @@ void dmn_pvm_poll(dmn_work *w, dmn_sess *s)
 
 	if (d == NULL)
 		return;
+	if (d->idle_at != 0 && d->halt_at == 0) {
+		if (s->nprocs > 0)
+			d->idle_at = 0; /* a new run: the wait starts again */
+		else if (wire_now_ns() >= d->idle_at)
+			dmn_pvm_idle(w, s);
+	}
 	if (d->pid == 0 && d->pgid > 0) {
 		/* a slave pvmd after its fork: alive while its group is */
 		if (kill(-d->pgid, 0) == 0 || errno != ESRCH)

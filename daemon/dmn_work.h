@@ -55,6 +55,9 @@ struct dmn_pvmd {
 	char tmp[DMN_PATH_MAX]; /* its PVM_TMP */
 	uint64_t build;         /* the build its ep= names */
 	uint64_t halt_at;       /* wire_now_ns() for SIGKILL; 0 running */
+	uint64_t idle_at;       /* wire_now_ns() to halt at when this host
+	                           has nothing running but other hosts'
+	                           tasks may still be ending; 0 none */
 	dmn_sess *sess;         /* its session */
 	int slave;              /* started by REXEC (dmn_rexec.c) */
 	int efd;                /* slave: its stderr pipe, or -1 */
