@@ -30,8 +30,11 @@ static struct {
 	size_t nproc_of;
 } con_ana;
 
+static void con_ana_st_free(void);
+
 void con_ana_reset(void)
 {
+	con_ana_st_free();
 	ana_free(con_ana.tr);
 	free(con_ana.proc_of);
 	memset(&con_ana, 0, sizeof con_ana);
@@ -134,15 +137,19 @@ static int con_ana_procs(ana_trace *tr, const con_ev_rec **first)
 	return 0;
 }
 
-/* One stored event as an ana_ev of process proc (strings interned). */
-static int con_ana_event(ana_trace *tr, uint32_t proc, const con_ev_rec *r)
+/* One stored event as an ana_ev of process proc (strings interned);
+ * raw: t_ns stays the node's time (streaming: the clock models are known
+ * at the end), else it is put on the console clock. */
+static int con_ana_event(ana_trace *tr, uint32_t proc, const con_ev_rec *r,
+			 int raw)
 {
 	const con_ev_src *s = con_ev_src_at(r->src);
 	const ana_node *nd = &tr->nodes[tr->procs[proc].node];
 	ana_ev e;
 
 	memset(&e, 0, sizeof e);
-	e.t_ns = ana_clock_to_console(&nd->clock, (int64_t)r->t_ns);
+	e.t_ns = raw ? (int64_t)r->t_ns :
+		 ana_clock_to_console(&nd->clock, (int64_t)r->t_ns);
 	e.delta_ns = (int64_t)r->delta_ns;
 	e.bytes = r->bytes;
 	e.seq = r->seq;
@@ -187,7 +194,7 @@ static int con_ana_build(ana_trace **out)
 	for (num = con_ev_oldest(); rc == 0 && num < end; num++) {
 		e = con_ev_get(num);
 		if (e != NULL && e->src < n)
-			rc = con_ana_event(tr, con_ana.proc_of[e->src], e);
+			rc = con_ana_event(tr, con_ana.proc_of[e->src], e, 0);
 	}
 	if (rc == 0)
 		rc = ana_analyze(tr, NULL);
@@ -239,6 +246,179 @@ ana_trace *con_ana_get(char *err, size_t errlen)
 	con_ana.lost = tot.lost;
 	con_ana.clk = clk;
 	return tr;
+}
+
+/* ---- streaming: a trace file read straight into the analysis ---------- */
+
+/* The trace being built and, per node of it, its first event's times (a
+ * constant clock model when the node has no samples). */
+static struct {
+	ana_trace *tr;        /* being built, or NULL */
+	int64_t *first_t;     /* per node: t_ns of its first event */
+	int64_t *first_off;   /* per node: t_ns - t_con_ns of it */
+} con_ana_st;
+
+/* Frees the streaming state (not a trace handed over). */
+static void con_ana_st_free(void)
+{
+	ana_free(con_ana_st.tr);
+	free(con_ana_st.first_t);
+	free(con_ana_st.first_off);
+	memset(&con_ana_st, 0, sizeof con_ana_st);
+}
+
+/* The index of the node called name in the streamed trace, added (with a
+ * model set at the end) when new; e is its first event.  Or a code. */
+static int con_ana_st_node(const char *name, const con_ev_rec *e)
+{
+	ana_trace *tr = con_ana_st.tr;
+	int64_t *t, *o;
+	uint32_t i;
+	int n;
+
+	for (i = 0; i < tr->nnodes; i++)
+		if (strcmp(tr->nodes[i].name, name) == 0)
+			return (int)i;
+	t = realloc(con_ana_st.first_t, (tr->nnodes + 1) * sizeof *t);
+	if (t != NULL)
+		con_ana_st.first_t = t;
+	o = realloc(con_ana_st.first_off, (tr->nnodes + 1) * sizeof *o);
+	if (o != NULL)
+		con_ana_st.first_off = o;
+	if (t == NULL || o == NULL ||
+	    (n = ana_add_node(tr, name, "", NULL)) < 0)
+		return ANA_ENOMEM;
+	t[n] = (int64_t)e->t_ns;
+	o[n] = (int64_t)e->t_ns - e->t_con_ns;
+	return n;
+}
+
+/* The analysis process of source src, added when new (e: its first
+ * event, or NULL for a source without events).  Or a code. */
+static int con_ana_st_proc(size_t src, const con_ev_rec *e)
+{
+	static const con_ev_rec none; /* a node without events: offset 0 */
+	const con_ev_src *s = con_ev_src_at(src);
+	char name[ANA_NAME_MAX];
+	uint32_t *v;
+	size_t i;
+	int node, proc;
+
+	if (src >= con_ana.nproc_of) {
+		v = realloc(con_ana.proc_of, (src + 1) * sizeof *v);
+		if (v == NULL)
+			return ANA_ENOMEM;
+		for (i = con_ana.nproc_of; i <= src; i++)
+			v[i] = ANA_NONE;
+		con_ana.proc_of = v;
+		con_ana.nproc_of = src + 1;
+	}
+	if (con_ana.proc_of[src] != ANA_NONE)
+		return (int)con_ana.proc_of[src];
+	node = con_ana_st_node(s->node, e != NULL ? e : &none);
+	if (node < 0)
+		return node;
+	snprintf(name, sizeof name, "p%d", s->pid_id);
+	proc = ana_add_proc(con_ana_st.tr, name, (uint32_t)node);
+	if (proc >= 0)
+		con_ana.proc_of[src] = (uint32_t)proc;
+	return proc;
+}
+
+/* The event sink (con_ev_set_sink): one more event of its process. */
+static int con_ana_st_sink(const con_ev_rec *e, void *ctx)
+{
+	int proc = con_ana_st_proc(e->src, e);
+
+	(void)ctx;
+	if (proc < 0)
+		return proc;
+	return con_ana_event(con_ana_st.tr, (uint32_t)proc, e, 1);
+}
+
+int con_ana_stream_begin(void)
+{
+	con_ana_reset();
+	con_ana_st_free();
+	con_ana_st.tr = ana_new();
+	if (con_ana_st.tr == NULL)
+		return ANA_ENOMEM;
+	con_ev_set_sink(con_ana_st_sink, NULL);
+	return 0;
+}
+
+/* Puts every event of the streamed trace on the console clock: each
+ * node's fitted model, else the offset its first event arrived with. */
+static void con_ana_st_clocks(ana_trace *tr)
+{
+	ana_clock c;
+	uint32_t i, p, k;
+
+	for (i = 0; i < tr->nnodes; i++) {
+		if (con_clk_model(tr->nodes[i].name, &c) != 0 || !c.valid) {
+			memset(&c, 0, sizeof c);
+			c.valid = 1; /* (every node has its first entry) */
+			c.ref_ns = con_ana_st.first_t[i];
+			c.offset_ns = con_ana_st.first_off[i];
+		}
+		tr->nodes[i].clock = c;
+		con_ana_arch(tr->nodes[i].name, tr->nodes[i].arch,
+			     sizeof tr->nodes[i].arch);
+	}
+	for (p = 0; p < tr->nprocs; p++)
+		for (k = 0; k < tr->procs[p].nev; k++)
+			tr->procs[p].ev[k].t_ns = ana_clock_to_console(
+				&tr->nodes[tr->procs[p].node].clock,
+				tr->procs[p].ev[k].t_ns);
+}
+
+int con_ana_stream_end(char *err, size_t errlen)
+{
+	ana_trace *tr = con_ana_st.tr;
+	con_ev_stats tot;
+	con_ev_src *s;
+	size_t i, n = con_ev_nsrcs();
+	int rc = 0, proc;
+
+	con_ev_set_sink(NULL, NULL);
+	if (tr == NULL)
+		return ANA_EARG;
+	for (i = 0; i < n && rc == 0; i++) { /* sources without events too */
+		proc = con_ana_st_proc(i, NULL);
+		if (proc < 0) {
+			rc = proc;
+			break;
+		}
+		s = con_ev_src_at(i);
+		tr->procs[proc].lost = s->st.lost;
+		if (s->have_tid) {
+			tr->procs[proc].have_tid = 1;
+			tr->procs[proc].tid = s->tid;
+			tr->tid_gen++;
+		}
+	}
+	if (rc == 0) {
+		con_ana_st_clocks(tr);
+		rc = ana_analyze(tr, NULL);
+	}
+	if (rc == 0)
+		rc = ana_sort(tr, ANA_VIEW_COMP);
+	if (rc != 0) {
+		snprintf(err, errlen, "out of memory analysing %llu events",
+			 (unsigned long long)con_ev_next());
+		con_ana_st_free();
+		con_ana_reset();
+		return rc;
+	}
+	con_ana_st.tr = NULL; /* handed over */
+	con_ana_st_free();
+	con_ev_totals(&tot);
+	con_ana.tr = tr;
+	con_ana.next = con_ev_next();
+	con_ana.nsrcs = n;
+	con_ana.lost = tot.lost;
+	con_ana.clk = con_ana_clock_count();
+	return 0;
 }
 
 size_t con_ana_src_of(uint32_t proc)

@@ -25,8 +25,22 @@ ana_trace *con_ana_get(char *err, size_t errlen);
 size_t con_ana_src_of(uint32_t proc);
 uint32_t con_ana_proc_of(size_t src);
 
-/* Forgets the cached analysis. */
+/* Forgets the cached analysis (and a trace being streamed). */
 void con_ana_reset(void);
+
+/* Streaming, for a trace file read only to be analysed (trace-info,
+ * export, report): after con_ev_reset, con_ana_stream_begin makes every
+ * event stored from then on go straight into a new analysis instead of
+ * the event store's ring (con_ev_set_sink), so a trace needs the memory
+ * of its analysis only (about ANA_STREAM_EV_BYTES per event, not that
+ * plus CON_EV_REC_BYTES); con_ana_stream_end fits the clock models, runs
+ * the passes and makes the result what con_ana_get returns.  The store
+ * keeps sources, strings and counters but no events: trace show and
+ * trace dump have nothing to show.  0, or an ANA_E* code (with err). */
+int con_ana_stream_begin(void);
+int con_ana_stream_end(char *err, size_t errlen);
+
+#define ANA_STREAM_EV_BYTES (sizeof(ana_ev) + 2 * sizeof(ana_ref))
 
 /* Parses "--view comp|order|raw" among argv (removing nothing); returns
  * the ana_view, or -1 with err for a bad value. */

@@ -32,6 +32,9 @@ static struct {
 	uint64_t dropped;    /* forgotten because the ring was full */
 	uint64_t last_ns;    /* when the last batch arrived */
 	int64_t t0_con_ns;   /* console time of the first event stored */
+	int64_t lo_ns, hi_ns; /* earliest and latest console time stored */
+	con_ev_sink_fn sink; /* takes the events instead of the ring */
+	void *sink_ctx;
 } con_ev;
 
 static int con_ev_resize(size_t ncap);
@@ -62,6 +65,20 @@ void con_ev_reset(void)
 	free(con_ev.ring);
 	memset(&con_ev, 0, sizeof con_ev);
 	con_ev.max = max;
+}
+
+/* Sets the sink. */
+void con_ev_set_sink(con_ev_sink_fn fn, void *ctx)
+{
+	con_ev.sink = fn;
+	con_ev.sink_ctx = ctx;
+}
+
+/* The time span of the events stored. */
+void con_ev_span(int64_t *lo, int64_t *hi)
+{
+	*lo = con_ev.next > 0 ? con_ev.lo_ns : 0;
+	*hi = con_ev.next > 0 ? con_ev.hi_ns : 0;
 }
 
 /* Sets the ring's maximum; a larger ring shrinks at once. */
@@ -366,16 +383,27 @@ static int con_ev_store(con_ev_src *s, uint32_t idx, con_ev_rec *e,
 		s->st.dups++;
 		return 0;
 	}
-	slot = con_ev_slot();
-	if (slot == NULL)
-		return -1;
 	e->src = idx;
 	e->t_con_ns = (int64_t)e->t_ns - offset_ns;
-	if (con_ev.next == 0)
+	if (con_ev.sink != NULL) {
+		if (con_ev.sink(e, con_ev.sink_ctx) < 0)
+			return -1;
+	} else {
+		slot = con_ev_slot();
+		if (slot == NULL)
+			return -1;
+		*slot = *e;
+		con_ev.count++;
+	}
+	if (con_ev.next == 0) {
 		con_ev.t0_con_ns = e->t_con_ns;
-	*slot = *e;
+		con_ev.lo_ns = con_ev.hi_ns = e->t_con_ns;
+	}
+	if (e->t_con_ns < con_ev.lo_ns)
+		con_ev.lo_ns = e->t_con_ns;
+	if (e->t_con_ns > con_ev.hi_ns)
+		con_ev.hi_ns = e->t_con_ns;
 	con_ev.next++;
-	con_ev.count++;
 	s->next_seq = e->seq + 1;
 	con_ev_count(s, e);
 	con_ev_track(s, e);

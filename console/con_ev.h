@@ -130,8 +130,23 @@ enum con_ev_class {
 	CON_EVC_COUNT
 };
 
-/* Forgets everything (events, sources, counters); keeps the maximum. */
+/* Forgets everything (events, sources, counters, the sink); keeps the
+ * maximum. */
 void con_ev_reset(void);
+
+/* A taker of every stored event instead of the ring (a trace file read
+ * straight into the analysis: con_ana_stream_begin).  Returns 0, or < 0
+ * when out of memory (the batch then fails with WIRE_ENOMEM). */
+typedef int (*con_ev_sink_fn)(const con_ev_rec *e, void *ctx);
+
+/* Sends every event stored from now on to fn (NULL: to the ring again);
+ * counters, sources and strings are kept as always, the ring stays
+ * empty.  Until con_ev_reset. */
+void con_ev_set_sink(con_ev_sink_fn fn, void *ctx);
+
+/* First and last console time of the events ever stored (0, 0 when
+ * none). */
+void con_ev_span(int64_t *lo, int64_t *hi);
 
 /* Sets how many events the ring keeps (at least 16; CON_EV_UNBOUNDED:
  * all).  A larger maximum lets a full ring grow again (nothing stored is

@@ -248,7 +248,7 @@ int con_sub_export(int argc, char **argv)
 		return 2;
 	}
 	note[0] = '\0';
-	r = con_tfile_load(path, note, sizeof note, err, sizeof err);
+	r = con_tfile_load_analysed(path, note, sizeof note, err, sizeof err);
 	if (r < 0) {
 		fprintf(stderr, "paravt: %s\n", err);
 		return 1;

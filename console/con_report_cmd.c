@@ -419,7 +419,8 @@ int con_sub_report(int argc, char **argv)
 		fprintf(stderr, "paravt: %s\n%s\n", err, CON_REPORT_USAGE);
 		return 2;
 	}
-	r = con_tfile_load(o.trace, note, sizeof note, err, sizeof err);
+	r = con_tfile_load_analysed(o.trace, note, sizeof note, err,
+				    sizeof err);
 	if (r == 0 && note[0] != '\0') {
 		fprintf(stderr, "paravt: %s: %s\n", o.trace, note);
 		return 1;

@@ -81,6 +81,14 @@ int con_tfile_close(const char *how, int status, char *err, size_t errlen);
 long con_tfile_load(const char *path, char *note, size_t notelen,
 		    char *err, size_t errlen);
 
+/* The same, for a trace read only to be analysed (paravt trace-info,
+ * export, report): the events go straight into the analysis
+ * (con_ana_stream_begin), not into the store, so a trace needs about
+ * ANA_STREAM_EV_BYTES of memory per event instead of that plus
+ * CON_EV_REC_BYTES; con_ana_get then returns that analysis. */
+long con_tfile_load_analysed(const char *path, char *note, size_t notelen,
+			     char *err, size_t errlen);
+
 /* ---- what con_tfile_load read besides the events ---- */
 
 #define CON_TFILE_NAME_MAX 64

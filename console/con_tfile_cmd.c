@@ -246,10 +246,12 @@ static void con_tfile_cmd_date(int64_t t, char *buf, size_t n)
 
 /* Reads path into the store: records (>= 0, note filled when cut
  * short) or a code with err. */
-static long con_tfile_cmd_load(const char *path, char *note, size_t nn,
-			       char *err, size_t errlen)
+static long con_tfile_cmd_load(const char *path, int analysed, char *note,
+			       size_t nn, char *err, size_t errlen)
 {
-	long r = con_tfile_load(path, note, nn, err, errlen);
+	long r = analysed ? con_tfile_load_analysed(path, note, nn, err,
+						    errlen)
+			  : con_tfile_load(path, note, nn, err, errlen);
 
 	if (r == 0 && note[0] != '\0') {
 		snprintf(err, errlen, "%s: %s: not even the header is whole",
@@ -271,7 +273,7 @@ int con_cmd_open(int argc, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "usage: open FILE");
 		return WIRE_EARG;
 	}
-	r = con_tfile_cmd_load(argv[1], note, sizeof note, err, errlen);
+	r = con_tfile_cmd_load(argv[1], 0, note, sizeof note, err, errlen);
 	if (r < 0)
 		return (int)r;
 	m = con_tfile_loaded();
@@ -406,18 +408,12 @@ static void con_tfile_info_proc(const con_ev_src *s)
 	       where);
 }
 
-/* First and last console time of the stored events. */
+/* Time between the first and the last event (console clock), s. */
 static double con_tfile_info_span(void)
 {
-	const con_ev_rec *e;
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	uint64_t k;
+	int64_t lo, hi;
 
-	for (k = con_ev_oldest(); k < con_ev_next(); k++) {
-		e = con_ev_get(k);
-		lo = e->t_con_ns < lo ? e->t_con_ns : lo;
-		hi = e->t_con_ns > hi ? e->t_con_ns : hi;
-	}
+	con_ev_span(&lo, &hi);
 	return hi >= lo ? (double)(hi - lo) / 1e9 : 0.0;
 }
 
@@ -491,7 +487,8 @@ int con_sub_trace_info(int argc, char **argv)
 		fprintf(stderr, "%s\n", CON_TFILE_INFO_USAGE);
 		return 2;
 	}
-	r = con_tfile_cmd_load(argv[1], note, sizeof note, err, sizeof err);
+	r = con_tfile_cmd_load(argv[1], 1, note, sizeof note, err,
+			       sizeof err);
 	if (r < 0) {
 		fprintf(stderr, "paravt: %s\n", err);
 		return 1;

@@ -37,6 +37,7 @@
 #define CON_TFILE_RD_NOMEM (-2) /* a reader ran out of memory (fatal) */
 
 static con_tfile_meta con_tfm; /* what the last load read */
+static int con_tfile_stream;   /* loading straight into the analysis */
 
 /* ---- field access ----------------------------------------------------- */
 
@@ -533,10 +534,13 @@ static long con_tfile_records(const char *path, const char *d, size_t n,
 			rc = con_tfile_header(path, &u.data, err, errlen);
 		else if (con_tfile_record(&u.data) == CON_TFILE_RD_NOMEM) {
 			snprintf(err, errlen, "out of memory reading %s after "
-				 "%llu events (the console keeps every event "
-				 "of a trace file in memory: about %zu bytes "
-				 "each, and the analysis as much again)", path,
+				 "%llu events (%s: about %zu bytes each)", path,
 				 (unsigned long long)con_ev_next(),
+				 con_tfile_stream ? "the analysis of a trace "
+				 "file holds every event" : "the console keeps "
+				 "every event of a trace file in memory, and "
+				 "its analysis as much again",
+				 con_tfile_stream ? ANA_STREAM_EV_BYTES :
 				 CON_EV_REC_BYTES);
 			rc = WIRE_ENOMEM;
 		}
@@ -607,12 +611,32 @@ long con_tfile_load(const char *path, char *note, size_t notelen,
 	con_tfm.size = n;
 	/* a file is read whole, and stays whole (until trace keep N) */
 	con_ev_set_max(CON_EV_UNBOUNDED);
-	rc = con_tfile_records(path, d, n, note, notelen, err, errlen);
+	if (con_tfile_stream && con_ana_stream_begin() != 0) {
+		snprintf(err, errlen, "out of memory");
+		rc = WIRE_ENOMEM;
+	} else {
+		rc = con_tfile_records(path, d, n, note, notelen, err, errlen);
+	}
+	if (rc >= 0 && con_tfile_stream &&
+	    con_ana_stream_end(err, errlen) != 0)
+		rc = WIRE_ENOMEM;
 	munmap((void *)d, n);
 	if (rc < 0) {
 		con_ev_reset();
 		con_clk_reset();
 		con_ana_reset();
 	}
+	return rc;
+}
+
+/* Reads path straight into the analysis (con_ana.h: streaming). */
+long con_tfile_load_analysed(const char *path, char *note, size_t notelen,
+			     char *err, size_t errlen)
+{
+	long rc;
+
+	con_tfile_stream = 1;
+	rc = con_tfile_load(path, note, notelen, err, errlen);
+	con_tfile_stream = 0;
 	return rc;
 }

@@ -106,7 +106,7 @@ sed -n '/^Proc /,$p' "$T/late" >"$T/late.tail"
 diff -u "$T/live.tail" "$T/late.tail" || fail "a trace file started after the run differs"
 "$PARAVT" trace-info "$T/late.pvt" >"$T/late.info" 2>&1 || fail "trace-info late.pvt"
 expect_grep '^ended: +console exit, status 0$' "$T/late.info"
-expect_grep '^  p1 +nat +t[0-9a-f]+ +- +[0-9]+ +[0-9]+ +[0-9]+ +0  exited status 0$' "$T/late.info" "late.pvt: the master's end"
+expect_grep '^  p1 +nat +t[0-9a-f]+ +pvm_master +[0-9]+ +[0-9]+ +[0-9]+ +0  exited status 0$' "$T/late.info" "late.pvt: the master's end"
 ok "trace file started after the run: the same stats, events and analysis"
 
 # ---- truncation ------------------------------------------------------------
