@@ -49,8 +49,11 @@ const con_cmd con_info_cmds[] = {
 	 "pid, tid (PVM task id or MPI rank, from its events), state and\n"
 	 "where it is.  A running process is computing, communicating\n"
 	 "(inside a send or multicast) or waiting (inside a receive or a\n"
-	 "group call), as its events tell; else stopped, exited, crashed.\n"
-	 "Where: the breakpoint it is stopped at, how it ended, or the\n"
+	 "group call), as its events tell; else stopped, exited, crashed\n"
+	 "(a fault: SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or killed (a\n"
+	 "signal sent to it: SIGTERM of pvm_kill, SIGKILL, ...).  Where:\n"
+	 "the breakpoint it is stopped at, how it ended (\"status unknown\"\n"
+	 "for a task pvmd or mpirun started that could not say), or the\n"
 	 "source line of its last event.",
 	 con_info_procs, NULL, CON_ARG_NONE, NULL},
 	{"locals", "info locals",
