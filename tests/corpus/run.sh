@@ -444,7 +444,7 @@ compare_out() {
 }
 
 # ---- one result line -------------------------------------------------------
-FMT='%-34s %-8s %-8s %-9s %-11s %-5s %-5s %-5s %s\n'
+FMT='%-34s %-7s %-7s %-9s %-15s %-5s %-5s %-5s %s\n'
 header() {
 	# shellcheck disable=SC2059
 	printf "$FMT" PROGRAM PLAIN PARAVT OUTPUT UNMATCHED VIOL REP INV RESULT
@@ -589,6 +589,11 @@ run_pvm() {
 		result "$NAME" "$PL_ST" - - - - - - "plain only"
 		return
 	fi
+	if [ "$PL_ST" = timeout ]; then
+		result "$NAME" "$PL_ST" - - - - - - "NOT RUN under paravt: the plain run reaches the time limit ($LIMIT s)"
+		PVM_NOTRUN=$((PVM_NOTRUN + 1))
+		return
+	fi
 	# Under paravt: the same sources and flags, run pvm MASTER ARGS.
 	# Compiler flags other than load's own go through --cflags.
 	set -- --pvm
@@ -606,9 +611,7 @@ run_pvm() {
 	pv_lines "$D/pv.out" >"$D/pv.lines"
 	compare_out "$D/plain.lines" "$D/pv.lines" "$FILTER"
 	analyse "$D"
-	_x=""
-	[ "$PL_ST" = timeout ] && _x="; plain run reached the time limit"
-	verdict "$PL_ST" "$PV_ST" "$_x"
+	verdict "$PL_ST" "$PV_ST" ""
 	result "$NAME" "$PL_ST" "$PV_ST" "$OUT_SAME" "$UNM_S/$UNM_R" "$VIOL" "$REP" "$INV/$INV2" "$VERDICT"
 	case $VERDICT in PASS) PVM_PASS=$((PVM_PASS + 1)) ;; *) PVM_FAIL=$((PVM_FAIL + 1)) ;; esac
 	[ $KEEP = 1 ] || rm -f "$D/trace.pvtrace"
@@ -636,7 +639,10 @@ run_mpi() {
 	_srcs="$*"
 	# shellcheck disable=SC2086
 	if ! mpicc -g -w $_uflags -o "$D/$_prog" $_srcs -lm >"$D/build.log" 2>&1; then
-		result "$NAME" build - - - - - - "NOT RUN plain build (Open MPI mpicc) failed: $(grep -m1 'error' "$D/build.log" | sed 's/^[^:]*:[0-9:]* //' | cut -c1-100)"
+		_e=$(grep -o "undefined reference to \`[A-Za-z_0-9]*'" "$D/build.log" | sort -u | head -3 | sed "s/undefined reference to//; s/[\`']//g" | tr '\n' ' ')
+		if [ -n "$_e" ]; then _e="Open MPI has no${_e% }"
+		else _e=$(grep -m1 'error' "$D/build.log" | sed 's/^[^:]*:[0-9:]* //' | cut -c1-100); fi
+		result "$NAME" build - - - - - - "NOT RUN plain build (Open MPI mpicc) failed: $_e"
 		MPI_NOTRUN=$((MPI_NOTRUN + 1)); return
 	fi
 	MPI_BUILT=$((MPI_BUILT + 1))
@@ -652,6 +658,12 @@ run_mpi() {
 	if [ $PLAIN_ONLY = 1 ]; then
 		if [ $_plok = 1 ]; then _v="plain only: No Errors"; else _v="plain only: FAILS plainly"; fi
 		result "$NAME" "$PL_ST" - - - - - - "$_v${NOTE:+ ($NOTE)}"
+		return
+	fi
+	if [ "$PL_ST" = timeout ]; then
+		# Not worth another $LIMIT s: it cannot count either way.
+		result "$NAME" "$PL_ST" - - - - - - "PLAIN-FAIL reaches the time limit ($LIMIT s) without paravt: not run under paravt${NOTE:+ ($NOTE)}"
+		MPI_PLAIN_FAIL=$((MPI_PLAIN_FAIL + 1))
 		return
 	fi
 	# shellcheck disable=SC2086
@@ -741,7 +753,7 @@ T1=$(date +%s)
 {
 	echo
 	echo "summary ($(date -u '+%Y-%m-%d %H:%M UTC'), $((T1 - T0)) s, per-program limit $LIMIT s$( [ $PLAIN_ONLY = 1 ] && echo ', plain runs only'))"
-	echo "PVM examples:  $((PVM_PASS + PVM_FAIL)) run: $PVM_PASS PASS, $PVM_FAIL FAIL; $PVM_NOTRUN not run (build or pvmd), $PVM_EXCL excluded"
+	echo "PVM examples:  $((PVM_PASS + PVM_FAIL)) run: $PVM_PASS PASS, $PVM_FAIL FAIL; $PVM_NOTRUN not run (plain build, pvmd or plain time limit), $PVM_EXCL excluded"
 	echo "MPICH tests:   $MPI_BUILT built ($MPI_NOTRUN did not build with Open MPI, $MPI_EXCL excluded);"
 	echo "               pass plainly $MPI_PLAIN_OK; of those: pass under paravt $MPI_PV_OK, crash $MPI_CRASH,"
 	echo "               unmatched > 0 in $MPI_UNM, repairs > 0 in $MPI_REP; PASS (all checks) $MPI_PASS, FAIL $MPI_FAIL;"
