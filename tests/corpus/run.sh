@@ -102,23 +102,17 @@ die() { echo "run.sh: $*" >&2; exit 2; }
 note() { echo "run.sh: $*" >&2; }
 
 # bounded SECS OUT ERR CMD...: runs CMD in the background with no standard
-# input (unless redirected by the caller's CMD), at most SECS seconds
-# (TERM, then KILL 5 s later), output to OUT and ERR; returns its status
-# (124: time limit).  In the background so that Ctrl-C reaches our trap.
+# input, at most SECS seconds (TERM, then KILL 5 s later), output to OUT
+# and ERR; returns its status (124: time limit).  In the background, and
+# never inside a subshell of ours, so that a signal to this script runs
+# its trap at once.  $B_DIR (default .) is its directory, $B_IN (default
+# /dev/null) its standard input; both are reset after each call.
+B_DIR=. B_IN=/dev/null
 bounded() {
 	_s=$1 _o=$2 _e=$3; shift 3
-	timeout -k 5 "$_s" "$@" </dev/null >"$_o" 2>"$_e" &
+	(cd "$B_DIR" && exec timeout -k 5 "$_s" "$@") <"$B_IN" >"$_o" 2>"$_e" &
 	CUR=$!
-	wait "$CUR"
-	_rc=$?
-	CUR=""
-	return $_rc
-}
-# bounded_in SECS IN OUT ERR CMD...: as bounded, standard input from IN.
-bounded_in() {
-	_s=$1 _in=$2 _o=$3 _e=$4; shift 4
-	timeout -k 5 "$_s" "$@" <"$_in" >"$_o" 2>"$_e" &
-	CUR=$!
+	B_DIR=. B_IN=/dev/null
 	wait "$CUR"
 	_rc=$?
 	CUR=""
@@ -209,7 +203,8 @@ fetch_mpich() {
 		rm -rf "$W/mpi"
 		mkdir -p "$W/mpi" || die "cannot make $W/mpi"
 		note "fetching MPICH's source package (apt-get source mpich) into $W/mpi"
-		(cd "$W/mpi" && bounded 900 "$T/src.out" "$T/src.err" apt-get source mpich) ||
+		B_DIR=$W/mpi
+		bounded 900 "$T/src.out" "$T/src.err" apt-get source mpich ||
 			{ tail -20 "$T/src.out" "$T/src.err" >&2; die "apt-get source mpich failed"; }
 		for _d in "$W"/mpi/mpich-*/test/mpi; do
 			[ -e "$_d/util/mtest.c" ] && MPISRC=$_d
@@ -391,7 +386,8 @@ paravt_run() {
 	ensure_daemon
 	[ "$_in" = - ] || set -- --stdin "$_in" "$@"
 	set -- trace -o "$_d/trace.pvtrace" --node "corpus=127.0.0.1:$DPORT" --timeout "$LIMIT" "$@"
-	(cd "$_d/pv" && bounded $((LIMIT + 120)) "$_d/pv.out" "$_d/pv.err" "$PARAVT" "$@")
+	B_DIR=$_d/pv
+	bounded $((LIMIT + 120)) "$_d/pv.out" "$_d/pv.err" "$PARAVT" "$@"
 	PV_RC=$?
 }
 
@@ -472,11 +468,13 @@ verdict() {
 	_c=$(pv_crashes "$D/pv.out" | head -n 2 | tr '\n' ';' | sed 's/;$//')
 	[ -n "$_c" ] && _r="$_r; crash: $_c"
 	[ "$OUT_SAME" = same ] || _r="$_r; output differs ($OUT_SAME lines)"
-	[ -n "$ANA_ERR" ] && _r="$_r; $ANA_ERR"
-	[ "$UNM_S/$UNM_R" = 0/0 ] || _r="$_r; unmatched $UNM_S sends $UNM_R receives"
-	[ "$VIOL" = 0 ] || _r="$_r; $VIOL receives before their send"
-	[ "$REP" = 0 ] || _r="$_r; $REP events repaired"
-	[ "$INV" = 0 ] && [ "$INV2" = 0 ] || _r="$_r; inversions $INV/$INV2"
+	if [ -n "$ANA_ERR" ]; then _r="$_r; $ANA_ERR"
+	else
+		[ "$UNM_S/$UNM_R" = 0/0 ] || _r="$_r; unmatched $UNM_S sends $UNM_R receives"
+		[ "$VIOL" = 0 ] || _r="$_r; $VIOL receives before their send"
+		[ "$REP" = 0 ] || _r="$_r; $REP events repaired"
+		[ "$INV" = 0 ] && [ "$INV2" = 0 ] || _r="$_r; inversions $INV/$INV2"
+	fi
 	_r="$_r$3"
 	if [ -z "$_r" ]; then VERDICT=PASS; else VERDICT="FAIL ${_r#; }"; fi
 }
@@ -570,10 +568,11 @@ run_pvm() {
 		PVM_NOTRUN=$((PVM_NOTRUN + 1)); return
 	fi
 	mkdir -p "$D/plainrun"
+	B_DIR=$D/plainrun
+	[ "$_in" = - ] || B_IN=$_in
 	# shellcheck disable=SC2086
-	(cd "$D/plainrun" && export PVM_TMP="$D/pvmtmp" HOME="$D/home" &&
-		if [ "$_in" = - ]; then bounded "$LIMIT" "$D/plain.stdout" "$D/plain.stderr" "$BIN/$_m" $_args
-		else bounded_in "$LIMIT" "$_in" "$D/plain.stdout" "$D/plain.stderr" "$BIN/$_m" $_args; fi)
+	bounded "$LIMIT" "$D/plain.stdout" "$D/plain.stderr" \
+		env PVM_TMP="$D/pvmtmp" HOME="$D/home" "$BIN/$_m" $_args
 	PL_RC=$?
 	# Spawned tasks may still run (and print): up to 10 s more.
 	_i=0
@@ -647,7 +646,8 @@ run_mpi() {
 	fi
 	MPI_BUILT=$((MPI_BUILT + 1))
 	# shellcheck disable=SC2086
-	(cd "$D/plainrun" && bounded "$LIMIT" "$D/plain.stdout" "$D/plain.stderr" $MPIRUN -np "$NP" "$D/$_prog" $ARGS)
+	B_DIR=$D/plainrun
+	bounded "$LIMIT" "$D/plain.stdout" "$D/plain.stderr" $MPIRUN -np "$NP" "$D/$_prog" $ARGS
 	PL_RC=$?
 	PL_ST=$PL_RC
 	[ $PL_RC = 124 ] || [ $PL_RC = 137 ] && PL_ST=timeout
