@@ -103,14 +103,19 @@ note() { echo "run.sh: $*" >&2; }
 
 # bounded SECS OUT ERR CMD...: runs CMD in the background with no standard
 # input, at most SECS seconds (TERM, then KILL 5 s later), output to OUT
-# and ERR; returns its status (124: time limit).  In the background, and
+# and ERR (one file, in the order written, when they are the same name);
+# returns its status (124: time limit).  In the background, and
 # never inside a subshell of ours, so that a signal to this script runs
 # its trap at once.  $B_DIR (default .) is its directory, $B_IN (default
 # /dev/null) its standard input; both are reset after each call.
 B_DIR=. B_IN=/dev/null
 bounded() {
 	_s=$1 _o=$2 _e=$3; shift 3
-	(cd "$B_DIR" && exec timeout -k 5 "$_s" "$@") <"$B_IN" >"$_o" 2>"$_e" &
+	if [ "$_o" = "$_e" ]; then
+		(cd "$B_DIR" && exec timeout -k 5 "$_s" "$@") <"$B_IN" >"$_o" 2>&1 &
+	else
+		(cd "$B_DIR" && exec timeout -k 5 "$_s" "$@") <"$B_IN" >"$_o" 2>"$_e" &
+	fi
 	CUR=$!
 	B_DIR=. B_IN=/dev/null
 	wait "$CUR"
@@ -350,7 +355,7 @@ HOSTNAME_=$(hostname 2>/dev/null || echo localhost)
 # name), the host name, dates and times of day; trailing blanks; empty
 # lines dropped.
 common_filter() {
-	sed -e "s/$HOSTNAME_/HOST/g" \
+	sed -e "s/\\b$HOSTNAME_\\b/HOST/g" \
 		-e 's|/[^ :<>"]*/\([^/ :<>"]*\)|\1|g' \
 		-e 's/\bt[0-9a-f]\{5,8\}\b/tTID/g' \
 		-e 's/\b0x[0-9a-f]\{5,8\}\b/tTID/g' \
@@ -389,6 +394,17 @@ paravt_run() {
 	B_DIR=$_d/pv
 	bounded $((LIMIT + 120)) "$_d/pv.out" "$_d/pv.err" "$PARAVT" "$@"
 	PV_RC=$?
+}
+
+# build_refused DIR: true when paravt trace stopped before running because
+# load or build failed (exit 2, no process started); sets BUILD_ERR to
+# paravt's first error line.
+build_refused() {
+	[ "$PV_RC" = 2 ] || return 1
+	grep -q '^\[p[0-9]* started' "$1/pv.out" && return 1
+	BUILD_ERR=$(grep -h -m1 'error' "$1/pv.err" "$1/pv.out" | sed "s|$W/[a-z]*/||g" | cut -c1-160)
+	[ -n "$BUILD_ERR" ] || BUILD_ERR="paravt trace exited 2: $(head -n 1 "$1/pv.err" | cut -c1-120)"
+	return 0
 }
 
 # analyse DIR: trace-info and trace check of DIR/trace.pvtrace; sets
@@ -571,14 +587,14 @@ run_pvm() {
 	B_DIR=$D/plainrun
 	[ "$_in" = - ] || B_IN=$_in
 	# shellcheck disable=SC2086
-	bounded "$LIMIT" "$D/plain.stdout" "$D/plain.stderr" \
+	bounded "$LIMIT" "$D/plain.out" "$D/plain.out" \
 		env PVM_TMP="$D/pvmtmp" HOME="$D/home" "$BIN/$_m" $_args
 	PL_RC=$?
 	# Spawned tasks may still run (and print): up to 10 s more.
 	_i=0
 	while [ "$(pvm_tasks_left "$D")" != 0 ] && [ $_i -lt 20 ]; do sleep 0.5; _i=$((_i + 1)); done
 	pvm_halt_vm "$D"
-	{ cat "$D/plain.stdout" "$D/plain.stderr"
+	{ cat "$D/plain.out"
 	  sed -n 's/^\[t80040000\] [0-9/]* [0-9:]* \[t[0-9a-f]*\] //p' "$D/pvmtmp/pvml.$PVM_UID" 2>/dev/null |
 		grep -v '^EOF$'
 	} >"$D/plain.lines"
@@ -604,13 +620,23 @@ run_pvm() {
 	for _s in $SRCS; do set -- "$@" "$PVMSRC/$_s"; done
 	# shellcheck disable=SC2086
 	paravt_run "$D" "$_in" "$@" -- run pvm "$_m" $_args
+	_x=""
+	if build_refused "$D"; then
+		# Not buildable through paravt: the plain build, by --exec
+		# (libparavt_pvm.so preloaded; spawned tasks from its directory).
+		mv "$D/pv.out" "$D/pv-build.out"; mv "$D/pv.err" "$D/pv-build.err"
+		# shellcheck disable=SC2086
+		paravt_run "$D" "$_in" --exec "$BIN/$_m" -- run pvm $_args
+		_x="; paravt cannot build it ($BUILD_ERR): figures from --exec of the plain build"
+		PVM_EXEC=$((PVM_EXEC + 1))
+	fi
 	PV_ST=$(pv_status "$D/pv.out" p1)
 	[ -n "$PV_ST" ] || PV_ST="none"
 	[ $PV_RC = 3 ] && PV_ST=timeout
 	pv_lines "$D/pv.out" >"$D/pv.lines"
 	compare_out "$D/plain.lines" "$D/pv.lines" "$FILTER"
 	analyse "$D"
-	verdict "$PL_ST" "$PV_ST" ""
+	verdict "$PL_ST" "$PV_ST" "$_x"
 	result "$NAME" "$PL_ST" "$PV_ST" "$OUT_SAME" "$UNM_S/$UNM_R" "$VIOL" "$REP" "$INV/$INV2" "$VERDICT"
 	case $VERDICT in PASS) PVM_PASS=$((PVM_PASS + 1)) ;; *) PVM_FAIL=$((PVM_FAIL + 1)) ;; esac
 	[ $KEEP = 1 ] || rm -f "$D/trace.pvtrace"
@@ -647,14 +673,14 @@ run_mpi() {
 	MPI_BUILT=$((MPI_BUILT + 1))
 	# shellcheck disable=SC2086
 	B_DIR=$D/plainrun
-	bounded "$LIMIT" "$D/plain.stdout" "$D/plain.stderr" $MPIRUN -np "$NP" "$D/$_prog" $ARGS
+	bounded "$LIMIT" "$D/plain.out" "$D/plain.out" $MPIRUN -np "$NP" "$D/$_prog" $ARGS
 	PL_RC=$?
 	PL_ST=$PL_RC
 	[ $PL_RC = 124 ] || [ $PL_RC = 137 ] && PL_ST=timeout
 	_plok=0
-	[ $PL_RC = 0 ] && grep -q 'No Errors' "$D/plain.stdout" && _plok=1
+	[ $PL_RC = 0 ] && grep -q 'No Errors' "$D/plain.out" && _plok=1
 	[ $_plok = 1 ] && MPI_PLAIN_OK=$((MPI_PLAIN_OK + 1))
-	cat "$D/plain.stdout" "$D/plain.stderr" >"$D/plain.lines"
+	cp "$D/plain.out" "$D/plain.lines"
 	if [ $PLAIN_ONLY = 1 ]; then
 		if [ $_plok = 1 ]; then _v="plain only: No Errors"; else _v="plain only: FAILS plainly"; fi
 		result "$NAME" "$PL_ST" - - - - - - "$_v${NOTE:+ ($NOTE)}"
@@ -668,6 +694,14 @@ run_mpi() {
 	fi
 	# shellcheck disable=SC2086
 	paravt_run "$D" - --mpi $_uflags $_srcs -- run mpi -np "$NP" $( [ -n "$ARGS" ] && echo "$_prog" ) $ARGS
+	_xb=""
+	if build_refused "$D"; then
+		mv "$D/pv.out" "$D/pv-build.out"; mv "$D/pv.err" "$D/pv-build.err"
+		# shellcheck disable=SC2086
+		paravt_run "$D" - --exec "$D/$_prog" -- run mpi -np "$NP" $ARGS
+		_xb="; paravt cannot build it ($BUILD_ERR): figures from --exec of the plain build"
+		MPI_EXEC=$((MPI_EXEC + 1))
+	fi
 	PV_ST=$(pv_status "$D/pv.out" p1)
 	[ -n "$PV_ST" ] || PV_ST="none"
 	[ $PV_RC = 3 ] && PV_ST=timeout
@@ -682,12 +716,12 @@ run_mpi() {
 		[ -n "$_crash" ] && MPI_CRASH=$((MPI_CRASH + 1))
 		[ "$UNM_S/$UNM_R" != 0/0 ] && MPI_UNM=$((MPI_UNM + 1))
 		[ "$REP" != 0 ] && MPI_REP=$((MPI_REP + 1))
-		_x=""
-		[ $_pvok = 1 ] || _x="; no 'No Errors' under paravt"
+		_x=$_xb
+		[ $_pvok = 1 ] || _x="$_x; no 'No Errors' under paravt"
 		verdict "$PL_ST" "$PV_ST" "$_x"
 		case $VERDICT in PASS) MPI_PASS=$((MPI_PASS + 1)) ;; *) MPI_FAIL=$((MPI_FAIL + 1)) ;; esac
 	else
-		VERDICT="PLAIN-FAIL fails without paravt (status $PL_ST$(grep -q 'No Errors' "$D/plain.stdout" || echo ', no "No Errors"')): not counted"
+		VERDICT="PLAIN-FAIL fails without paravt (status $PL_ST$(grep -q 'No Errors' "$D/plain.out" || echo ', no "No Errors"')): not counted"
 		MPI_PLAIN_FAIL=$((MPI_PLAIN_FAIL + 1))
 	fi
 	result "$NAME" "$PL_ST" "$PV_ST" "$OUT_SAME" "$UNM_S/$UNM_R" "$VIOL" "$REP" "$INV/$INV2" "$VERDICT${NOTE:+ ($NOTE)}"
@@ -695,7 +729,7 @@ run_mpi() {
 }
 
 # ---- main ----------------------------------------------------------------------
-PVM_PASS=0 PVM_FAIL=0 PVM_NOTRUN=0 PVM_EXCL=0
+PVM_PASS=0 PVM_FAIL=0 PVM_NOTRUN=0 PVM_EXCL=0 PVM_EXEC=0 MPI_EXEC=0
 MPI_BUILT=0 MPI_NOTRUN=0 MPI_EXCL=0 MPI_PLAIN_OK=0 MPI_PV_OK=0 MPI_CRASH=0
 MPI_UNM=0 MPI_REP=0 MPI_PASS=0 MPI_FAIL=0 MPI_PLAIN_FAIL=0
 [ -x "$PARAVT" ] && [ -x "$PARAVTD" ] || [ $LIST_ONLY = 1 ] || [ $PLAIN_ONLY = 1 ] ||
@@ -754,10 +788,11 @@ T1=$(date +%s)
 	echo
 	echo "summary ($(date -u '+%Y-%m-%d %H:%M UTC'), $((T1 - T0)) s, per-program limit $LIMIT s$( [ $PLAIN_ONLY = 1 ] && echo ', plain runs only'))"
 	echo "PVM examples:  $((PVM_PASS + PVM_FAIL)) run: $PVM_PASS PASS, $PVM_FAIL FAIL; $PVM_NOTRUN not run (plain build, pvmd or plain time limit), $PVM_EXCL excluded"
+	echo "               $PVM_EXEC not buildable through paravt (traced with --exec instead)"
 	echo "MPICH tests:   $MPI_BUILT built ($MPI_NOTRUN did not build with Open MPI, $MPI_EXCL excluded);"
 	echo "               pass plainly $MPI_PLAIN_OK; of those: pass under paravt $MPI_PV_OK, crash $MPI_CRASH,"
 	echo "               unmatched > 0 in $MPI_UNM, repairs > 0 in $MPI_REP; PASS (all checks) $MPI_PASS, FAIL $MPI_FAIL;"
-	echo "               $MPI_PLAIN_FAIL fail without paravt (not counted)"
+	echo "               $MPI_PLAIN_FAIL fail without paravt (not counted); $MPI_EXEC not buildable through paravt (--exec)"
 	[ $DAEMON_DEATHS = 0 ] || echo "paravtd died $DAEMON_DEATHS times (restarted)"
 	echo "details: $W/runs/NAME/ (plain.lines, pv.out, out.diff, info.out, check.out)"
 } | tee -a "$RESULTS"
