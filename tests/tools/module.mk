@@ -18,8 +18,8 @@ TEST_BINS += $(GENTRACE)
 $(GENTRACE): tests/tools/gentrace.c \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS) \
 		$(UNIT_LIBS)
