@@ -109,26 +109,33 @@ static size_t rt_crash_build(const wire_peer *p, int sig)
 	return f.len;
 }
 
-/* The handler: report, then let the signal kill the task. */
-static void rt_crash_handler(int sig)
+/* In a signal handler: sends the whole frames still queued (a half-packed
+ * one, from a signal inside the runtime, is dropped), then the buffered
+ * events and a CRASH event; with frame, also the CRASH frame (a fault).
+ * Errno is kept. */
+static void rt_crash_report(int sig, int frame)
 {
 	int saved = errno, fd = pvt__rt_fd();
 	const wire_peer *p = pvt__rt_peer_sigsafe();
 	size_t n;
 
 	if (fd >= 0 && p != NULL) {
-		/* Whole frames still queued go first; a half-packed one
-		 * (crash inside the runtime) is dropped. */
 		n = pvt__rt_building() ? 0 : wire_buf_used(&p->out);
 		if (n == 0 ||
 		    pvt__rt_sigsafe_send(fd, wire_buf_head(&p->out), n) == 0) {
 			pvt__ev_crash(sig); /* buffered events, then CRASH */
-			n = rt_crash_build(p, sig);
+			n = frame ? rt_crash_build(p, sig) : 0;
 			if (n > 0)
 				(void)pvt__rt_sigsafe_send(fd, rt_crash_frame, n);
 		}
 	}
 	errno = saved;
+}
+
+/* The handler of a fault: report, then let the signal kill the task. */
+static void rt_crash_handler(int sig)
+{
+	rt_crash_report(sig, 1);
 	(void)raise(sig);
 }
 
@@ -136,17 +143,7 @@ static void rt_crash_handler(int sig)
  * then the signal with its default action. */
 static void rt_term_handler(int sig)
 {
-	int saved = errno, fd = pvt__rt_fd();
-	const wire_peer *p = pvt__rt_peer_sigsafe();
-	size_t n;
-
-	if (fd >= 0 && p != NULL) {
-		n = pvt__rt_building() ? 0 : wire_buf_used(&p->out);
-		if (n == 0 ||
-		    pvt__rt_sigsafe_send(fd, wire_buf_head(&p->out), n) == 0)
-			pvt__ev_crash(sig);
-	}
-	errno = saved;
+	rt_crash_report(sig, 0);
 	(void)raise(sig); /* SA_RESETHAND: the default action */
 }
 
