@@ -22,32 +22,31 @@ NODE_TARGETS += $(PVT_LIB) $(PVT_HEADERS) $(RT_PROG)
 $(B)/obj/breakpoints/%.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc -Iwrappers
 
 $(PVT_LIB): $(PVT_LIB_SRCS:%.c=$(B)/obj/%.o)
-	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/include/paravt_rt.h: breakpoints/paravt_rt.h
-	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CP,$@)cp $< $@
 
 $(B)/include/td.h: typedesc/td.h
-	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CP,$@)cp $< $@
 
 # The test program sees only the installed headers, as a user program
 # built by the daemon does.
 $(B)/obj/tests/runtime/rt_prog.o: tests/runtime/rt_prog.c $(PVT_HEADERS)
-	@mkdir -p $(dir $@)
-	$(CC) -std=c99 $(PORT_CFLAGS) $(WARN) -I$(B)/include -MMD -MP \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CC,$(PTAG)$<)$(CC) -std=c99 $(PORT_CFLAGS) $(WARN) -I$(B)/include -MMD -MP \
 		-c -o $@ $<
 
 $(RT_PROG): $(B)/obj/tests/runtime/rt_prog.o $(PVT_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $< $(PVT_LIB) $(MSGPACK_LIBS)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< $(PVT_LIB) $(MSGPACK_LIBS)
 
 $(RT_FAKEDMN): tests/runtime/rt_fakedmn.c $(TD_CON_LIB) $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Itypedesc -o $@ $< $(TD_CON_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Itypedesc -o $@ $< $(TD_CON_LIB) \
 		$(HOST_WIRE_LIB) -lmsgpackc
 
 ifeq ($(PORT),$(HOST_PORT))

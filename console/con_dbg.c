@@ -724,6 +724,23 @@ static int con_dbg_on_lost(con_node *n, const wire_msg *m)
 	return 1;
 }
 
+/* EVENTS_WAITED: counted (stats and trace check show it). */
+static int con_dbg_on_waited(con_node *n, const wire_msg *m)
+{
+	char text[WIRE_TEXT_MAX];
+	uint64_t proc, waits, us;
+	int id;
+
+	if (wire_unpack(m, text, sizeof text, &proc, &waits, &us) != 0) {
+		con_dbg_event_add(CON_EV_NOTE, NULL, n->spec.name, text);
+		return 1;
+	}
+	(void)con_dbg_ev_proc(n, proc, &id);
+	con_ev_waited(n->spec.name, (uint32_t)proc, id, waits, us);
+	con_tfile_waited(n->spec.name, (uint32_t)proc, id, waits, us);
+	return 1;
+}
+
 /* An ERROR frame: offered to the runs, builds and inspections that may
  * have caused it.  1 if one of them claims it. */
 static int con_dbg_on_error(con_node *n, const wire_msg *m)
@@ -776,6 +793,8 @@ static int con_dbg_on_msg(con_node *n, const wire_msg *m, void *ctx)
 		return con_dbg_on_strings(n, m);
 	case WIRE_EVENTS_LOST:
 		return con_dbg_on_lost(n, m);
+	case WIRE_EVENTS_WAITED:
+		return con_dbg_on_waited(n, m);
 	case WIRE_ERROR:
 		if (!con_dbg_on_error(n, m))
 			return 0;

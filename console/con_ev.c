@@ -421,6 +421,19 @@ int con_ev_strings(const char *node, uint32_t proc, int pid_id,
 	return 0;
 }
 
+/* EVENTS_WAITED: counted on the source. */
+void con_ev_waited(const char *node, uint32_t proc, int pid_id,
+		   uint64_t waits, uint64_t us)
+{
+	uint32_t idx;
+	con_ev_src *s = con_ev_src_get(node, proc, pid_id, &idx);
+
+	if (s != NULL) {
+		s->st.waits += waits;
+		s->st.wait_us += us;
+	}
+}
+
 /* EVENTS_LOST: counted on the source. */
 void con_ev_lost(const char *node, uint32_t proc, int pid_id,
 		 uint64_t count)
@@ -500,6 +513,8 @@ void con_ev_totals(con_ev_stats *t)
 		t->colls += s->colls;
 		t->events += s->events;
 		t->lost += s->lost;
+		t->waits += s->waits;
+		t->wait_us += s->wait_us;
 		t->dups += s->dups;
 	}
 }

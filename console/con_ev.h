@@ -69,6 +69,9 @@ typedef struct con_ev_stats {
 	uint64_t colls;      /* completed multicasts and group calls */
 	uint64_t events;     /* events stored (duplicates not counted) */
 	uint64_t lost;       /* events the daemon reported lost */
+	uint64_t waits;      /* times the task's ring was full and it
+				waited for the daemon (EVENTS_WAITED) */
+	uint64_t wait_us;    /* microseconds of those waits */
 	uint64_t dups;       /* duplicates dropped (re-sent batches) */
 } con_ev_stats;
 
@@ -143,6 +146,11 @@ int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
 int con_ev_strings(const char *node, uint32_t proc, int pid_id,
 		   uint64_t first, const msgpack_object *strings, char *err,
 		   size_t errlen);
+
+/* Counts waits of (node, proc) for room in its ring, us microseconds
+ * in all (EVENTS_WAITED). */
+void con_ev_waited(const char *node, uint32_t proc, int pid_id,
+		   uint64_t waits, uint64_t us);
 
 /* Counts count events of (node, proc) as lost (EVENTS_LOST). */
 void con_ev_lost(const char *node, uint32_t proc, int pid_id,

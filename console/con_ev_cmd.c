@@ -768,6 +768,11 @@ int con_cmd_stats(int argc, char **argv, char *err, size_t errlen)
 	free(v);
 	con_ev_totals(&t);
 	con_stats_line("total", "", "", &t);
+	if (t.waits > 0)
+		printf("(event rings full: the tasks waited %llu time%s, "
+		       "%.3f ms in all, for their daemons; paravt's own "
+		       "time)\n", (unsigned long long)t.waits,
+		       t.waits == 1 ? "" : "s", (double)t.wait_us / 1e3);
 	if (t.dups > 0 || con_ev_dropped() > 0)
 		printf("(%llu duplicate events ignored; %llu dropped from the "
 		       "store)\n", (unsigned long long)t.dups,

@@ -23,6 +23,7 @@
 #include "con_ana.h"
 #include "con_clk.h"
 #include "con_cmd.h"
+#include "con_ev.h"
 #include "wire.h"
 
 #define CON_CHECK_MS(ns) ((double)(ns) / 1e6)
@@ -68,6 +69,20 @@ static void con_check_summary(const ana_summary *s)
 	       (unsigned long long)s->diverged);
 }
 
+/* The tasks' event rings: records lost and waits for room (one line,
+ * when there was any). */
+static void con_check_rings(void)
+{
+	con_ev_stats t;
+
+	con_ev_totals(&t);
+	if (t.lost == 0 && t.waits == 0)
+		return;
+	printf("event rings: %llu events lost; tasks waited %llu times "
+	       "(%.3f ms) for room\n", (unsigned long long)t.lost,
+	       (unsigned long long)t.waits, (double)t.wait_us / 1e3);
+}
+
 /* Counts the receives before their send in the repaired measured order
  * (*order) and in the compensated one (*comp), leaving tr sorted as
  * con_ana_get gave it (ANA_VIEW_COMP).  0 or a code. */
@@ -103,6 +118,7 @@ int con_trace_check(int argc, char **argv, char *err, size_t errlen)
 	}
 	con_check_clocks(tr);
 	con_check_summary(&tr->sum);
+	con_check_rings();
 	printf("inversions in the global order: %llu\n",
 	       (unsigned long long)comp);
 	printf("inversions in the repaired measured order: %llu\n",

@@ -12,6 +12,7 @@
  *   ["strings", NODE, PROC, PID_ID, FIRST, [STR...]]       string table
  *   ["events", NODE, PROC, PID_ID, [EVENT...], OFFSET_NS]  a batch
  *   ["lost", NODE, PROC, PID_ID, COUNT]                    events lost
+ *   ["waited", NODE, PROC, PID_ID, WAITS, US]              a full ring
  *   ["exit", PID_ID, HOW, CODE]                            a process end
  *   ["var", PID_ID, BP, FILE, LINE, HIT, NAME, VALUE]      a recorded var
  *   ["end", HOW, STATUS]                                   last, once
@@ -388,6 +389,9 @@ static void con_tfile_store(void)
 		if (s->st.lost > 0)
 			con_tfile_lost(s->node, s->proc, s->pid_id,
 				       s->st.lost);
+		if (s->st.waits > 0)
+			con_tfile_waited(s->node, s->proc, s->pid_id,
+					 s->st.waits, s->st.wait_us);
 	}
 	num = con_ev_oldest();
 	while (num < con_ev_next() && con_tf.f >= 0)
@@ -558,6 +562,19 @@ void con_tfile_lost(const char *node, uint32_t proc, int pid_id,
 	con_tfile_rec("lost", 5);
 	con_tfile_src(node, proc, pid_id);
 	msgpack_pack_uint64(&con_tf.pk, count);
+	con_tfile_flush();
+}
+
+/* EVENTS_WAITED. */
+void con_tfile_waited(const char *node, uint32_t proc, int pid_id,
+		      uint64_t waits, uint64_t us)
+{
+	if (con_tf.f < 0)
+		return;
+	con_tfile_rec("waited", 6);
+	con_tfile_src(node, proc, pid_id);
+	msgpack_pack_uint64(&con_tf.pk, waits);
+	msgpack_pack_uint64(&con_tf.pk, us);
 	con_tfile_flush();
 }
 

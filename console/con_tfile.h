@@ -47,6 +47,8 @@ void con_tfile_events(const char *node, uint32_t proc, int pid_id,
 		      const msgpack_object *events);
 void con_tfile_strings(const char *node, uint32_t proc, int pid_id,
 		       uint64_t first, const msgpack_object *strings);
+void con_tfile_waited(const char *node, uint32_t proc, int pid_id,
+		      uint64_t waits, uint64_t us);
 void con_tfile_lost(const char *node, uint32_t proc, int pid_id,
 		    uint64_t count);
 void con_tfile_exit(int pid_id, const char *how, int64_t code);

@@ -297,6 +297,22 @@ static int con_tfile_rd_lost(const con_tfile_rec *r)
 	return 0;
 }
 
+/* ["waited", NODE, PROC, PID_ID, WAITS, US] */
+static int con_tfile_rd_waited(const con_tfile_rec *r)
+{
+	char node[CON_TFILE_NAME_MAX];
+	int64_t waits, us;
+	uint32_t proc;
+	int id;
+
+	if (con_tfile_fsrc(r, node, sizeof node, &proc, &id) < 0 ||
+	    con_tfile_fint(r, 4, &waits) < 0 || waits < 0 ||
+	    con_tfile_fint(r, 5, &us) < 0 || us < 0)
+		return -1;
+	con_ev_waited(node, proc, id, (uint64_t)waits, (uint64_t)us);
+	return 0;
+}
+
 /* ["exit", PID_ID, HOW, CODE] */
 static int con_tfile_rd_exit(const con_tfile_rec *r)
 {
@@ -380,6 +396,7 @@ static const struct {
 	{"events", con_tfile_rd_events},
 	{"strings", con_tfile_rd_strings},
 	{"lost", con_tfile_rd_lost},
+	{"waited", con_tfile_rd_waited},
 	{"exit", con_tfile_rd_exit},
 	{"var", con_tfile_rd_var},
 	{"types", con_tfile_rd_types},

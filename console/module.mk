@@ -11,11 +11,11 @@ CONSOLE_BIN := $(HB)/bin/paravt
 console: $(CONSOLE_BIN)
 
 $(CONSOLE_BIN): $(CONSOLE_OBJS) $(ANA_LIB) $(TD_CON_LIB) $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(HOSTCC) -o $@ $(CONSOLE_OBJS) $(ANA_LIB) $(TD_CON_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(HOSTCC) -o $@ $(CONSOLE_OBJS) $(ANA_LIB) $(TD_CON_LIB) \
 		$(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS)
 
 ifneq ($(PORT),$(HOST_PORT))
 $(HOST_WIRE_LIB):
-	$(MAKE) --no-print-directory node PORT=$(HOST_PORT)
+	$(Q)$(MAKE) node PORT=$(HOST_PORT)
 endif

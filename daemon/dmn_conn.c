@@ -465,9 +465,11 @@ void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg)
 	srv->cfg = cfg;
 	wire_hello_local(&srv->hello, "daemon", cfg->name, PVT_PORT_NAME);
 	srv->hello.version = cfg->proto_version;
-	srv->hello.ncaps = 2;
+	srv->hello.ncaps = 3;
 	snprintf(srv->hello.caps[0], sizeof srv->hello.caps[0], "ping");
 	snprintf(srv->hello.caps[1], sizeof srv->hello.caps[1], "session");
+	/* tasks may write their events into a shared ring (dmn_ring.h) */
+	snprintf(srv->hello.caps[2], sizeof srv->hello.caps[2], "ring1");
 }
 
 /* Answers a connection over the limit with ERROR EBUSY and closes it. */

@@ -21,6 +21,7 @@
 
 #include "dmn_event.h"
 #include "dmn_log.h"
+#include "dmn_ring.h"
 #include "pvt_event.h"
 #include "wire_fmt.h"
 
@@ -40,6 +41,8 @@ typedef struct dmn_evproc {
 	uint32_t sent_str;       /* names the current controller has */
 	uint64_t queued;         /* items of it in the queue */
 	int gone;                /* the process ended */
+	dmn_ring ring;           /* its shared-memory ring (ring.h NULL:
+	                            none, its records come as EVENTS) */
 } dmn_evproc;
 
 /* One queued frame. */
@@ -69,6 +72,9 @@ struct dmn_evq {
 	dmn_evproc *procs;       /* per-process state */
 	wire_buf scratch;        /* packing buffer */
 	long timer;              /* pump timer, or 0 */
+	long ring_timer;         /* drain timer while rings are mapped, or 0 */
+	int ring_busy;           /* a ring was DMN_EV_RING_BUSY full: drain soon */
+	pvt_event *ring_buf;     /* DMN_EV_BATCH records read from a ring */
 	int dropping;            /* the spill file is full (for the log) */
 	uint64_t n_events, n_batches, n_spilled, n_dropped, n_gap, n_acked;
 };
@@ -108,6 +114,7 @@ static void ev_proc_check(dmn_evq *q, dmn_evproc *e)
 	for (i = 0; i < e->nstr; i++)
 		free(e->str[i]);
 	free(e->str);
+	dmn_ring_unmap(&e->ring);
 	free(e);
 }
 
@@ -670,6 +677,196 @@ static int ev_events(dmn_evq *q, dmn_proc *p, const wire_msg *m, char *err,
 	return 0;
 }
 
+/* ---- shared-memory rings ------------------------------------------------- */
+
+/* Queues an EVENTS_WAITED item: process proc's ring was full waits
+ * times, us microseconds in all. */
+static void ev_waited(dmn_evq *q, uint64_t proc, uint64_t waits, uint64_t us)
+{
+	msgpack_packer pk;
+	dmn_evitem *it;
+
+	dmn_log(DMN_INFO, "events: proc %llu waited %llu time(s), %llu us, "
+	        "for room in its ring", (unsigned long long)proc,
+	        (unsigned long long)waits, (unsigned long long)us);
+	wire_buf_reset(&q->scratch);
+	msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
+	msgpack_pack_uint64(&pk, proc);
+	msgpack_pack_uint64(&pk, waits);
+	msgpack_pack_uint64(&pk, us);
+	it = ev_item(WIRE_EVENTS_WAITED, 3, 0, proc,
+	             wire_buf_head(&q->scratch), wire_buf_used(&q->scratch));
+	if (it != NULL)
+		ev_push(q, it);
+}
+
+/* dmn_ring_names callback: appends a name to the process's table (a
+ * name the ring could not hold leaves a gap, named "?"). */
+static int ev_ring_name(void *arg, uint32_t id, const char *s)
+{
+	dmn_evproc *e = arg;
+
+	while (e->nstr + 1 < id)
+		if (ev_proc_name(e, "?") != 0)
+			return -1;
+	return id == e->nstr + 1 ? ev_proc_name(e, s) : 0;
+}
+
+/* Moves what process p wrote into its ring since the last time into the
+ * queue: names first, then the records in batches, then what the task
+ * counted (records dropped, waits for room, names lost).  Returns the
+ * number of records moved. */
+static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e)
+{
+	dmn_ring_news news;
+	uint64_t first, moved = 0;
+	uint32_t n;
+
+	if (e->ring.h == NULL || e->refused)
+		return 0;
+	/* the head before the names: every record read has its names */
+	n = dmn_ring_read(&e->ring, q->ring_buf, DMN_EV_BATCH, &first);
+	if (dmn_ring_names(&e->ring, ev_ring_name, e) != 0)
+		dmn_log(DMN_WARN, "events: proc %llu: names in its ring "
+		        "unreadable", (unsigned long long)p->num);
+	while (n > 0) {
+		moved += n;
+		q->n_events += n;
+		e->next_seq = first + n;
+		ev_batches(q, p, (const char *)q->ring_buf, first, n);
+		n = dmn_ring_read(&e->ring, q->ring_buf, DMN_EV_BATCH, &first);
+		(void)dmn_ring_names(&e->ring, ev_ring_name, e);
+	}
+	dmn_ring_news_get(&e->ring, &news);
+	if (news.dropped > 0)
+		ev_lost(q, p->num, news.dropped, "its event ring was full "
+		        "(PARAVT_RING_FULL=drop)");
+	if (news.waits > 0)
+		ev_waited(q, p->num, news.waits, news.wait_us);
+	if (news.str_lost > 0)
+		dmn_log(DMN_WARN, "events: proc %llu: %u name(s) did not fit "
+		        "its ring; shown as ?", (unsigned long long)p->num,
+		        news.str_lost);
+	return moved;
+}
+
+/* The process numbered num, or NULL. */
+static dmn_proc *ev_find_proc(dmn_work *w, uint64_t num)
+{
+	int i;
+
+	for (i = 0; i < DMN_MAX_PROCS; i++)
+		if (w->procs[i] != NULL && w->procs[i]->num == num)
+			return w->procs[i];
+	return NULL;
+}
+
+static void ev_ring_timer_arm(dmn_evq *q);
+
+/* Timer: drains every mapped ring, then pumps.  A ring that had filled
+ * past 1/DMN_EV_RING_BUSY since the last drain brings the next one
+ * forward, so a fast writer seldom finds its ring full and waits. */
+static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
+{
+	dmn_evq *q = ctx;
+	dmn_evproc *e;
+	dmn_proc *p;
+
+	(void)l;
+	(void)id;
+	q->ring_timer = 0;
+	q->ring_busy = 0;
+	for (e = q->procs; e != NULL; e = e->next)
+		if (e->ring.h != NULL && (p = ev_find_proc(q->w, e->num)) &&
+		    ev_ring_drain(q, p, e) > e->ring.cap / DMN_EV_RING_BUSY)
+			q->ring_busy = 1;
+	ev_pump(q);
+	ev_ring_timer_arm(q);
+}
+
+/* Arms the drain timer when a ring is mapped and it is not armed. */
+static void ev_ring_timer_arm(dmn_evq *q)
+{
+	dmn_evproc *e;
+
+	if (q->ring_timer > 0)
+		return;
+	for (e = q->procs; e != NULL && e->ring.h == NULL; e = e->next)
+		;
+	if (e == NULL)
+		return;
+	q->ring_timer = dmn_timer_add(q->w->srv->loop, q->ring_busy ?
+	                              DMN_EV_RING_BUSY_MS : DMN_EV_RING_MS,
+	                              ev_ring_timer, q);
+	if (q->ring_timer < 0)
+		q->ring_timer = 0;
+}
+
+/* Whether path's directory is where tasks of p's session make rings:
+ * the task socket's or the session socket's directory. */
+static const char *ev_ring_dir(const dmn_proc *p, const char *path,
+                               char *buf, size_t n)
+{
+	const char *socks[2] = {p->sess->sock, p->sess->ssock}, *slash;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		slash = strrchr(socks[k], '/');
+		if (slash == NULL || (size_t)(slash - socks[k]) >= n)
+			continue;
+		memcpy(buf, socks[k], (size_t)(slash - socks[k]));
+		buf[slash - socks[k]] = '\0';
+		if (strncmp(path, buf, strlen(buf)) == 0)
+			return buf;
+	}
+	return "";
+}
+
+/* EVENT_RING: maps the task's ring and drains it from now on. */
+static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
+                          char *err, size_t errlen)
+{
+	char path[WIRE_TEXT_MAX], dir[DMN_PATH_MAX];
+	uint64_t proc, recs, names;
+	dmn_evproc *e;
+
+	if (wire_unpack(m, err, errlen, &proc, path, sizeof path, &recs,
+	                &names) != 0)
+		return WIRE_EMALFORMED;
+	if (q->ring_buf == NULL &&
+	    (q->ring_buf = malloc(DMN_EV_BATCH * sizeof *q->ring_buf)) == NULL)
+		return WIRE_ENOMEM;
+	if ((e = ev_proc(q, p->num, 1)) == NULL) {
+		snprintf(err, errlen, "EVENT_RING: out of memory");
+		return WIRE_ENOMEM;
+	}
+	if (e->ring.h != NULL) {
+		snprintf(err, errlen, "EVENT_RING: proc %llu has a ring",
+		         (unsigned long long)p->num);
+		return WIRE_ESTATE;
+	}
+	if (dmn_ring_map(&e->ring, path, ev_ring_dir(p, path, dir, sizeof dir),
+	                 recs, names, err, errlen) != 0) {
+		dmn_log(DMN_WARN, "events: proc %llu: %s",
+		        (unsigned long long)p->num, err);
+		return WIRE_EARG;
+	}
+	e->next_seq = e->ring.next;
+	ev_ring_timer_arm(q);
+	return 0;
+}
+
+void dmn_ev_drain(dmn_work *w, dmn_proc *p)
+{
+	dmn_evproc *e;
+
+	if (w->evq == NULL || (e = ev_proc(w->evq, p->num, 0)) == NULL ||
+	    e->ring.h == NULL)
+		return;
+	ev_ring_drain(w->evq, p, e);
+	ev_pump(w->evq);
+}
+
 int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
                 size_t errlen)
 {
@@ -690,6 +887,10 @@ int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
 	}
 	if (m->type == WIRE_EVENT_STRINGS)
 		rc = ev_strings(w->evq, p, m, err, errlen);
+	else if (m->type == WIRE_EVENT_RING)
+		rc = ev_ring_attach(w->evq, p, m, err, errlen);
+	else if (m->type == WIRE_EVENTS_KICK)
+		rc = 0, dmn_ev_drain(w, p);
 	else
 		rc = ev_events(w->evq, p, m, err, errlen);
 	ev_pump(w->evq);
@@ -748,11 +949,16 @@ void dmn_ev_controller(dmn_work *w)
 void dmn_ev_proc_gone(dmn_work *w, uint64_t num)
 {
 	dmn_evproc *e;
+	dmn_proc *p;
 
 	if (w->evq == NULL || (e = ev_proc(w->evq, num, 0)) == NULL)
 		return;
+	if (e->ring.h != NULL && (p = ev_find_proc(w, num)) != NULL)
+		ev_ring_drain(w->evq, p, e); /* all it wrote, also if killed */
+	dmn_ring_unmap(&e->ring);
 	e->gone = 1;
 	ev_proc_check(w->evq, e);
+	ev_pump(w->evq);
 }
 
 int dmn_ev_new(dmn_work *w)
@@ -781,6 +987,8 @@ void dmn_ev_free(dmn_work *w)
 		return;
 	dmn_ev_controller(w); /* logs the counts */
 	dmn_timer_del(w->srv->loop, q->timer);
+	dmn_timer_del(w->srv->loop, q->ring_timer);
+	free(q->ring_buf);
 	while (q->head != NULL)
 		ev_pop(q);
 	while ((e = q->procs) != NULL) {

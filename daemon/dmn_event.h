@@ -38,6 +38,9 @@
 #define DMN_EV_MEM_DEFAULT (8u << 20)              /* bytes in memory */
 #define DMN_EV_SPILL_DEFAULT ((uint64_t)256 << 20) /* spill file cap */
 #define DMN_EV_BATCH 1024                           /* events per batch */
+#define DMN_EV_RING_MS 20                           /* ring drain period */
+#define DMN_EV_RING_BUSY_MS 1         /* ... after a ring filled past 1/4 */
+#define DMN_EV_RING_BUSY 4
 #define DMN_EV_STRS 65536                           /* names per process */
 
 /* Makes w->evq with the caps of w's config (0 = default).  0 or -1. */
@@ -56,5 +59,9 @@ void dmn_ev_ack(dmn_work *w, dmn_conn *c, const wire_msg *m);
 void dmn_ev_controller(dmn_work *w);
 /* Process num ended: its string table goes when its events are acked. */
 void dmn_ev_proc_gone(dmn_work *w, uint64_t num);
+/* Moves what p wrote into its shared-memory ring into the queue now (a
+ * breakpoint, a crash, an exit: the console must have the events before
+ * the news).  No-op without a ring. */
+void dmn_ev_drain(dmn_work *w, dmn_proc *p);
 
 #endif

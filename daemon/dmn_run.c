@@ -60,6 +60,7 @@ void dmn_proc_free(dmn_work *w, dmn_proc *p)
 	dmn_sess *s = p->sess;
 	int i;
 
+	dmn_ev_drain(w, p); /* what it left in its ring, killed or not */
 	for (i = 0; i < DMN_MAX_PROCS; i++)
 		if (w->procs[i] == p)
 			w->procs[i] = NULL;
@@ -189,6 +190,7 @@ void dmn_run_poll(dmn_work *w, dmn_proc *p)
 		for (i = 0; i < 64 && p->fd[k] >= 0; i++)
 			if (dmn_proc_read(w, p, k) <= 0)
 				break;
+	dmn_ev_drain(w, p); /* and its events */
 	dmn_proc_exit_msg(w, p, st);
 	dmn_proc_free(w, p);
 }

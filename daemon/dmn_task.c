@@ -295,6 +295,7 @@ void dmn_work_task_gone(dmn_server *srv, dmn_conn *c)
 		if (p == NULL || p->task != c)
 			continue;
 		p->task = NULL;
+		dmn_ev_drain(srv->work, p); /* all it wrote, PROG_EXIT too */
 		if (!p->foreign)
 			continue;
 		/* Not our child: the end of its connection is its end. */
@@ -384,7 +385,8 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	p = w ? dmn_task_proc(w, c) : NULL;
 	if (p == NULL)
 		return;
-	if (m->type == WIRE_EVENTS || m->type == WIRE_EVENT_STRINGS) {
+	if (m->type == WIRE_EVENTS || m->type == WIRE_EVENT_STRINGS ||
+	    m->type == WIRE_EVENT_RING || m->type == WIRE_EVENTS_KICK) {
 		rc = dmn_ev_task(w, p, m, err, sizeof err);
 		if (rc != 0)
 			dmn_conn_fail(c, rc, m->seq, err, 0);
@@ -395,6 +397,7 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 		dmn_conn_fail(c, rc, m->seq, err, 0);
 		return;
 	}
+	dmn_ev_drain(w, p); /* the events up to a stop or crash come first */
 	out = dmn_work_ctl(w);
 	if (out == NULL) {
 		dmn_log(DMN_INFO, "proc %llu: %s with no console in control",

@@ -22,8 +22,8 @@ $(DAEMON_OBJS): NODE_CFLAGS += -I$(B)/include -Iwrappers
 $(B)/obj/daemon/dmn_port.o: $(PORTCONF_H)
 
 $(PORTCONF_H): FORCE_PORTCONF
-	@mkdir -p $(dir $@)
-	@printf '%s\n' '/* Generated from ports/$(PORT).mk by daemon/module.mk. */' \
+	$(Q)mkdir -p $(dir $@)
+	$(Q)printf '%s\n' '/* Generated from ports/$(PORT).mk by daemon/module.mk. */' \
 		$(call pvt_conf_line,PVT_PORT_NAME_CONF,$(PORT_NAME)) \
 		$(call pvt_conf_line,PVT_PORT_CC,$(CC)) \
 		$(call pvt_conf_line,PVT_PORT_CFLAGS,$(PORT_CFLAGS)) \
@@ -36,11 +36,12 @@ $(PORTCONF_H): FORCE_PORTCONF
 		$(call pvt_conf_line,PVT_PORT_NATIVE,$(PORT_NATIVE)) \
 		$(call pvt_conf_line,PVT_PORT_SYSROOT,$(SYSROOT)) \
 		>$@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else \
+		$(call step,GEN,$@)mv $@.tmp $@; fi
 
 .PHONY: FORCE_PORTCONF
 FORCE_PORTCONF:
 
 $(DAEMON_BIN): $(DAEMON_OBJS) $(WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $(DAEMON_OBJS) $(WIRE_LIB) $(MSGPACK_LIBS)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $(DAEMON_OBJS) $(WIRE_LIB) $(MSGPACK_LIBS)

@@ -4,7 +4,16 @@
 #
 # Usage: ports/deps.sh [--check]
 #   Installs only what is missing, so a second run takes about a second.
-#   --check  only report what is missing (exit 1 if anything is).
+#   --check  only report what is missing, on stderr, and exit 1 if anything
+#            is (one dpkg-query: a few milliseconds; make runs it before
+#            every build).  Without dpkg-query (not Debian) it checks
+#            nothing and exits 0.
+# PARAVT_DEPS_FAKE_MISSING="pkg ...": for tests, these packages count as
+# not installed (tests/integration/06-build-deps.sh).
+# Output: one line a step ("deps: installing: ...").  On a terminal, a long
+# step (the package lists, the installation, the downloads and unpacking of
+# the target libraries) also shows its progress on one line that it
+# rewrites; apt's own output is not shown, its errors are.
 # Nothing is downloaded from anywhere but Debian's package archive.
 set -eu
 
@@ -31,10 +40,20 @@ SYSROOT_VERSION="2 msgpack+pvm"
 check_only=no
 [ "${1-}" = "--check" ] && check_only=yes
 
+if [ "$check_only" = yes ] && ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "deps: no dpkg-query (not Debian): nothing checked"
+	exit 0
+fi
+
+# One dpkg-query for the whole list; a package it does not know is simply
+# absent from its output.
+# shellcheck disable=SC2086
+installed=" $(dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null |
+	sed -n 's/^\([^ ]*\) install ok installed$/\1/p' | tr '\n' ' ')"
 missing=""
 for p in $PKGS; do
-	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	case "$st" in *"install ok installed"*) ;; *) missing="$missing $p" ;; esac
+	case " ${PARAVT_DEPS_FAKE_MISSING-} " in *" $p "*) missing="$missing $p"; continue ;; esac
+	case "$installed" in *" $p "*) ;; *) missing="$missing $p" ;; esac
 done
 
 need_sysroot=""
@@ -45,7 +64,10 @@ done
 
 if [ "$check_only" = yes ]; then
 	[ -z "$missing$need_sysroot" ] && { echo "deps: all present"; exit 0; }
-	echo "deps: missing packages:${missing:- none}; sysroots:${need_sysroot:- none}"
+	[ -n "$missing" ] && echo "deps: missing Debian packages:$missing" >&2
+	for a in $need_sysroot; do
+		echo "deps: missing or old target libraries: build/sysroot/$a" >&2
+	done
 	exit 1
 fi
 
@@ -58,12 +80,57 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
+
+# Progress on a terminal: "deps: WHAT  42% what apt is doing", rewritten in
+# place and cleared when the step ends.
+tty=no cols=80
+if [ -t 1 ]; then
+	tty=yes
+	c=$(stty size 2>/dev/null </dev/tty | cut -d' ' -f2) || true
+	[ "${c:-0}" -gt 30 ] 2>/dev/null && cols=$c
+fi
+show() {
+	[ "$tty" = yes ] || return 0
+	printf '\r\033[K%.*s' $((cols - 1)) "$*"
+}
+show_end() {
+	[ "$tty" = yes ] || return 0
+	printf '\r\033[K'
+}
+
+# apt_run WHAT ARGS...: apt-get ARGS; stdout dropped, stderr shown.  On a
+# terminal, apt's status lines (APT::Status-Fd: "dlstatus:ID:PCT:TEXT",
+# "pmstatus:PKG:PCT:TEXT") drive show.  The exit status is apt-get's (sh
+# has no pipefail: the status travels down the pipe as a last "rc:-:N" line).
+apt_run() {
+	what=$1; shift
+	if [ "$tty" = no ]; then
+		apt-get "$@" </dev/null >/dev/null
+		return
+	fi
+	# (set -e would end the left side at a failing apt-get: hence && ||.)
+	rc=$({ { apt-get -o APT::Status-Fd=3 "$@" 3>&1 >/dev/null </dev/null &&
+		r=0 || r=$?; echo "rc:-:$r"; } | apt_progress "$what"; } 3>&1 >&4)
+	show_end
+	return "${rc:-1}"
+} 4>&1
+apt_progress() {
+	while IFS=: read -r kind _ pct text; do
+		case $kind in
+		dlstatus | pmstatus) show "deps: $1  ${pct%%.*}% $text" ;;
+		rc) echo "$pct" >&3 ;;
+		esac
+	done
+}
+
 updated=no
 apt_update() {
 	[ "$updated" = yes ] && return 0
+	echo "deps: updating the package lists"
 	# A mirror in the middle of a sync can fail one index; the packages we
 	# need are usually still resolvable, so a failed update is a warning.
-	apt-get update -q >/dev/null 2>&1 || echo "deps: warning: apt-get update reported errors; continuing" >&2
+	apt_run "updating the package lists" update -q 2>/dev/null ||
+		echo "deps: warning: apt-get update reported errors; continuing" >&2
 	updated=yes
 }
 
@@ -71,7 +138,7 @@ if [ -n "$missing" ]; then
 	echo "deps: installing:$missing"
 	apt_update
 	# shellcheck disable=SC2086
-	apt-get install -y -q --no-install-recommends $missing </dev/null >/dev/null
+	apt_run installing install -y -q --no-install-recommends $missing
 fi
 
 for a in $need_sysroot; do
@@ -86,14 +153,20 @@ for a in $need_sysroot; do
 	mkdir -p "$dir" "$dl"
 	debs=""
 	for p in $SYSROOT_DEBS; do debs="$debs $p:$a"; done
-	echo "deps: unpacking$debs into build/sysroot/$a"
+	echo "deps: unpacking $(echo "$SYSROOT_DEBS" | wc -w) $a packages into build/sysroot/$a"
 	# apt-get download writes into the current directory.
 	# shellcheck disable=SC2086
-	(cd "$dl" && apt-get download -q $debs </dev/null >/dev/null 2>&1) || {
+	(cd "$dl" && apt_run "downloading for $a" download -q $debs 2>/dev/null) || {
 		echo "deps: apt-get download$debs failed" >&2
 		exit 1
 	}
-	for f in "$dl"/*.deb; do dpkg-deb -x "$f" "$dir"; done
+	n=$(find "$dl" -name "*.deb" | wc -l) i=0
+	for f in "$dl"/*.deb; do
+		i=$((i + 1))
+		show "deps: unpacking for $a  $i/$n ${f##*/}"
+		dpkg-deb -x "$f" "$dir"
+	done
+	show_end
 	rm -rf "$dl"
 	echo "$SYSROOT_VERSION" >"$dir/.done"
 done

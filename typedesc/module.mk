@@ -19,14 +19,12 @@ TD_PROBE := $(B)/tests/td_probe
 NODE_TARGETS += $(TD_LIB) $(TD_PROBE)
 
 $(TD_LIB): $(TD_NODE_SRCS:%.c=$(B)/obj/%.o)
-	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(TD_CON_LIB): $(TD_CON_SRCS:%.c=build/console/obj/%.o)
-	@mkdir -p $(dir $@)
-	rm -f $@
-	ar rcs $@ $^
+	$(Q)mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 # The test program and its hand-written table (what the instrumenter will
 # generate), built like a user program for the port.
@@ -35,8 +33,8 @@ TD_PROBE_SRCS := tests/typedesc/td_probe.c tests/typedesc/td_probe_types.c \
 $(B)/obj/tests/typedesc/%.o: NODE_CFLAGS += -Itypedesc
 $(B)/obj/typedesc/%.o: NODE_CFLAGS += -Itypedesc
 $(TD_PROBE): $(TD_PROBE_SRCS:%.c=$(B)/obj/%.o) $(TD_LIB) $(WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $(TD_PROBE_SRCS:%.c=$(B)/obj/%.o) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $(TD_PROBE_SRCS:%.c=$(B)/obj/%.o) \
 		$(TD_LIB) $(WIRE_LIB) $(MSGPACK_LIBS)
 
 build/console/obj/typedesc/%.o: CON_CFLAGS += -Itypedesc
@@ -62,24 +60,24 @@ TD_FIXTURE_OBJS := $(HB)/obj/tests/typedesc/td_probe_types.o \
 
 build/tests/unit/test_td_%: tests/typedesc/test_td_%.c $(TD_FIXTURE_OBJS) \
 		$(HOST_TD_LIB) $(TD_CON_LIB) $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TD_TEST_CFLAGS) -o $@ $< $(TD_FIXTURE_OBJS) $(TD_CON_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TD_TEST_CFLAGS) -o $@ $< $(TD_FIXTURE_OBJS) $(TD_CON_LIB) \
 		$(HOST_TD_LIB) $(HOST_WIRE_LIB) -lcmocka -lmsgpackc
 
 build/tests/td_show: tests/typedesc/td_show.c $(TD_CON_LIB) $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TD_TEST_CFLAGS) -o $@ $< $(TD_CON_LIB) $(HOST_WIRE_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TD_TEST_CFLAGS) -o $@ $< $(TD_CON_LIB) $(HOST_WIRE_LIB) \
 		-lmsgpackc
 
 # The bench: host binary at build/tests/td_bench (make td-bench runs it);
 # any port's at build/$(PORT)/tests/td_bench (run it with RUN_PREFIX).
 build/tests/td_bench: $(HB)/tests/td_bench
-	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CP,$@)cp $< $@
 
 $(B)/tests/td_bench: $(B)/obj/tests/typedesc/td_bench.o $(TD_LIB) $(WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $< $(TD_LIB) $(WIRE_LIB) $(MSGPACK_LIBS)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< $(TD_LIB) $(WIRE_LIB) $(MSGPACK_LIBS)
 
 td-bench: build/tests/td_bench
-	build/tests/td_bench
+	$(Q)build/tests/td_bench

@@ -7,6 +7,5 @@ HOST_WIRE_LIB := $(HB)/lib/libpvtwire.a
 NODE_TARGETS += $(WIRE_LIB)
 
 $(WIRE_LIB): $(WIRE_SRCS:%.c=$(B)/obj/%.o)
-	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^

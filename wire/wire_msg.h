@@ -71,9 +71,12 @@
 	X(100, RESUME, "proc:u")                                               \
 	X(112, EVENTS, "proc:u first:u count:u records:d")                     \
 	X(113, EVENT_STRINGS, "proc:u first:u strings:A")                      \
+	X(114, EVENT_RING, "proc:u path:s records:u names:u")                  \
+	X(115, EVENTS_KICK, "proc:u")                                          \
 	X(128, NODE_EVENTS, "batch:u proc:u events:o")                         \
 	X(129, EVENTS_ACK, "batch:u")                                          \
-	X(130, EVENTS_LOST, "proc:u count:u reason:s")
+	X(130, EVENTS_LOST, "proc:u count:u reason:s")                         \
+	X(131, EVENTS_WAITED, "proc:u waits:u us:u")
 
 enum wire_type {
 #define WIRE_ENUM_(n, name, fields) WIRE_##name = n,

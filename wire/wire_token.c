@@ -46,13 +46,14 @@ static void wire_token_mkdir(const char *path)
 	(void)mkdir(dir, 0700);
 }
 
-/* Creates a new token file with fresh random bytes; fails if it exists. */
-static int wire_token_create(const char *path, char *err, size_t errlen)
+/* Fills hex with 2 * WIRE_TOKEN_BYTES hex digits of fresh random bytes and
+ * a newline. */
+static int wire_token_random(char hex[2 * WIRE_TOKEN_BYTES + 2],
+			     const char *path, char *err, size_t errlen)
 {
 	unsigned char raw[WIRE_TOKEN_BYTES];
-	char hex[2 * WIRE_TOKEN_BYTES + 2];
-	int fd, rfd, i;
 	ssize_t r;
+	int rfd, i;
 
 	rfd = open("/dev/urandom", O_RDONLY);
 	if (rfd < 0)
@@ -66,15 +67,38 @@ static int wire_token_create(const char *path, char *err, size_t errlen)
 	for (i = 0; i < WIRE_TOKEN_BYTES; i++)
 		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
 	hex[2 * WIRE_TOKEN_BYTES] = '\n';
-	wire_token_mkdir(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	if (fd < 0)
-		return wire_token_err(err, errlen, path, strerror(errno));
-	r = write(fd, hex, 2 * WIRE_TOKEN_BYTES + 1);
-	close(fd);
-	if (r != 2 * WIRE_TOKEN_BYTES + 1)
-		return wire_token_err(err, errlen, path, "short write");
 	return 0;
+}
+
+/* Creates the token file with fresh random bytes, unless another process
+ * does so first (then its token stands).  The file is written whole
+ * under a name of this process's own and linked into place, so no reader
+ * ever sees it empty or half written, and daemons started at once with
+ * one home directory agree on one token. */
+static int wire_token_create(const char *path, char *err, size_t errlen)
+{
+	char hex[2 * WIRE_TOKEN_BYTES + 2], tmp[1100];
+	ssize_t r;
+	int fd, rc = 0;
+
+	if (wire_token_random(hex, path, err, errlen) != 0)
+		return WIRE_EAUTH;
+	wire_token_mkdir(path);
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.new-%ld", path,
+			     (long)getpid()) >= sizeof tmp)
+		return wire_token_err(err, errlen, path, "path too long");
+	(void)unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return wire_token_err(err, errlen, tmp, strerror(errno));
+	r = write(fd, hex, 2 * WIRE_TOKEN_BYTES + 1);
+	if (r != 2 * WIRE_TOKEN_BYTES + 1 || fsync(fd) != 0)
+		rc = wire_token_err(err, errlen, tmp, "short write");
+	close(fd);
+	if (rc == 0 && link(tmp, path) != 0 && errno != EEXIST)
+		rc = wire_token_err(err, errlen, path, strerror(errno));
+	(void)unlink(tmp);
+	return rc;
 }
 
 int wire_token_load(const char *path, int create, char tok[WIRE_TOKEN_MAX],

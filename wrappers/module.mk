@@ -22,7 +22,7 @@ $(B)/obj/wrappers/%.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc -Iwrappers
 #                     whole runtime (PIC objects) for LD_PRELOAD
 #   tests             $(B)/tests/ev_sink (every port: decodes that port's
 #                     native records), build/tests/wrappers/* helpers
-PVT_RT_SRCS += wrappers/rt_event.c
+PVT_RT_SRCS += wrappers/rt_event.c wrappers/rt_ring.c
 PVT_PVM_LIB := $(B)/lib/libparavt_pvm.a
 PVT_EV_HEADERS := $(B)/include/paravt_pvm.h $(B)/include/pvt_event.h \
 	$(B)/include/paravt_mpi.h
@@ -32,29 +32,30 @@ NODE_TARGETS += $(PVT_PVM_LIB) $(PVT_EV_HEADERS) $(EV_SINK)
 $(B)/obj/wrappers/para_vt_pvm.o: NODE_CFLAGS += $(PVM_CFLAGS)
 
 $(PVT_PVM_LIB): $(B)/obj/wrappers/para_vt_pvm.o
-	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/include/paravt_pvm.h: wrappers/paravt_pvm.h
-	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CP,$@)cp $< $@
 
 $(B)/include/paravt_mpi.h: wrappers/paravt_mpi.h
-	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CP,$@)cp $< $@
 
 $(B)/include/pvt_event.h: wrappers/pvt_event.h
-	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CP,$@)cp $< $@
 
 # The event sink: the daemon's side of the task socket for the tests,
 # built for every port (records are native).  Uses the wire library
-# inside libparavt.a.
-$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers
-$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/lib/libparavt.a
-	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
+# inside libparavt.a, and the daemon's ring reader (dmn_ring.c) for -r.
+$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers -Idaemon
+$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/obj/daemon/dmn_ring.o \
+		$(B)/lib/libparavt.a
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< \
+		$(B)/obj/daemon/dmn_ring.o $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 
 # MPI (host port, Open MPI's mpicc).
 MPICC ?= mpicc
@@ -67,8 +68,8 @@ PVT_PIC_SRCS := $(PVT_RT_SRCS) breakpoints/bp_rt.c $(WIRE_SRCS) \
 NODE_TARGETS += $(PVT_MPI_A) $(PVT_MPI_SO)
 
 $(B)/pic/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(NODE_CFLAGS) -Ibreakpoints -Itypedesc -Iwrappers -fPIC \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CC,[pic] $<)$(CC) $(NODE_CFLAGS) -Ibreakpoints -Itypedesc -Iwrappers -fPIC \
 		-c -o $@ $<
 
 # The wrapper files of the PMPI library (pvt_mpi.h).
@@ -78,17 +79,16 @@ PVT_MPI_SRCS := wrappers/pvt_mpi.c wrappers/pvt_mpi_p2p.c \
 PVT_MPI_OBJS := $(PVT_MPI_SRCS:%.c=$(B)/pic/%.o)
 
 $(PVT_MPI_OBJS): $(B)/pic/wrappers/%.o: wrappers/%.c
-	@mkdir -p $(dir $@)
-	$(MPICC) $(NODE_CFLAGS) -Iwrappers -fPIC -c -o $@ $<
+	$(Q)mkdir -p $(dir $@)
+	$(call say,MPICC,$<)$(MPICC) $(NODE_CFLAGS) -Iwrappers -fPIC -c -o $@ $<
 
 $(PVT_MPI_A): $(PVT_MPI_OBJS)
-	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(PVT_MPI_SO): $(PVT_MPI_OBJS) $(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
-	@mkdir -p $(dir $@)
-	$(MPICC) -shared -o $@ $^ $(MSGPACK_LIBS)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(MPICC) -shared -o $@ $^ $(MSGPACK_LIBS)
 endif
 
 # The PVM wrappers for LD_PRELOAD (host port: its libpvm3 is shared):
@@ -98,21 +98,21 @@ PVT_PVM_SO := $(B)/lib/libparavt_pvm.so
 NODE_TARGETS += $(PVT_PVM_SO)
 
 $(B)/pic/wrappers/pre/%.o: wrappers/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(NODE_CFLAGS) $(PVM_CFLAGS) -DPVT_PVM_PRELOAD -Iwrappers -fPIC \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CC,[preload] $<)$(CC) $(NODE_CFLAGS) $(PVM_CFLAGS) -DPVT_PVM_PRELOAD -Iwrappers -fPIC \
 		-c -o $@ $<
 
 $(PVT_PVM_SO): $(B)/pic/wrappers/pre/para_vt_pvm.o \
 		$(B)/pic/wrappers/pre/pvt_pvm_preload.o \
 		$(PVT_PIC_SRCS:%.c=$(B)/pic/%.o)
-	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(MSGPACK_LIBS) -ldl
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) -shared -o $@ $^ $(MSGPACK_LIBS) -ldl
 endif
 
 # The crashing test task (every port).
 EV_CRASH := $(B)/tests/ev_crash
 NODE_TARGETS += $(EV_CRASH)
 $(EV_CRASH): $(B)/obj/tests/wrappers/ev_crash.o $(B)/lib/libparavt.a
-	@mkdir -p $(dir $@)
-	$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 $(B)/obj/tests/wrappers/ev_crash.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc

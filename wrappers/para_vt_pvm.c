@@ -31,7 +31,8 @@
  * wait, so a task that hangs has told its daemon everything it did.
  *
  * pvm_spawn exports the session to the children through PVM_EXPORT
- * (PARAVT_SESSION, the PARAVT_TRACE / PARAVT_PROBE_BUSY_NS settings and,
+ * (PARAVT_SESSION, the PARAVT_TRACE, PARAVT_PROBE_BUSY_NS and PARAVT_RING*
+ * settings and,
  * for a preloaded program, LD_PRELOAD), never PARAVT_SOCK nor
  * PARAVT_SESSION_DIR: a child on another host reports to its own node's
  * daemon at the session's well-known socket (rt_event.h), in the
@@ -54,7 +55,8 @@
 /* Variables passed to spawned tasks. */
 static const char *const pvm_exports[] = {"PARAVT_SESSION", "PARAVT_TRACE",
                                           "PARAVT_PROBE_BUSY_NS",
-                                          "LD_PRELOAD"};
+                                          "PARAVT_RING", "PARAVT_RING_EVENTS",
+                                          "PARAVT_RING_FULL", "LD_PRELOAD"};
 
 /* What a message buffer holds (pvm_bufinfo). */
 typedef struct pvm_msg {

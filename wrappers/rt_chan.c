@@ -49,6 +49,8 @@ static struct {
 	wire_buf scratch; /* msgpack objects for 'o' fields */
 	int scratch_init; /* scratch initialised */
 	volatile sig_atomic_t building; /* a message is being packed */
+	uint32_t ncaps;                 /* the daemon's HELLO capabilities */
+	char caps[WIRE_CAPS_MAX][32];
 } rt_chan = {.fd = -1};
 
 /* Transport read: plain read() on the socket. */
@@ -190,9 +192,24 @@ static int rt_chan_expect_hello(char *err, size_t errlen)
 	rc = wire_unpack_hello(&m, &h, why, sizeof why);
 	if (rc == 0)
 		rc = wire_hello_check(&h, "daemon", why, sizeof why);
-	if (rc < 0)
+	if (rc < 0) {
 		snprintf(err, errlen, "bad HELLO from the daemon: %s", why);
-	return rc;
+		return rc;
+	}
+	rt_chan.ncaps = h.ncaps;
+	memcpy(rt_chan.caps, h.caps, sizeof rt_chan.caps);
+	return 0;
+}
+
+/* See rt_core.h. */
+int pvt__rt_daemon_can(const char *cap)
+{
+	uint32_t i;
+
+	for (i = 0; i < rt_chan.ncaps && i < WIRE_CAPS_MAX; i++)
+		if (strcmp(rt_chan.caps[i], cap) == 0)
+			return 1;
+	return 0;
 }
 
 /* See rt_core.h. */

@@ -49,6 +49,9 @@ typedef struct pvt__rt_loc {
  * code with a sentence in err; the runtime is then unattached. */
 int pvt__rt_connect(const char *path, uint64_t proc, char *err, size_t errlen);
 
+/* Whether the daemon's HELLO offered capability cap ("ring1"). */
+int pvt__rt_daemon_can(const char *cap);
+
 /* The connection, or NULL when unattached (never started, detached, or
  * in a forked child that did not make the connection).  Borrowed. */
 wire_peer *pvt__rt_peer(void);

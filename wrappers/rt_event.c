@@ -1,30 +1,36 @@
 /*
- * rt_event.c — the event buffer: records, string ids, flushes, Δ
- * (rt_event.h, record layout in pvt_event.h).
+ * rt_event.c — the event buffer: records, string ids, Δ, and how records
+ * reach the daemon (rt_event.h, record layout in pvt_event.h).
  *
- * One static array of PVT_EV_BUF records per process.  Writing a record
- * reads the clock (clock_gettime: a vDSO call on Linux, no system call)
- * and fills the next slot: no allocation, no lock, no system call.  The
- * buffer goes to the daemon as one EVENTS frame (after an EVENT_STRINGS
- * frame with the names interned since the last flush) when it is full,
- * when PVT_EV_FLUSH_NS passed since the last flush (checked at each
- * record), when a wrapper is about to block (pvt__ev_flush), at a
- * breakpoint, at exit, and from the crash handler (pvt__ev_crash, which
- * writes with send() only).
+ * Records go into the shared-memory ring the process makes at start-up
+ * and names to its daemon (rt_ring.h, pvt_ring.h), when the daemon can
+ * take one ("ring1" in its HELLO): writing a record reads the clock
+ * (clock_gettime: a vDSO call on Linux) and stores into the next slot —
+ * no allocation, no lock, no system call, also not before the task
+ * blocks: the daemon drains the ring on its own schedule and whenever it
+ * needs the newest events.  Without a ring (an older daemon, a session
+ * directory that refuses the file) records go into a static array of
+ * PVT_EV_BUF that is sent as one EVENTS frame (after an EVENT_STRINGS
+ * frame with the names interned since the last one) when it is full,
+ * when PVT_EV_FLUSH_NS passed since the last flush, when a wrapper is
+ * about to block (pvt__ev_flush), at a breakpoint, at exit, and from the
+ * crash handler (pvt__ev_crash, which writes with send() only).
  *
  * File and function names come from __FILE__ / __func__ or generated
- * literals, so they are interned by pointer in a fixed open-addressing
- * table; when it is full the id is 0 ("?").
+ * literals, so they are interned by pointer, once, in a table that grows;
+ * a new name goes into the ring's name area (or the next EVENT_STRINGS)
+ * before the record that uses it.
  *
- * Δ: every probe adds what it measures of itself plus ev.probe_c, the
- * median cost of an empty probe not seen by its own clock reads,
- * calibrated once at initialisation; breakpoints add the time stopped.
- * PARAVT_PROBE_BUSY_NS=N makes every record written busy-wait N ns after
- * its time stamp (deliberately heavy probes, to test compensation); each
- * record is written inside a measured span, so the wait is in Δ like the
- * rest of paravt's own time.  The loop yields the processor (ev_spin):
- * a probe that kept another task off a processor would cost that task
- * time no Δ records.
+ * Δ: each record adds half the calibrated cost of a probe (an empty
+ * begin/end pair timed at initialisation), so a probe reads the clock
+ * only for its two time stamps; breakpoints add the time stopped, a full
+ * ring the time waited for the daemon.  PARAVT_PROBE_BUSY_NS=N makes
+ * every record written busy-wait N ns after its time stamp (deliberately
+ * heavy probes, to test compensation); then every probe measures its own
+ * spans with two more clock reads, so the wait is in Δ like the rest of
+ * paravt's own time.  The loop yields the processor (ev_spin): a probe
+ * that kept another task off a processor would cost that task time no Δ
+ * records.
  *
  * One thread records at a time: the records of a program that runs MPI
  * calls on several threads at once (pvt__ev_threads) are written under a
@@ -44,6 +50,7 @@
 #include "paravt_rt.h"
 #include "rt_core.h"
 #include "rt_event.h"
+#include "rt_ring.h"
 #include "wire_fmt.h"
 #include "wire_msg.h"
 
@@ -53,17 +60,20 @@
 
 #define PVT_EV_BUF 4096                    /* records per buffer */
 #define PVT_EV_FLUSH_NS (100ull * 1000000) /* timer: 100 ms */
-#define PVT_EV_STRS 1024                   /* intern table slots */
+#define PVT_EV_STRS 256                    /* intern table's first size */
 #define PVT_EV_CALIB 1001                  /* calibration probes */
 #define PVT_EV_STRMAX 400                  /* name bytes on the crash path */
 
 /* The state of the event buffer. */
 static struct {
-	pvt_event buf[PVT_EV_BUF];      /* records not sent yet */
+	pvt_event buf[PVT_EV_BUF];      /* records not sent yet (no ring) */
 	uint32_t n;                     /* records used in buf */
 	uint64_t seq;                   /* number of the next record */
 	uint64_t delta;                 /* Δ so far, ns */
-	uint64_t probe_c;               /* calibrated constant, ns */
+	uint64_t probe_c;               /* measured mode: calibrated
+					   constant per probe, ns */
+	uint64_t half;                  /* half the calibrated cost of a
+					   probe: Δ per record, ns */
 	uint64_t busy;                  /* PARAVT_PROBE_BUSY_NS */
 	uint64_t last_flush;            /* time of the last flush */
 	uint64_t brk_t;                 /* breakpoint start, 0 if none */
@@ -71,12 +81,18 @@ static struct {
 	int inited;                     /* pvt__ev_init ran */
 	int calibrating;                /* records are not kept */
 	int in_flush;                   /* a flush is running */
-	const void *key[PVT_EV_STRS];   /* intern table: pointers */
-	uint32_t id[PVT_EV_STRS];       /* their ids */
-	const char *str[PVT_EV_STRS];   /* names by id (str[0] unused) */
+	int in_crash;                   /* the crash handler runs */
+	pvt__ring ring;                 /* the shared ring (ring.h NULL:
+					   none, records go to buf) */
+	const void **key;               /* intern table: pointers */
+	uint32_t *id;                   /* their ids */
+	uint32_t cap;                   /* slots (a power of two) */
+	const char **str;               /* names by id (str[0] unused) */
+	uint32_t str_cap;               /* entries of str */
 	uint32_t nstr;                  /* ids handed out (last id) */
 	uint32_t sent;                  /* ids sent to the daemon */
 	uint64_t records, flushes, flush_ns; /* statistics */
+	uint64_t ring_waits, ring_wait_ns;   /* full ring: waits, their time */
 } ev = {.mode = PVT_TRACE_EVENTS};
 
 int pvt__ev_fnmode = 0;
@@ -112,28 +128,84 @@ uint64_t pvt__ev_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The id of a name, interning it on first use; 0 for NULL or when the
- * table is full. */
-static uint32_t ev_intern(const char *s)
+/* The slot of pointer s in the intern table (its own, or the empty one
+ * where it goes). */
+static inline uint32_t ev_slot(const void *s)
 {
-	uint32_t h, i, k;
+	uint32_t i = (uint32_t)(((uintptr_t)s >> 3) * 2654435761u);
 
-	if (s == NULL)
-		return 0;
-	h = (uint32_t)(((uintptr_t)s >> 3) * 2654435761u);
-	for (k = 0; k < PVT_EV_STRS; k++) {
-		i = (h + k) & (PVT_EV_STRS - 1);
-		if (ev.key[i] == s)
-			return ev.id[i];
-		if (ev.key[i] == NULL)
-			break;
+	for (i &= ev.cap - 1; ev.key[i] != NULL && ev.key[i] != s;
+	     i = (i + 1) & (ev.cap - 1))
+		;
+	return i;
+}
+
+/* Makes room for one more name: the table at most half full, str one
+ * more entry.  0 or -1 (out of memory). */
+static int ev_intern_grow(void)
+{
+	const void **key = ev.key, **k2;
+	uint32_t *id = ev.id, cap = ev.cap, i, j;
+	const char **str;
+
+	if (ev.nstr + 2 > ev.str_cap) {
+		j = ev.str_cap ? ev.str_cap * 2 : PVT_EV_STRS;
+		if ((str = realloc((void *)ev.str, j * sizeof *str)) == NULL)
+			return -1;
+		ev.str = str;
+		ev.str_cap = j;
 	}
-	if (k == PVT_EV_STRS || ev.nstr + 1 >= PVT_EV_STRS)
+	if ((ev.nstr + 1) * 2 <= cap)
 		return 0;
+	j = cap ? cap * 2 : PVT_EV_STRS;
+	k2 = calloc(j, sizeof *k2);
+	ev.id = calloc(j, sizeof *ev.id);
+	if (k2 == NULL || ev.id == NULL) {
+		free((void *)k2);
+		free(ev.id);
+		ev.id = id;
+		return -1;
+	}
+	ev.key = k2;
+	ev.cap = j;
+	for (i = 0; i < cap; i++)
+		if (key[i] != NULL) {
+			j = ev_slot(key[i]);
+			ev.key[j] = key[i];
+			ev.id[j] = id[i];
+		}
+	free((void *)key);
+	free(id);
+	return 0;
+}
+
+/* Interns a name not seen before (a new name also goes into the ring's
+ * name area); its id, or 0 (out of memory, or in the crash handler). */
+static uint32_t ev_intern_new(const char *s)
+{
+	uint32_t i;
+
+	if (ev.in_crash || ev_intern_grow() != 0)
+		return 0;
+	i = ev_slot(s);
 	ev.key[i] = s;
 	ev.id[i] = ++ev.nstr;
 	ev.str[ev.nstr] = s;
+	if (ev.ring.h != NULL)
+		(void)pvt__ring_name(&ev.ring, ev.nstr, s); /* counts a loss */
 	return ev.nstr;
+}
+
+/* The id of a name, interning it on first use; 0 for NULL. */
+static inline uint32_t ev_intern(const char *s)
+{
+	uint32_t i;
+
+	if (s == NULL)
+		return 0;
+	if (ev.cap != 0 && ev.key[i = ev_slot(s)] == s)
+		return ev.id[i];
+	return ev_intern_new(s);
 }
 
 /* A name kept by content (pvt__ev_strid). */
@@ -177,24 +249,17 @@ static void ev_spin(uint64_t t)
 
 static int ev_flush(void);
 
-/* Fills the next slot (not committed while calibrating), then spends
- * PARAVT_PROBE_BUSY_NS.  Every caller measures the time from t to its
- * return into Δ. */
-static void ev_put(uint64_t t, int kind, int op, const char *file,
-                   const char *func, int line, int32_t peer, int32_t tag,
-                   int64_t bytes, int32_t result, int32_t aux, uint32_t comm,
-                   uint32_t ref)
+/* Fills record e. */
+static inline void ev_fill(pvt_event *e, uint64_t t, int kind, int op,
+                           uint32_t file, uint32_t func, int line,
+                    int32_t peer, int32_t tag, int64_t bytes, int32_t result,
+                    int32_t aux, uint32_t comm, uint32_t ref)
 {
-	pvt_event *e;
-
-	if (ev.n >= PVT_EV_BUF)
-		return; /* full while a flush cannot run (crash path) */
-	e = &ev.buf[ev.n];
 	e->t_ns = t;
 	e->delta_ns = ev.delta;
 	e->bytes = bytes;
-	e->file = ev_intern(file);
-	e->func = ev_intern(func);
+	e->file = file;
+	e->func = func;
 	e->line = line;
 	e->peer = peer;
 	e->tag = tag;
@@ -204,6 +269,52 @@ static void ev_put(uint64_t t, int kind, int op, const char *file,
 	e->ref = ref;
 	e->kind = (uint16_t)kind;
 	e->op = (uint16_t)op;
+}
+
+/* Writes a record into the ring (not while calibrating), waiting for room
+ * when it is full (the wait goes into Δ after the record) or dropping it
+ * (counted in the ring). */
+static void ev_put_ring(uint64_t t, int kind, int op, uint32_t file,
+                        uint32_t func, int line, int32_t peer,
+                        int32_t tag, int64_t bytes, int32_t result,
+                        int32_t aux, uint32_t comm, uint32_t ref)
+{
+	uint64_t waited = 0;
+
+	if (!ev.calibrating &&
+	    ev.ring.head - ev.ring.tail >= ev.ring.cap) { /* may be full */
+		if (ev.in_crash)
+			ev.ring.drop = 1; /* no waiting in a signal handler */
+		if (!pvt__ring_room(&ev.ring, &waited))
+			return; /* dropped: the ring counts it */
+	}
+	ev_fill(pvt__ring_slot(&ev.ring), t, kind, op, file, func, line, peer,
+	        tag, bytes, result, aux, comm, ref);
+	if (ev.calibrating)
+		return;
+	pvt__ring_commit(&ev.ring);
+	ev.seq++;
+	ev.records++;
+	ev.delta += waited;
+	if (waited > 0) {
+		ev.ring_waits++;
+		ev.ring_wait_ns += waited;
+	}
+	if (ev.busy)
+		ev_spin(t);
+}
+
+/* Writes a record into the buffer (not committed while calibrating) and
+ * flushes it when due. */
+static void ev_put_buf(uint64_t t, int kind, int op, uint32_t file,
+                       uint32_t func, int line, int32_t peer, int32_t tag,
+                       int64_t bytes, int32_t result, int32_t aux,
+                       uint32_t comm, uint32_t ref)
+{
+	if (ev.n >= PVT_EV_BUF)
+		return; /* full while a flush cannot run (crash path) */
+	ev_fill(&ev.buf[ev.n], t, kind, op, file, func, line, peer, tag, bytes,
+	        result, aux, comm, ref);
 	if (ev.calibrating)
 		return;
 	ev.n++;
@@ -213,6 +324,34 @@ static void ev_put(uint64_t t, int kind, int op, const char *file,
 		ev_spin(t);
 	if (ev.n == PVT_EV_BUF || t - ev.last_flush >= PVT_EV_FLUSH_NS)
 		(void)ev_flush();
+}
+
+/* Writes a record (file and func: interned ids, ev_intern): into the
+ * ring when there is one, else into the next slot of buf (not committed
+ * while calibrating), then spends PARAVT_PROBE_BUSY_NS.  Every caller
+ * adds its cost to Δ.  Inline, with
+ * the common case first: a ring with room, no busy probes — a handful of
+ * stores. */
+static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
+                          uint32_t func, int line, int32_t peer,
+                          int32_t tag, int64_t bytes, int32_t result,
+                          int32_t aux, uint32_t comm, uint32_t ref)
+{
+	if (ev.ring.h != NULL && ev.ring.head - ev.ring.tail < ev.ring.cap &&
+	    !ev.calibrating && !ev.busy) {
+		ev_fill(pvt__ring_slot(&ev.ring), t, kind, op, file, func,
+		        line, peer, tag, bytes, result, aux, comm, ref);
+		pvt__ring_commit(&ev.ring);
+		ev.seq++;
+		ev.records++;
+		return;
+	}
+	if (ev.ring.h != NULL)
+		ev_put_ring(t, kind, op, file, func, line, peer, tag, bytes,
+		            result, aux, comm, ref);
+	else
+		ev_put_buf(t, kind, op, file, func, line, peer, tag, bytes,
+		           result, aux, comm, ref);
 }
 
 /* Queues EVENT_STRINGS for the ids not sent yet.  0 or an error. */
@@ -278,7 +417,7 @@ int pvt__ev_flush(void)
 /* See rt_event.h. */
 int pvt__ev_pending(void)
 {
-	return ev.n > 0;
+	return ev.ring.h == NULL && ev.n > 0;
 }
 
 /* See rt_event.h. */
@@ -291,38 +430,41 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	if (ev.mode == PVT_TRACE_OFF)
 		return 0;
 	pr->t0 = pvt__ev_now();
-	pr->file = file;
-	pr->func = func;
 	pr->line = line;
 	pr->op = (uint16_t)op;
 	pr->comm = comm;
 	pr->ref = ref;
 	EV_LOCK();
-	ev_put(pr->t0, kind, op, file, func, line, peer, tag, bytes, 0, aux,
-	       comm, ref);
+	pr->file = ev_intern(file); /* once: the END reuses them */
+	pr->func = ev_intern(func);
+	ev_put(pr->t0, kind, op, pr->file, pr->func, line, peer, tag, bytes, 0,
+	       aux, comm, ref);
+	if (!ev.busy)
+		ev.delta += ev.half;
 	EV_UNLOCK();
-	pr->t1 = pvt__ev_now();
+	pr->t1 = ev.busy ? pvt__ev_now() : pr->t0;
 	return 1;
 }
 
 /* See rt_event.h. */
 void pvt__ev_call(pvt__ev_probe *pr)
 {
-	pr->t1 = pvt__ev_now();
+	if (ev.busy)
+		pr->t1 = pvt__ev_now();
 }
 
 /* See rt_event.h. */
 void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
                  int64_t bytes, int32_t result, int32_t aux)
 {
-	uint64_t t2 = pvt__ev_now(), t3;
+	uint64_t t2 = pvt__ev_now();
 
 	EV_LOCK();
-	ev.delta += pr->t1 - pr->t0 + ev.probe_c;
+	if (ev.busy)
+		ev.delta += pr->t1 - pr->t0 + ev.probe_c;
 	ev_put(t2, kind, pr->op, pr->file, pr->func, pr->line, peer, tag,
 	       bytes, result, aux, pr->comm, pr->ref);
-	t3 = pvt__ev_now();
-	ev.delta += t3 - t2;
+	ev.delta += ev.busy ? pvt__ev_now() - t2 : ev.half;
 	EV_UNLOCK();
 }
 
@@ -330,7 +472,24 @@ void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
 void pvt__ev_close(pvt__ev_probe *pr)
 {
 	EV_LOCK();
-	ev.delta += pr->t1 - pr->t0 + ev.probe_c;
+	if (ev.busy)
+		ev.delta += pr->t1 - pr->t0 + ev.probe_c;
+	else
+		ev.delta += ev.half;
+	EV_UNLOCK();
+}
+
+/* Records one event at time t outside a probe and adds its cost to Δ (a
+ * probe's half, or measured with busy probes). */
+static void ev_mark_at(uint64_t t, int kind, int op, const char *file,
+                       const char *func, int line, int32_t peer,
+                       int32_t tag, int64_t bytes, int32_t result,
+                       int32_t aux, uint32_t comm, uint32_t ref)
+{
+	EV_LOCK();
+	ev_put(t, kind, op, ev_intern(file), ev_intern(func), line, peer, tag,
+	       bytes, result, aux, comm, ref);
+	ev.delta += ev.busy ? pvt__ev_now() - t + ev.probe_c : ev.half;
 	EV_UNLOCK();
 }
 
@@ -338,16 +497,10 @@ void pvt__ev_close(pvt__ev_probe *pr)
 void pvt__ev_mark(int kind, int op, int32_t peer, int32_t tag, int64_t bytes,
                   int32_t result, int32_t aux, uint32_t comm, uint32_t ref)
 {
-	uint64_t t;
-
 	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
-	t = pvt__ev_now();
-	EV_LOCK();
-	ev_put(t, kind, op, NULL, NULL, 0, peer, tag, bytes, result, aux, comm,
-	       ref);
-	ev.delta += pvt__ev_now() - t + ev.probe_c;
-	EV_UNLOCK();
+	ev_mark_at(pvt__ev_now(), kind, op, NULL, NULL, 0, peer, tag, bytes,
+	           result, aux, comm, ref);
 }
 
 /* Median of n values (sorts them; n is small and this runs once). */
@@ -365,19 +518,31 @@ static uint64_t ev_median(uint64_t *v, int n)
 	return v[n / 2];
 }
 
-/* Measures the cost of an empty probe that its own clock reads miss:
- * median over PVT_EV_CALIB probes of (outside time - measured time),
- * less the median time between two back-to-back outside clock reads. */
-static void ev_calibrate(void)
+/* The median time of two back-to-back clock reads (what a measurement
+ * from outside adds to what it measures). */
+static uint64_t ev_clock_cost(uint64_t *d)
 {
-	static uint64_t d[PVT_EV_CALIB];
-	pvt__ev_probe pr;
-	uint64_t a, b, busy = ev.busy, delta = ev.delta, before;
+	uint64_t a;
 	int i;
 
-	ev.calibrating = 1;
-	ev.busy = 0;
-	ev.probe_c = 0;
+	for (i = 0; i < PVT_EV_CALIB; i++) {
+		a = pvt__ev_now();
+		d[i] = pvt__ev_now() - a;
+	}
+	return ev_median(d, PVT_EV_CALIB);
+}
+
+/* Times PVT_EV_CALIB empty probes (records written, not kept) from the
+ * outside: the median of (outside time - what the probe added to Δ) in
+ * *unseen and of the outside time in *whole, less the outside reads'
+ * own cost. */
+static void ev_time_probes(uint64_t *d, uint64_t *unseen, uint64_t *whole)
+{
+	static uint64_t w[PVT_EV_CALIB];
+	pvt__ev_probe pr;
+	uint64_t a, b, before, rd;
+	int i;
+
 	for (i = 0; i < PVT_EV_CALIB; i++) {
 		before = ev.delta;
 		a = pvt__ev_now();
@@ -386,16 +551,34 @@ static void ev_calibrate(void)
 		pvt__ev_call(&pr);
 		pvt__ev_end(&pr, PVT_EV_SPECIAL_END, -1, -1, -1, 0, 0);
 		b = pvt__ev_now();
+		w[i] = b - a;
 		d[i] = b - a > ev.delta - before ? b - a - (ev.delta - before)
 		                                 : 0;
 	}
-	ev.probe_c = ev_median(d, PVT_EV_CALIB);
-	for (i = 0; i < PVT_EV_CALIB; i++) { /* the outside reads' own cost */
-		a = pvt__ev_now();
-		d[i] = pvt__ev_now() - a;
-	}
-	b = ev_median(d, PVT_EV_CALIB);
-	ev.probe_c = ev.probe_c > b ? ev.probe_c - b : 0;
+	rd = ev_clock_cost(d + PVT_EV_CALIB); /* d has room for both */
+	*unseen = ev_median(d, PVT_EV_CALIB);
+	*unseen = *unseen > rd ? *unseen - rd : 0;
+	*whole = ev_median(w, PVT_EV_CALIB);
+	*whole = *whole > rd ? *whole - rd : 0;
+}
+
+/* Calibrates Δ per record: half the whole cost of an empty probe; and,
+ * for busy probes that measure their own spans, the part of a probe its
+ * own clock reads miss (probe_c). */
+static void ev_calibrate(void)
+{
+	static uint64_t d[2 * PVT_EV_CALIB];
+	uint64_t busy = ev.busy, delta = ev.delta, unseen, whole;
+
+	ev.calibrating = 1;
+	ev.probe_c = ev.half = 0;
+	ev.busy = 1; /* measured spans, for probe_c (the spin is not run:
+			records are not kept while calibrating) */
+	ev_time_probes(d, &unseen, &whole);
+	ev.probe_c = unseen;
+	ev.busy = 0;
+	ev_time_probes(d, &unseen, &whole);
+	ev.half = whole / 2;
 	ev.delta = delta;
 	ev.busy = busy;
 	ev.calibrating = 0;
@@ -441,6 +624,73 @@ static void ev_session_sock(void)
 	(void)setenv("PARAVT_PROC", "0", 1);
 }
 
+/* Asks the daemon to drain the ring now (it is full): one small frame,
+ * the only system call of a record, and only when the ring is full. */
+static void ev_kick(void)
+{
+	wire_peer *p = pvt__rt_peer();
+
+	if (p != NULL &&
+	    wire_pack(wire_peer_out(p), WIRE_EVENTS_KICK, wire_peer_seq(p),
+	              p->max_frame, pvt__rt_proc()) == 0)
+		(void)pvt__rt_push();
+}
+
+/* In a forked child: the parent's ring is not this process's. */
+static void ev_atfork_child(void)
+{
+	pvt__ring_forget(&ev.ring);
+}
+
+/* The ring's size and full policy from PARAVT_RING_EVENTS and
+ * PARAVT_RING_FULL; 0 records when PARAVT_RING=off. */
+static uint32_t ev_ring_env(int *drop)
+{
+	const char *on = getenv("PARAVT_RING"), *n = getenv("PARAVT_RING_EVENTS");
+	const char *full = getenv("PARAVT_RING_FULL");
+	unsigned long v;
+
+	*drop = full != NULL && strcmp(full, "drop") == 0;
+	if (on != NULL && strcmp(on, "off") == 0)
+		return 0;
+	if (n == NULL || (v = strtoul(n, NULL, 10)) == 0)
+		return PVT_RING_DEFAULT;
+	return v > PVT_RING_MAX ? PVT_RING_MAX : (uint32_t)v;
+}
+
+/* Makes the ring next to the daemon's socket and names it to the daemon
+ * (EVENT_RING); without one (an older daemon, PARAVT_RING=off, a file
+ * that cannot be made) records go through the socket.  0 or -1. */
+static int ev_ring_start(void)
+{
+	const char *sock = getenv("PARAVT_SOCK"), *slash;
+	char dir[256], err[300];
+	wire_peer *p = pvt__rt_peer();
+	uint32_t cap;
+	int drop;
+
+	if ((cap = ev_ring_env(&drop)) == 0 || p == NULL || sock == NULL ||
+	    !pvt__rt_daemon_can("ring1") ||
+	    (slash = strrchr(sock, '/')) == NULL ||
+	    (size_t)(slash - sock) >= sizeof dir)
+		return -1;
+	memcpy(dir, sock, (size_t)(slash - sock));
+	dir[slash - sock] = '\0';
+	if (pvt__ring_open(&ev.ring, dir, cap, ev.seq, drop, err,
+	                   sizeof err) != 0)
+		return -1; /* the socket path still works */
+	ev.ring.kick = ev_kick;
+	if (wire_pack(wire_peer_out(p), WIRE_EVENT_RING, wire_peer_seq(p),
+	              p->max_frame, pvt__rt_proc(), ev.ring.path,
+	              (uint64_t)ev.ring.cap, (uint64_t)ev.ring.str_cap) != 0 ||
+	    pvt__rt_push() != 0) {
+		pvt__ring_forget(&ev.ring);
+		return -1;
+	}
+	(void)pthread_atfork(NULL, NULL, ev_atfork_child);
+	return 0;
+}
+
 /* See rt_event.h. */
 int pvt__ev_init(int32_t (*self)(void))
 {
@@ -460,10 +710,11 @@ int pvt__ev_init(int32_t (*self)(void))
 		pvt__ev_fnmode = 0;
 		return ev.mode;
 	}
+	(void)ev_ring_start();
 	ev_calibrate();
 	me = self != NULL ? self() : -1; /* the program's own enrolment */
 	ev.last_flush = pvt__ev_now();
-	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, NULL, NULL, 0,
+	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, 0, 0, 0,
 	       me, -1, -1, 0, PVT_EVENT_VERSION, 0, 0);
 	ev.delta += pvt__ev_now() - ev.last_flush;
 	return ev.mode;
@@ -472,14 +723,10 @@ int pvt__ev_init(int32_t (*self)(void))
 /* See rt_event.h. */
 void pvt__ev_fn(int kind, const char *func, const char *file, int line)
 {
-	uint64_t t0;
-
 	if (ev.mode != PVT_TRACE_FULL || !ev.inited || ev.in_flush)
 		return;
-	t0 = pvt__ev_now();
-	ev_put(t0, kind, PVT_OP_RT_FUNC, file, func, line, -1, -1, -1, 0, 0, 0,
-	       0);
-	ev.delta += pvt__ev_now() - t0 + ev.probe_c;
+	ev_mark_at(pvt__ev_now(), kind, PVT_OP_RT_FUNC, file, func, line, -1,
+	           -1, -1, 0, 0, 0, 0);
 }
 
 /* See rt_event.h. */
@@ -489,7 +736,8 @@ void pvt__ev_break_begin(uint32_t bp, const char *file, const char *func,
 	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
 	ev.brk_t = pvt__ev_now();
-	ev_put(ev.brk_t, PVT_EV_BREAK_START, PVT_OP_RT_BREAK, file, func, line,
+	ev_put(ev.brk_t, PVT_EV_BREAK_START, PVT_OP_RT_BREAK, ev_intern(file),
+	       ev_intern(func), line,
 	       -1, -1, -1, 0, (int32_t)bp, 0, 0);
 	(void)pvt__ev_flush();
 }
@@ -504,7 +752,7 @@ void pvt__ev_break_end(void)
 	t = pvt__ev_now();
 	ev.delta += t - ev.brk_t;
 	ev.brk_t = 0;
-	ev_put(t, PVT_EV_BREAK_END, PVT_OP_RT_BREAK, NULL, NULL, 0, -1, -1,
+	ev_put(t, PVT_EV_BREAK_END, PVT_OP_RT_BREAK, 0, 0, 0, -1, -1,
 	       -1, 0, 0, 0, 0);
 	ev.delta += pvt__ev_now() - t;
 }
@@ -514,8 +762,9 @@ void pvt__ev_exit(int status)
 {
 	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
-	ev_put(pvt__ev_now(), PVT_EV_PROG_EXIT, PVT_OP_NONE, NULL, NULL, 0,
+	ev_put(pvt__ev_now(), PVT_EV_PROG_EXIT, PVT_OP_NONE, 0, 0, 0,
 	       -1, -1, -1, 0, status, 0, 0);
+	pvt__ring_close(&ev.ring);
 	(void)pvt__ev_flush();
 	ev.mode = PVT_TRACE_OFF; /* after para_vt_exit nothing is sent */
 	pvt__ev_fnmode = 0;
@@ -528,6 +777,10 @@ void pvt__ev_stats(pvt__ev_stat *st)
 	st->flushes = ev.flushes;
 	st->flush_ns = ev.flush_ns;
 	st->probe_c_ns = ev.probe_c;
+	st->record_ns = ev.half;
+	st->ring = ev.ring.h != NULL;
+	st->ring_waits = ev.ring_waits;
+	st->ring_wait_ns = ev.ring_wait_ns;
 	st->delta_ns = ev.delta;
 	st->mode = ev.mode;
 }
@@ -619,13 +872,21 @@ void pvt__ev_crash(int sig)
 	wire_peer *p = pvt__rt_peer_sigsafe();
 	int fd = pvt__rt_fd();
 
-	if (p == NULL || fd < 0 || !ev.inited || ev.mode == PVT_TRACE_OFF)
+	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
 	ev.calibrating = 0;
+	ev.in_crash = 1;  /* no waiting, no new names */
+	if (ev.ring.h != NULL) { /* the daemon drains it at TASK_CRASH */
+		ev_put(pvt__ev_now(), PVT_EV_CRASH, PVT_OP_RT_SIGNAL, 0,
+		       0, 0, -1, -1, -1, 0, sig, 0, 0);
+		return;
+	}
+	if (p == NULL || fd < 0)
+		return;
 	ev.in_flush = 1; /* no flush from ev_put */
 	if (ev.n == PVT_EV_BUF && ev_crash_send(fd, p) != 0)
 		return; /* full: make room for the crash record */
-	ev_put(pvt__ev_now(), PVT_EV_CRASH, PVT_OP_RT_SIGNAL, NULL, NULL, 0, -1,
+	ev_put(pvt__ev_now(), PVT_EV_CRASH, PVT_OP_RT_SIGNAL, 0, 0, 0, -1,
 	       -1, -1, 0, sig, 0, 0);
 	(void)ev_crash_send(fd, p);
 }

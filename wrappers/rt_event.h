@@ -17,9 +17,12 @@
  *     pvt__ev_end(&pr, PVT_EV_SEND_END, tid, tag, bytes, rc, 0);
  *
  * Δ (interference, DESIGN.md "Time, compensation and order") grows by
- * the measured time from pvt__ev_begin to pvt__ev_call plus the time
- * inside pvt__ev_end, plus a constant calibrated at start-up for what the
- * probe cannot measure about itself (clock reads, calls).
+ * half the calibrated cost of an empty probe at each record (so a probe
+ * reads the clock only for its two time stamps); with busy probes
+ * (PARAVT_PROBE_BUSY_NS) by the measured time from pvt__ev_begin to
+ * pvt__ev_call plus the time inside pvt__ev_end, plus a constant
+ * calibrated at start-up for what the probe cannot measure about itself.
+ * A full shared ring adds the time waited for the daemon.
  *
  * Environment:
  *   PARAVT_TRACE=off|events|full   default events; full adds function
@@ -29,6 +32,12 @@
  *                                  processor is offered to other tasks
  *                                  meanwhile), counted in Δ: deliberately
  *                                  heavy probes, for compensation tests
+ *   PARAVT_RING=off                records go through the socket, not
+ *                                  the shared-memory ring (rt_ring.h)
+ *   PARAVT_RING_EVENTS=N           the ring's size in records (65536)
+ *   PARAVT_RING_FULL=wait|drop     a full ring makes the task wait for
+ *                                  the daemon (default), or drops and
+ *                                  counts records
  *   PARAVT_SESSION=ID              without PARAVT_SOCK: connect to
  *                                  DIR/session-ID.sock as process 0, where
  *                                  DIR is PARAVT_SESSION_DIR or
@@ -53,8 +62,8 @@ enum pvt__ev_modes {
 typedef struct pvt__ev_probe {
 	uint64_t t0;      /* entry to the probe */
 	uint64_t t1;      /* just before the real call */
-	const char *file; /* source file of the call, or NULL */
-	const char *func; /* calling function, or NULL */
+	uint32_t file;    /* string id of the call's source file, 0 none */
+	uint32_t func;    /* string id of the calling function, 0 none */
 	int line;         /* line of the call */
 	uint32_t comm;    /* communication context of both records */
 	uint32_t ref;     /* request id of both records, 0 none */
@@ -66,7 +75,11 @@ typedef struct pvt__ev_stat {
 	uint64_t records;    /* records written */
 	uint64_t flushes;    /* EVENTS frames sent */
 	uint64_t flush_ns;   /* total time inside flushes */
-	uint64_t probe_c_ns; /* calibrated constant per probe */
+	uint64_t probe_c_ns; /* busy probes: calibrated constant per probe */
+	uint64_t record_ns;  /* Δ per record: half an empty probe's cost */
+	int ring;            /* records go into the shared ring */
+	uint64_t ring_waits; /* times the ring was full and the task waited */
+	uint64_t ring_wait_ns; /* time of those waits */
 	uint64_t delta_ns;   /* Δ now */
 	int mode;            /* enum pvt__ev_modes in effect */
 } pvt__ev_stat;

@@ -9,6 +9,5 @@ ANA_LIB := build/console/lib/libpvtana.a
 ANA_LIBS := -lotf2 -lm
 
 $(ANA_LIB): $(ANA_OBJS)
-	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $(ANA_OBJS)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $(ANA_OBJS)

@@ -58,6 +58,8 @@ static void bench_pack(msgpack_sbuffer *sb, unsigned k, unsigned n)
 		msgpack_pack_int64(&pk, 220 + (int64_t)(i % 50) * 4);
 		msgpack_pack_int32(&pk, 0);
 		msgpack_pack_int32(&pk, 0);
+		msgpack_pack_uint32(&pk, 0); /* comm: MPI_COMM_WORLD */
+		msgpack_pack_uint32(&pk, 0); /* ref: none */
 	}
 }
 

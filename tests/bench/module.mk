@@ -2,6 +2,9 @@
 # loopback TCP) and handshake time against a private paravtd.
 #
 #   make bench         build and run everything (tests/bench/run.sh)
+# Every bench appends itself to BENCH_BINS; the bench rule itself is in
+# tests/module.mk, after this file, because a rule's prerequisites are
+# expanded when make reads it.
 BENCH_NAMES := bench_frame bench_handshake
 BENCH_BINS += $(BENCH_NAMES:%=build/tests/bench/%)
 BENCH_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iwire \
@@ -10,8 +13,8 @@ TEST_BINS += $(BENCH_NAMES:%=build/tests/bench/%)
 
 $(BENCH_NAMES:%=build/tests/bench/%): build/tests/bench/%: \
 		tests/bench/%.c $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(BENCH_CFLAGS) -o $@ $< $(HOST_WIRE_LIB) -lmsgpackc \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -o $@ $< $(HOST_WIRE_LIB) -lmsgpackc \
 		-lpthread
 
 # Instrumentation speed (console/con_inst*.c, libclang).
@@ -19,13 +22,10 @@ BENCH_BINS += build/tests/bench/bench_inst
 TEST_BINS += build/tests/bench/bench_inst
 build/tests/bench/bench_inst: tests/bench/bench_inst.c $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(BENCH_CFLAGS) -Iconsole -o $@ $< $(CON_INST_OBJS) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -Iconsole -o $@ $< $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB) -L$(LLVM_DIR)/lib -lclang \
 		-Wl,-rpath,$(LLVM_DIR)/lib
-
-bench: $(BENCH_BINS) all build/tests/td_bench
-	@tests/bench/run.sh
 
 # Event runtime overhead (wrappers/rt_event.c): links the host port's
 # libparavt.a; run attached to ev_sink -q by run.sh.
@@ -33,8 +33,8 @@ BENCH_BINS += build/tests/bench/bench_events
 TEST_BINS += build/tests/bench/bench_events
 build/tests/bench/bench_events: tests/bench/bench_events.c \
 		build/linux-x86_64/lib/libparavt.a
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(BENCH_CFLAGS) -Iwrappers -Ibreakpoints -Itypedesc -o $@ $< \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -Iwrappers -Ibreakpoints -Itypedesc -o $@ $< \
 		build/linux-x86_64/lib/libparavt.a -lmsgpackc
 
 # Analysis throughput (console/ana: match + compensate + order + sort) on a
@@ -42,8 +42,8 @@ build/tests/bench/bench_events: tests/bench/bench_events.c \
 BENCH_BINS += build/tests/bench/bench_ana
 TEST_BINS += build/tests/bench/bench_ana
 build/tests/bench/bench_ana: tests/bench/bench_ana.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(BENCH_CFLAGS) -Iconsole/ana -Iwrappers -o $@ $< \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -Iconsole/ana -Iwrappers -o $@ $< \
 		$(ANA_LIB) $(ANA_LIBS)
 
 # Trace file write and read throughput (console/con_tfile*.c): linked with
@@ -53,7 +53,7 @@ TEST_BINS += build/tests/bench/bench_tfile
 build/tests/bench/bench_tfile: tests/bench/bench_tfile.c \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(CON_CFLAGS) -o $@ $< \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(CON_CFLAGS) -o $@ $< \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS)

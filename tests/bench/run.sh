@@ -9,8 +9,9 @@
 #    generated 10k-line C file with many functions and breakpoints.
 # 2a. td_bench: serialisation throughput of a 1 MB array of structs by the
 #    typedesc walker, natively and on the s390x node under qemu.
-# 2b. bench_events: ns per event record on the hot path, flush cost and
-#    the calibrated probe constant (attached to a quiet ev_sink).
+# 2b. bench_events: ns per event record on the hot path beside the cost of
+#    a clock read, with the shared ring and through the socket (attached
+#    to a quiet ev_sink).
 # 2d. bench_ana: analysis of a recorded run (matching, compensation,
 #    logical clock, global sort) in events/s over 10 M synthetic events of
 #    64 tasks, and the memory it takes.
@@ -20,6 +21,9 @@
 #    on 127.0.0.1 with an ephemeral port, times HANDSHAKES (default 300)
 #    session set-ups, then stops it.  Skipped with a message when
 #    build/linux-x86_64/bin/paravtd has not been built.
+# 4. overhead.sh: what a user pays: real programs (MPI and PVM ping-pong,
+#    MPI master/worker) run plainly and traced, alternately,
+#    PARAVT_BENCH_RUNS times each (default 5); medians and ratios.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP" || exit 2
@@ -36,43 +40,62 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# A bench that fails is named with its exit status and the others still
+# run; the script then exits 1.
+failed=""
+bench_failed() {
+	echo "$1: FAILED (exit $2)"
+	failed="$failed $1"
+}
+finish() {
+	[ -z "$failed" ] && exit 0
+	echo "benchmarks failed:$failed"
+	exit 1
+}
+
 echo "== paravt benchmarks ($(uname -m), $(nproc 2>/dev/null || echo ?) cpus)"
-"$B/bench_frame" "$SECS" || exit 1
+"$B/bench_frame" "$SECS" || bench_failed bench_frame $?
 echo
-"$B/bench_inst" 10000 5 || exit 1
+"$B/bench_inst" 10000 5 || bench_failed bench_inst $?
 echo
 # 2a. td_bench: serialisation of a 1 MB array of structs on the node, by
 # the generic typedesc walker; natively and on the s390x node (qemu: the
 # figure is emulated speed, not s390x hardware).
 if [ -x build/tests/td_bench ]; then
-	build/tests/td_bench || exit 1
+	build/tests/td_bench || bench_failed td_bench $?
 	if [ -x build/linux-s390x-qemu/tests/td_bench ]; then
 		echo "(s390x under qemu-s390x:)"
 		qemu-s390x -L /usr/s390x-linux-gnu \
-			build/linux-s390x-qemu/tests/td_bench || exit 1
+			build/linux-s390x-qemu/tests/td_bench ||
+			bench_failed "td_bench (s390x)" $?
 	fi
 else
 	echo "td_bench: skipped (build/tests/td_bench not built)"
 fi
 echo
-# 2b. bench_events: the event runtime attached to a quiet ev_sink.
+# 2b. bench_events: the event runtime attached to a quiet ev_sink, with
+# the shared ring (-r) and through the socket.
 SINK=build/linux-x86_64/tests/ev_sink
 if [ -x "$SINK" ] && [ -x "$B/bench_events" ]; then
-	"$SINK" -q -s "$tmp/ev.sock" -o /dev/null & spid=$!
-	i=0; while [ ! -S "$tmp/ev.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	PARAVT_SOCK=$tmp/ev.sock "$B/bench_events" || { kill $spid; exit 1; }
-	kill $spid; wait $spid 2>/dev/null
+	for how in -r ""; do
+		rm -f "$tmp/ev.sock"
+		# shellcheck disable=SC2086
+		"$SINK" -q $how -s "$tmp/ev.sock" -o /dev/null & spid=$!
+		i=0; while [ ! -S "$tmp/ev.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+		PARAVT_SOCK=$tmp/ev.sock "$B/bench_events" || bench_failed bench_events $?
+		kill $spid; wait $spid 2>/dev/null
+	done
 else
 	echo "events: skipped ($SINK or bench_events not built)"
 fi
 echo
 # 2d. bench_ana: the analysis passes (console/ana), one core.
-"$B/bench_ana" || exit 1
+"$B/bench_ana" || bench_failed bench_ana $?
 echo
 
 # 2c. bench_tfile: the console's trace file writer and reader.
 if [ -x "$B/bench_tfile" ]; then
-	"$B/bench_tfile" 2 256 "$tmp" || exit 1
+	"$B/bench_tfile" 2 256 "$tmp" || bench_failed bench_tfile $?
 else
 	echo "trace file: skipped ($B/bench_tfile not built)"
 fi
@@ -80,7 +103,7 @@ echo
 
 if [ ! -x "$DAEMON" ]; then
 	echo "handshake: skipped ($DAEMON not built yet)"
-	exit 0
+	finish
 fi
 mkdir -m 700 "$tmp/home"
 HOME=$tmp/home "$DAEMON" --listen 127.0.0.1:0 --port-file "$tmp/port" \
@@ -101,3 +124,8 @@ HOME=$tmp/home "$B/bench_handshake" "$(cat "$tmp/port")" "$N" || {
 	tail -n 20 "$tmp/paravtd.log"
 	exit 1
 }
+kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
+dpid=""
+echo
+tests/bench/overhead.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed overhead $?
+finish

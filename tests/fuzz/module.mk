@@ -20,18 +20,18 @@ endif
 
 $(FUZZ_NAMES:%=build/tests/fuzz/%): build/tests/fuzz/%: tests/fuzz/%.c \
 		$(FUZZ_WIRE_SRCS) $(wildcard wire/*.h)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_WIRE_SRCS) $(FUZZ_LIBS)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CLANG,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_WIRE_SRCS) $(FUZZ_LIBS)
 
 build/tests/fuzz/gen_seeds: tests/fuzz/gen_seeds.c $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(HOST_WIRE_LIB) -lmsgpackc
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(HOST_WIRE_LIB) -lmsgpackc
 
 .PHONY: fuzz-seeds
 fuzz-seeds: build/tests/fuzz/gen_seeds
-	@mkdir -p tests/fuzz/seeds
-	build/tests/fuzz/gen_seeds tests/fuzz/seeds
+	$(Q)mkdir -p tests/fuzz/seeds
+	$(Q)build/tests/fuzz/gen_seeds tests/fuzz/seeds
 
 fuzz: $(FUZZ_BINS)
-	@[ -n "$(FUZZ_BINS)" ] || { echo "fuzz: $(FUZZ_CC) not found"; exit 1; }
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/run.sh fuzz
+	$(Q)[ -n "$(FUZZ_BINS)" ] || { echo "fuzz: $(FUZZ_CC) not found"; exit 1; }
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/run.sh fuzz

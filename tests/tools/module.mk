@@ -5,6 +5,6 @@ WIREPOKE := build/tests/tools/wirepoke
 TEST_BINS += $(WIREPOKE)
 
 $(WIREPOKE): tests/tools/wirepoke.c $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iwrappers -o $@ tests/tools/wirepoke.c \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iwrappers -o $@ tests/tools/wirepoke.c \
 		$(HOST_WIRE_LIB) -lmsgpackc

@@ -9,8 +9,8 @@ UNIT_LIBS = $(shell pkg-config --libs cmocka msgpack 2>/dev/null || \
 TEST_BINS += $(UNIT_BINS)
 
 $(UNIT_BINS): build/tests/unit/%: tests/unit/%.c $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(HOST_WIRE_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(HOST_WIRE_LIB) \
 		$(UNIT_LIBS)
 
 # The instrumenter (console/con_inst*.c): linked with the console objects
@@ -21,16 +21,16 @@ TEST_BINS += build/tests/unit/test_con_inst
 
 build/tests/unit/test_con_inst: tests/unit/test_con_inst.c $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(CON_INST_OBJS) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB) $(UNIT_LIBS) -L$(LLVM_DIR)/lib -lclang \
 		-Wl,-rpath,$(LLVM_DIR)/lib
 
 # inst_tool: command-line driver of the instrumenter for the shell tests.
 build/tests/inst_tool: tests/instrument/inst_tool.c $(CON_INST_OBJS) \
 		$(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(CON_INST_OBJS) $(HOST_WIRE_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(CON_INST_OBJS) $(HOST_WIRE_LIB) \
 		-L$(LLVM_DIR)/lib -lclang -Wl,-rpath,$(LLVM_DIR)/lib
 TEST_BINS += build/tests/inst_tool
 
@@ -41,16 +41,16 @@ ANA_STATS_TESTS := build/tests/unit/test_ana_stats \
 TEST_BINS += $(ANA_STATS_TESTS)
 
 $(ANA_STATS_TESTS): build/tests/unit/%: tests/unit/%.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
 # The wait-for graph and deadlock detection (console/ana/ana_hang.c).
 TEST_BINS += build/tests/unit/test_ana_hang
 
 build/tests/unit/test_ana_hang: tests/unit/test_ana_hang.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
 # The exports (console/ana/ana_out_chrome.c, ana_out_otf2.c) and the calls
@@ -58,8 +58,8 @@ build/tests/unit/test_ana_hang: tests/unit/test_ana_hang.c $(ANA_LIB)
 TEST_BINS += build/tests/unit/test_ana_out
 
 build/tests/unit/test_ana_out: tests/unit/test_ana_out.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
 # The analysis passes of issue 5 (console/ana/ana_clock.c, ana_match.c,
@@ -67,8 +67,8 @@ build/tests/unit/test_ana_out: tests/unit/test_ana_out.c $(ANA_LIB)
 TEST_BINS += build/tests/unit/test_ana
 
 build/tests/unit/test_ana: tests/unit/test_ana.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
 # Communicators, requests, send STARTs, multicast destinations and PVM
@@ -76,8 +76,8 @@ build/tests/unit/test_ana: tests/unit/test_ana.c $(ANA_LIB)
 TEST_BINS += build/tests/unit/test_ana_comm
 
 build/tests/unit/test_ana_comm: tests/unit/test_ana_comm.c $(ANA_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
 # The console's clock registry (console/con_clk.c) with the real clock fit;
@@ -86,8 +86,8 @@ TEST_BINS += build/tests/unit/test_con_clk
 
 build/tests/unit/test_con_clk: tests/unit/test_con_clk.c \
 		build/console/obj/console/con_clk.o $(ANA_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
 		build/console/obj/console/con_clk.o $(ANA_LIB) $(ANA_LIBS) \
 		$(UNIT_LIBS)
 
@@ -96,8 +96,8 @@ TEST_BINS += build/tests/unit/test_bp_model
 
 build/tests/unit/test_bp_model: tests/unit/test_bp_model.c \
 		breakpoints/bp_model.c breakpoints/bp_model.h
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Ibreakpoints -o $@ $< breakpoints/bp_model.c \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Ibreakpoints -o $@ $< breakpoints/bp_model.c \
 		$(UNIT_LIBS)
 
 # The trace file writer and reader (console/con_tfile*.c): linked with
@@ -107,8 +107,8 @@ TEST_BINS += build/tests/unit/test_con_tfile
 build/tests/unit/test_con_tfile: tests/unit/test_con_tfile.c \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB)
-	@mkdir -p $(dir $@)
-	$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS) \
 		$(UNIT_LIBS)

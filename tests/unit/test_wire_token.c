@@ -5,13 +5,17 @@
  * function and removed (with everything in it) by the teardown.  Covers
  * creation (0700 directory, 0600 file, 64 hex characters), refusal of a
  * wider mode with a sentence naming it, missing, empty and too long files,
- * symlinks, directories, and the default path.  One registered list at the
- * bottom.
+ * symlinks, directories, the default path, and processes that create the
+ * file at the same moment (one token for all, no error, no leftovers).
+ * One registered list at the bottom.
  */
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "unit_util.h"
@@ -190,12 +194,94 @@ static void test_default_path(void **state)
 		setenv("HOME", save, 1);
 }
 
+#define RACERS 16
+#define ROUNDS 20
+
+/* What a racer reports, in one write (atomic on a pipe). */
+struct race_result {
+	int rc;
+	char tok[WIRE_TOKEN_MAX];
+};
+
+/* Child: waits for the gate to open, loads (creating) path, and writes
+ * its result into out. */
+static void racer(int gate, int out, const char *path)
+{
+	struct race_result res;
+	char c, err[256];
+
+	memset(&res, 0, sizeof res);
+	alarm(30);
+	(void)read(gate, &c, 1);
+	res.rc = wire_token_load(path, 1, res.tok, err, sizeof err);
+	if (res.rc != 0)
+		fprintf(stderr, "racer %ld: %s\n", (long)getpid(), err);
+	(void)write(out, &res, sizeof res);
+	_exit(0);
+}
+
+/* Entries of directory d (. and .. not counted). */
+static int entries(const char *d)
+{
+	DIR *dp = opendir(d);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(dp);
+	while ((e = readdir(dp)) != NULL)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(dp);
+	return n;
+}
+
+/* RACERS processes create one token file at once, ROUNDS times: every
+ * one succeeds with the same token, and only the token file is left. */
+static void test_create_race(void **state)
+{
+	char sub[300], path[320], first[WIRE_TOKEN_MAX];
+	struct race_result res;
+	int gate[2], out[2], round, i;
+	pid_t kids[RACERS];
+
+	for (round = 0; round < ROUNDS; round++) {
+		snprintf(sub, sizeof sub, "%s/h%d", dir, round);
+		snprintf(path, sizeof path, "%s/token", sub);
+		assert_int_equal(pipe(gate), 0);
+		assert_int_equal(pipe(out), 0);
+		for (i = 0; i < RACERS; i++) {
+			kids[i] = fork();
+			assert_true(kids[i] >= 0);
+			if (kids[i] == 0) {
+				close(gate[1]);
+				racer(gate[0], out[1], path);
+			}
+		}
+		close(gate[0]);
+		close(out[1]);
+		close(gate[1]); /* opens the gate: every read returns 0 */
+		for (i = 0; i < RACERS; i++) {
+			assert_int_equal(read(out[0], &res, sizeof res),
+					 sizeof res);
+			assert_int_equal(res.rc, 0);
+			assert_int_equal(strlen(res.tok), 64);
+			if (i == 0)
+				memcpy(first, res.tok, sizeof first);
+			assert_string_equal(res.tok, first);
+		}
+		close(out[0]);
+		for (i = 0; i < RACERS; i++)
+			assert_int_equal(waitpid(kids[i], NULL, 0), kids[i]);
+		assert_int_equal(entries(sub), 1);
+	}
+}
+
 #define TT(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TT(test_create),
+		TT(test_create_race),
 		TT(test_existing_ok),
 		TT(test_mode_too_open),
 		TT(test_missing),

@@ -2,7 +2,7 @@
  * ev_sink.c — test tool: the daemon's side of the task socket, for the
  * event tests (tests/integration/92-wrappers-*.sh) and bench_events.
  *
- *   ev_sink -s SOCKET [-o OUT] [-q]
+ *   ev_sink -s SOCKET [-o OUT] [-q] [-r]
  *
  * Listens on the Unix socket SOCKET (a stale one is removed), accepts any
  * number of tasks, answers each HELLO with the daemon's HELLO and prints,
@@ -16,7 +16,12 @@
  *   crash c=C sig=S at=FILE:LINE func=F
  *   close c=C pid=PID records=N
  * With -q only hello, gap, crash and close lines.  Records are decoded
- * with pvt_event.h, so the sink must be built for the task's port.  Ends
+ * with pvt_event.h, so the sink must be built for the task's port.  With
+ * -r the sink offers the "ring1" capability, as paravtd does: the tasks
+ * then write into shared-memory rings (daemon/dmn_ring.c reads them),
+ * drained every 10 ms, at EVENTS_KICK, at a crash and when the task
+ * disconnects; their records print the same, plus "ring c=C ..." lines
+ * for what the ring counted ("ring c=C dropped=N waits=N us=N").  Ends
  * on SIGTERM or SIGINT (exit 0); 1 on a system failure, 2 usage.
  */
 #include <errno.h>
@@ -29,6 +34,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "dmn_ring.h"
 #include "pvt_event.h"
 #include "wire_fmt.h"
 #include "wire_msg.h"
@@ -46,11 +52,13 @@ typedef struct sink_conn {
 	uint64_t next;            /* expected next record number */
 	uint64_t records;         /* records received */
 	char *str[SINK_STRS];     /* names by id (heap) */
+	dmn_ring ring;            /* its ring (ring.h NULL: none) */
 } sink_conn;
 
 static sink_conn conns[SINK_CONNS];
 static volatile sig_atomic_t stop;
-static int quiet, nconn;
+static int quiet, nconn, offer_ring;
+static char ring_dir[256]; /* where rings may be: the socket's directory */
 
 /* Kind names by number. */
 static const char *const kinds[] = {
@@ -152,6 +160,60 @@ static int on_strings(sink_conn *c, const wire_msg *m)
 	return 0;
 }
 
+/* dmn_ring_names callback: keeps a name. */
+static int ring_name(void *arg, uint32_t id, const char *s)
+{
+	sink_conn *c = arg;
+
+	if (id < SINK_STRS) {
+		free(c->str[id]);
+		c->str[id] = strdup(s);
+		if (!quiet)
+			printf("str c=%d id=%u %s\n", c->id, id, s);
+	}
+	return 0;
+}
+
+/* Prints what c's ring holds now. */
+static void ring_drain(sink_conn *c)
+{
+	static pvt_event buf[1024];
+	dmn_ring_news n;
+	uint64_t first;
+	uint32_t k, got;
+
+	if (c->ring.h == NULL)
+		return;
+	do {
+		got = dmn_ring_read(&c->ring, buf, 1024, &first);
+		(void)dmn_ring_names(&c->ring, ring_name, c);
+		for (k = 0; k < got; k++)
+			print_record(c, &buf[k], first + k);
+	} while (got > 0);
+	dmn_ring_news_get(&c->ring, &n);
+	if (n.dropped || n.waits || n.str_lost)
+		printf("ring c=%d dropped=%u waits=%u us=%u names_lost=%u\n",
+		       c->id, n.dropped, n.waits, n.wait_us, n.str_lost);
+}
+
+/* EVENT_RING: maps the task's ring.  0 or -1. */
+static int on_ring(sink_conn *c, const wire_msg *m)
+{
+	char path[WIRE_TEXT_MAX], err[300];
+	uint64_t proc, recs, names;
+
+	if (wire_unpack(m, err, sizeof err, &proc, path, sizeof path, &recs,
+	                &names) ||
+	    dmn_ring_map(&c->ring, path, ring_dir, recs, names, err,
+	                 sizeof err) != 0) {
+		fprintf(stderr, "ev_sink: EVENT_RING: %s\n", err);
+		return -1;
+	}
+	c->next = c->ring.next;
+	printf("ring c=%d records=%llu\n", c->id, (unsigned long long)recs);
+	return 0;
+}
+
 /* HELLO and TASK_HELLO.  0 or -1. */
 static int on_hello(sink_conn *c, const wire_msg *m)
 {
@@ -161,6 +223,8 @@ static int on_hello(sink_conn *c, const wire_msg *m)
 
 	if (m->type == WIRE_HELLO) {
 		wire_hello_local(&h, "daemon", NULL, PVT_PORT_NAME);
+		if (offer_ring)
+			snprintf(h.caps[h.ncaps++], sizeof h.caps[0], "ring1");
 		return wire_pack_hello(wire_peer_out(&c->peer),
 		                       wire_peer_seq(&c->peer), &h,
 		                       c->peer.max_frame) == 0
@@ -203,7 +267,13 @@ static int on_msg(sink_conn *c, const wire_msg *m)
 	case WIRE_EVENT_STRINGS:
 		return on_strings(c, m);
 	case WIRE_TASK_CRASH:
+		ring_drain(c);
 		return on_crash(c, m);
+	case WIRE_EVENT_RING:
+		return on_ring(c, m);
+	case WIRE_EVENTS_KICK:
+		ring_drain(c);
+		return 0;
 	default:
 		printf("msg c=%d %s\n", c->id,
 		       wire_type_name(m->type) ? wire_type_name(m->type) : "?");
@@ -216,6 +286,8 @@ static void drop(sink_conn *c)
 {
 	int i;
 
+	ring_drain(c);
+	dmn_ring_unmap(&c->ring);
 	printf("close c=%d pid=%llu records=%llu\n", c->id,
 	       (unsigned long long)c->pid, (unsigned long long)c->records);
 	wire_peer_destroy(&c->peer);
@@ -298,8 +370,11 @@ static void loop(int lfd)
 			pfd[n].events = POLLIN;
 			map[n++] = i;
 		}
-		if (poll(pfd, (nfds_t)n, 500) < 0)
+		if (poll(pfd, (nfds_t)n, offer_ring ? 10 : 500) < 0)
 			continue;
+		for (i = 0; i < SINK_CONNS; i++)
+			if (conns[i].used)
+				ring_drain(&conns[i]);
 		if (pfd[0].revents & POLLIN)
 			accept_one(lfd);
 		for (i = 1; i < n; i++)
@@ -315,9 +390,11 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	int opt, lfd;
 
-	while ((opt = getopt(argc, argv, "s:o:q")) != -1) {
+	while ((opt = getopt(argc, argv, "s:o:qr")) != -1) {
 		if (opt == 's')
 			sock = optarg;
+		else if (opt == 'r')
+			offer_ring = 1;
 		else if (opt == 'o')
 			out = optarg;
 		else if (opt == 'q')
@@ -326,9 +403,14 @@ int main(int argc, char **argv)
 			sock = NULL, optind = argc + 1;
 	}
 	if (sock == NULL || optind > argc) {
-		fprintf(stderr, "usage: ev_sink -s SOCKET [-o OUT] [-q]\n");
+		fprintf(stderr, "usage: ev_sink -s SOCKET [-o OUT] [-q] [-r]\n");
 		return 2;
 	}
+	snprintf(ring_dir, sizeof ring_dir, "%s", sock);
+	if (strrchr(ring_dir, '/') != NULL)
+		*strrchr(ring_dir, '/') = '\0';
+	else
+		snprintf(ring_dir, sizeof ring_dir, ".");
 	if (out != NULL && freopen(out, "w", stdout) == NULL)
 		return 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -1,0 +1,76 @@
+/*
+ * dmn_ring.h — the daemon's side of a task's shared-memory event ring
+ * (wrappers/pvt_ring.h): map the file the task names, check it, remove
+ * it, read what the task wrote since the last time, give room back.
+ *
+ * The file must be a regular file of the daemon's user, no link, named
+ * "ring-..." directly in the directory of the socket the task came in
+ * through, of exactly the size its header says; anything else is
+ * refused with a sentence.  Once mapped, the file is removed: the
+ * mapping outlives it, and a killed task leaves nothing behind.
+ *
+ * Reading copies the records out (they may wrap around the end of the
+ * ring) into a caller's buffer in runs and gives their slots back by
+ * storing the tail; names are read in order from the name area.  The
+ * counters the task keeps (dropped records, waits, names that did not
+ * fit) are reported as differences since the last read.
+ *
+ * Internal to daemon/ (dmn_ring_*).  C99 + POSIX (open, fstat, mmap).
+ */
+#ifndef PARAVT_DMN_RING_H
+#define PARAVT_DMN_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pvt_ring.h"
+
+/* A mapped ring. */
+typedef struct dmn_ring {
+	pvt_ring_hdr *h;     /* the mapping */
+	size_t len;          /* its bytes */
+	const pvt_event *rec;/* the records */
+	const char *names;   /* the name area */
+	uint32_t cap, mask, str_cap;
+	uint64_t next;       /* number of the next record to read */
+	uint32_t tail;       /* the tail stored last */
+	uint32_t names_read; /* bytes of names read */
+	uint32_t dropped, waits, wait_us, str_lost; /* counters seen */
+} dmn_ring;
+
+/* What a read found besides the records. */
+typedef struct dmn_ring_news {
+	uint32_t dropped;    /* records the task dropped since the last read */
+	uint32_t waits;      /* times it waited for room since then */
+	uint32_t wait_us;    /* microseconds of those waits */
+	uint32_t str_lost;   /* names that did not fit since then */
+} dmn_ring_news;
+
+/* Maps the ring at path, which the task says holds records records and
+ * names bytes of names, and must lie in directory dir; removes the
+ * file.  0, or -1 with a sentence in err (nothing mapped). */
+int dmn_ring_map(dmn_ring *r, const char *path, const char *dir,
+		 uint64_t records, uint64_t names, char *err, size_t errlen);
+
+/* Unmaps r (no-op when not mapped). */
+void dmn_ring_unmap(dmn_ring *r);
+
+/* Calls name(arg, id, s) for every name written since the last call, in
+ * order; stops (returns -1) when name does. */
+int dmn_ring_names(dmn_ring *r, int (*name)(void *arg, uint32_t id,
+					    const char *s),
+		   void *arg);
+
+/* Copies up to max records written since the last read into out (native
+ * layout), sets *first to the number of the first, gives their slots
+ * back; returns how many (0: none). */
+uint32_t dmn_ring_read(dmn_ring *r, pvt_event *out, uint32_t max,
+		       uint64_t *first);
+
+/* The task's counters since the last call. */
+void dmn_ring_news_get(dmn_ring *r, dmn_ring_news *n);
+
+/* Whether the task said it will write nothing more (PROG_EXIT). */
+int dmn_ring_closed(const dmn_ring *r);
+
+#endif

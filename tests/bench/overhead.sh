@@ -1,0 +1,150 @@
+#!/bin/sh
+# tests/bench/overhead.sh — what a traced program pays: real programs run
+# plainly and under paravt side by side, several times alternately.
+#
+#   tests/bench/overhead.sh [RUNS]          (default 5 of each)
+#
+# Programs (tests/bench/progs/): an MPI ping-pong of 4-byte messages
+# between two ranks (shared memory), as fast as it goes and paced at
+# 10,000 exchanges per second; the same in PVM with direct routing; an
+# MPI master/worker (3 ranks, 20 µs tasks).  Each traced run is
+# `paravt trace -o FILE --mpi|--pvm SOURCE -- run ...` against a private
+# paravtd on loopback: built through paravt, events into the shared
+# ring, the daemon and the console doing their work meanwhile on the same
+# machine (2 cores here: whatever they take, the program does not get).
+# Printed per program: the medians of the plain and traced figures the
+# program measures itself (round trip or total time), their ratio, the
+# time added per traced call in the critical path, and the program's time
+# as paravt's compensated trace gives it (between the program's own
+# markers: barriers, or pvm_mytid) beside the plain median.
+# Compensation takes out the time the probes measured themselves taking;
+# it cannot take out CPU time that paravtd and the console take from the
+# program's own cores (the unpaced and oversubscribed cases on a 2-core
+# machine, where two spinning ranks already fill both cores).
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$TOP" || exit 2
+RUNS=${1:-5}
+BIN=$TOP/build/linux-x86_64/bin
+P=$TOP/tests/bench/progs
+tmp=$(mktemp -d /tmp/pvt-overhead-XXXXXX) || exit 2
+dpid="" pvmpid=""
+export HOME=$tmp/home OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_plm_rsh_agent=false
+mkdir -p "$HOME" && chmod 700 "$HOME"
+
+cleanup() {
+	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
+	[ -n "$pvmpid" ] && { (echo halt | PVM_TMP=$tmp/pvm pvm) >/dev/null 2>&1; kill "$pvmpid" 2>/dev/null; }
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+for f in "$BIN/paravt" "$BIN/paravtd"; do
+	[ -x "$f" ] || { echo "overhead: skipped ($f not built)"; exit 0; }
+done
+command -v mpicc >/dev/null || { echo "overhead: skipped (no mpicc)"; exit 0; }
+
+# The daemon, on an ephemeral port.
+"$BIN/paravtd" --listen 127.0.0.1:0 --port-file "$tmp/port" --log "$tmp/d.log" &
+dpid=$!
+i=0; while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$tmp/port" ] || { echo "overhead: paravtd did not start"; exit 1; }
+NODE="n=127.0.0.1:$(cat "$tmp/port")"
+cd "$tmp" || exit 2
+cp "$P"/*.c .
+mpicc -O2 -o pp_mpi pp_mpi.c && mpicc -O2 -o mw_mpi mw_mpi.c || exit 1
+
+# median FILE: the median of the numbers in FILE, one a line.
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# field NAME FILE: the number after NAME in the program's output line.
+field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p" "$2" | tail -1; }
+
+# traced NAME MODE SRC ARGS...: one traced run, its trace in NAME.pvtrace.
+traced() {
+	_n=$1 _m=$2 _s=$3; shift 3
+	timeout 300 "$BIN/paravt" trace -o "$_n.pvtrace" --node "$NODE" \
+		--timeout 250 "--$_m" "$_s" -- "$@" >"$_n.out" 2>&1
+}
+
+# comp_span FILE PATTERN: compensated seconds between the last two
+# events matching PATTERN (the program's markers around its timed part),
+# for the process whose span is the shortest (it waited least there).
+comp_span() {
+	"$BIN/paravt" -n -e "open $1" -e "trace filter kind=group,special" \
+		-e "trace show 100000" 2>/dev/null | grep -E "$2" |
+		awk '{ p = $1; t = substr($3, 2) + 0; if (p in last) prev[p] = last[p]; last[p] = t }
+		END { m = -1; for (p in prev) { s = last[p] - prev[p]; if (m < 0 || s < m) m = s } if (m >= 0) print m }'
+}
+
+# report NAME UNIT PLAINFILE TRACEDFILE CALLS [COMP]: one line.
+report() {
+	_pm=$(median "$3") _tm=$(median "$4")
+	awk -v n="$1" -v u="$2" -v p="$_pm" -v t="$_tm" -v c="$5" -v comp="${6:-}" 'BEGIN {
+		printf "%-26s plain %10.1f %s  traced %10.1f %s  ratio %6.3f", n, p, u, t, u, t / p
+		if (c > 0) printf "  added %7.1f ns/call", (t - p) / c
+		if (comp != "") printf "  compensated %10.1f %s (%+.1f%%)", comp, u, (comp - p) / p * 100
+		printf "\n" }'
+}
+
+echo "== overhead: real programs plainly and under paravt ($RUNS runs each, alternating; $(nproc) cpus)"
+
+# side_by_side ID FIELD: RUNS times, run_plain then run_traced (defined
+# by the caller, output in ID.p.out and ID.out); the FIELD figures go
+# into ID.plain and ID.traced.
+side_by_side() {
+	: >"$1.plain"; : >"$1.traced"
+	k=0
+	while [ $k -lt "$RUNS" ]; do
+		run_plain >"$1.p.out" 2>&1 && field "$2" "$1.p.out" >>"$1.plain"
+		run_traced && field "$2" "$1.out" >>"$1.traced"
+		k=$((k + 1))
+	done
+}
+
+# ---- MPI ping-pong ---------------------------------------------------------
+mpi_pp() { # ID NAME ROUNDTRIPS PACE_US
+	id=$1 n=$3 pace=$4
+	run_plain() { mpirun --allow-run-as-root -np 2 ./pp_mpi "$n" "$pace"; }
+	run_traced() { traced "$id" mpi pp_mpi.c run mpi -np 2 pp_mpi "$n" "$pace"; }
+	side_by_side "$1" rtt_ns
+	span=$(comp_span "$1.pvtrace" "MPI_Barrier")
+	comp=$(awk -v s="${span:-0}" -v n="$3" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 / n }')
+	# 4 traced calls a round trip: each rank's send and receive
+	report "$2" "ns/rt" "$1.plain" "$1.traced" 4 "$comp"
+}
+mpi_pp mpp "mpi ping-pong" 100000 0
+mpi_pp mpq "mpi ping-pong 10k/s" 20000 100
+
+# ---- MPI master/worker -----------------------------------------------------
+run_plain() { mpirun --allow-run-as-root --oversubscribe -np 3 ./mw_mpi 10000 20; }
+run_traced() { traced mw mpi mw_mpi.c run mpi -np 3 mw_mpi 10000 20; }
+side_by_side mw total_ns
+span=$(comp_span mw.pvtrace "MPI_Barrier")
+comp=$(awk -v s="${span:-0}" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 }')
+report "mpi master/worker" "ns" mw.plain mw.traced 0 "$comp"
+
+# ---- PVM ping-pong ---------------------------------------------------------
+if command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
+	export PVM_TMP=$tmp/pvm PVM_ALLOW_ROOT=1
+	mkdir -p "$PVM_TMP" "$HOME/pvm3/bin/LINUX64"
+	cc -O2 -o "$HOME/pvm3/bin/LINUX64/pp_pvm" pp_pvm.c -lpvm3 || exit 1
+	setsid pvmd </dev/null >"$tmp/pvmd.out" 2>&1 &
+	pvmpid=$!
+	sleep 1
+	pvm_pp() { # ID NAME ROUNDTRIPS PACE_US
+		id=$1 n=$3 pace=$4
+		run_plain() { "$HOME/pvm3/bin/LINUX64/pp_pvm" "$n" "$pace"; }
+		run_traced() { (unset PVM_TMP; traced "$id" pvm pp_pvm.c run pvm pp_pvm "$n" "$pace"); }
+		side_by_side "$1" rtt_ns
+		span=$(comp_span "$1.pvtrace" "pvm_mytid")
+		comp=$(awk -v s="${span:-0}" -v n="$3" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 / n }')
+		# 6 traced calls a round trip: initsend, send, recv on each side
+		report "$2" "ns/rt" "$1.plain" "$1.traced" 6 "$comp"
+	}
+	pvm_pp ppp "pvm ping-pong" 20000 0
+	pvm_pp ppq "pvm ping-pong 10k/s" 20000 100
+else
+	echo "pvm ping-pong: skipped (PVM not installed)"
+fi

@@ -1,0 +1,77 @@
+#!/bin/sh
+# 95-ring.sh — the shared-memory event ring between a task and its daemon.
+#
+#   1. A task killed with SIGKILL in the middle of a burst loses nothing
+#      it wrote: tests/programs/mpi_burst.c (one rank, MPI_Iprobe as fast
+#      as it can, two records a call) counts its completed calls in a
+#      file; after kill -9 the console has at least 2 records per call
+#      counted, and no event was reported lost.
+#   2. A ring that fills (PARAVT_RING_EVENTS=64, far smaller than a burst
+#      of 200000 calls between two drains of the daemon) makes the task
+#      wait: every record arrives (no loss), and stats and trace check
+#      say how often the task waited.
+#   3. With PARAVT_RING_FULL=drop a full ring drops records instead: the
+#      count reaches the console, in stats ("Lost") and trace check.
+. "$(dirname "$0")/../lib/common.sh"
+command -v mpirun >/dev/null 2>&1 || skip "no mpirun"
+start_daemon nat linux-x86_64
+cd "$T" || fail "cd $T"
+cp "$TOP/tests/programs/mpi_burst.c" .
+NODE="node add nat 127.0.0.1:$DPORT_nat"
+
+# ---- 1. SIGKILL mid-burst -------------------------------------------------
+"$PARAVT" -n -e "$NODE" -e "load --mpi mpi_burst.c" -e build \
+	-e "run mpi --timeout 60 -np 1 mpi_burst $T/count" -e stats \
+	>"$T/kill.out" 2>&1 &
+cpid=$!
+track_pid $cpid
+count() { od -An -tu8 "$T/count" 2>/dev/null | tr -d ' '; }
+big() { c=$(count); [ "${c:-0}" -gt 200000 ]; }
+wait_for 60 big || { cat "$T/kill.out"; fail "the burst did not get going"; }
+pid=$(pgrep -n -f "/mpi_burst $T/count") # the rank: newer than mpirun
+[ -n "$pid" ] || fail "no mpi_burst process"
+kill -9 "$pid"
+sleep 0.2
+n=$(count)
+wait_for 60 sh -c "! kill -0 $cpid" || fail "the console did not end"
+cat "$T/kill.out"
+row=$(grep -E '^p[0-9]+ +nat +0 ' "$T/kill.out") || fail "no stats row of rank 0"
+# shellcheck disable=SC2086
+set -- $row
+events=$9 lost=${10}
+[ "$lost" = 0 ] || fail "$lost events lost"
+[ "$events" -ge $((2 * n)) ] || fail "$events events for $n calls (2 each): records lost at the kill"
+ok "killed after $n calls: $events events arrived, none lost"
+
+# ---- 2. a full ring makes the task wait -----------------------------------
+PARAVT_RING_EVENTS=64 timeout 120 "$PARAVT" trace -o "$T/w.pvtrace" \
+	--node "nat=127.0.0.1:$DPORT_nat" --timeout 100 --mpi mpi_burst.c \
+	-- run mpi -np 1 mpi_burst "$T/count2" 200000 >"$T/wait.out" 2>&1 ||
+	{ cat "$T/wait.out"; fail "traced burst with a 64-record ring"; }
+"$PARAVT" -n -e "open $T/w.pvtrace" -e stats -e "trace check" >"$T/w.chk" 2>&1
+cat "$T/w.chk"
+expect_grep '^\(event rings full: the tasks waited [1-9][0-9]* time' "$T/w.chk" \
+	"stats says the task waited for room"
+expect_grep '^event rings: 0 events lost; tasks waited [1-9][0-9]* times' "$T/w.chk" \
+	"trace check says so too"
+row=$(grep -E '^p[0-9]+ +nat +t?0 ' "$T/w.chk" | head -1)
+# shellcheck disable=SC2086
+set -- $row
+[ "$9" -ge 400000 ] || fail "only $9 events for 200000 calls"
+[ "${10}" = 0 ] || fail "${10} events lost"
+ok "a 64-record ring: the task waited, $9 events, none lost"
+
+# ---- 3. drop instead of waiting -------------------------------------------
+PARAVT_RING_EVENTS=64 PARAVT_RING_FULL=drop timeout 120 "$PARAVT" trace \
+	-o "$T/d.pvtrace" --node "nat=127.0.0.1:$DPORT_nat" --timeout 100 \
+	--mpi mpi_burst.c -- run mpi -np 1 mpi_burst "$T/count3" 200000 \
+	>"$T/drop.out" 2>&1 || { cat "$T/drop.out"; fail "traced burst, drop"; }
+"$PARAVT" -n -e "open $T/d.pvtrace" -e stats -e "trace check" >"$T/d.chk" 2>&1
+cat "$T/d.chk"
+row=$(grep -E '^p[0-9]+ +nat +t?0 ' "$T/d.chk" | head -1)
+# shellcheck disable=SC2086
+set -- $row
+[ "${10}" -gt 0 ] || fail "nothing counted as lost with a dropping 64-record ring"
+[ $(($9 + ${10})) -ge 400000 ] || fail "$9 kept + ${10} lost < 400000 records"
+expect_grep "^event rings: ${10} events lost" "$T/d.chk" "trace check counts the loss"
+ok "a dropping ring: $9 events kept, ${10} counted as lost"

@@ -1,0 +1,111 @@
+/*
+ * pvt_ring.h — the shared-memory event ring between a task and its node's
+ * daemon (layout version PVT_RING_VERSION): the runtime writes records
+ * (pvt_event.h) into it, the daemon drains it on its own schedule.
+ *
+ * The task creates the ring as a file in its session's private directory
+ * (0700, the daemon's user), maps it MAP_SHARED, and names it to the
+ * daemon once (EVENT_RING on its socket); the daemon maps it too and
+ * removes the file, so nothing is left behind, and keeps the mapping
+ * until it has drained what the task wrote — also when the task was
+ * killed.  Emitting an event is then a store: no system call, no lock
+ * (one writer, one reader).
+ *
+ *   offset 0                 the header below (192 bytes)
+ *   offset 192               cap records of PVT_EVENT_SIZE bytes; record
+ *                            n (from 0) is in slot n % cap
+ *   offset 192 + cap * 64    str_cap bytes of names: entries of a 4-byte
+ *                            id, a 4-byte length and the bytes, padded
+ *                            to a multiple of 8; ids run on 1, 2, ...
+ *
+ * Counters are 32 bits so that every store of one is whole on 32-bit
+ * ports too; they wrap, and a reader takes differences modulo 2^32 (a
+ * ring holds fewer than 2^31 records).  The writer publishes a counter
+ * after what it covers (a release store), the reader reads it before
+ * what it covers (an acquire load): pvt_ring_load / pvt_ring_store.
+ * Everything is in the task's native byte order: only a daemon of the
+ * same port reads it.
+ *
+ * Bump PVT_RING_VERSION when anything here changes.
+ */
+#ifndef PARAVT_PVT_RING_H
+#define PARAVT_PVT_RING_H
+
+#include <stdint.h>
+
+#include "pvt_event.h"
+
+#define PVT_RING_MAGIC 0x70767472u /* "pvtr" */
+#define PVT_RING_VERSION 1
+#define PVT_RING_HDR 192            /* bytes before the records */
+#define PVT_RING_DEFAULT 65536      /* records (4 MiB) */
+#define PVT_RING_MIN 64
+#define PVT_RING_MAX (1u << 24)     /* records (1 GiB) */
+#define PVT_RING_STRS (64u << 10)   /* bytes of names */
+
+/* Flags (pvt_ring_hdr.flags). */
+#define PVT_RING_F_DROP 0x1u /* a full ring drops records (and counts
+				them) instead of making the task wait */
+
+typedef struct pvt_ring_hdr {
+	/* written once by the task before it names the ring */
+	uint32_t magic;           /* PVT_RING_MAGIC */
+	uint32_t version;         /* PVT_RING_VERSION */
+	uint32_t rec_size;        /* PVT_EVENT_SIZE */
+	uint32_t cap;             /* records, a power of two */
+	uint32_t str_cap;         /* bytes of the name area */
+	uint32_t flags;           /* PVT_RING_F_* */
+	uint32_t first_lo;        /* number of the ring's record 0 in the */
+	uint32_t first_hi;        /* process's events (sent through the
+				     socket before the ring existed) */
+	uint32_t pad0[8];
+	/* written by the task */
+	volatile uint32_t head;   /* records written */
+	volatile uint32_t str_head; /* bytes of names written */
+	volatile uint32_t dropped; /* records dropped (PVT_RING_F_DROP) */
+	volatile uint32_t waits;  /* times the task waited for room */
+	volatile uint32_t wait_us; /* microseconds it waited */
+	volatile uint32_t str_lost; /* names that did not fit (id 0) */
+	volatile uint32_t closed; /* 1: no more records will come */
+	uint32_t pad1[9];
+	/* written by the daemon */
+	volatile uint32_t tail;   /* records read */
+	volatile uint32_t attached; /* 1: the daemon maps the ring */
+	uint32_t pad2[14];
+} pvt_ring_hdr;
+
+/* Fails to compile if the header is not PVT_RING_HDR bytes. */
+typedef char pvt__ring_hdr_check[sizeof(pvt_ring_hdr) == PVT_RING_HDR ? 1
+									: -1];
+
+/* Bytes of a ring of cap records and str_cap bytes of names. */
+#define PVT_RING_BYTES(cap, str_cap) \
+	((uint64_t)PVT_RING_HDR + (uint64_t)(cap) * PVT_EVENT_SIZE + (str_cap))
+
+/* Acquire load and release store of a shared counter: what a counter
+ * covers is written before it is stored and read after it is loaded.
+ * With GCC and clang these are the __atomic builtins (a plain move on
+ * x86); other compilers (IBM XL C on AIX) get a full barrier. */
+static inline uint32_t pvt_ring_load(const volatile uint32_t *p)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#else
+	uint32_t v = *p;
+
+	__sync_synchronize();
+	return v;
+#endif
+}
+
+static inline void pvt_ring_store(volatile uint32_t *p, uint32_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+#else
+	__sync_synchronize();
+	*p = v;
+#endif
+}
+
+#endif
