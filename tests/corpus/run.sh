@@ -25,7 +25,7 @@ PARAVTD=$TOP/build/linux-x86_64/bin/paravtd
 W=${PARAVT_CORPUS_DIR:-$TOP/build/corpus}
 LIMIT=90
 PLAIN_ONLY=0 LIST_ONLY=0 DO_PVM=1 DO_MPI=1 KEEP=0
-MPICH_DIRS=${PARAVT_CORPUS_MPICH_DIRS:-"pt2pt coll comm group"}
+MPICH_DIRS=${PARAVT_CORPUS_MPICH_DIRS:-"pt2pt coll comm group init attr info topo errhan datatype"}
 PATTERNS=""
 
 usage() {
@@ -411,7 +411,7 @@ build_refused() {
 # UNM_S UNM_R VIOL REP INV INV2 (or "?" when unreadable) and ANA_ERR.
 analyse() {
 	_d=$1
-	UNM_S="?" UNM_R="?" VIOL="?" REP="?" INV="?" INV2="?" ANA_ERR=""
+	UNM_S="?" UNM_R="?" VIOL="?" REP="?" INV="?" INV2="?" ANA_ERR="" MOVE=""
 	if [ ! -s "$_d/trace.pvtrace" ]; then ANA_ERR="no trace file"; return; fi
 	bounded 300 "$_d/info.out" "$_d/info.err" "$PARAVT" trace-info "$_d/trace.pvtrace" ||
 		ANA_ERR="trace-info exited $?: $(head -c 200 "$_d/info.err" | head -n 1)"
@@ -421,6 +421,7 @@ analyse() {
 	[ -n "$_l" ] && { UNM_S=${_l% *}; UNM_R=${_l#* }; }
 	VIOL=$(sed -n 's/^measured order: \([0-9]*\) receives* before.*/\1/p' "$_d/check.out" | head -n 1)
 	REP=$(sed -n 's/.*logical clock repaired \([0-9]*\) event.*/\1/p' "$_d/check.out" | head -n 1)
+	MOVE=$(sed -n 's/.*logical clock repaired .*(largest move \(.*\))$/\1/p' "$_d/check.out" | head -n 1)
 	INV=$(sed -n 's/^inversions in the global order: \([0-9]*\)$/\1/p' "$_d/check.out" | head -n 1)
 	INV2=$(sed -n 's/^inversions in the repaired measured order: \([0-9]*\)$/\1/p' "$_d/check.out" | head -n 1)
 	: "${VIOL:=?}" "${REP:=?}" "${INV:=?}" "${INV2:=?}"
@@ -488,7 +489,7 @@ verdict() {
 	else
 		[ "$UNM_S/$UNM_R" = 0/0 ] || _r="$_r; unmatched $UNM_S sends $UNM_R receives"
 		[ "$VIOL" = 0 ] || _r="$_r; $VIOL receives before their send"
-		[ "$REP" = 0 ] || _r="$_r; $REP events repaired"
+		[ "$REP" = 0 ] || _r="$_r; $REP events repaired${MOVE:+ (largest move $MOVE)}"
 		[ "$INV" = 0 ] && [ "$INV2" = 0 ] || _r="$_r; inversions $INV/$INV2"
 	fi
 	_r="$_r$3"
@@ -661,11 +662,13 @@ run_mpi() {
 	set --
 	for _s in $SRCS; do set -- "$@" "$MPISRC/$DIR/$_s"; done
 	set -- "$@" "$MPISRC/util/mtest.c" "$MPISRC/util/mtest_common.c" "$MPISRC/util/mtest_single.c"
+	# MPICH's libdtypes (util/dtypes.c) for the tests that use it.
+	grep -q 'MTestDatatype2' "$MPISRC/$DIR/$_main" && set -- "$@" "$MPISRC/util/dtypes.c"
 	_srcs="$*"
 	# shellcheck disable=SC2086
 	if ! mpicc -g -w $_uflags -o "$D/$_prog" $_srcs -lm >"$D/build.log" 2>&1; then
 		_e=$(grep -o "undefined reference to \`[A-Za-z_0-9]*'" "$D/build.log" | sort -u | head -3 | sed "s/undefined reference to//; s/[\`']//g" | tr '\n' ' ')
-		if [ -n "$_e" ]; then _e="Open MPI has no${_e% }"
+		if [ -n "$_e" ]; then _e="undefined:${_e% }"
 		else _e=$(grep -m1 'error' "$D/build.log" | sed 's/^[^:]*:[0-9:]* //' | cut -c1-100); fi
 		result "$NAME" build - - - - - - "NOT RUN plain build (Open MPI mpicc) failed: $_e"
 		MPI_NOTRUN=$((MPI_NOTRUN + 1)); return
