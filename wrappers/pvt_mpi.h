@@ -97,6 +97,15 @@ int pvt__mpi_begin(pvt__ev_probe *pr, int kind, int op, int32_t peer,
 void pvt__mpi_flush(void);
 /* Bytes of count items of type, or -1. */
 int64_t pvt__mpi_bytes(int count, MPI_Datatype type);
+
+/* Starts the wrapper's own status *st as the caller's (when given), so
+ * that the fields the call leaves alone (MPI_ERROR after a single
+ * completion) reach the caller unchanged when st is copied back. */
+static inline void pvt__mpi_status_in(MPI_Status *st, const MPI_Status *status)
+{
+	if (status != MPI_STATUS_IGNORE)
+		*st = *status;
+}
 /* A new request id (1, 2, ...; 0 is "none"). */
 uint32_t pvt__mpi_new_id(void);
 

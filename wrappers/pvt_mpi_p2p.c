@@ -181,6 +181,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
 	if (src != MPI_PROC_NULL)
 		p2p_flush_before(src, tag, comm);
 	pvt__ev_call(&pr);
+	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Recv(buf, count, type, src, tag, comm, &st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
@@ -262,6 +263,7 @@ static int p2p_sendrecv(int op, const void *sbuf, int scount,
 	pvt__ev_call(&ps);
 	pr = ps; /* the same call site; its time before the call is ps's */
 	pr.t0 = pr.t1;
+	pvt__mpi_status_in(&st, status);
 	rc = P2P_SR_CALL(&st);
 #undef P2P_SR_CALL
 	if (status != MPI_STATUS_IGNORE)
@@ -302,6 +304,7 @@ int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
 	if (src != MPI_PROC_NULL)
 		p2p_flush_before(src, tag, comm);
 	pvt__ev_call(&pr);
+	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Probe(src, tag, comm, &st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
@@ -320,6 +323,7 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 	                    pvt__mpi_peer(ci, src), tag, -1, 0, ci->id, 0))
 		return PMPI_Iprobe(src, tag, comm, flag, status);
 	pvt__ev_call(&pr);
+	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Iprobe(src, tag, comm, flag, &st);
 	if (status != MPI_STATUS_IGNORE && rc == MPI_SUCCESS && *flag)
 		*status = st;
@@ -341,6 +345,7 @@ int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg,
 	if (src != MPI_PROC_NULL)
 		p2p_flush_before(src, tag, comm);
 	pvt__ev_call(&pr);
+	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Mprobe(src, tag, comm, msg, &st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
@@ -360,6 +365,7 @@ int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
 	                    pvt__mpi_peer(ci, src), tag, -1, 0, ci->id, 0))
 		return PMPI_Improbe(src, tag, comm, flag, msg, status);
 	pvt__ev_call(&pr);
+	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Improbe(src, tag, comm, flag, msg, &st);
 	if (status != MPI_STATUS_IGNORE && rc == MPI_SUCCESS && *flag)
 		*status = st;
@@ -378,6 +384,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
 	                    -1, -1, 0, 0, 0))
 		return PMPI_Mrecv(buf, count, type, msg, status);
 	pvt__ev_call(&pr);
+	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Mrecv(buf, count, type, msg, &st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;

@@ -292,6 +292,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
 	     !flag))
 		(void)pvt__ev_flush();
 	pvt__ev_call(&pr);
+	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Wait(req, &st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
@@ -310,6 +311,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 
 	if (!req_begin(&pr, PVT_OP_MPI_TEST, 1, 0))
 		return PMPI_Test(req, flag, status);
+	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Test(req, flag, &st);
 	if (status != MPI_STATUS_IGNORE && rc == MPI_SUCCESS && *flag)
 		*status = st;
@@ -361,6 +363,7 @@ int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 	if (!req_begin(&pr, PVT_OP_MPI_WAITANY, n, 1))
 		return PMPI_Waitany(n, reqs, index, status);
 	found = req_lookup(n, reqs);
+	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Waitany(n, reqs, index, &st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
@@ -379,6 +382,7 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
 	if (!req_begin(&pr, PVT_OP_MPI_TESTANY, n, 0))
 		return PMPI_Testany(n, reqs, index, flag, status);
 	found = req_lookup(n, reqs);
+	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Testany(n, reqs, index, flag, &st);
 	if (status != MPI_STATUS_IGNORE && rc == MPI_SUCCESS && *flag)
 		*status = st;

@@ -188,9 +188,15 @@ static void p2p_probes(MPI_Comm comm, int to, const char *label)
 		X("recv_end", "MPI_Iprobe", pal, 61, 12, label);
 		ok(MPI_Recv(buf, 4, MPI_INT, to, 60, comm, &st), "Recv");
 		ok(MPI_Recv(buf, 4, MPI_INT, to, 61, comm, &st), "Recv");
+		st.MPI_ERROR = MPI_ERR_DIMS; /* a single completion keeps it */
 		ok(MPI_Mprobe(to, 62, comm, &msg, &st), "Mprobe");
 		X("recv_end", "MPI_Mprobe", pal, 62, 8, label);
 		ok(MPI_Mrecv(buf, 4, MPI_INT, &msg, &st), "Mrecv");
+		if (st.MPI_ERROR != MPI_ERR_DIMS) {
+			fprintf(stderr, "rank %d: Mprobe/Mrecv changed the "
+			        "status's MPI_ERROR (%d)\n", me, st.MPI_ERROR);
+			PMPI_Abort(MPI_COMM_WORLD, 2);
+		}
 		X("special_end", "MPI_Mrecv", ANY, 62, 8, "*");
 		do {
 			ok(MPI_Improbe(to, 63, comm, &flag, &msg, &st),
