@@ -475,9 +475,9 @@ static int con_tfile_header(const char *path, const msgpack_object *o,
 			 "not start with a paravt-trace header)", path);
 		return WIRE_EMALFORMED;
 	}
-	if (con_tfile_fint(&r, 1, &v) < 0 || v != CON_TFILE_VERSION) {
+	if (con_tfile_fint(&r, 1, &v) < 0 || v < 1 || v > CON_TFILE_VERSION) {
 		snprintf(err, errlen, "%s is a paravt trace of format version "
-			 "%lld; this paravt reads version %d only", path,
+			 "%lld; this paravt reads versions 1 to %d", path,
 			 (long long)v, CON_TFILE_VERSION);
 		return WIRE_EVERSION;
 	}

@@ -23,6 +23,7 @@
 #include "dmn_log.h"
 #include "dmn_ring.h"
 #include "pvt_event.h"
+#include "wire_ev.h"
 #include "wire_fmt.h"
 
 #define DMN_EV_PUMP_MS 20         /* retry while the console's queue is full */
@@ -474,25 +475,58 @@ static void ev_pump(dmn_evq *q)
 
 /* ---- records to canonical events ----------------------------------------- */
 
-/* Packs record number seq as the canonical array. */
-static void ev_pack_one(msgpack_packer *pk, const pvt_event *r, uint64_t seq)
+/* Record number seq of a process, r, as the canonical record at out. */
+static void ev_put_one(unsigned char *out, const pvt_event *r, uint64_t seq)
 {
-	msgpack_pack_array(pk, 15);
-	msgpack_pack_uint64(pk, seq);
-	msgpack_pack_uint16(pk, r->kind);
-	msgpack_pack_uint16(pk, r->op);
-	msgpack_pack_uint64(pk, r->t_ns);
-	msgpack_pack_uint64(pk, r->delta_ns);
-	msgpack_pack_uint32(pk, r->file);
-	msgpack_pack_uint32(pk, r->func);
-	msgpack_pack_int32(pk, r->line);
-	msgpack_pack_int32(pk, r->peer);
-	msgpack_pack_int32(pk, r->tag);
-	msgpack_pack_int64(pk, r->bytes);
-	msgpack_pack_int32(pk, r->result);
-	msgpack_pack_int32(pk, r->aux);
-	msgpack_pack_uint32(pk, r->comm);
-	msgpack_pack_uint32(pk, r->ref);
+	wire_ev e;
+
+	e.seq = seq;
+	e.t_ns = r->t_ns;
+	e.delta_ns = r->delta_ns;
+	e.bytes = r->bytes;
+	e.kind = r->kind;
+	e.op = r->op;
+	e.file = r->file;
+	e.func = r->func;
+	e.line = r->line;
+	e.peer = r->peer;
+	e.tag = r->tag;
+	e.result = r->result;
+	e.aux = r->aux;
+	e.comm = r->comm;
+	e.ref = r->ref;
+	wire_ev_put(out, &e);
+}
+
+/* Packs n records from recs (the first is number first) into q's scratch
+ * buffer as one bin of canonical records, after the batch and process
+ * numbers.  Notes PROG_EXIT and CRASH.  0, or -1 out of memory. */
+static int ev_pack_batch(dmn_evq *q, dmn_proc *p, const char *recs,
+                         uint64_t first, uint64_t n)
+{
+	msgpack_packer pk;
+	unsigned char *out;
+	pvt_event r;
+	uint64_t k;
+
+	wire_buf_reset(&q->scratch);
+	msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
+	msgpack_pack_uint64(&pk, ++q->batch);
+	msgpack_pack_uint64(&pk, p->num);
+	msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE);
+	if (wire_buf_reserve(&q->scratch, (size_t)n * WIRE_EV_SIZE) != 0)
+		return -1;
+	out = (unsigned char *)wire_buf_tail(&q->scratch);
+	for (k = 0; k < n; k++) {
+		memcpy(&r, recs + k * PVT_EVENT_SIZE, sizeof r);
+		if (r.kind == PVT_EV_PROG_EXIT)
+			p->ev_status = r.aux;
+		else if (r.kind == PVT_EV_CRASH)
+			p->ev_signal = r.aux;
+		ev_put_one(out + k * WIRE_EV_SIZE, &r, first + k);
+	}
+	wire_buf_commit(&q->scratch, (size_t)n * WIRE_EV_SIZE);
+	return 0;
 }
 
 /* Queues an EVENTS_LOST item. */
@@ -522,29 +556,17 @@ static void ev_lost(dmn_evq *q, uint64_t proc, uint64_t count,
 static void ev_batches(dmn_evq *q, dmn_proc *p, const char *recs,
                        uint64_t first, uint64_t n)
 {
-	msgpack_packer pk;
 	dmn_evitem *it;
-	pvt_event r;
-	uint64_t i, k, chunk;
+	uint64_t i, chunk;
 
 	for (i = 0; i < n; i += chunk) {
 		chunk = n - i < DMN_EV_BATCH ? n - i : DMN_EV_BATCH;
-		wire_buf_reset(&q->scratch);
-		msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
-		msgpack_pack_uint64(&pk, ++q->batch);
-		msgpack_pack_uint64(&pk, p->num);
-		msgpack_pack_array(&pk, (size_t)chunk);
-		for (k = i; k < i + chunk; k++) {
-			memcpy(&r, recs + k * PVT_EVENT_SIZE, sizeof r);
-			if (r.kind == PVT_EV_PROG_EXIT)
-				p->ev_status = r.aux;
-			else if (r.kind == PVT_EV_CRASH)
-				p->ev_signal = r.aux;
-			ev_pack_one(&pk, &r, first + k);
-		}
-		it = ev_item(WIRE_NODE_EVENTS, 3, q->batch, p->num,
-		             wire_buf_head(&q->scratch),
-		             wire_buf_used(&q->scratch));
+		it = NULL;
+		if (ev_pack_batch(q, p, recs + i * PVT_EVENT_SIZE, first + i,
+		                  chunk) == 0)
+			it = ev_item(WIRE_NODE_EVENTS, 3, q->batch, p->num,
+			             wire_buf_head(&q->scratch),
+			             wire_buf_used(&q->scratch));
 		q->n_batches++;
 		if (it == NULL || ev_push(q, it) != 0) {
 			if (!q->dropping)

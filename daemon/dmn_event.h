@@ -9,9 +9,8 @@
  * of the frame is number first + k).  Each EVENTS frame is checked
  * (length, kinds, numbers that follow the last frame's, layout version in
  * the PROG_START record), turned into NODE_EVENTS(batch, proc, events)
- * frames of at most DMN_EV_BATCH events, each event the array [seq, kind,
- * op, t_ns, delta_ns, file, func, line, peer, tag, bytes, result, aux,
- * comm, ref], and queued.  A gap in a task's numbers becomes
+ * frames of at most DMN_EV_BATCH events, the events a bin of canonical
+ * 72-byte records (wire/wire_ev.h), and queued.  A gap in a task's numbers becomes
  * EVENTS_LOST(proc, count, reason).
  *
  * One queue per daemon, in order: batch numbers increase in the order the
