@@ -266,9 +266,10 @@ static int con_node_expect(con_node *n, uint32_t want, wire_msg *m,
 
 /* ---- handshake -------------------------------------------------------- */
 
-/* Exchanges HELLO and checks the daemon's.  0 or a code with err. */
-static int con_node_hello(con_node *n, wire_hello *me, char *err,
-			  size_t errlen)
+/* Sends HELLO and AUTH (token tok), waits for the daemon's HELLO and
+ * checks it.  0 or a code with err. */
+static int con_node_hello(con_node *n, wire_hello *me, const char *tok,
+			  char *err, size_t errlen)
 {
 	wire_hello h;
 	wire_msg m;
@@ -277,6 +278,10 @@ static int con_node_hello(con_node *n, wire_hello *me, char *err,
 
 	rc = wire_pack_hello(wire_peer_out(&n->peer), wire_peer_seq(&n->peer),
 			     me, n->peer.max_frame);
+	if (rc == 0)
+		rc = wire_pack_auth(wire_peer_out(&n->peer),
+				    wire_peer_seq(&n->peer), tok,
+				    n->peer.max_frame);
 	if (rc == 0)
 		rc = con_node_expect(n, WIRE_HELLO, &m, &broken, err, errlen);
 	if (rc < 0)
@@ -296,19 +301,14 @@ static int con_node_hello(con_node *n, wire_hello *me, char *err,
 	return 0;
 }
 
-/* Sends AUTH and waits for AUTH_OK.  0 or a code with err. */
-static int con_node_auth(con_node *n, const char *tok, char *err,
-			 size_t errlen)
+/* Waits for AUTH_OK (AUTH left with HELLO).  0 or a code with err. */
+static int con_node_auth(con_node *n, char *err, size_t errlen)
 {
 	char said[WIRE_TEXT_MAX];
 	wire_msg m;
 	int rc, broken;
 
-	rc = wire_pack_auth(wire_peer_out(&n->peer), wire_peer_seq(&n->peer),
-			    tok, n->peer.max_frame);
-	if (rc == 0)
-		rc = con_node_expect(n, WIRE_AUTH_OK, &m, &broken, said,
-				     sizeof said);
+	rc = con_node_expect(n, WIRE_AUTH_OK, &m, &broken, said, sizeof said);
 	if (rc == WIRE_EAUTH)
 		snprintf(err, errlen, "authentication failed: bad token "
 			 "(token file %.200s); daemon said: \"%.200s\"",
@@ -535,9 +535,11 @@ static int con_node_connect(con_node *n, char *err, size_t errlen)
 		goto out_fail;
 	}
 	wire_hello_local(&me, "console", NULL, PVT_PORT_NAME);
-	rc = con_node_hello(n, &me, why, sizeof why);
+	/* HELLO and AUTH leave together: a daemon under a flood of
+	 * connections that never authenticate reads both at accept */
+	rc = con_node_hello(n, &me, tok, why, sizeof why);
 	if (rc == 0)
-		rc = con_node_auth(n, tok, why, sizeof why);
+		rc = con_node_auth(n, why, sizeof why);
 	if (rc == 0)
 		rc = con_node_session(n, &me, why, sizeof why);
 	if (rc == 0)

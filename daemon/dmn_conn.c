@@ -38,6 +38,7 @@ struct dmn_conn {
 	int closing;                 /* close once the output is flushed */
 	long timer;                  /* handshake or linger timer id, or 0 */
 	char addr[64];               /* peer address, for the log */
+	char host[64];               /* addr without its port */
 	char console[WIRE_NAME_MAX]; /* peer's node name from its HELLO */
 	int task;                    /* a started program, not a console */
 	void *via;                   /* task: session of the socket it used */
@@ -158,6 +159,18 @@ static void dmn_conn_error(dmn_conn *c, int code, uint32_t ref,
 
 /* ---- handlers ------------------------------------------------------------ */
 
+/* Authenticated console connections. */
+static int dmn_server_consoles(const dmn_server *srv)
+{
+	int i, n = 0;
+
+	for (i = 0; i < srv->cap_conns; i++)
+		n += srv->conns[i] != NULL && !srv->conns[i]->task &&
+		     !srv->conns[i]->closing &&
+		     srv->conns[i]->state == DMN_ST_READY;
+	return n;
+}
+
 /* State HELLO: the first frame must be a HELLO of our version. */
 static void dmn_on_hello(dmn_conn *c, const wire_msg *m)
 {
@@ -209,6 +222,12 @@ static void dmn_on_auth(dmn_conn *c, const wire_msg *m)
 		return;
 	}
 	memset(tok, 0, sizeof tok);
+	if (dmn_server_consoles(c->srv) >= DMN_MAX_CONSOLES) {
+		snprintf(err, sizeof err, "too many connections (limit %d)",
+			 DMN_MAX_CONSOLES);
+		dmn_conn_error(c, WIRE_EBUSY, m->seq, err, 1);
+		return;
+	}
 	wire_pack_auth_ok(&c->peer.out, wire_peer_seq(&c->peer),
 			  cfg->check_token ? "token" : "transport",
 			  c->peer.max_frame);
@@ -472,35 +491,121 @@ void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg)
 	snprintf(srv->hello.caps[2], sizeof srv->hello.caps[2], "ring1");
 }
 
-/* Answers a connection over the limit with ERROR EBUSY and closes it. */
-static void dmn_conn_refuse(dmn_server *srv, int rfd, int wfd,
-			    const char *addr)
-{
-	wire_peer p;
-	wire_io io;
-	char text[128];
-
-	snprintf(text, sizeof text, "too many connections (limit %d)",
-		 DMN_MAX_CONNS);
-	dmn_log(DMN_WARN, "refusing %s: %s", addr, text);
-	wire_io_fd(&io, rfd, wfd);
-	if (wire_peer_init(&p, &io, DMN_PREAUTH_FRAME) != 0)
-		return;
-	wire_peer_send_error(&p, WIRE_EBUSY, 0, text);
-	wire_peer_flush(&p); /* one small frame: fits the socket buffer */
-	wire_peer_destroy(&p);
-}
-
-/* A free slot in srv->conns, or -1. */
+/* A free slot in srv->conns (the table doubles when full), or -1 out of
+ * memory. */
 static int dmn_server_slot(dmn_server *srv)
 {
-	int i;
+	dmn_conn **v;
+	int i, cap;
 
-	for (i = 0; i < DMN_MAX_CONNS; i++)
+	for (i = 0; i < srv->cap_conns; i++)
 		if (srv->conns[i] == NULL)
 			return i;
-	return -1;
+	cap = srv->cap_conns > 0 ? srv->cap_conns * 2 : DMN_CONNS_START;
+	v = realloc(srv->conns, (size_t)cap * sizeof *v);
+	if (v == NULL)
+		return -1;
+	for (i = srv->cap_conns; i < cap; i++)
+		v[i] = NULL;
+	srv->conns = v;
+	i = srv->cap_conns;
+	srv->cap_conns = cap;
+	return i;
 }
+
+/* True if c is a console connection that has not authenticated yet. */
+static int dmn_conn_preauth(const dmn_conn *c)
+{
+	return c != NULL && !c->task && !c->closing &&
+	       c->state != DMN_ST_READY;
+}
+
+/* Unauthenticated connections from host (all when host is NULL); *oldest
+ * gets the oldest of them (NULL if none). */
+static int dmn_server_preauth(const dmn_server *srv, const char *host,
+			      dmn_conn **oldest)
+{
+	dmn_conn *c;
+	int i, n = 0;
+
+	*oldest = NULL;
+	for (i = 0; i < srv->cap_conns; i++) {
+		c = srv->conns[i];
+		if (!dmn_conn_preauth(c) ||
+		    (host != NULL && strcmp(c->host, host) != 0))
+			continue;
+		n++;
+		if (*oldest == NULL || c->id < (*oldest)->id)
+			*oldest = c;
+	}
+	return n;
+}
+
+/* The address holding the most unauthenticated connections; its oldest
+ * into *oldest (NULL if there are none). */
+static void dmn_server_greediest(const dmn_server *srv, dmn_conn **oldest)
+{
+	dmn_conn *c, *o;
+	int i, n, best = 0;
+
+	*oldest = NULL;
+	for (i = 0; i < srv->cap_conns; i++) {
+		c = srv->conns[i];
+		if (!dmn_conn_preauth(c))
+			continue;
+		n = dmn_server_preauth(srv, c->host, &o);
+		if (n > best) {
+			best = n;
+			*oldest = o;
+		}
+	}
+}
+
+/* Drops unauthenticated connection c to make room for a newer one: one
+ * ERROR EBUSY frame if the socket takes it at once, then closed.  The
+ * log gets a summary at most every DMN_EVICT_LOG_MS. */
+static void dmn_conn_evict(dmn_conn *c, const char *why)
+{
+	dmn_server *srv = c->srv;
+	uint64_t now = wire_now_ns();
+
+	wire_peer_send_error(&c->peer, WIRE_EBUSY, 0, why);
+	(void)wire_peer_flush(&c->peer);
+	srv->evicted++;
+	if (now - srv->evict_log_ns >= (uint64_t)DMN_EVICT_LOG_MS * 1000000u) {
+		dmn_log(DMN_WARN, "dropped %llu unauthenticated connection(s) "
+			"to make room for newer ones (last from %s: %s)",
+			(unsigned long long)srv->evicted, c->host, why);
+		srv->evicted = 0;
+		srv->evict_log_ns = now;
+	}
+	dmn_conn_drop(c, why);
+}
+
+/* Makes room for a new unauthenticated connection from host within
+ * DMN_MAX_PREAUTH_ADDR and DMN_MAX_PREAUTH (see dmn_conn_open). */
+static void dmn_server_make_room(dmn_server *srv, const char *host)
+{
+	char why[128];
+	dmn_conn *o;
+
+	while (dmn_server_preauth(srv, host, &o) >= DMN_MAX_PREAUTH_ADDR &&
+	       o != NULL) {
+		snprintf(why, sizeof why, "dropped: too many unauthenticated "
+			 "connections from %s (limit %d)", host,
+			 DMN_MAX_PREAUTH_ADDR);
+		dmn_conn_evict(o, why);
+	}
+	while (dmn_server_preauth(srv, NULL, &o) >= DMN_MAX_PREAUTH) {
+		dmn_server_greediest(srv, &o);
+		if (o == NULL)
+			break;
+		snprintf(why, sizeof why, "dropped: too many unauthenticated "
+			 "connections (limit %d)", DMN_MAX_PREAUTH);
+		dmn_conn_evict(o, why);
+	}
+}
+
 
 /* Registers c's descriptors with the loop.  0 or -1. */
 static int dmn_conn_register(dmn_conn *c)
@@ -523,13 +628,14 @@ static int dmn_conn_open2(dmn_server *srv, int rfd, int wfd,
 {
 	dmn_conn *c;
 	wire_io io;
-	int slot = dmn_server_slot(srv);
+	char host[64];
+	int slot;
 
-	if (slot < 0) {
-		dmn_conn_refuse(srv, rfd, wfd, addr);
-		return WIRE_EBUSY;
-	}
-	c = calloc(1, sizeof *c);
+	snprintf(host, sizeof host, "%.*s", (int)strcspn(addr, ":"), addr);
+	if (!task)
+		dmn_server_make_room(srv, host);
+	slot = dmn_server_slot(srv);
+	c = slot < 0 ? NULL : calloc(1, sizeof *c);
 	wire_io_fd(&io, rfd, wfd);
 	if (c == NULL) {
 		if (io.close != NULL)
@@ -548,6 +654,7 @@ static int dmn_conn_open2(dmn_server *srv, int rfd, int wfd,
 	c->task = task;
 	c->via = via;
 	snprintf(c->addr, sizeof c->addr, "%s", addr);
+	snprintf(c->host, sizeof c->host, "%s", host);
 	c->peer.dec.max = DMN_PREAUTH_FRAME < c->peer.max_frame
 				  ? DMN_PREAUTH_FRAME
 				  : c->peer.max_frame;
@@ -561,7 +668,12 @@ static int dmn_conn_open2(dmn_server *srv, int rfd, int wfd,
 		(unsigned long long)c->id, addr);
 	wire_pack_hello(&c->peer.out, wire_peer_seq(&c->peer), &srv->hello,
 			c->peer.max_frame);
-	dmn_conn_sync(c);
+	/* A socket (not a stdio pair, which may block): what the peer sent
+	 * while it waited in the listen queue is read now.  A console
+	 * sends HELLO and AUTH at once, so it is authenticated before the
+	 * next connection is accepted and no flood can push it out. */
+	if (dmn_conn_sync(c) == 0 && rfd == wfd)
+		dmn_conn_on_read(srv->loop, rfd, c);
 	return 0;
 out_peer:
 	wire_peer_destroy(&c->peer);
@@ -627,7 +739,7 @@ void dmn_server_shutdown(dmn_server *srv, const char *reason, unsigned ms)
 	dmn_conn *c;
 	int i;
 
-	for (i = 0; i < DMN_MAX_CONNS; i++) {
+	for (i = 0; i < srv->cap_conns; i++) {
 		c = srv->conns[i];
 		if (c == NULL)
 			continue;

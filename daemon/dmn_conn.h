@@ -25,7 +25,11 @@
 #include "wire_msg.h"
 #include "wire_peer.h"
 
-#define DMN_MAX_CONNS 64            /* connections served at once */
+#define DMN_MAX_CONSOLES 64         /* authenticated consoles at once */
+#define DMN_MAX_PREAUTH 32          /* unauthenticated TCP connections */
+#define DMN_MAX_PREAUTH_ADDR 8      /* ... of them from one address */
+#define DMN_CONNS_START 64          /* conns slots to start with (grows) */
+#define DMN_EVICT_LOG_MS 10000      /* one summary of drops per period */
 #define DMN_HANDSHAKE_MS 10000      /* HELLO + AUTH must finish by then */
 #define DMN_LINGER_MS 2000          /* flushing time for a closing peer */
 #define DMN_PREAUTH_FRAME 65536     /* frame limit before AUTH_OK */
@@ -52,8 +56,12 @@ typedef struct dmn_server {
 	dmn_loop *loop;                  /* the event loop; borrowed */
 	const dmn_config *cfg;           /* settings; borrowed */
 	wire_hello hello;                /* our HELLO, built once */
-	dmn_conn *conns[DMN_MAX_CONNS];  /* live connections, NULL = free */
+	dmn_conn **conns;                /* live connections, NULL = free */
+	int cap_conns;                   /* slots in conns (grows) */
 	int nconns;                      /* entries used in conns */
+	uint64_t evicted;                /* unauthenticated peers dropped
+	                                    since the last summary */
+	uint64_t evict_log_ns;           /* when that summary was logged */
 	dmn_conn *controller;            /* connection in control, or NULL */
 	char ctl_console[WIRE_NAME_MAX]; /* its console name */
 	char ctl_since[16];              /* "HH:MM:SS" it took control */
@@ -69,8 +77,18 @@ void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg);
 /*
  * Serves a new connection reading rfd and writing wfd (equal for sockets;
  * both owned from now on, closed on every path).  addr names the peer in
- * the log.  Queues our HELLO and arms the handshake timer.  0, or
- * WIRE_EBUSY (too many connections: the peer got an ERROR) or WIRE_ENOMEM.
+ * the log.  Queues our HELLO and arms the handshake timer.  0 or
+ * WIRE_ENOMEM.
+ *
+ * Limits that keep the owner in (as sshd's MaxStartups): at most
+ * DMN_MAX_PREAUTH connections that have not authenticated yet, at most
+ * DMN_MAX_PREAUTH_ADDR of them from one address.  A new connection over
+ * either limit is served; the oldest unauthenticated connection from its
+ * own address (or, over the total, from the address holding the most) is
+ * dropped with ERROR EBUSY instead, so a console that authenticates
+ * promptly always gets in.  At most DMN_MAX_CONSOLES authenticated
+ * consoles: one more is refused at AUTH with EBUSY.  Task connections
+ * (the session's Unix socket) have no limit but memory and descriptors.
  */
 int dmn_conn_open(dmn_server *srv, int rfd, int wfd, const char *addr);
 

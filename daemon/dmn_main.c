@@ -50,10 +50,11 @@ typedef struct dmn_opts {
 	int version;            /* -V given */
 } dmn_opts;
 
-/* Descriptors watched: connections, pipes of programs and builds, task
- * sockets, the listener and the signal pipe. */
+/* Descriptors watched to start with (the loop grows): connections,
+ * pipes of programs and builds, task sockets, the listener and the
+ * signal pipe. */
 #define DMN_LOOP_FDS \
-	(DMN_MAX_CONNS + 2 * DMN_MAX_PROCS + DMN_MAX_JOBS + DMN_MAX_SESS + 8)
+	(DMN_CONNS_START + 2 * DMN_MAX_PROCS + DMN_MAX_JOBS + DMN_MAX_SESS + 8)
 
 static int dmn_sig_pipe[2] = {-1, -1}; /* self-pipe: signal -> loop */
 static volatile sig_atomic_t dmn_sig_last; /* last signal number */
@@ -445,7 +446,7 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	l = dmn_loop_new(DMN_LOOP_FDS, DMN_MAX_CONNS + 8);
+	l = dmn_loop_new(DMN_LOOP_FDS, DMN_CONNS_START + 8);
 	if (l == NULL) {
 		fprintf(stderr, "paravtd: out of memory\n");
 		return 1;
