@@ -23,6 +23,7 @@
 #include "con_node.h"
 #include "con_tcp.h"
 #include "wire.h"
+#include "wire_fmt.h"
 #include "wire_token.h"
 
 #define CON_NODE_CONNECT_MS 5000            /* TCP connect limit */
@@ -319,24 +320,48 @@ static int con_node_auth(con_node *n, char *err, size_t errlen)
 	return rc;
 }
 
-/* Asks for the session.  0 with n->session, or a code with err (EBUSY
- * when another console holds it). */
+/* Sends SESSION_OPEN (attach < 0) or SESSION_ATTACH(attach) and waits
+ * for SESSION_OK.  0 with n->session, or a code with what the daemon said
+ * in said. */
+static int con_node_session_ask(con_node *n, const wire_hello *me,
+				int64_t attach, char *said, size_t saidlen)
+{
+	wire_msg m;
+	int rc, broken;
+
+	if (attach >= 0)
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_SESSION_ATTACH,
+			       wire_peer_seq(&n->peer), n->peer.max_frame,
+			       me->node, (uint64_t)attach);
+	else
+		rc = wire_pack_session_open(wire_peer_out(&n->peer),
+					    wire_peer_seq(&n->peer), me->node,
+					    n->peer.max_frame);
+	if (rc == 0)
+		rc = con_node_expect(n, WIRE_SESSION_OK, &m, &broken, said,
+				     saidlen);
+	if (rc == 0)
+		rc = wire_unpack_session_ok(&m, &n->session, said, saidlen);
+	return rc;
+}
+
+/* Asks for the session: a reconnection takes back the one it had (a new
+ * one when the daemon no longer has it), --attach takes one another
+ * console left, else a new one.  0 with n->session, or a code with err
+ * (EBUSY when another console holds the node). */
 static int con_node_session(con_node *n, const wire_hello *me, char *err,
 			    size_t errlen)
 {
 	char said[WIRE_TEXT_MAX];
-	wire_msg m;
-	int rc, broken;
+	int64_t attach = n->session != 0 ? (int64_t)n->session
+		       : n->spec.attach ? (int64_t)n->spec.attach_id : -1;
+	int rc;
 
-	rc = wire_pack_session_open(wire_peer_out(&n->peer),
-				    wire_peer_seq(&n->peer), me->node,
-				    n->peer.max_frame);
-	if (rc == 0)
-		rc = con_node_expect(n, WIRE_SESSION_OK, &m, &broken, said,
-				     sizeof said);
-	if (rc == 0)
-		rc = wire_unpack_session_ok(&m, &n->session, said,
-					    sizeof said);
+	rc = con_node_session_ask(n, me, attach, said, sizeof said);
+	if (rc == WIRE_ESTATE && n->session != 0) {
+		n->session = 0; /* gone (daemon restarted, or timed out) */
+		rc = con_node_session_ask(n, me, -1, said, sizeof said);
+	}
 	if (rc == WIRE_EBUSY && strstr(said, "busy") == NULL)
 		snprintf(err, errlen, "busy: %.400s", said);
 	else if (rc < 0)

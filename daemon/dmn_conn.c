@@ -18,6 +18,7 @@
 
 #include "dmn_conn.h"
 #include "dmn_log.h"
+#include "wire_fmt.h"
 #include "wire_peer.h"
 
 enum dmn_state {
@@ -281,41 +282,96 @@ static void dmn_on_ping(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 		dmn_conn_close_soon(c);
 }
 
-/* SESSION_OPEN: grant control if nobody holds it, else EBUSY. */
+/* Refuses with EBUSY when another connection controls the node.  0 when
+ * c may take control (or has it). */
+static int dmn_conn_busy(dmn_conn *c, const wire_msg *m)
+{
+	dmn_server *srv = c->srv;
+	char err[WIRE_TEXT_MAX];
+
+	if (srv->controller == NULL || srv->controller == c)
+		return 0;
+	snprintf(err, sizeof err, "node %s is controlled by console %s "
+		 "since %s", srv->hello.node, srv->ctl_console,
+		 srv->ctl_since);
+	dmn_conn_error(c, WIRE_EBUSY, m->seq, err, 0);
+	return -1;
+}
+
+/* Makes c the controller, for console name. */
+static void dmn_conn_take(dmn_conn *c, const char *name)
+{
+	dmn_server *srv = c->srv;
+	struct tm tm;
+	time_t now = time(NULL);
+
+	srv->controller = c;
+	snprintf(srv->ctl_console, sizeof srv->ctl_console, "%s", name);
+	if (localtime_r(&now, &tm) == NULL ||
+	    strftime(srv->ctl_since, sizeof srv->ctl_since, "%H:%M:%S",
+		     &tm) == 0)
+		snprintf(srv->ctl_since, sizeof srv->ctl_since, "?");
+}
+
+/* SESSION_OPEN: a new session, if nobody holds control, else EBUSY. */
 static void dmn_on_session_open(dmn_conn *c, const wire_msg *m)
 {
 	dmn_server *srv = c->srv;
 	char name[WIRE_NAME_MAX], err[WIRE_TEXT_MAX];
-	struct tm tm;
-	time_t now;
 
 	if (wire_unpack_session_open(m, name, err, sizeof err) != 0) {
 		dmn_conn_error(c, WIRE_EMALFORMED, m->seq, err, 0);
 		return;
 	}
-	if (srv->controller != NULL && srv->controller != c) {
-		snprintf(err, sizeof err, "node %s is controlled by console %s "
-			 "since %s", srv->hello.node, srv->ctl_console,
-			 srv->ctl_since);
-		dmn_conn_error(c, WIRE_EBUSY, m->seq, err, 0);
+	if (dmn_conn_busy(c, m) != 0)
 		return;
-	}
 	if (srv->controller == NULL) {
-		now = time(NULL);
-		srv->controller = c;
+		dmn_conn_take(c, name);
 		srv->next_session++;
-		snprintf(srv->ctl_console, sizeof srv->ctl_console, "%s", name);
-		if (localtime_r(&now, &tm) == NULL ||
-		    strftime(srv->ctl_since, sizeof srv->ctl_since, "%H:%M:%S",
-			     &tm) == 0)
-			snprintf(srv->ctl_since, sizeof srv->ctl_since, "?");
 		dmn_log(DMN_INFO, "conn %llu: console %s controls session %llu",
 			(unsigned long long)c->id, name,
 			(unsigned long long)srv->next_session);
 		dmn_work_session(srv, srv->next_session);
+		srv->ctl_session = srv->next_session;
 	}
 	if (wire_pack_session_ok(&c->peer.out, wire_peer_seq(&c->peer),
-				 srv->next_session, c->peer.max_frame) != 0)
+				 srv->ctl_session, c->peer.max_frame) != 0)
+		dmn_conn_close_soon(c);
+}
+
+/* SESSION_ATTACH: takes back a detached session (0: the one detached
+ * last), with its processes and unacknowledged events. */
+static void dmn_on_session_attach(dmn_conn *c, const wire_msg *m)
+{
+	dmn_server *srv = c->srv;
+	char name[WIRE_NAME_MAX], err[WIRE_TEXT_MAX];
+	uint64_t want, got;
+
+	if (wire_unpack(m, err, sizeof err, name, sizeof name, &want) != 0) {
+		dmn_conn_error(c, WIRE_EMALFORMED, m->seq, err, 0);
+		return;
+	}
+	if (dmn_conn_busy(c, m) != 0)
+		return;
+	if (srv->controller == c) {
+		snprintf(err, sizeof err, "this connection controls session "
+			 "%llu already", (unsigned long long)srv->ctl_session);
+		dmn_conn_error(c, WIRE_ESTATE, m->seq, err, 0);
+		return;
+	}
+	dmn_conn_take(c, name);
+	got = dmn_work_attach(srv, want, err, sizeof err);
+	if (got == 0) {
+		srv->controller = NULL;
+		srv->ctl_console[0] = '\0';
+		dmn_conn_error(c, WIRE_ESTATE, m->seq, err, 0);
+		return;
+	}
+	srv->ctl_session = got;
+	dmn_log(DMN_INFO, "conn %llu: console %s attached to session %llu",
+		(unsigned long long)c->id, name, (unsigned long long)got);
+	if (wire_pack_session_ok(&c->peer.out, wire_peer_seq(&c->peer), got,
+				 c->peer.max_frame) != 0)
 		dmn_conn_close_soon(c);
 }
 
@@ -380,6 +436,9 @@ static void dmn_on_ready(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 		return;
 	case WIRE_SESSION_OPEN:
 		dmn_on_session_open(c, m);
+		return;
+	case WIRE_SESSION_ATTACH:
+		dmn_on_session_attach(c, m);
 		return;
 	case WIRE_BYE:
 		dmn_log(DMN_INFO, "conn %llu: BYE from %s",

@@ -30,6 +30,7 @@
 #define DMN_MAX_PREAUTH_ADDR 8      /* ... of them from one address */
 #define DMN_CONNS_START 64          /* conns slots to start with (grows) */
 #define DMN_EVICT_LOG_MS 10000      /* one summary of drops per period */
+#define DMN_ORPHAN_DEFAULT 600      /* s a detached session waits */
 #define DMN_HANDSHAKE_MS 10000      /* HELLO + AUTH must finish by then */
 #define DMN_LINGER_MS 2000          /* flushing time for a closing peer */
 #define DMN_PREAUTH_FRAME 65536     /* frame limit before AUTH_OK */
@@ -50,6 +51,8 @@ typedef struct dmn_config {
 	const char *runtime_dir;    /* --runtime-dir, or NULL */
 	size_t events_mem;          /* --events-mem: pending events in memory */
 	uint64_t events_spill;      /* --events-spill: spill file cap */
+	unsigned orphan_timeout;    /* --orphan-timeout: seconds a session
+	                               waits for a console to attach */
 } dmn_config;
 
 typedef struct dmn_server {
@@ -66,6 +69,7 @@ typedef struct dmn_server {
 	char ctl_console[WIRE_NAME_MAX]; /* its console name */
 	char ctl_since[16];              /* "HH:MM:SS" it took control */
 	uint64_t next_session;           /* last session id handed out */
+	uint64_t ctl_session;            /* the controller's session */
 	uint64_t next_id;                /* last connection id handed out */
 	int stop_when_idle;              /* --stdio: stop when conns empty */
 	dmn_work *work;                  /* builds, programs, tasks; owned */
@@ -126,6 +130,10 @@ void dmn_work_free(dmn_server *srv);
 void dmn_work_session(dmn_server *srv, uint64_t id);
 /* The controller is gone (its stopped tasks stay stopped). */
 void dmn_work_release(dmn_server *srv);
+/* SESSION_ATTACH: the detached session want (0: the one detached last)
+ * is the current one again.  Its id, or 0 with a sentence in err. */
+uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
+                         size_t errlen);
 /* A session message (FILE_PUT ... RESUME) from the controller c. */
 void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m);
 /* TASK_HELLO on task connection c: 0, or a WIRE_E* code with a sentence

@@ -33,6 +33,13 @@ void dmn_work_err(dmn_conn *c, int code, uint32_t ref, const char *fmt, ...)
 	dmn_conn_fail(c, code, ref, text, 0);
 }
 
+wire_peer *dmn_work_ctl_of(dmn_work *w, const dmn_sess *s)
+{
+	if (s == NULL || s != w->cur)
+		return NULL;
+	return dmn_work_ctl(w);
+}
+
 wire_peer *dmn_work_ctl(dmn_work *w)
 {
 	if (w->srv->controller == NULL)
@@ -129,6 +136,13 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 		w->cur = NULL;
 	dmn_pvm_stop(w, s);
 	dmn_task_unlisten(w, s);
+	dmn_timer_del(w->srv->loop, s->orphan_timer);
+	if (s->out_lost > 0)
+		dmn_log(DMN_INFO, "session %llu: %llu bytes of output while no "
+		        "console was attached were not kept",
+		        (unsigned long long)s->id,
+		        (unsigned long long)s->out_lost);
+	dmn_ev_free(s);
 	if (s->dir[0] != '\0') {
 		if (dmn_rmtree(s->dir) != 0)
 			dmn_log(DMN_WARN, "cannot remove %s: %s", s->dir,
@@ -145,8 +159,31 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 void dmn_work_sess_check(dmn_work *w, dmn_sess *s)
 {
 	if (s != NULL && s->detached && s->nprocs == 0 && s->njobs == 0 &&
-	    s->pvmd == NULL)
+	    s->pvmd == NULL && (s->orphaned || dmn_ev_pending(s) == 0))
 		dmn_sess_free(w, s);
+}
+
+/* Orphan timer: s had no console for --orphan-timeout seconds: its
+ * processes are killed (the reaper frees them and then s). */
+static void dmn_sess_orphan_expired(dmn_loop *l, long id, void *ctx)
+{
+	dmn_sess *s = ctx;
+	dmn_work *w = s->work;
+	int n;
+
+	(void)l;
+	(void)id;
+	s->orphan_timer = 0;
+	s->orphaned = 1;
+	n = dmn_run_kill_sess(w, s);
+	dmn_log(DMN_WARN, "session %llu: no console attached for %u s "
+	        "(--orphan-timeout): %d process(es) killed, its events "
+	        "dropped", (unsigned long long)s->id,
+	        w->srv->cfg->orphan_timeout, n);
+	if (n == 0)
+		dmn_pvm_stop(w, s);
+	dmn_work_reap_soon(w);
+	dmn_work_sess_check(w, s);
 }
 
 dmn_sess *dmn_work_cur(dmn_work *w, char *err, size_t errlen)
@@ -230,12 +267,6 @@ int dmn_work_new(dmn_server *srv, char *err, size_t errlen)
 		free(w);
 		return -1;
 	}
-	if (dmn_ev_new(w) != 0) {
-		snprintf(err, errlen, "out of memory");
-		dmn_port_destroy(&w->port);
-		free(w);
-		return -1;
-	}
 	if (access(w->port.rt_lib, R_OK) != 0)
 		dmn_log(DMN_WARN,
 		        "runtime library %s not found: programs are "
@@ -259,7 +290,6 @@ void dmn_work_free(dmn_server *srv)
 	for (i = 0; i < DMN_MAX_SESS; i++)
 		if (w->sess[i] != NULL)
 			dmn_sess_free(w, w->sess[i]);
-	dmn_ev_free(w);
 	if (getenv("PARAVT_SESSION_DIR") == NULL) {
 		char dbuf[64]; /* our session socket directory d<pid>/ */
 
@@ -273,6 +303,45 @@ void dmn_work_free(dmn_server *srv)
 	srv->work = NULL;
 }
 
+/* The oldest detached session with nothing running (its unacknowledged
+ * events are what a console could still attach for), or NULL. */
+static dmn_sess *dmn_work_oldest_idle(dmn_work *w)
+{
+	dmn_sess *o = NULL;
+	int i;
+
+	for (i = 0; i < DMN_MAX_SESS; i++)
+		if (w->sess[i] != NULL && w->sess[i]->detached &&
+		    w->sess[i]->nprocs == 0 && w->sess[i]->njobs == 0 &&
+		    w->sess[i]->pvmd == NULL &&
+		    (o == NULL || w->sess[i]->detached_ns < o->detached_ns))
+			o = w->sess[i];
+	return o;
+}
+
+/* A free slot in w->sess; a full table gives up the oldest idle detached
+ * session (saying so).  The slot, or -1. */
+static int dmn_work_sess_slot(dmn_work *w)
+{
+	dmn_sess *o;
+	int i;
+
+	for (i = 0; i < DMN_MAX_SESS; i++)
+		if (w->sess[i] == NULL)
+			return i;
+	if ((o = dmn_work_oldest_idle(w)) == NULL)
+		return -1;
+	dmn_log(DMN_WARN, "session %llu: dropped with %llu unacknowledged "
+	        "batch(es) to make room (limit %d sessions)",
+	        (unsigned long long)o->id,
+	        (unsigned long long)dmn_ev_pending(o), DMN_MAX_SESS);
+	dmn_sess_free(w, o);
+	for (i = 0; i < DMN_MAX_SESS; i++)
+		if (w->sess[i] == NULL)
+			return i;
+	return -1;
+}
+
 void dmn_work_session(dmn_server *srv, uint64_t id)
 {
 	dmn_work *w = srv->work;
@@ -281,9 +350,8 @@ void dmn_work_session(dmn_server *srv, uint64_t id)
 
 	if (w == NULL)
 		return;
-	for (i = 0; i < DMN_MAX_SESS && w->sess[i] != NULL; i++)
-		;
-	s = i < DMN_MAX_SESS ? calloc(1, sizeof *s) : NULL;
+	i = dmn_work_sess_slot(w);
+	s = i >= 0 ? calloc(1, sizeof *s) : NULL;
 	if (s == NULL) {
 		dmn_log(DMN_WARN, "session %llu: no room (limit %d sessions)",
 		        (unsigned long long)id, DMN_MAX_SESS);
@@ -293,9 +361,63 @@ void dmn_work_session(dmn_server *srv, uint64_t id)
 	s->id = id;
 	s->lfd = -1;
 	s->slfd = -1;
+	if (dmn_ev_new(w, s) != 0) {
+		dmn_log(DMN_WARN, "session %llu: out of memory",
+		        (unsigned long long)id);
+		free(s);
+		return;
+	}
 	w->sess[i] = s;
 	w->cur = s;
 	dmn_ev_controller(w);
+}
+
+/* The detached session numbered want (0: the one detached last), or
+ * NULL. */
+static dmn_sess *dmn_work_detached(dmn_work *w, uint64_t want)
+{
+	dmn_sess *s = NULL;
+	int i;
+
+	for (i = 0; i < DMN_MAX_SESS; i++) {
+		if (w->sess[i] == NULL || !w->sess[i]->detached ||
+		    w->sess[i]->orphaned)
+			continue;
+		if (want != 0 ? w->sess[i]->id == want
+		              : s == NULL ||
+		                        w->sess[i]->detached_ns > s->detached_ns)
+			s = w->sess[i];
+	}
+	return s;
+}
+
+uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
+                         size_t errlen)
+{
+	dmn_work *w = srv->work;
+	dmn_sess *s = w != NULL ? dmn_work_detached(w, want) : NULL;
+
+	if (s == NULL) {
+		if (want != 0)
+			snprintf(err, errlen, "no detached session %llu on "
+			         "this node", (unsigned long long)want);
+		else
+			snprintf(err, errlen, "no detached session on this "
+			         "node to attach to");
+		return 0;
+	}
+	dmn_timer_del(srv->loop, s->orphan_timer);
+	s->orphan_timer = 0;
+	s->detached = 0;
+	w->cur = s;
+	dmn_log(DMN_INFO, "session %llu: attached again after %.1f s; %d "
+	        "process(es), %llu unacknowledged batch(es)%s",
+	        (unsigned long long)s->id,
+	        (double)(wire_now_ns() - s->detached_ns) / 1e9, s->nprocs,
+	        (unsigned long long)dmn_ev_pending(s),
+	        s->out_lost > 0 ? "; output while detached was not kept" : "");
+	dmn_ev_controller(w);
+	return s->id;
 }
 
 void dmn_work_release(dmn_server *srv)
@@ -308,11 +430,20 @@ void dmn_work_release(dmn_server *srv)
 	s = w->cur;
 	w->cur = NULL;
 	s->detached = 1;
+	s->detached_ns = wire_now_ns();
 	if (s->nprocs > 0)
 		dmn_log(DMN_INFO,
 		        "session %llu: console gone; %d process(es) "
-		        "keep running (stopped ones stay stopped)",
-		        (unsigned long long)s->id, s->nprocs);
+		        "keep running (stopped ones stay stopped) for %u s "
+		        "unless a console attaches",
+		        (unsigned long long)s->id, s->nprocs,
+		        srv->cfg->orphan_timeout);
+	if (srv->cfg->orphan_timeout > 0)
+		s->orphan_timer = dmn_timer_add(srv->loop,
+		        srv->cfg->orphan_timeout * 1000u,
+		        dmn_sess_orphan_expired, s);
+	if (s->orphan_timer < 0)
+		s->orphan_timer = 0;
 	dmn_work_sess_check(w, s);
 }
 

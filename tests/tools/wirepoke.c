@@ -60,7 +60,9 @@ static const char wp_usage[] =
 	"  --ack              answer every NODE_EVENTS with EVENTS_ACK(batch)\n"
 	"steps (any number, run in order):\n"
 	"  --send TYPE[:ARG]  HELLO, AUTH[:token], PING, BYE[:reason],\n"
-	"                     SESSION_OPEN[:console], KILL:PROC, RESUME:PROC,\n"
+	"                     SESSION_OPEN[:console],\n"
+	"                     SESSION_ATTACH[:console[:session]] (0: the one\n"
+	"                     detached last), KILL:PROC, RESUME:PROC,\n"
 	"                     INSPECT:PROC:REQ, TASK_HELLO:PROC:PID,\n"
 	"                     BP_HIT:PROC:BP:FILE:LINE:FUNC, VALUE:PROC:REQ,\n"
 	"                     TASK_CRASH:PROC:SIG:FILE:LINE:FUNC,\n"
@@ -858,6 +860,17 @@ static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
 	if (strcmp(name, "SESSION_OPEN") == 0)
 		return wire_pack_session_open(out, seq, arg ? arg : "wirepoke",
 					      1 << 20);
+	if (strcmp(name, "SESSION_ATTACH") == 0) {
+		const char *id = arg != NULL ? strchr(arg, ':') : NULL;
+		char who[WIRE_NAME_MAX];
+
+		snprintf(who, sizeof who, "%.*s", id != NULL ?
+			 (int)(id - arg) : (int)strlen(arg ? arg : "wirepoke"),
+			 arg ? arg : "wirepoke");
+		return wire_pack(out, WIRE_SESSION_ATTACH, seq, 1 << 20, who,
+				 (uint64_t)strtoull(id ? id + 1 : "0", NULL,
+						    0));
+	}
 	return -1;
 }
 
