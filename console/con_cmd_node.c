@@ -62,9 +62,10 @@ const con_cmd con_node_cmds[] = {
 	 "its session stays on the node with its processes and their events\n"
 	 "(paravtd --orphan-timeout, 10 minutes by default); --attach takes\n"
 	 "back the session detached last (--attach=N: session N), with its\n"
-	 "processes and every event not yet received; their output while no\n"
-	 "console was attached is not kept.  A console that loses its\n"
-	 "connection takes its own session back when it reconnects.",
+	 "processes, what they printed meanwhile (up to 8 MiB), their stops\n"
+	 "and exits, and every event not yet received.  A console that\n"
+	 "loses its connection takes its own session back when it\n"
+	 "reconnects.",
 	 con_node_cmd_add, NULL, CON_ARG_NONE, con_node_add_flags},
 	{"list", "node list",
 	 "show the nodes, their machines and clocks",

@@ -360,7 +360,7 @@ static void dmn_job_finish(dmn_work *w, dmn_job *j)
 			dmn_log(DMN_WARN,
 			        "build %llu: result too large to send",
 			        (unsigned long long)j->build->id);
-		dmn_conn_kick(w->srv->controller);
+		dmn_work_kick(w);
 	}
 	dmn_job_free(w, j);
 	dmn_work_sess_check(w, s);

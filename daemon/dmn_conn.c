@@ -371,8 +371,11 @@ static void dmn_on_session_attach(dmn_conn *c, const wire_msg *m)
 	dmn_log(DMN_INFO, "conn %llu: console %s attached to session %llu",
 		(unsigned long long)c->id, name, (unsigned long long)got);
 	if (wire_pack_session_ok(&c->peer.out, wire_peer_seq(&c->peer), got,
-				 c->peer.max_frame) != 0)
+				 c->peer.max_frame) != 0) {
 		dmn_conn_close_soon(c);
+		return;
+	}
+	dmn_work_replay(srv);
 }
 
 /* True for the session messages only the controller may send. */

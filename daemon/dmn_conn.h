@@ -134,6 +134,9 @@ void dmn_work_release(dmn_server *srv);
  * is the current one again.  Its id, or 0 with a sentence in err. */
 uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
                          size_t errlen);
+/* After SESSION_OK of an attach: what the session held while detached
+ * (output, exits, stops) goes to the controller, then its events. */
+void dmn_work_replay(dmn_server *srv);
 /* A session message (FILE_PUT ... RESUME) from the controller c. */
 void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m);
 /* TASK_HELLO on task connection c: 0, or a WIRE_E* code with a sentence

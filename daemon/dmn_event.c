@@ -446,7 +446,9 @@ static void ev_pump_later(dmn_evq *q, unsigned ms)
  * small; loads spilled items as memory frees. */
 static void ev_pump(dmn_evq *q)
 {
-	wire_peer *out = dmn_work_ctl_of(q->w, q->sess);
+	/* only to the session's own console (its queue holds them while
+	 * it is detached) */
+	wire_peer *out = q->sess == q->w->cur ? dmn_work_ctl(q->w) : NULL;
 	dmn_evitem *it;
 	int sent = 0;
 
@@ -472,7 +474,7 @@ static void ev_pump(dmn_evq *q)
 		sent = 1;
 	}
 	if (sent)
-		dmn_conn_kick(q->w->srv->controller);
+		dmn_work_kick(q->w);
 }
 
 /* ---- records to canonical events ----------------------------------------- */

@@ -121,19 +121,18 @@ static int dmn_proc_read(dmn_work *w, dmn_proc *p, int k)
 		return -1;
 	}
 	c = dmn_work_ctl_of(w, p->sess);
-	if (c == NULL) { /* its console is gone: nobody to show it to */
-		if (p->sess != NULL)
-			p->sess->out_lost += (uint64_t)n;
+	if (c == NULL) /* nobody to show it to */
 		return 1;
-	}
 	if (wire_pack(&c->out, WIRE_OUTPUT, wire_peer_seq(c), c->max_frame,
 	              (uint64_t)p->num, (uint64_t)(k + 1), (const void *)buf,
-	              (size_t)n) != 0)
-		dmn_log(DMN_WARN,
-		        "proc %llu: output dropped (console "
-		        "backlog full)",
-		        (unsigned long long)p->num);
-	dmn_conn_kick(w->srv->controller);
+	              (size_t)n) != 0) {
+		if (dmn_work_is_held(p->sess, c))
+			p->sess->out_lost += (uint64_t)n; /* held queue full */
+		else
+			dmn_log(DMN_WARN, "proc %llu: output dropped (console "
+			        "backlog full)", (unsigned long long)p->num);
+	}
+	dmn_work_kick(w);
 	return 1;
 }
 
@@ -161,7 +160,8 @@ static const dmn_io_ops dmn_proc_ops = {dmn_proc_on_read, NULL,
 void dmn_run_throttle(dmn_work *w, dmn_proc *p)
 {
 	wire_peer *c = dmn_work_ctl_of(w, p->sess);
-	int on = c == NULL || wire_buf_used(&c->out) < DMN_OUT_HIGH;
+	int on = c == NULL || dmn_work_is_held(p->sess, c) ||
+	         wire_buf_used(&c->out) < DMN_OUT_HIGH;
 	int k;
 
 	for (k = 0; k < 2; k++)
@@ -187,7 +187,7 @@ static void dmn_proc_exit_msg(dmn_work *w, dmn_proc *p, int st)
 		return;
 	wire_pack(&c->out, WIRE_PROC_EXIT, wire_peer_seq(c), c->max_frame,
 	          (uint64_t)p->num, status, sig, p->last);
-	dmn_conn_kick(w->srv->controller);
+	dmn_work_kick(w);
 }
 
 void dmn_run_foreign_exit(dmn_work *w, dmn_proc *p)
@@ -212,7 +212,7 @@ void dmn_run_foreign_exit(dmn_work *w, dmn_proc *p)
 		return;
 	wire_pack(&c->out, WIRE_PROC_EXIT, wire_peer_seq(c), c->max_frame,
 	          (uint64_t)p->num, p->ev_status, p->ev_signal, p->last);
-	dmn_conn_kick(w->srv->controller);
+	dmn_work_kick(w);
 }
 
 void dmn_run_poll(dmn_work *w, dmn_proc *p)

@@ -259,7 +259,7 @@ static int dmn_task_foreign(dmn_work *w, dmn_conn *c, uint64_t pid,
 	if ((out = dmn_work_ctl_of(w, p->sess)) != NULL) {
 		wire_pack(&out->out, WIRE_PROC_START, wire_peer_seq(out),
 		          out->max_frame, p->run, p->num, (uint64_t)p->pid);
-		dmn_conn_kick(w->srv->controller);
+		dmn_work_kick(w);
 	}
 	return 0;
 }
@@ -423,7 +423,7 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	if (dmn_task_relay(out, m, p->num) != 0)
 		dmn_log(DMN_WARN, "proc %llu: %s too large for the console",
 		        (unsigned long long)p->num, wire_type_name(m->type));
-	dmn_conn_kick(srv->controller);
+	dmn_work_kick(w);
 }
 
 /* ---- console -> task ----------------------------------------------------- */

@@ -33,11 +33,78 @@ void dmn_work_err(dmn_conn *c, int code, uint32_t ref, const char *fmt, ...)
 	dmn_conn_fail(c, code, ref, text, 0);
 }
 
-wire_peer *dmn_work_ctl_of(dmn_work *w, const dmn_sess *s)
+wire_peer *dmn_work_ctl_of(dmn_work *w, dmn_sess *s)
 {
-	if (s == NULL || s != w->cur)
+	if (s == NULL)
 		return NULL;
-	return dmn_work_ctl(w);
+	if (s == w->cur)
+		return dmn_work_ctl(w);
+	if (!s->detached || s->orphaned)
+		return NULL;
+	if (!s->held_ready) {
+		memset(&s->held, 0, sizeof s->held);
+		s->held.max_frame = WIRE_FRAME_MAX_DEFAULT;
+		wire_buf_init(&s->held.out, DMN_HELD_MAX);
+		s->held_ready = 1;
+	}
+	return &s->held;
+}
+
+int dmn_work_is_held(const dmn_sess *s, const wire_peer *out)
+{
+	return s != NULL && out == &s->held;
+}
+
+void dmn_work_kick(dmn_work *w)
+{
+	if (w->srv->controller != NULL)
+		dmn_conn_kick(w->srv->controller);
+}
+
+/* Frees what s held for its console. */
+static void dmn_sess_unhold(dmn_sess *s)
+{
+	if (s->held_ready)
+		wire_buf_destroy(&s->held.out);
+	s->held_ready = 0;
+}
+
+void dmn_work_replay(dmn_server *srv)
+{
+	dmn_work *w = srv->work;
+	dmn_sess *s = w != NULL ? w->cur : NULL;
+	wire_peer *out = w != NULL ? dmn_work_ctl(w) : NULL;
+	const char *b;
+	size_t n, used = 0, k;
+	unsigned frames = 0;
+	wire_dec d;
+	wire_msg m;
+	int rc;
+
+	if (s == NULL || out == NULL)
+		return;
+	if (s->held_ready && wire_buf_used(&s->held.out) > 0 &&
+	    wire_dec_init(&d, s->held.max_frame) == 0) {
+		b = wire_buf_head(&s->held.out);
+		n = wire_buf_used(&s->held.out);
+		while (used < n) {
+			rc = wire_dec_step(&d, b + used, n - used, &k, &m,
+			                   NULL, 0);
+			used += k;
+			if (rc < 0 || (rc == 0 && k == 0))
+				break;
+			if (rc == 1 && wire_relay(&out->out, &m,
+			                          wire_peer_seq(out),
+			                          out->max_frame) == 0)
+				frames++;
+		}
+		wire_dec_destroy(&d);
+		dmn_log(DMN_INFO, "session %llu: %u frame(s) held while "
+		        "detached sent", (unsigned long long)s->id, frames);
+	}
+	dmn_sess_unhold(s);
+	dmn_work_kick(w);
+	dmn_ev_controller(w);
 }
 
 wire_peer *dmn_work_ctl(dmn_work *w)
@@ -137,6 +204,7 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 	dmn_pvm_stop(w, s);
 	dmn_task_unlisten(w, s);
 	dmn_timer_del(w->srv->loop, s->orphan_timer);
+	dmn_sess_unhold(s);
 	if (s->out_lost > 0)
 		dmn_log(DMN_INFO, "session %llu: %llu bytes of output while no "
 		        "console was attached were not kept",
@@ -159,7 +227,8 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 void dmn_work_sess_check(dmn_work *w, dmn_sess *s)
 {
 	if (s != NULL && s->detached && s->nprocs == 0 && s->njobs == 0 &&
-	    s->pvmd == NULL && (s->orphaned || dmn_ev_pending(s) == 0))
+	    s->pvmd == NULL && (s->orphaned || (dmn_ev_pending(s) == 0 &&
+	    (!s->held_ready || wire_buf_used(&s->held.out) == 0))))
 		dmn_sess_free(w, s);
 }
 
@@ -415,8 +484,8 @@ uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
 	        (unsigned long long)s->id,
 	        (double)(wire_now_ns() - s->detached_ns) / 1e9, s->nprocs,
 	        (unsigned long long)dmn_ev_pending(s),
-	        s->out_lost > 0 ? "; output while detached was not kept" : "");
-	dmn_ev_controller(w);
+	        s->out_lost > 0 ? "; some output while detached was lost "
+	        "(held queue full)" : "");
 	return s->id;
 }
 

@@ -40,6 +40,7 @@
 #define DMN_BUILD_SECONDS 120       /* a build is killed after this */
 #define DMN_REAP_MS 50              /* child polling interval */
 #define DMN_OUTPUT_CHUNK 16384      /* bytes per OUTPUT frame */
+#define DMN_HELD_MAX (8u << 20)     /* frames held for a detached session */
 
 typedef struct dmn_sess dmn_sess;
 typedef struct dmn_job dmn_job;
@@ -111,6 +112,10 @@ struct dmn_sess {
 	                                      long (--orphan-timeout), or 0 */
 	int orphaned;                      /* that time has passed */
 	uint64_t out_lost;                 /* output bytes nobody saw */
+	wire_peer held;                    /* frames for its console while
+	                                      detached (output, exits, stops;
+	                                      only .out and .seq used) */
+	int held_ready;                    /* held.out is initialised */
 	dmn_evq *evq;                      /* its events until acknowledged;
 	                                      owned */
 };
@@ -198,9 +203,15 @@ struct dmn_work {
 
 /* ---- dmn_work.c ---------------------------------------------------------- */
 
-/* The controller's connection if s is the session it controls, else
- * NULL: what a session's processes say reaches its own console only. */
-wire_peer *dmn_work_ctl_of(dmn_work *w, const dmn_sess *s);
+/* Where a frame for session s goes: its console's connection if s is
+ * the session the controller has; while s is detached, s's held queue
+ * (DMN_HELD_MAX bytes, replayed to a console that attaches); else NULL.
+ * What a session's processes say reaches its own console only. */
+wire_peer *dmn_work_ctl_of(dmn_work *w, dmn_sess *s);
+/* True if out is a session's held queue (no connection to kick). */
+int dmn_work_is_held(const dmn_sess *s, const wire_peer *out);
+/* Asks the loop to flush the controller's connection, if there is one. */
+void dmn_work_kick(dmn_work *w);
 
 /* The controller's session with its directory and task socket made.
  * NULL with a sentence in err. */

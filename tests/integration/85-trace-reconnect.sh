@@ -11,7 +11,8 @@
 # receives, 300 times, 10 ms apart: about 1800 events over 3 s.
 #   console A: load --pvm, build, trace filter kind=all, trace on --raw,
 #              run pvm; killed with SIGKILL after 100 events are shown;
-#   console C: node add, info procs, trace dump: no process, no event;
+#   console C: node add, 3 s, info procs, trace dump: no process, no
+#              event (meanwhile the program ends, its session detached);
 #   console B: node add --attach, reads for a while, trace dump.
 # Checks: B's sequence numbers have no duplicate; A's and B's together are
 # 0..N-1 without a gap; B ends with the program's exit event (kind 2);
@@ -60,7 +61,7 @@ kill -9 $A
 wait $A 2>/dev/null
 grep -q '^\[p1\] done' "$T/a.out" && fail "the program ended before console A was killed"
 ok "console A killed after $(grep -c '^\[p1 nat\] seq ' "$T/a.out") events"
-"$PARAVT" -n -e "$ADD" -e "sleep 0.5" -e "info procs" -e "trace dump" \
+"$PARAVT" -n -e "$ADD" -e "sleep 3" -e "info procs" -e "trace dump" \
 	>"$T/c.out" 2>&1 || { cat "$T/c.out"; fail "console C failed"; }
 cat "$T/c.out"
 expect_grep '^No processes' "$T/c.out" "console C sees the first session's process"
@@ -87,3 +88,9 @@ both=$(sort "$T/a.seq" >"$T/a.lex"; sort "$T/b.seq" >"$T/b.lex"; comm -12 "$T/a.
 [ "$both" -le 256 ] || fail "$both events went to both consoles"
 awk '$1 == "event"' "$T/b.out" | tail -n 1 | grep -q ' 2$' || fail "console B did not get the exit event last"
 ok "$n events: A $(wc -l <"$T/a.seq"), B $(wc -l <"$T/b.seq") without duplicates, $both in both, none lost"
+grep -E '^\[p1|p1 .*(exited|ended)' "$T/b.out" | head -5
+expect_grep '^\[p1\] done 299$' "$T/b.out" "console B did not get what the program printed while detached"
+grep 'held while detached' "$T/nat.log"
+expect_grep 'session 1: [1-9][0-9]* frame\(s\) held while detached sent' "$T/nat.log" \
+	"the program did not end while its session was detached"
+ok "console B got the program's output and exit of the time it had no console"
