@@ -54,6 +54,12 @@ typedef struct con_cmd {
 /* The subcommands of `node` (con_cmd_node.c). */
 extern const con_cmd con_node_cmds[];
 
+/* Fills spec from the words of `node add` (argv[0] is "add"; also each
+ * line of a nodes file, paravt trace --nodes).  Parses only: nothing is
+ * connected.  0 or -1 with err. */
+int con_node_cmd_parse_add(int argc, char **argv, con_node_spec *spec,
+			   char *err, size_t errlen);
+
 /* The subcommands of `info` (con_cmd_dbg.c). */
 extern const con_cmd con_info_cmds[];
 

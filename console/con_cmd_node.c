@@ -246,8 +246,7 @@ static int con_node_cmd_option(int argc, char **argv, int *i,
 
 /* ---- node add --------------------------------------------------------- */
 
-/* Fills spec from the words of `node add`.  0 or -1 with err. */
-static int con_node_cmd_parse_add(int argc, char **argv, con_node_spec *spec,
+int con_node_cmd_parse_add(int argc, char **argv, con_node_spec *spec,
 				  char *err, size_t errlen)
 {
 	const char *pos[2];

@@ -8,7 +8,8 @@
  * the first byte's low bit, as trace-info does (straight into the
  * analysis: matching, clocks, order).  Any result is
  * fine; the sanitizers catch the rest.  Also feeds the input, line by
- * line, to the command-line splitter that scripts and the REPL use.
+ * line, to the command-line splitter that scripts and the REPL use, and
+ * to the parser of nodes-file lines (paravt trace --nodes).
  *
  * Seeds (tests/fuzz/seeds-tfile): `paravt trace` of tests/programs/
  * mpi_pingpong.c (-np 2, N=1), pvm_ring.c (2 1) and a one-line program
@@ -27,11 +28,14 @@
 
 static char fz_path[64];
 
-/* Splits each line of data as a command line. */
+/* Splits each line of data as a command line, and parses it as a line of
+ * a nodes file (paravt trace --nodes: `node add LINE`, parsed only). */
 static void fz_lines(const uint8_t *data, size_t size)
 {
-	char line[1024], buf[2048], *argv[64], err[256];
+	char line[1024], add[1100], buf[2400], *argv[64], err[256];
+	con_node_spec spec;
 	size_t i = 0, n;
+	int argc;
 
 	while (i < size) {
 		for (n = 0; i + n < size && data[i + n] != '\n' &&
@@ -41,6 +45,12 @@ static void fz_lines(const uint8_t *data, size_t size)
 		i += n + 1;
 		(void)con_cmd_split(line, buf, sizeof buf, argv, 64,
 				    line[0] == '#', err, sizeof err);
+		snprintf(add, sizeof add, "add %s", line);
+		argc = con_cmd_split(add, buf, sizeof buf, argv, 64, 0, err,
+				     sizeof err);
+		if (argc > 0)
+			(void)con_node_cmd_parse_add(argc, argv, &spec, err,
+						     sizeof err);
 	}
 }
 
