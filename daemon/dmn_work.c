@@ -69,6 +69,22 @@ static void dmn_sess_unhold(dmn_sess *s)
 	s->held_ready = 0;
 }
 
+/* PROC_START again for every live process of s, so that a console that
+ * attaches knows them all (one that knew them ignores the repeat). */
+static void dmn_work_announce(dmn_work *w, dmn_sess *s, wire_peer *out)
+{
+	dmn_proc *p;
+	int i;
+
+	for (i = 0; i < DMN_MAX_PROCS; i++) {
+		p = w->procs[i];
+		if (p == NULL || p->sess != s || p->exited)
+			continue;
+		wire_pack(&out->out, WIRE_PROC_START, wire_peer_seq(out),
+		          out->max_frame, p->run, p->num, (uint64_t)p->pid);
+	}
+}
+
 void dmn_work_replay(dmn_server *srv)
 {
 	dmn_work *w = srv->work;
@@ -83,6 +99,7 @@ void dmn_work_replay(dmn_server *srv)
 
 	if (s == NULL || out == NULL)
 		return;
+	dmn_work_announce(w, s, out);
 	if (s->held_ready && wire_buf_used(&s->held.out) > 0 &&
 	    wire_dec_init(&d, s->held.max_frame) == 0) {
 		b = wire_buf_head(&s->held.out);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # 16-daemon-orphan.sh — a session whose console is gone (issue 16):
 #   - its program runs on, and another console's session cannot see or
-#     kill it (`kill` kills only the console's own processes);
+#     kill it (KILL 0 kills only the console's own processes);
+#   - a console that attaches (node add --attach) lists it as running,
+#     and leaves it detached again;
 #   - after --orphan-timeout seconds with no console attached the daemon
 #     kills it, removes the session's directory and says so in its log;
 #   - SESSION_ATTACH to it afterwards is refused (ESTATE).
@@ -33,6 +35,11 @@ pgrep -f "$TMPDIR/paravtd-.*/batch_spi[n]" >/dev/null ||
 	fail "another console's kill killed the first session's program"
 expect_grep '^No processes' "$T/c2"
 ok "the orphan runs on; another session neither sees nor kills it (KILL 0)"
+
+"$PARAVT" -n -e "node add n1 $A --attach" -e "info procs" >"$T/c4" 2>&1
+cat "$T/c4"
+expect_grep '^[ *] p1 +n1 +[0-9]+ +(running|computing)' "$T/c4" "a console that attaches does not see the orphan running"
+ok "a console that attaches sees it running; leaving, it detaches it again"
 
 wait_for 15 grep -q 'session 1: no console attached for 3 s (--orphan-timeout): 1 process(es) killed' "$T/n1.log" ||
 	{ cat "$T/n1.log"; fail "the orphan was not ended"; }
