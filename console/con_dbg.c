@@ -277,6 +277,28 @@ static con_proc *con_proc_get(const con_node *n, uint64_t proc)
 	return p;
 }
 
+int con_dbg_proc_seed(const char *node, uint32_t proc, int id, int ended)
+{
+	con_proc *p, **pp = &con_dbg.procs;
+
+	con_dbg_init();
+	for (; *pp != NULL; pp = &(*pp)->next)
+		if ((*pp)->id == id ||
+		    ((*pp)->proc == proc && strcmp((*pp)->node, node) == 0))
+			return -1;
+	p = calloc(1, sizeof *p);
+	if (p == NULL)
+		return -1;
+	p->id = id;
+	p->proc = proc;
+	p->state = ended ? CON_PROC_EXITED : CON_PROC_RUNNING;
+	snprintf(p->node, sizeof p->node, "%s", node);
+	*pp = p;
+	if (id >= con_dbg.next_proc)
+		con_dbg.next_proc = id + 1;
+	return 0;
+}
+
 /* "f () at prog.c:17" */
 static void con_proc_set_where(con_proc *p, const char *func,
 			       const char *file, uint64_t line)

@@ -421,6 +421,29 @@ static void con_tfile_procs(int ended)
 	}
 }
 
+/* Makes fd (owned) the file being written as path: buffer, packer,
+ * PARAVT_TRACE_FSYNC.  0, or WIRE_ENOMEM with err (fd closed). */
+static int con_tfile_start(int fd, const char *path, char *err,
+			   size_t errlen)
+{
+	const char *sync = getenv("PARAVT_TRACE_FSYNC");
+
+	if (con_tf.buf == NULL && (con_tf.buf = malloc(CON_TFILE_BUF)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		close(fd);
+		return WIRE_ENOMEM;
+	}
+	con_tf.f = fd;
+	con_tf.len = 0;
+	signal(SIGXFSZ, SIG_IGN); /* a file size limit is an EFBIG error */
+	snprintf(con_tf.path, sizeof con_tf.path, "%s", path);
+	msgpack_packer_init(&con_tf.pk, NULL, con_tfile_write);
+	con_tf.sync = sync != NULL && strcmp(sync, "0") != 0 && *sync != '\0';
+	con_tf.failed = 0;
+	con_tf.error_new = 0;
+	return 0;
+}
+
 /* Opens path for writing: a new file, or truncated with overwrite.
  * 0 or a code with err. */
 static int con_tfile_create(const char *path, int overwrite, char *err,
@@ -434,21 +457,31 @@ static int con_tfile_create(const char *path, int overwrite, char *err,
 			 errno == EEXIST ? " (--force overwrites it)" : "");
 		return errno == EEXIST ? WIRE_ESTATE : WIRE_EIO;
 	}
-	if (con_tf.buf == NULL && (con_tf.buf = malloc(CON_TFILE_BUF)) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		close(fd);
-		return WIRE_ENOMEM;
+	return con_tfile_start(fd, path, err, errlen);
+}
+
+int con_tfile_open_append(const char *path, uint64_t cut_at, char *err,
+			  size_t errlen)
+{
+	int fd;
+
+	if (con_tf.f >= 0) {
+		snprintf(err, errlen, "already writing the trace file %s",
+			 con_tf.path);
+		return WIRE_ESTATE;
 	}
-	con_tf.f = fd;
-	con_tf.len = 0;
-	return 0;
+	if (truncate(path, (off_t)cut_at) != 0 ||
+	    (fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return WIRE_EIO;
+	}
+	return con_tfile_start(fd, path, err, errlen);
 }
 
 /* Starts writing path. */
 int con_tfile_open(const char *path, const char *command, int overwrite,
 		   char *err, size_t errlen)
 {
-	const char *sync = getenv("PARAVT_TRACE_FSYNC");
 	int rc;
 
 	if (con_tf.f >= 0) {
@@ -459,12 +492,6 @@ int con_tfile_open(const char *path, const char *command, int overwrite,
 	rc = con_tfile_create(path, overwrite, err, errlen);
 	if (rc < 0)
 		return rc;
-	signal(SIGXFSZ, SIG_IGN); /* a file size limit is an EFBIG error */
-	snprintf(con_tf.path, sizeof con_tf.path, "%s", path);
-	msgpack_packer_init(&con_tf.pk, NULL, con_tfile_write);
-	con_tf.sync = sync != NULL && strcmp(sync, "0") != 0 && *sync != '\0';
-	con_tf.failed = 0;
-	con_tf.error_new = 0;
 	con_tfile_header(command != NULL ? command : "");
 	con_tfile_nodes();
 	con_tfile_procs(0);
