@@ -26,11 +26,13 @@
  * first erase the line; the next refresh draws it again.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "con_cmd.h"
@@ -100,6 +102,11 @@ static struct {
 					  wrapped, else NULL */
 	volatile sig_atomic_t intr;    /* Ctrl-C flag the waits clear */
 	volatile sig_atomic_t signal;  /* a SIGINT/SIGTERM came */
+	volatile sig_atomic_t timed_alarm; /* SIGALRM: the time limit */
+	int out_pipe;                  /* stdout is no terminal (may be a
+					  pipe nobody reads) */
+	volatile sig_atomic_t out_nb;  /* we made stdout non-blocking */
+	int out_flags;                 /* its flags before */
 	char why[512];                 /* why a watcher ended the run */
 } con_batch;
 
@@ -636,6 +643,8 @@ static void con_batch_draw(void)
 		con_batch.drawn = 1;
 }
 
+static void con_batch_late_output(void);
+
 /* The watcher: redraws the progress line about twice a second, flushes
  * the trace file, and ends the wait once when the time limit passes. */
 static int con_batch_watch(void *ctx, char *why, size_t whylen)
@@ -652,6 +661,7 @@ static int con_batch_watch(void *ctx, char *why, size_t whylen)
 	if (con_batch.limit > 0 && !con_batch.timed_out &&
 	    con_batch.t0 != 0 && con_batch_elapsed() >= con_batch.limit) {
 		con_batch.timed_out = 1;
+		con_batch_late_output();
 		snprintf(why, whylen, "time limit of %g s reached",
 			 con_batch.limit);
 		return 1;
@@ -670,7 +680,7 @@ static ssize_t con_batch_write(void *cookie, const char *buf, size_t n)
 	con_batch_erase();
 	while (done < n) {
 		w = write(fd, buf + done, n - done);
-		if (w < 0 && errno == EINTR)
+		if (w < 0 && errno == EINTR && !con_batch.timed_alarm)
 			continue;
 		if (w < 0)
 			return done > 0 ? (ssize_t)done : -1;
@@ -768,6 +778,66 @@ static int con_batch_any(int state)
 	return 0;
 }
 
+/* The time limit passed: output that stdout does not take at once is
+ * dropped from now on (counted), so that a reader that stopped reading
+ * cannot hold the run, or its kill, past the limit: stdout (not a
+ * terminal) becomes non-blocking until paravt trace ends.
+ * Async-signal-safe. */
+static void con_batch_late_output(void)
+{
+	int fl;
+
+	con_cmd_dbg_past_limit();
+	if (!con_batch.out_pipe || con_batch.out_nb)
+		return;
+	fl = fcntl(1, F_GETFL);
+	if (fl < 0 || (fl & O_NONBLOCK))
+		return;
+	con_batch.out_flags = fl;
+	if (fcntl(1, F_SETFL, fl | O_NONBLOCK) == 0)
+		con_batch.out_nb = 1;
+}
+
+/* Puts stdout's flags back. */
+static void con_batch_output_restore(void)
+{
+	if (con_batch.out_nb)
+		(void)fcntl(1, F_SETFL, con_batch.out_flags);
+	con_batch.out_nb = 0;
+}
+
+/* SIGALRM at the time limit: interrupts a write the console may be
+ * blocked in (a reader that stopped reading its output) and has the
+ * rest of the program's output printed only when stdout takes it
+ * (con_cmd_dbg_past_limit), so the run still ends at its limit. */
+static void con_batch_on_alarm(int sig)
+{
+	(void)sig;
+	con_batch.timed_alarm = 1;
+	con_batch_late_output();
+}
+
+/* Arms the one SIGALRM (no SA_RESTART: a blocked write returns) at
+ * limit seconds from now, 0: none. */
+static void con_batch_alarm(double limit)
+{
+	struct sigaction sa;
+	struct itimerval it;
+
+	if (limit <= 0)
+		return;
+	con_batch.out_pipe = !isatty(1);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = con_batch_on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	memset(&it, 0, sizeof it);
+	it.it_value.tv_sec = (time_t)limit;
+	it.it_value.tv_usec = (suseconds_t)((limit - (double)(time_t)limit) *
+					    1e6) + 1;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
 /* Runs COMMAND with the run's wait made unlimited (the watcher holds the
  * time limit), then continues processes stopped at a #pragma
  * breakpoint until the run settles otherwise.  0, or -1 when the
@@ -793,6 +863,7 @@ static int con_batch_run(const con_batch_opts *o)
 		}
 	}
 	con_batch.t0 = wire_now_ns();
+	con_batch_alarm(o->limit);
 	if (con_batch_exec_in(head, o->cmd + (o->ncmd ? skip : 0),
 			      o->ncmd ? o->ncmd - skip : 0, o->in_file,
 			      NULL) < 0)
@@ -991,6 +1062,8 @@ int con_sub_trace(int argc, char **argv)
 		st = con_batch_capture(&o, command);
 	}
 	con_batch_progress_off();
+	con_batch_output_restore();
+	con_cmd_dbg_limit_over();
 	con_dbg_unwatch(con_batch_watch, NULL);
 	free(command);
 	con_batch_opts_free(&o);

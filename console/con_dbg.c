@@ -246,16 +246,27 @@ void con_dbg_forget_ended(void)
 	}
 }
 
+/* The process (node, proc), or NULL when unknown. */
+static con_proc *con_proc_known(const con_node *n, uint64_t proc)
+{
+	con_proc *p;
+
+	for (p = con_dbg.procs; p != NULL; p = p->next)
+		if (p->proc == proc && strcmp(p->node, n->spec.name) == 0)
+			return p;
+	return NULL;
+}
+
 /* The process (node, proc), created when unknown.  NULL if out of
  * memory. */
 static con_proc *con_proc_get(const con_node *n, uint64_t proc)
 {
-	con_proc *p, **pp = &con_dbg.procs;
+	con_proc *p = con_proc_known(n, proc), **pp = &con_dbg.procs;
 
-	for (; *pp != NULL; pp = &(*pp)->next)
-		if ((*pp)->proc == proc &&
-		    strcmp((*pp)->node, n->spec.name) == 0)
-			return *pp;
+	if (p != NULL)
+		return p;
+	while (*pp != NULL)
+		pp = &(*pp)->next;
 	p = calloc(1, sizeof *p);
 	if (p == NULL)
 		return NULL;
@@ -298,6 +309,9 @@ static int con_dbg_on_start(con_node *n, const wire_msg *m)
 			}
 			r->pending = 0;
 		}
+	p = con_proc_known(n, proc);
+	if (p != NULL && p->pid == pid && pid != 0)
+		return 1; /* told again (a session taken back) */
 	p = con_proc_get(n, proc);
 	if (p == NULL)
 		return 1;

@@ -20,7 +20,7 @@
 
 #include "ana.h"
 
-#define CON_TFILE_VERSION 1
+#define CON_TFILE_VERSION 2
 
 /* Starts writing path (created; an existing file is refused unless
  * overwrite).  command is recorded in the header (what was run).  The
