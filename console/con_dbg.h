@@ -92,7 +92,10 @@ typedef struct con_proc {
 					  their process; owned */
 	int temp_seen[CON_TEMP_SEEN];  /* tbreaks this process has stopped at */
 	int ntemp_seen;                /* entries used in temp_seen */
-	char *partial;                 /* unterminated output; owned */
+	char *partial[2];              /* unterminated output of stdout and
+					  of stderr, each its own (a piece
+					  of one is never joined to the
+					  other's text); owned */
 	con_out out;                   /* what it printed (the cap) */
 	struct con_proc *next;         /* next process, or NULL */
 } con_proc;
