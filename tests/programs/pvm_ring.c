@@ -1,8 +1,11 @@
 /*
  * pvm_ring.c — SPMD PVM test program: a token ring built on a group.
  *
- * Usage: pvm_ring [N [K]]     N instances in all (2..16, default 4),
- *                             K trips of the token round the ring (default 3)
+ * Usage: pvm_ring [N [K [MS]]]  N instances in all (2..16, default 4),
+ *                             K trips of the token round the ring (default
+ *                             3), each instance holding the token MS
+ *                             milliseconds before passing it on (default 0:
+ *                             a run that lasts, for tests that interrupt it)
  *
  * The first copy (no PVM parent) joins group "ring" (instance 0) and spawns
  * N-1 copies of itself by bare name, round-robin over the hosts of the
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <pvm3.h>
 
 #define GROUP "ring"
@@ -73,8 +77,9 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 4;
 	int k = argc > 2 ? atoi(argv[2]) : 3;
-	if (n < 2 || n > 16 || k < 1 || k > 100) {
-		fprintf(stderr, "usage: pvm_ring [N 2..16 [K 1..100]]\n");
+	int ms = argc > 3 ? atoi(argv[3]) : 0;
+	if (n < 2 || n > 16 || k < 1 || k > 100 || ms < 0 || ms > 1000) {
+		fprintf(stderr, "usage: pvm_ring [N 2..16 [K 1..100 [MS 0..1000]]]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -98,10 +103,11 @@ int main(int argc, char **argv)
 		struct pvmhostinfo *hi = NULL;
 		if (pvm_config(&nhost, &narch, &hi) < 0)
 			die("pvm_config");
-		char sn[16], sk[16];
+		char sn[16], sk[16], sm[16];
 		snprintf(sn, sizeof sn, "%d", n);
 		snprintf(sk, sizeof sk, "%d", k);
-		char *args[] = { sn, sk, NULL };
+		snprintf(sm, sizeof sm, "%d", ms);
+		char *args[] = { sn, sk, sm, NULL };
 		for (int c = 1; c < n; c++) {
 			int tid = 0;
 			char *where = hi[c % nhost].hi_name;
@@ -148,6 +154,10 @@ int main(int argc, char **argv)
 		lacc += 100000L * me;
 		size_t pl = strlen(path);
 		snprintf(path + pl, sizeof path - pl, "%s%d", pl ? ">" : "", me);
+		if (ms > 0) {
+			struct timespec hold = {ms / 1000, (ms % 1000) * 1000000L};
+			nanosleep(&hold, NULL);
+		}
 		pvm_initsend(PvmDataDefault);
 		pvm_pkint(&trip, 1, 1);
 		pvm_pkint(&acc, 1, 1);
