@@ -326,11 +326,12 @@ static void con_ev_track(con_ev_src *s, const con_ev_rec *e)
 		s->prog = e->func;
 		return; /* (its func is the program, not a location) */
 	case PVT_EV_SPECIAL_END:
-		/* a PVM master has its tid only from its first pvm_mytid */
-		if (e->op == PVT_OP_PVM_MYTID && e->result > 0 &&
-		    !s->have_tid) {
+		/* a PVM master has its tid only from its first pvm_mytid
+		   or pvm_parent */
+		if (!s->have_tid &&
+		    pvt_own_tid(e->op, e->result, e->aux) > 0) {
 			s->have_tid = 1;
-			s->tid = e->result;
+			s->tid = pvt_own_tid(e->op, e->result, e->aux);
 		}
 		break;
 	case PVT_EV_SEND_START: case PVT_EV_RECV_START:

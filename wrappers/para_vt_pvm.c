@@ -499,6 +499,12 @@ static int pvm_sbegin(pvt__ev_probe *pr, int op, const char *file,
 	return 1;
 }
 
+/* t if it is a tid, else 0. */
+static int32_t pvm_tid_or_0(int t)
+{
+	return t > 0 ? t : 0;
+}
+
 /* pvm_mytid (paravt_pvm.h): result = tid. */
 int para_vt_pvm_mytid(PARAVT_PVM_ARGS)
 {
@@ -518,7 +524,11 @@ int para_vt_pvm_parent(PARAVT_PVM_ARGS)
 	if (!pvm_sbegin(&pr, PVT_OP_PVM_PARENT, PVM_AT, -1, 0, NULL))
 		return PVM_REAL(pvm_parent)();
 	rc = PVM_REAL(pvm_parent)();
-	return pvm_send_end(&pr, rc, rc, 0);
+	/* the call made the task a PVM task (unless PVM is not there):
+	 * asking its tid now changes nothing, and a master whose first PVM
+	 * call this is gets its tid recorded (aux) */
+	return pvm_send_end(&pr, rc, rc, rc == PvmSysErr ? 0
+	                    : pvm_tid_or_0(PVM_REAL(pvm_mytid)()));
 }
 
 /* True if name is one of the colon-separated words of list. */

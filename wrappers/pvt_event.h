@@ -59,7 +59,10 @@ typedef struct pvt_event {
 	int32_t aux;       /* per kind: PROG_START layout version; PROG_EXIT
 	                      status; CRASH signal; BREAK_* breakpoint id;
 	                      spawn/mcast: count; group calls: count; MPI:
-	                      communicator size; else 0 */
+	                      communicator size; pvm_parent END: the task's
+	                      own tid (0 unknown: a master whose first PVM
+	                      call is pvm_parent has its tid from it); else
+	                      0 */
 	uint32_t comm;     /* where messages match: MPI: the communicator's
 	                      id, the same on every member (0 =
 	                      MPI_COMM_WORLD); PVM: the task's message
@@ -298,6 +301,17 @@ static inline const char *pvt_op_name(unsigned op)
 }
 
 /* Whether op is an MPI call (not a PVM one, not the runtime's own). */
+/* The task's own tid a PVM SPECIAL_END tells (pvm_mytid's result,
+ * pvm_parent's aux), or 0 (a master learns its tid from these). */
+static inline int32_t pvt_own_tid(unsigned op, int32_t result, int32_t aux)
+{
+	if (op == PVT_OP_PVM_MYTID)
+		return result > 0 ? result : 0;
+	if (op == PVT_OP_PVM_PARENT)
+		return aux > 0 ? aux : 0;
+	return 0;
+}
+
 static inline int pvt_op_is_mpi(unsigned op)
 {
 	return op >= PVT_OP_MPI_INIT && op != PVT_OP_RT_BREAK &&

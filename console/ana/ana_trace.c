@@ -223,11 +223,12 @@ int ana_add_event(ana_trace *tr, uint32_t proc, const ana_ev *e)
 		p->have_tid = 1;
 		p->tid = e->peer;
 		tr->tid_gen++;
-	} else if (e->kind == PVT_EV_SPECIAL_END &&
-		   e->op == PVT_OP_PVM_MYTID && e->result > 0 && !p->have_tid) {
-		/* a PVM master started before PVM: its first pvm_mytid */
+	} else if (e->kind == PVT_EV_SPECIAL_END && !p->have_tid &&
+		   pvt_own_tid(e->op, e->result, e->aux) > 0) {
+		/* a PVM master started before PVM: its first pvm_mytid or
+		   pvm_parent */
 		p->have_tid = 1;
-		p->tid = e->result;
+		p->tid = pvt_own_tid(e->op, e->result, e->aux);
 		tr->tid_gen++;
 	}
 	tr->sum.events++;
