@@ -781,7 +781,7 @@ static dmn_proc *ev_find_proc(dmn_work *w, uint64_t num)
 {
 	int i;
 
-	for (i = 0; i < DMN_MAX_PROCS; i++)
+	for (i = 0; i < w->cap_procs; i++)
 		if (w->procs[i] != NULL && w->procs[i]->num == num)
 			return w->procs[i];
 	return NULL;

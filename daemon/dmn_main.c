@@ -55,7 +55,7 @@ typedef struct dmn_opts {
  * pipes of programs and builds, task sockets, the listener and the
  * signal pipe. */
 #define DMN_LOOP_FDS \
-	(DMN_CONNS_START + 2 * DMN_MAX_PROCS + DMN_MAX_JOBS + DMN_MAX_SESS + 8)
+	(DMN_CONNS_START + 2 * DMN_PROCS_START + DMN_MAX_JOBS + DMN_MAX_SESS + 8)
 
 static int dmn_sig_pipe[2] = {-1, -1}; /* self-pipe: signal -> loop */
 static volatile sig_atomic_t dmn_sig_last; /* last signal number */

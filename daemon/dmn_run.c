@@ -39,7 +39,7 @@ dmn_proc *dmn_run_find(dmn_work *w, uint64_t num)
 {
 	int i;
 
-	for (i = 0; i < DMN_MAX_PROCS; i++)
+	for (i = 0; i < w->cap_procs; i++)
 		if (w->procs[i] != NULL && w->procs[i]->num == num)
 			return w->procs[i];
 	return NULL;
@@ -85,7 +85,7 @@ void dmn_proc_free(dmn_work *w, dmn_proc *p)
 	int i;
 
 	dmn_ev_drain(w, p); /* what it left in its ring, killed or not */
-	for (i = 0; i < DMN_MAX_PROCS; i++)
+	for (i = 0; i < w->cap_procs; i++)
 		if (w->procs[i] == p)
 			w->procs[i] = NULL;
 	dmn_proc_unhold(p);
@@ -251,7 +251,7 @@ void dmn_run_kill_all(dmn_work *w)
 {
 	int i;
 
-	for (i = 0; i < DMN_MAX_PROCS; i++)
+	for (i = 0; i < w->cap_procs; i++)
 		if (w->procs[i] != NULL)
 			dmn_run_kill_now(w, w->procs[i]);
 }
@@ -260,7 +260,7 @@ int dmn_run_kill_sess(dmn_work *w, dmn_sess *s)
 {
 	int i, n = 0;
 
-	for (i = 0; i < DMN_MAX_PROCS; i++)
+	for (i = 0; i < w->cap_procs; i++)
 		if (w->procs[i] != NULL && w->procs[i]->sess == s) {
 			kill(w->procs[i]->foreign ? w->procs[i]->pid
 			     : -w->procs[i]->pid, SIGKILL);
@@ -576,14 +576,31 @@ static int dmn_run_stdin(dmn_sess *s, dmn_proc *p, dmn_runreq *q, char *err,
 	return 0;
 }
 
+/* Doubles w->procs.  0 or -1 out of memory. */
+static int dmn_procs_grow(dmn_work *w)
+{
+	int i, cap = w->cap_procs > 0 ? w->cap_procs * 2 : DMN_PROCS_START;
+	dmn_proc **v = realloc(w->procs, (size_t)cap * sizeof *v);
+
+	if (v == NULL)
+		return -1;
+	for (i = w->cap_procs; i < cap; i++)
+		v[i] = NULL;
+	w->procs = v;
+	w->cap_procs = cap;
+	return 0;
+}
+
 dmn_proc *dmn_proc_new(dmn_work *w)
 {
 	dmn_proc *p;
 	int i;
 
-	for (i = 0; i < DMN_MAX_PROCS && w->procs[i] != NULL; i++)
+	for (i = 0; i < w->cap_procs && w->procs[i] != NULL; i++)
 		;
-	if (i == DMN_MAX_PROCS || (p = calloc(1, sizeof *p)) == NULL)
+	if (i == w->cap_procs && dmn_procs_grow(w) != 0)
+		return NULL;
+	if ((p = calloc(1, sizeof *p)) == NULL)
 		return NULL;
 	p->fd[0] = p->fd[1] = -1;
 	p->hold = -1;
@@ -606,10 +623,8 @@ void dmn_run_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		return;
 	}
 	if ((p = dmn_proc_new(w)) == NULL) {
-		dmn_work_err(c, WIRE_ESTATE, m->seq,
-		             "RUN: too many processes "
-		             "(limit %d)",
-		             DMN_MAX_PROCS);
+		dmn_work_err(c, WIRE_ENOMEM, m->seq,
+		             "RUN: out of memory for one more process");
 		return;
 	}
 	p->run = q.run;
@@ -659,7 +674,7 @@ void dmn_run_kill(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		             (unsigned long long)num);
 		return;
 	}
-	for (i = 0; i < DMN_MAX_PROCS; i++) {
+	for (i = 0; i < w->cap_procs; i++) {
 		p = w->procs[i];
 		if (p != NULL && p->sess == w->cur &&
 		    (num == 0 || p->num == num)) {

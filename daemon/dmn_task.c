@@ -229,9 +229,9 @@ static int dmn_task_foreign(dmn_work *w, dmn_conn *c, uint64_t pid,
 		return WIRE_EARG;
 	}
 	if ((p = dmn_proc_new(w)) == NULL) {
-		snprintf(err, errlen, "TASK_HELLO: too many processes "
-		         "(limit %d)", DMN_MAX_PROCS);
-		return WIRE_EBUSY;
+		snprintf(err, errlen, "TASK_HELLO: out of memory for one more "
+		         "process");
+		return WIRE_ENOMEM;
 	}
 	p->foreign = 1;
 	p->pid = (pid_t)pid;
@@ -306,7 +306,7 @@ void dmn_work_task_gone(dmn_server *srv, dmn_conn *c)
 
 	if (srv->work == NULL)
 		return;
-	for (i = 0; i < DMN_MAX_PROCS; i++) {
+	for (i = 0; i < srv->work->cap_procs; i++) {
 		p = srv->work->procs[i];
 		if (p == NULL || p->task != c)
 			continue;
@@ -327,7 +327,7 @@ static dmn_proc *dmn_task_proc(dmn_work *w, const dmn_conn *c)
 {
 	int i;
 
-	for (i = 0; i < DMN_MAX_PROCS; i++)
+	for (i = 0; i < w->cap_procs; i++)
 		if (w->procs[i] != NULL && w->procs[i]->task == c)
 			return w->procs[i];
 	return NULL;

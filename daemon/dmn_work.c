@@ -76,7 +76,7 @@ static void dmn_work_announce(dmn_work *w, dmn_sess *s, wire_peer *out)
 	dmn_proc *p;
 	int i;
 
-	for (i = 0; i < DMN_MAX_PROCS; i++) {
+	for (i = 0; i < w->cap_procs; i++) {
 		p = w->procs[i];
 		if (p == NULL || p->sess != s || p->exited)
 			continue;
@@ -295,7 +295,7 @@ static int dmn_work_busy(const dmn_work *w)
 	for (i = 0; i < DMN_MAX_JOBS; i++)
 		if (w->jobs[i] != NULL)
 			return 1;
-	for (i = 0; i < DMN_MAX_PROCS; i++)
+	for (i = 0; i < w->cap_procs; i++)
 		if (w->procs[i] != NULL)
 			return 1;
 	for (i = 0; i < DMN_MAX_SESS; i++)
@@ -314,7 +314,7 @@ static void dmn_work_reap(dmn_loop *l, long id, void *ctx)
 	for (i = 0; i < DMN_MAX_JOBS; i++)
 		if (w->jobs[i] != NULL)
 			dmn_build_poll(w, w->jobs[i]);
-	for (i = 0; i < DMN_MAX_PROCS; i++)
+	for (i = 0; i < w->cap_procs; i++)
 		if (w->procs[i] != NULL) {
 			dmn_run_throttle(w, w->procs[i]);
 			if (w->procs[i] != NULL)
@@ -385,6 +385,7 @@ void dmn_work_free(dmn_server *srv)
 		rmdir(w->base); /* only if no other daemon uses it */
 	dmn_timer_del(srv->loop, w->reaper);
 	dmn_port_destroy(&w->port);
+	free(w->procs);
 	free(w);
 	srv->work = NULL;
 }

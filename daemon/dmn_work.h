@@ -31,7 +31,8 @@
 
 #define DMN_MAX_SESS 16             /* sessions alive at once */
 #define DMN_MAX_BUILDS 64           /* builds per session */
-#define DMN_MAX_PROCS 64            /* programs running at once */
+#define DMN_PROCS_START 64          /* process slots to start with (the
+                                       table grows) */
 #define DMN_MAX_JOBS 8              /* builds compiling at once */
 #define DMN_BUILD_FILES 256         /* files per build */
 #define DMN_BUILD_BYTES (64u << 20) /* bytes per build */
@@ -196,7 +197,8 @@ struct dmn_work {
 	dmn_sess *sess[DMN_MAX_SESS];   /* sessions, NULL = free */
 	dmn_sess *cur;                  /* the controller's session, or NULL */
 	dmn_job *jobs[DMN_MAX_JOBS];    /* builds compiling, NULL = free */
-	dmn_proc *procs[DMN_MAX_PROCS]; /* programs, NULL = free */
+	dmn_proc **procs;               /* programs, NULL = free; owned */
+	int cap_procs;                  /* slots in procs */
 	uint64_t next_proc;             /* last process number handed out */
 	long reaper;                    /* reaper timer id, or 0 */
 };
