@@ -2,8 +2,8 @@
 # 85-trace-attach.sh — `paravt trace --attach` (issue 16): a traced PVM
 # run whose console is killed is taken back by another `paravt trace -o
 # SAME --attach`, which goes on writing the same trace file until the
-# program ends.  The program (written here) sends to itself 400 times,
-# 10 ms apart.  Checks: run once uninterrupted for the reference; run
+# program ends.  The program (tests/programs/pvm_selfping.c) sends to
+# itself 400 times, 10 ms apart.  Checks: run once uninterrupted for the reference; run
 # again, kill -9 its console after 2 s, attach: status 0, the program's
 # last output line arrives, and trace-info of the continued file gives
 # exactly the reference's figures (events, sends, receives, 0 lost, 400
@@ -14,37 +14,17 @@
 export PVM_ALLOW_ROOT=1
 start_daemon nat linux-x86_64
 cd "$T" || fail "cd $T"
-cat >ticker.c <<'PROG'
-#include <stdio.h>
-#include <unistd.h>
-#include <pvm3.h>
-int main(void)
-{
-	int me = pvm_mytid(), i, v = 0;
-
-	for (i = 0; i < 400; i++) {
-		pvm_initsend(PvmDataDefault);
-		pvm_pkint(&i, 1, 1);
-		pvm_send(me, 1);
-		pvm_recv(me, 1);
-		pvm_upkint(&v, 1, 1);
-		usleep(10000);
-	}
-	printf("done %d\n", v);
-	pvm_exit();
-	return 0;
-}
-PROG
 # shellcheck disable=SC2154
 N="nat=127.0.0.1:$DPORT_nat"
 figures() { "$PARAVT" trace-info "$1" | grep -E '^  p1 |^events:|^matched:|^ended:'; }
 
-"$PARAVT" trace -o full.pvt --node "$N" --pvm ticker.c -- run pvm ticker \
+PROG=$TOP/tests/programs/pvm_selfping.c
+"$PARAVT" trace -o full.pvt --node "$N" --pvm "$PROG" -- run pvm pvm_selfping 400 \
 	>full.out 2>&1 || { cat full.out; fail "reference run"; }
 figures full.pvt >full.fig
 cat full.fig
 
-"$PARAVT" trace -o cut.pvt --node "$N" --pvm ticker.c -- run pvm ticker \
+"$PARAVT" trace -o cut.pvt --node "$N" --pvm "$PROG" -- run pvm pvm_selfping 400 \
 	>a.out 2>&1 &
 a=$!
 track_pid $a

@@ -7,8 +7,8 @@
 # acknowledged, each exactly once, and together they have every event of
 # the run.
 #
-# The program (written here) is a PVM task that sends to itself and
-# receives, 300 times, 10 ms apart: about 1800 events over 3 s.
+# The program (tests/programs/pvm_selfping.c) is a PVM task that sends to
+# itself and receives, 300 times, 10 ms apart: about 1800 events over 3 s.
 #   console A: load --pvm, build, trace filter kind=all, trace on --raw,
 #              run pvm; killed with SIGKILL after 100 events are shown;
 #   console C: node add, 3 s, info procs, trace dump: no process, no
@@ -27,32 +27,11 @@ grep -q '"pvm"' "$TOP"/daemon/*.c 2>/dev/null ||
 	skip "paravtd has no RUN kind pvm yet"
 start_daemon nat linux-x86_64
 cd "$T" || fail "cd $T"
-cat >pingself.c <<'PROG'
-#include <stdio.h>
-#include <unistd.h>
-#include <pvm3.h>
-int main(void)
-{
-	int me = pvm_mytid(), i, v = 0;
-
-	for (i = 0; i < 300; i++) {
-		pvm_initsend(PvmDataDefault);
-		pvm_pkint(&i, 1, 1);
-		pvm_send(me, 1);
-		pvm_recv(me, 1);
-		pvm_upkint(&v, 1, 1);
-		usleep(10000);
-	}
-	printf("done %d\n", v);
-	pvm_exit();
-	return 0;
-}
-PROG
 # shellcheck disable=SC2154
 ADD="node add nat 127.0.0.1:$DPORT_nat"
-"$PARAVT" -n -e "$ADD" -e "load --pvm pingself.c" -e "build" \
+"$PARAVT" -n -e "$ADD" -e "load --pvm $TOP/tests/programs/pvm_selfping.c" -e "build" \
 	-e "trace filter kind=all" -e "trace on --raw" \
-	-e "run pvm --timeout 60 pingself" >"$T/a.out" 2>&1 &
+	-e "run pvm --timeout 60 pvm_selfping" >"$T/a.out" 2>&1 &
 A=$!
 track_pid $A
 count_a() { [ "$(grep -c '^\[p1 nat\] seq ' "$T/a.out")" -ge 100 ]; }

@@ -13,16 +13,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/tests/pvm/pvm-cluster.sh"
 
-command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
-[ -f /usr/include/pvm3.h ] || skip "pvm-dev not installed (run ports/deps.sh)"
-[ "$(id -u)" = 0 ] || skip "network namespaces need root"
-command -v ip >/dev/null || skip "no ip(8): network namespaces unavailable"
-pvm_need_s390x
-export TMPDIR="$T"
-unset PVM_EXPORT PVM_VMID PARAVT_SESSION PARAVT_SOCK PARAVT_SESSION_DIR 2>/dev/null || true
-pvm_netns_pair
-pvm_daemon_pair
-cd "$T" || fail "cd $T"
+pvm_hetero_paravt
 cp "$TOP/tests/programs/pvm_ring.c" .
 printf 'a %s:%s\nb %s:%s\n' "$PVM_ADDR_A" "$PA" "$PVM_ADDR_B" "$PB" >nodes.txt
 

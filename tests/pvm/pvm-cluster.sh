@@ -94,6 +94,23 @@ pvm_need_target() {
 }
 pvm_need_s390x() { pvm_need_target s390x; }
 
+# pvm_hetero_paravt: what a two-host run under paravt needs (PVM, root,
+# ip(8), the s390x target; skips saying which is missing), a clean PVM
+# environment and TMPDIR in $T; then the namespace pair and the two
+# daemons (PVM_NS_A/B, PVM_ADDR_A/B, PA, PB), and the test in $T.
+pvm_hetero_paravt() {
+	command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
+	[ -f /usr/include/pvm3.h ] || skip "pvm-dev not installed (run ports/deps.sh)"
+	[ "$(id -u)" = 0 ] || skip "network namespaces need root"
+	command -v ip >/dev/null || skip "no ip(8): network namespaces unavailable"
+	pvm_need_s390x
+	export TMPDIR="$T"
+	unset PVM_EXPORT PVM_VMID PARAVT_SESSION PARAVT_SOCK PARAVT_SESSION_DIR 2>/dev/null || true
+	pvm_netns_pair
+	pvm_daemon_pair
+	cd "$T" || fail "cd $T"
+}
+
 # pvm_build_target ARCH PROG...: cross-compiles PROG statically against the
 # target sysroot's libgpvm3.a/libpvm3.a/libtirpc.a (sysroot headers first:
 # the cross gcc would otherwise take the host's pvm3.h) into
