@@ -3,13 +3,13 @@
  * (con_tfile_load: `open`, `trace-info`, `report` and `export` read files
  * from anywhere).
  *
- * Input: the bytes of a file.  They are written to a temporary file and
- * read either as `open` reads them (into an emptied event store) or, by
- * the first byte's low bit, as trace-info does (straight into the
- * analysis: matching, clocks, order).  Any result is
- * fine; the sanitizers catch the rest.  Also feeds the input, line by
- * line, to the command-line splitter that scripts and the REPL use, and
- * to the parser of nodes-file lines (paravt trace --nodes).
+ * Input: the bytes of a file.  One that starts like a msgpack array is a
+ * trace file: it is written to a temporary file and read either as `open`
+ * reads it (into an emptied event store) or, for an odd size, as
+ * trace-info does (straight into the analysis: matching, clocks, order).  Any result is
+ * fine; the sanitizers catch the rest.  Any other input is text: line by
+ * line it goes to the command-line splitter that scripts and the REPL
+ * use, and to the parser of nodes-file lines (paravt trace --nodes).
  *
  * Seeds (tests/fuzz/seeds-tfile): `paravt trace` of tests/programs/
  * mpi_pingpong.c (-np 2, N=1), pvm_ring.c (2 1) and a one-line program
@@ -54,22 +54,33 @@ static void fz_lines(const uint8_t *data, size_t size)
 	}
 }
 
+/* True if data starts like a msgpack array (a trace file's records). */
+static int fz_is_trace(const uint8_t *data, size_t size)
+{
+	return size > 0 && ((data[0] & 0xf0) == 0x90 || data[0] == 0xdc ||
+			    data[0] == 0xdd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char note[512], err[512];
 	FILE *f;
 
+	if (!fz_is_trace(data, size)) {
+		fz_lines(data, size);
+		return 0;
+	}
 	if (fz_path[0] == '\0')
 		snprintf(fz_path, sizeof fz_path, "/tmp/fuzz_tfile.%ld",
 			 (long)getpid());
 	f = fopen(fz_path, "wb");
 	if (f == NULL)
 		abort();
-	if (size > 0 && fwrite(data, 1, size, f) != size)
+	if (fwrite(data, 1, size, f) != size)
 		abort();
 	fclose(f);
 	con_ev_reset();
-	if (size > 0 && (data[0] & 1))
+	if (size & 1)
 		(void)con_tfile_load_analysed(fz_path, note, sizeof note, err,
 					      sizeof err);
 	else
@@ -77,6 +88,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				     sizeof err);
 	con_ev_reset();
 	unlink(fz_path);
-	fz_lines(data, size);
 	return 0;
 }
