@@ -53,7 +53,10 @@ typedef struct pvt_event {
 	                      root of a collective; -1 none or any source,
 	                      PVT_PEER_NULL for MPI_PROC_NULL (no message).
 	                      PROG_START: own tid/rank */
-	int32_t tag;       /* message tag (actual tag for receives), -1 none */
+	int32_t tag;       /* message tag (actual tag for receives), -1 none;
+	                      MPI collective on an intercommunicator: the
+	                      caller's group, 0 (the one holding the smaller
+	                      world rank) or 1 */
 	int32_t result;    /* END: the call's return value (bufid, info,
 	                      MPI error code); START: 0 */
 	int32_t aux;       /* per kind: PROG_START layout version; PROG_EXIT

@@ -84,6 +84,12 @@ int32_t pvt__mpi_peer(const pvt__mpi_comm *ci, int rank);
 int32_t pvt__mpi_root(const pvt__mpi_comm *ci, int root);
 /* This process's rank in MPI_COMM_WORLD. */
 int32_t pvt__mpi_self(void);
+/* Which group of intercommunicator ci the caller is in: 0 for the group
+ * holding the smaller world rank, 1 for the other (the same on every
+ * member; recorded as the tag of its collectives' GROUP events, so that
+ * the analysis tells the two groups apart); -1 for an
+ * intracommunicator or when the ranks are unknown. */
+int32_t pvt__mpi_side(const pvt__mpi_comm *ci);
 
 /* ---- probes (pvt_mpi.c) ------------------------------------------------ */
 

@@ -148,7 +148,8 @@ void pvt__mpi_req_done(MPI_Request r, pvt__mpi_req *e, const MPI_Status *st,
 		             e->ci->id, e->id);
 		break;
 	case PVT__MPI_R_COLL:
-		pvt__ev_mark(PVT_EV_GROUP_END, e->op, e->root, -1, e->bytes,
+		pvt__ev_mark(PVT_EV_GROUP_END, e->op, e->root,
+		             pvt__mpi_side(e->ci), e->bytes,
 		             err, e->ci->size, e->ci->id, e->id);
 		break;
 	default:
