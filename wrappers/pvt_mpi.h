@@ -155,6 +155,9 @@ void pvt__mpi_req_done(MPI_Request r, pvt__mpi_req *e, const MPI_Status *st,
 		       int err);
 /* Forgets r (MPI_Request_free). */
 void pvt__mpi_req_forget(MPI_Request r);
+/* Records the RECV_END (aux PVT_RECV_FREED) of every active receive the
+ * program freed; called by MPI_Finalize once PMPI_Finalize returned. */
+void pvt__mpi_req_finalize(void);
 /* A scratch array of n statuses for calls whose caller ignores them
  * (grows; valid until the next call), or NULL when out of memory. */
 MPI_Status *pvt__mpi_statuses(int n);
