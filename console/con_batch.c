@@ -26,11 +26,13 @@
  * first erase the line; the next refresh draws it again.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "con_cmd.h"
@@ -65,7 +67,10 @@ enum con_batch_status {
 	"                    [--timeout SECS] [--hang SECS] [--no-progress]\n" \
 	"                    [--output-cap BYTES]\n" \
 	"                    [--stdin FILE] [--exec PATH] [--pvm | --mpi | --plain]\n" \
-	"                    [LOAD-FLAG...] [SOURCES...] -- COMMAND...\n"
+	"                    [LOAD-FLAG...] [SOURCES...] -- COMMAND...\n" \
+	"       paravt trace -o FILE --attach[=SESSION] [--nodes FILE]\n" \
+	"                    [--node NAME=ADDR]... [--token-file FILE]\n" \
+	"                    [--timeout SECS] [--hang SECS] [--no-progress]\n"
 
 /* What the command line asked for (strings borrowed from argv). */
 typedef struct con_batch_opts {
@@ -86,6 +91,7 @@ typedef struct con_batch_opts {
 	const char *exec;         /* --exec PATH, or NULL */
 	double limit;             /* --timeout SECS, 0: none */
 	int no_progress;          /* --no-progress */
+	const char *attach;       /* --attach[=N]: that word, or NULL */
 } con_batch_opts;
 
 /* The state of one capture (one per process). */
@@ -100,6 +106,11 @@ static struct {
 					  wrapped, else NULL */
 	volatile sig_atomic_t intr;    /* Ctrl-C flag the waits clear */
 	volatile sig_atomic_t signal;  /* a SIGINT/SIGTERM came */
+	volatile sig_atomic_t timed_alarm; /* SIGALRM: the time limit */
+	int out_pipe;                  /* stdout is no terminal (may be a
+					  pipe nobody reads) */
+	volatile sig_atomic_t out_nb;  /* we made stdout non-blocking */
+	int out_flags;                 /* its flags before */
 	char why[512];                 /* why a watcher ended the run */
 } con_batch;
 
@@ -149,6 +160,12 @@ static void con_batch_help(FILE *f, int full)
 		"                     building SOURCES (then none are needed; the\n"
 		"                     COMMAND may be just `run`, `run pvm ARGS`,\n"
 		"                     `run mpi -np N ARGS`)\n"
+		"  --attach[=SESSION] take back, on every node, the session a\n"
+		"                     killed console left (the one detached last,\n"
+		"                     or SESSION), and trace its processes until\n"
+		"                     they end; an existing FILE (the killed\n"
+		"                     run's) is continued after its last whole\n"
+		"                     record, with the same process numbers\n"
 		"  --pvm, --mpi, --plain, -I, -D, -U, -l, -L, -O, -g, -std=,\n"
 		"  --cflags[@PORT] 'FLAGS', --ldflags[@PORT] 'FLAGS' ...\n"
 		"                     as for load (paravt(1))\n"
@@ -268,6 +285,10 @@ static int con_batch_opt(int argc, char **argv, int *i, con_batch_opts *o)
 		o->no_progress = 1;
 		return 0;
 	}
+	if (strcmp(w, "--attach") == 0 || strncmp(w, "--attach=", 9) == 0) {
+		o->attach = w;
+		return 0;
+	}
 	if (con_batch_load_opt(w, &val)) {
 		o->load[o->nload++] = argv[*i];
 		if (val && (rc = con_batch_value(argc, argv, i, &v)) == 0)
@@ -318,6 +339,15 @@ static int con_batch_check(const con_batch_opts *o)
 
 	if (o->out == NULL)
 		return con_batch_usage_error("%s", "-o FILE is required");
+	if (o->attach != NULL &&
+	    (o->ncmd > 0 || o->nload > 0 || o->exec || o->script ||
+	     o->nbreaks > 0 || o->in_file != NULL))
+		return con_batch_usage_error("%s", "--attach traces what a "
+					     "killed console left running: no "
+					     "SOURCES, load flags, -x, --break, "
+					     "--exec, --stdin or COMMAND");
+	if (o->attach != NULL)
+		return 0;
 	if (o->ncmd == 0 && o->exec == NULL)
 		return con_batch_usage_error("%s", "missing '-- COMMAND' (e.g. "
 					     "-- run pvm MASTER ARGS)");
@@ -460,9 +490,9 @@ static int con_batch_exec(const char *head, char **w, int nw,
 
 /* ---- set-up: nodes, script, load, breakpoints, build -------------------- */
 
-/* Runs `node add LINE` for each node line of path (blank lines and #
- * comments skipped).  0 or -1 (reported). */
-static int con_batch_nodes_file(const char *path)
+/* Runs `node add LINE [ATTACH]` for each node line of path (blank lines
+ * and # comments skipped).  0 or -1 (reported). */
+static int con_batch_nodes_file(const char *path, const char *attach)
 {
 	char head[CON_CMD_LINE], where[512];
 	FILE *f = fopen(path, "r");
@@ -486,7 +516,8 @@ static int con_batch_nodes_file(const char *path)
 		if (line[k] == '\0' || line[k] == '#')
 			continue;
 		snprintf(where, sizeof where, "%s:%d", path, lineno);
-		snprintf(head, sizeof head, "node add %s", line + k);
+		snprintf(head, sizeof head, "node add %s%s%s", line + k,
+			 attach != NULL ? " " : "", attach ? attach : "");
 		rc = con_cmd_exec(head, where) < 0 ? -1 : 0;
 		n++;
 	}
@@ -506,16 +537,17 @@ static int con_batch_nodes_file(const char *path)
 }
 
 /* --node NAME=ADDR: node add NAME ADDR. */
-static int con_batch_node(const char *spec)
+static int con_batch_node(const char *spec, const char *attach)
 {
 	const char *eq = strchr(spec, '=');
 	char name[CON_CMD_LINE];
-	char *w[2];
+	char *w[3];
 
 	snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
 	w[0] = name;
 	w[1] = (char *)(eq + 1);
-	return con_batch_exec("node add", w, 2, NULL);
+	w[2] = (char *)attach;
+	return con_batch_exec("node add", w, attach != NULL ? 3 : 2, NULL);
 }
 
 /* Adds the nodes: --nodes, --node, or the default one. */
@@ -523,14 +555,20 @@ static int con_batch_add_nodes(const con_batch_opts *o)
 {
 	int i;
 
-	if (o->nodes_file != NULL && con_batch_nodes_file(o->nodes_file) < 0)
+	char head[CON_CMD_LINE];
+
+	if (o->nodes_file != NULL &&
+	    con_batch_nodes_file(o->nodes_file, o->attach) < 0)
 		return -1;
 	for (i = 0; i < o->nnodes; i++)
-		if (con_batch_node(o->nodes[i]) < 0)
+		if (con_batch_node(o->nodes[i], o->attach) < 0)
 			return -1;
-	if (o->nodes_file == NULL && o->nnodes == 0 && o->script == NULL)
-		return con_cmd_exec("node add " CON_BATCH_DEFAULT_NODE, NULL) <
-		       0 ? -1 : 0;
+	if (o->nodes_file == NULL && o->nnodes == 0 && o->script == NULL) {
+		snprintf(head, sizeof head, "node add %s%s%s",
+			 CON_BATCH_DEFAULT_NODE, o->attach ? " " : "",
+			 o->attach ? o->attach : "");
+		return con_cmd_exec(head, NULL) < 0 ? -1 : 0;
+	}
 	return 0;
 }
 
@@ -636,6 +674,8 @@ static void con_batch_draw(void)
 		con_batch.drawn = 1;
 }
 
+static void con_batch_late_output(void);
+
 /* The watcher: redraws the progress line about twice a second, flushes
  * the trace file, and ends the wait once when the time limit passes. */
 static int con_batch_watch(void *ctx, char *why, size_t whylen)
@@ -652,6 +692,7 @@ static int con_batch_watch(void *ctx, char *why, size_t whylen)
 	if (con_batch.limit > 0 && !con_batch.timed_out &&
 	    con_batch.t0 != 0 && con_batch_elapsed() >= con_batch.limit) {
 		con_batch.timed_out = 1;
+		con_batch_late_output();
 		snprintf(why, whylen, "time limit of %g s reached",
 			 con_batch.limit);
 		return 1;
@@ -670,7 +711,7 @@ static ssize_t con_batch_write(void *cookie, const char *buf, size_t n)
 	con_batch_erase();
 	while (done < n) {
 		w = write(fd, buf + done, n - done);
-		if (w < 0 && errno == EINTR)
+		if (w < 0 && errno == EINTR && !con_batch.timed_alarm)
 			continue;
 		if (w < 0)
 			return done > 0 ? (ssize_t)done : -1;
@@ -768,6 +809,81 @@ static int con_batch_any(int state)
 	return 0;
 }
 
+/* The time limit passed: output that stdout does not take at once is
+ * dropped from now on (counted), so that a reader that stopped reading
+ * cannot hold the run, or its kill, past the limit: stdout (not a
+ * terminal) becomes non-blocking until paravt trace ends.
+ * Async-signal-safe. */
+static void con_batch_late_output(void)
+{
+	int fl;
+
+	con_cmd_dbg_past_limit();
+	if (!con_batch.out_pipe || con_batch.out_nb)
+		return;
+	fl = fcntl(1, F_GETFL);
+	if (fl < 0 || (fl & O_NONBLOCK))
+		return;
+	con_batch.out_flags = fl;
+	if (fcntl(1, F_SETFL, fl | O_NONBLOCK) == 0)
+		con_batch.out_nb = 1;
+}
+
+/* Puts stdout's flags back. */
+static void con_batch_output_restore(void)
+{
+	if (con_batch.out_nb)
+		(void)fcntl(1, F_SETFL, con_batch.out_flags);
+	con_batch.out_nb = 0;
+}
+
+/* SIGALRM at the time limit: interrupts a write the console may be
+ * blocked in (a reader that stopped reading its output) and has the
+ * rest of the program's output printed only when stdout takes it
+ * (con_cmd_dbg_past_limit), so the run still ends at its limit. */
+static void con_batch_on_alarm(int sig)
+{
+	(void)sig;
+	con_batch.timed_alarm = 1;
+	con_batch_late_output();
+}
+
+/* Arms the one SIGALRM (no SA_RESTART: a blocked write returns) at
+ * limit seconds from now, 0: none. */
+static void con_batch_alarm(double limit)
+{
+	struct sigaction sa;
+	struct itimerval it;
+
+	if (limit <= 0)
+		return;
+	con_batch.out_pipe = !isatty(1);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = con_batch_on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	memset(&it, 0, sizeof it);
+	it.it_value.tv_sec = (time_t)limit;
+	it.it_value.tv_usec = (suseconds_t)((limit - (double)(time_t)limit) *
+					    1e6) + 1;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* Continues processes stopped at a #pragma breakpoint until the run
+ * settles otherwise.  0, or -1 when a continue was refused. */
+static int con_batch_continue_stops(void)
+{
+	int i;
+
+	for (i = 0; i < CON_BATCH_CONTINUES && !con_batch.signal &&
+	     con_cmd_dbg_last_settle() == 0 &&
+	     con_batch_any(CON_PROC_STOPPED); i++)
+		if (con_cmd_exec("continue all --timeout " CON_BATCH_FOREVER,
+				 NULL) < 0)
+			return -1;
+	return 0;
+}
+
 /* Runs COMMAND with the run's wait made unlimited (the watcher holds the
  * time limit), then continues processes stopped at a #pragma
  * breakpoint until the run settles otherwise.  0, or -1 when the
@@ -776,7 +892,7 @@ static int con_batch_run(const con_batch_opts *o)
 {
 	char head[CON_CMD_LINE];
 	size_t used;
-	int skip = 1, i;
+	int skip = 1;
 
 	if (o->ncmd > 1 && (strcmp(o->cmd[1], "pvm") == 0 ||
 			    strcmp(o->cmd[1], "mpi") == 0))
@@ -793,17 +909,12 @@ static int con_batch_run(const con_batch_opts *o)
 		}
 	}
 	con_batch.t0 = wire_now_ns();
+	con_batch_alarm(o->limit);
 	if (con_batch_exec_in(head, o->cmd + (o->ncmd ? skip : 0),
 			      o->ncmd ? o->ncmd - skip : 0, o->in_file,
 			      NULL) < 0)
 		return -1;
-	for (i = 0; i < CON_BATCH_CONTINUES && !con_batch.signal &&
-	     con_cmd_dbg_last_settle() == 0 &&
-	     con_batch_any(CON_PROC_STOPPED); i++)
-		if (con_cmd_exec("continue all --timeout " CON_BATCH_FOREVER,
-				 NULL) < 0)
-			return -1;
-	return 0;
+	return con_batch_continue_stops();
 }
 
 /* Wait condition: no event batch for CON_BATCH_QUIET_NS. */
@@ -919,19 +1030,30 @@ static void con_batch_summary(const char *out, int st)
 
 /* Opens the trace, runs, ends the run and closes the trace.  Returns the
  * exit status. */
+static int con_batch_finish(const con_batch_opts *o, int rc);
+
 static int con_batch_capture(const con_batch_opts *o, const char *command)
 {
 	char err[CON_CMD_ERR];
-	const char *how, *werr;
-	int64_t code;
-	int st, rc;
 
 	if (con_tfile_open(o->out, command, 1, err, sizeof err) < 0) {
 		fprintf(stderr, "paravt trace: %s: %s\n", o->out, err);
 		return CON_BATCH_USAGE;
 	}
 	con_batch.limit = o->limit;
-	rc = con_batch_run(o);
+	return con_batch_finish(o, con_batch_run(o));
+}
+
+/* Ends a capture whose run returned rc: kills what is left after a time
+ * limit, hang or failure, closes the trace file, prints the summary.
+ * The exit status. */
+static int con_batch_finish(const con_batch_opts *o, int rc)
+{
+	char err[CON_CMD_ERR];
+	const char *how, *werr;
+	int64_t code;
+	int st;
+
 	st = con_batch_status(&code, &how);
 	if (rc < 0 && st != CON_BATCH_INTR) {
 		st = CON_BATCH_USAGE;
@@ -951,6 +1073,73 @@ static int con_batch_capture(const con_batch_opts *o, const char *command)
 	con_batch_progress_off();
 	con_batch_summary(o->out, st);
 	return werr != NULL && st < CON_BATCH_USAGE ? CON_BATCH_USAGE : st;
+}
+
+/* --attach: when FILE exists (the killed run's trace), reads it and
+ * enters its processes with their numbers, then goes on writing it after
+ * its last whole record; else starts it.  0, or an exit status. */
+static int con_batch_attach_file(const con_batch_opts *o,
+				 const char *command)
+{
+	const con_tfile_meta *m;
+	char note[300], err[CON_CMD_ERR];
+	size_t i;
+
+	if (access(o->out, F_OK) != 0)
+		return con_tfile_open(o->out, command, 0, err, sizeof err) < 0
+		       ? (fprintf(stderr, "paravt trace: %s\n", err),
+			  CON_BATCH_USAGE) : 0;
+	if (con_tfile_load(o->out, note, sizeof note, err, sizeof err) < 0) {
+		fprintf(stderr, "paravt trace: %s\n", err);
+		return CON_BATCH_USAGE;
+	}
+	m = con_tfile_loaded();
+	if (m->ended) {
+		fprintf(stderr, "paravt trace: %s is complete (its run ended: "
+			"%s); --attach continues the trace of a run whose "
+			"console was killed\n", o->out, m->end_how);
+		return CON_BATCH_USAGE;
+	}
+	for (i = 0; i < m->nprocs; i++)
+		if (m->procs[i].node[0] != '\0' &&
+		    con_dbg_proc_seed(m->procs[i].node, m->procs[i].proc,
+				      m->procs[i].pid_id,
+				      m->procs[i].ended) < 0) {
+			fprintf(stderr, "paravt trace: %s: process p%d twice\n",
+				o->out, m->procs[i].pid_id);
+			return CON_BATCH_USAGE;
+		}
+	if (con_tfile_open_append(o->out, m->cut_at, err, sizeof err) < 0) {
+		fprintf(stderr, "paravt trace: %s\n", err);
+		return CON_BATCH_USAGE;
+	}
+	printf("continuing %s after byte %llu (%zu process%s%s%s)\n", o->out,
+	       (unsigned long long)m->cut_at, m->nprocs,
+	       m->nprocs == 1 ? "" : "es", note[0] != '\0' ? "; " : "", note);
+	return 0;
+}
+
+/* paravt trace --attach: takes the detached sessions back, traces their
+ * processes until they end (or the limit), closes the file. */
+static int con_batch_attach(const con_batch_opts *o, const char *command)
+{
+	char err[CON_CMD_ERR];
+	int st;
+
+	con_node_set_token_file(o->token);
+	st = con_batch_attach_file(o, command);
+	if (st != 0)
+		return st;
+	if (con_batch_add_nodes(o) < 0) {
+		con_tfile_close("not attached", CON_BATCH_USAGE, err,
+				sizeof err);
+		return CON_BATCH_USAGE;
+	}
+	con_batch.limit = o->limit;
+	con_batch.t0 = wire_now_ns();
+	con_batch_alarm(o->limit);
+	con_cmd_dbg_settle(atof(CON_BATCH_FOREVER));
+	return con_batch_finish(o, con_batch_continue_stops());
 }
 
 /* The command line as one string (for the trace file's header). */
@@ -984,6 +1173,9 @@ int con_sub_trace(int argc, char **argv)
 	if (con_dbg_watch(con_batch_watch, NULL) < 0 || command == NULL) {
 		fprintf(stderr, "paravt trace: out of memory\n");
 		st = CON_BATCH_USAGE;
+	} else if (o.attach != NULL) {
+		con_batch_progress_on(o.no_progress);
+		st = con_batch_attach(&o, command);
 	} else if (con_batch_setup(&o) < 0) {
 		st = con_batch.signal ? CON_BATCH_INTR : CON_BATCH_USAGE;
 	} else {
@@ -991,6 +1183,8 @@ int con_sub_trace(int argc, char **argv)
 		st = con_batch_capture(&o, command);
 	}
 	con_batch_progress_off();
+	con_batch_output_restore();
+	con_cmd_dbg_limit_over();
 	con_dbg_unwatch(con_batch_watch, NULL);
 	free(command);
 	con_batch_opts_free(&o);

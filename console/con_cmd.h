@@ -54,6 +54,12 @@ typedef struct con_cmd {
 /* The subcommands of `node` (con_cmd_node.c). */
 extern const con_cmd con_node_cmds[];
 
+/* Fills spec from the words of `node add` (argv[0] is "add"; also each
+ * line of a nodes file, paravt trace --nodes).  Parses only: nothing is
+ * connected.  0 or -1 with err. */
+int con_node_cmd_parse_add(int argc, char **argv, con_node_spec *spec,
+			   char *err, size_t errlen);
+
 /* The subcommands of `info` (con_cmd_dbg.c). */
 extern const con_cmd con_info_cmds[];
 
@@ -114,6 +120,16 @@ void con_hang_watchdog(int on);
 
 /* Prints the debugger events (stops, output, exits) queued so far. */
 void con_cmd_dbg_events(void);
+
+/* The run's time limit passed (paravt trace; may be called from a signal
+ * handler): from now on a line of program output is printed only when
+ * stdout takes it without waiting, else it is counted and the count
+ * said, so that a reader that stopped reading cannot hold the run past
+ * its limit. */
+void con_cmd_dbg_past_limit(void);
+/* The wait is over (stdout blocks again): says how many lines were not
+ * shown, if any. */
+void con_cmd_dbg_limit_over(void);
 
 /* Offers completions of text for an argument kind >= CON_ARG_NODES. */
 void con_cmd_dbg_complete(int arg, const char *text,

@@ -10,6 +10,8 @@
  * meanwhile, in order, through con_cmd_dbg_events() (which also prints
  * the traced events when `trace on` is in effect).
  */
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,17 +150,59 @@ static void con_cmd_dbg_event(const con_dbg_event *e)
 	}
 }
 
+/* Set once the run's time limit passed (con_cmd_dbg_past_limit). */
+static volatile sig_atomic_t con_cmd_dbg_late;
+
+void con_cmd_dbg_past_limit(void)
+{
+	con_cmd_dbg_late = 1;
+}
+
+/* True if stdout takes more without waiting (always before the limit). */
+static int con_cmd_dbg_out_ready(void)
+{
+	struct pollfd p;
+
+	if (!con_cmd_dbg_late)
+		return 1;
+	p.fd = fileno(stdout);
+	p.events = POLLOUT;
+	p.revents = 0;
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
+}
+
+/* Lines of output not shown since the limit passed. */
+static unsigned long con_cmd_dbg_skipped;
+
+void con_cmd_dbg_limit_over(void)
+{
+	con_cmd_dbg_late = 0;
+	clearerr(stdout);
+	if (con_cmd_dbg_skipped > 0)
+		printf("\n[%lu lines of output not shown: the console's output "
+		       "did not take them by the time limit]\n",
+		       con_cmd_dbg_skipped);
+	con_cmd_dbg_skipped = 0;
+	fflush(stdout);
+}
+
 /* Prints every queued event. */
 void con_cmd_dbg_events(void)
 {
+	unsigned long skipped = con_cmd_dbg_skipped;
 	con_dbg_event *e;
 
 	con_ev_cmd_live();
 	while ((e = con_dbg_event_next()) != NULL) {
-		con_cmd_dbg_event(e);
+		if (e->kind == CON_EV_OUTPUT && !con_cmd_dbg_out_ready())
+			skipped++;
+		else
+			con_cmd_dbg_event(e);
 		con_dbg_event_free(e);
 	}
-	fflush(stdout);
+	con_cmd_dbg_skipped = skipped;
+	if (con_cmd_dbg_out_ready())
+		fflush(stdout);
 }
 
 /* con_dbg_wait's tick: prints what arrived. */

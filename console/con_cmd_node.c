@@ -35,12 +35,13 @@ static int con_node_cmd_ping(int argc, char **argv, char *err,
 
 /* Option words of `node add`, for completion. */
 static const char *const con_node_add_flags[] = {
-	"--token-file", "--tunnel", "--key", "--known-hosts",
+	"--token-file", "--attach", "--tunnel", "--key", "--known-hosts",
 	"--accept-new-host-key", "--accept-changed-host-key", NULL
 };
 
 const con_cmd con_node_cmds[] = {
-	{"add", "node add NAME HOST:PORT [--token-file FILE]\n"
+	{"add", "node add NAME HOST:PORT [--token-file FILE] "
+		"[--attach[=SESSION]]\n"
 		"  node add NAME ssh://[USER@]HOST[:PORT][/PATH/TO/paravtd] "
 		"[--tunnel PORT]\n"
 		"           [--key FILE] [--known-hosts FILE] "
@@ -55,7 +56,16 @@ const con_cmd con_node_cmds[] = {
 	 "--stdio), or with --tunnel PORT the channel goes to the daemon on\n"
 	 "the remote 127.0.0.1:PORT.  Keys come from the agent, --key or\n"
 	 "~/.ssh/id_*; an unknown or changed host key is refused unless\n"
-	 "--accept-new-host-key or --accept-changed-host-key is given.",
+	 "--accept-new-host-key or --accept-changed-host-key is given.\n"
+	 "Each console has a session of its own: it sees only the processes\n"
+	 "it started.  When a console goes away (killed, connection lost)\n"
+	 "its session stays on the node with its processes and their events\n"
+	 "(paravtd --orphan-timeout, 10 minutes by default); --attach takes\n"
+	 "back the session detached last (--attach=N: session N), with its\n"
+	 "processes, what they printed meanwhile (up to 8 MiB), their stops\n"
+	 "and exits, and every event not yet received.  A console that\n"
+	 "loses its connection takes its own session back when it\n"
+	 "reconnects.",
 	 con_node_cmd_add, NULL, CON_ARG_NONE, con_node_add_flags},
 	{"list", "node list",
 	 "show the nodes, their machines and clocks",
@@ -190,6 +200,18 @@ static int con_node_cmd_option(int argc, char **argv, int *i,
 	int r, bad = 0;
 	char *end;
 
+	if (strcmp(flag, "--attach") == 0)
+		return spec->attach = 1;
+	if (strncmp(flag, "--attach=", 9) == 0) {
+		spec->attach = 1;
+		spec->attach_id = strtoull(flag + 9, &end, 10);
+		if (flag[9] < '1' || flag[9] > '9' || *end != '\0') {
+			snprintf(err, errlen, "node add: bad session in %s "
+				 "(a session number)", flag);
+			return -1;
+		}
+		return 1;
+	}
 	if (strcmp(flag, "--accept-new-host-key") == 0)
 		return *ssh_only = spec->ssh.accept_unknown = 1;
 	if (strcmp(flag, "--accept-changed-host-key") == 0)
@@ -224,8 +246,7 @@ static int con_node_cmd_option(int argc, char **argv, int *i,
 
 /* ---- node add --------------------------------------------------------- */
 
-/* Fills spec from the words of `node add`.  0 or -1 with err. */
-static int con_node_cmd_parse_add(int argc, char **argv, con_node_spec *spec,
+int con_node_cmd_parse_add(int argc, char **argv, con_node_spec *spec,
 				  char *err, size_t errlen)
 {
 	const char *pos[2];

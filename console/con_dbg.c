@@ -217,7 +217,8 @@ static void con_proc_free(con_proc *p)
 	for (i = 0; i < p->ntables; i++)
 		td_table_free(p->tables[i]);
 	free(p->tables);
-	free(p->partial);
+	free(p->partial[0]);
+	free(p->partial[1]);
 	con_out_free(&p->out);
 	while ((h = p->held) != NULL) {
 		p->held = h->next;
@@ -245,16 +246,27 @@ void con_dbg_forget_ended(void)
 	}
 }
 
+/* The process (node, proc), or NULL when unknown. */
+static con_proc *con_proc_known(const con_node *n, uint64_t proc)
+{
+	con_proc *p;
+
+	for (p = con_dbg.procs; p != NULL; p = p->next)
+		if (p->proc == proc && strcmp(p->node, n->spec.name) == 0)
+			return p;
+	return NULL;
+}
+
 /* The process (node, proc), created when unknown.  NULL if out of
  * memory. */
 static con_proc *con_proc_get(const con_node *n, uint64_t proc)
 {
-	con_proc *p, **pp = &con_dbg.procs;
+	con_proc *p = con_proc_known(n, proc), **pp = &con_dbg.procs;
 
-	for (; *pp != NULL; pp = &(*pp)->next)
-		if ((*pp)->proc == proc &&
-		    strcmp((*pp)->node, n->spec.name) == 0)
-			return *pp;
+	if (p != NULL)
+		return p;
+	while (*pp != NULL)
+		pp = &(*pp)->next;
 	p = calloc(1, sizeof *p);
 	if (p == NULL)
 		return NULL;
@@ -264,6 +276,28 @@ static con_proc *con_proc_get(const con_node *n, uint64_t proc)
 	snprintf(p->node, sizeof p->node, "%s", n->spec.name);
 	*pp = p;
 	return p;
+}
+
+int con_dbg_proc_seed(const char *node, uint32_t proc, int id, int ended)
+{
+	con_proc *p, **pp = &con_dbg.procs;
+
+	con_dbg_init();
+	for (; *pp != NULL; pp = &(*pp)->next)
+		if ((*pp)->id == id ||
+		    ((*pp)->proc == proc && strcmp((*pp)->node, node) == 0))
+			return -1;
+	p = calloc(1, sizeof *p);
+	if (p == NULL)
+		return -1;
+	p->id = id;
+	p->proc = proc;
+	p->state = ended ? CON_PROC_EXITED : CON_PROC_RUNNING;
+	snprintf(p->node, sizeof p->node, "%s", node);
+	*pp = p;
+	if (id >= con_dbg.next_proc)
+		con_dbg.next_proc = id + 1;
+	return 0;
 }
 
 /* "f () at prog.c:17" */
@@ -297,6 +331,9 @@ static int con_dbg_on_start(con_node *n, const wire_msg *m)
 			}
 			r->pending = 0;
 		}
+	p = con_proc_known(n, proc);
+	if (p != NULL && p->pid == pid && pid != 0)
+		return 1; /* told again (a session taken back) */
 	p = con_proc_get(n, proc);
 	if (p == NULL)
 		return 1;
@@ -327,20 +364,23 @@ static void con_dbg_output_line(con_proc *p, const char *line, int nl)
 		con_dbg_event_add(CON_EV_OUTPUT, p, NULL, line);
 }
 
-/* Queues each complete line of len bytes of p's output (a NUL byte
- * shows as "^@"); keeps the rest.  An unterminated piece that reaches
- * CON_DBG_LINE_MAX bytes is a line of its own (nothing is dropped). */
-static void con_dbg_output_lines(con_proc *p, const char *data, size_t len)
+/* Queues each complete line of len bytes of p's output on stream k (0
+ * stdout, 1 stderr: each stream's lines are made apart) (a NUL byte
+ * shows as "^@"); keeps the rest in p->partial[k].  An unterminated
+ * piece that reaches CON_DBG_LINE_MAX bytes is a line of its own
+ * (nothing is dropped). */
+static void con_dbg_output_lines(con_proc *p, int k, const char *data,
+				 size_t len)
 {
-	size_t have = p->partial != NULL ? strlen(p->partial) : 0, i = 0;
+	size_t have = p->partial[k] != NULL ? strlen(p->partial[k]) : 0, i = 0;
 	char *buf, *line, *nl;
 
-	buf = realloc(p->partial, CON_DBG_LINE_MAX + 1);
+	buf = realloc(p->partial[k], CON_DBG_LINE_MAX + 1);
 	if (buf == NULL)
 		return; /* (out of memory: the console is going down) */
-	if (p->partial == NULL)
+	if (p->partial[k] == NULL)
 		buf[0] = '\0';
-	p->partial = buf;
+	p->partial[k] = buf;
 	while (i < len) {
 		while (i < len && have < CON_DBG_LINE_MAX) {
 			if (data[i] == '\0' && have + 2 <= CON_DBG_LINE_MAX) {
@@ -369,16 +409,20 @@ static void con_dbg_output_lines(con_proc *p, const char *data, size_t len)
 	}
 }
 
-/* Queues what is left of p's output as a last line; at its end (end
- * set) also the note of what the cap kept from the console. */
+/* Queues what is left of p's output (stdout's piece, then stderr's) as
+ * last lines; at its end (end set) also the note of what the cap kept
+ * from the console. */
 static void con_dbg_output_flush(con_proc *p, int end)
 {
 	char note[1200];
+	int k;
 
-	if (p->partial != NULL && p->partial[0] != '\0')
-		con_dbg_output_line(p, p->partial, 0);
-	free(p->partial);
-	p->partial = NULL;
+	for (k = 0; k < 2; k++) {
+		if (p->partial[k] != NULL && p->partial[k][0] != '\0')
+			con_dbg_output_line(p, p->partial[k], 0);
+		free(p->partial[k]);
+		p->partial[k] = NULL;
+	}
 	if (!end)
 		return;
 	con_out_end(&p->out, note, sizeof note);
@@ -386,7 +430,8 @@ static void con_dbg_output_flush(con_proc *p, int end)
 		con_dbg_event_add(CON_EV_NOTE, p, NULL, note);
 }
 
-/* OUTPUT: program output, any bytes. */
+/* OUTPUT: program output, any bytes, of stream 1 (stdout) or 2 (stderr;
+ * any other number counts as stdout). */
 static int con_dbg_on_output(con_node *n, const wire_msg *m)
 {
 	uint64_t proc, stream;
@@ -400,7 +445,7 @@ static int con_dbg_on_output(con_node *n, const wire_msg *m)
 	p = con_proc_get(n, proc);
 	if (p == NULL)
 		return 1;
-	con_dbg_output_lines(p, data, len);
+	con_dbg_output_lines(p, stream == 2 ? 1 : 0, data, len);
 	return 1;
 }
 

@@ -92,7 +92,10 @@ typedef struct con_proc {
 					  their process; owned */
 	int temp_seen[CON_TEMP_SEEN];  /* tbreaks this process has stopped at */
 	int ntemp_seen;                /* entries used in temp_seen */
-	char *partial;                 /* unterminated output; owned */
+	char *partial[2];              /* unterminated output of stdout and
+					  of stderr, each its own (a piece
+					  of one is never joined to the
+					  other's text); owned */
 	con_out out;                   /* what it printed (the cap) */
 	struct con_proc *next;         /* next process, or NULL */
 } con_proc;
@@ -257,6 +260,12 @@ con_proc *con_dbg_proc_first(void);
 
 /* The process "pN" or "N", or NULL with err. */
 con_proc *con_dbg_proc_find(const char *name, char *err, size_t errlen);
+
+/* Enters process (node, proc) as pid_id id (running, or exited when
+ * ended) before anything of it arrives: paravt trace --attach continues
+ * a trace file with the numbers it has.  0, or -1 when the id or the
+ * process is taken or out of memory. */
+int con_dbg_proc_seed(const char *node, uint32_t proc, int id, int ended);
 
 /* The current process (last stopped, or selected), or NULL. */
 con_proc *con_dbg_current(void);

@@ -266,15 +266,51 @@ static int con_dbg_mpi_incdirs(char ***v, size_t *n)
 	return rc;
 }
 
-/* True if compiler flag f changes what the preprocessor sees, so that the
- * instrumenter parses with it (-D -U -I -i... -std= -fopenmp -pthread);
- * code generation flags (-O2, -march=, -W...) are for the nodes only. */
+/* True if compiler flag f changes how C is read, so that the instrumenter
+ * parses with it as gcc compiles with it: the preprocessor's (-D -U -I
+ * -i... -pthread -fopenmp -O -fPIC: macros), the dialect's (-std= -ansi
+ * -trigraphs, the -f options of con_dbg_lang_f: builtins, inline
+ * semantics, char signedness, extensions), the target's (-m32 -m64
+ * -mx32: sizes) and the warnings' (-w, -Wno-...: what gcc only warns
+ * about is not refused).  -Werror and -pedantic-errors are not given:
+ * the warnings of libclang are not gcc's, and the node's gcc applies
+ * them itself; other -f, -m and -W options are code generation's or
+ * gcc's own (libclang would refuse one it does not know). */
 static int con_dbg_parse_flag(const char *f)
 {
-	return strncmp(f, "-D", 2) == 0 || strncmp(f, "-U", 2) == 0 ||
-	       strncmp(f, "-I", 2) == 0 || strncmp(f, "-i", 2) == 0 ||
-	       strncmp(f, "-std=", 5) == 0 || strcmp(f, "-fopenmp") == 0 ||
-	       strcmp(f, "-pthread") == 0;
+	static const char *const lang_f[] = {
+		"builtin", "no-builtin", "gnu89-inline", "no-gnu89-inline",
+		"signed-char", "no-signed-char", "unsigned-char",
+		"no-unsigned-char", "signed-bitfields", "unsigned-bitfields",
+		"short-enums", "no-short-enums", "short-wchar",
+		"no-short-wchar", "ms-extensions", "no-ms-extensions", "asm",
+		"no-asm", "gnu-keywords", "no-gnu-keywords",
+		"dollars-in-identifiers", "no-dollars-in-identifiers",
+		"pack-struct", "openmp", "pic", "PIC", "pie", "PIE",
+		"extended-identifiers", NULL};
+	size_t i, n;
+
+	if (strncmp(f, "-D", 2) == 0 || strncmp(f, "-U", 2) == 0 ||
+	    strncmp(f, "-I", 2) == 0 || strncmp(f, "-i", 2) == 0 ||
+	    strncmp(f, "-std=", 5) == 0 || strncmp(f, "-O", 2) == 0 ||
+	    strncmp(f, "-Wno-", 5) == 0)
+		return 1;
+	if (strcmp(f, "-ansi") == 0 || strcmp(f, "-trigraphs") == 0 ||
+	    strcmp(f, "-pthread") == 0 || strcmp(f, "-w") == 0 ||
+	    strcmp(f, "-m32") == 0 || strcmp(f, "-m64") == 0 ||
+	    strcmp(f, "-mx32") == 0)
+		return 1;
+	if (strncmp(f, "-f", 2) != 0)
+		return 0;
+	for (i = 0; lang_f[i] != NULL; i++) {
+		n = strlen(lang_f[i]);
+		/* the name alone, or a builtin's name / a value after it */
+		if (strncmp(f + 2, lang_f[i], n) == 0 &&
+		    (f[2 + n] == '\0' || f[2 + n] == '=' ||
+		     (f[2 + n] == '-' && strstr(lang_f[i], "builtin"))))
+			return 1;
+	}
+	return 0;
 }
 
 /* The options the instrumenter parses with: the loaded ones that the

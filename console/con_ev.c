@@ -19,6 +19,7 @@
 #include "con_ev.h"
 #include "../wrappers/pvt_event.h"
 #include "wire.h"
+#include "wire_ev.h"
 
 /* The whole store (one per console). */
 static struct {
@@ -411,6 +412,67 @@ static int con_ev_store(con_ev_src *s, uint32_t idx, con_ev_rec *e,
 }
 
 /* NODE_EVENTS: decodes and stores every event of the batch. */
+/* Decodes the canonical record at p (wire_ev.h) into *e.  0 or -1 with
+ * err when its kind or op is out of range. */
+static int con_ev_decode_bin(const unsigned char *p, con_ev_rec *e,
+			     char *err, size_t errlen)
+{
+	wire_ev w;
+
+	wire_ev_get(p, &w);
+	if (w.kind < 1 || w.kind > PVT_EV_KIND_MAX || w.op > 255 ||
+	    w.seq > INT64_MAX || w.t_ns > INT64_MAX ||
+	    w.delta_ns > INT64_MAX) {
+		snprintf(err, errlen, "event seq %llu: a field is out of "
+			 "range", (unsigned long long)w.seq);
+		return -1;
+	}
+	memset(e, 0, sizeof *e);
+	e->seq = w.seq;
+	e->kind = w.kind;
+	e->op = w.op;
+	e->t_ns = w.t_ns;
+	e->delta_ns = w.delta_ns;
+	e->file = w.file;
+	e->func = w.func;
+	e->line = w.line;
+	e->peer = w.peer;
+	e->tag = w.tag;
+	e->bytes = w.bytes;
+	e->result = w.result;
+	e->aux = w.aux;
+	e->comm = w.comm;
+	e->ref = w.ref;
+	return 0;
+}
+
+/* The number of events in a batch (a bin of records or an array of
+ * arrays), or -1 with err when it is neither. */
+static int64_t con_ev_batch_size(const msgpack_object *events, char *err,
+				 size_t errlen)
+{
+	if (events->type == MSGPACK_OBJECT_ARRAY)
+		return events->via.array.size;
+	if (events->type == MSGPACK_OBJECT_BIN &&
+	    events->via.bin.size % WIRE_EV_SIZE == 0)
+		return events->via.bin.size / WIRE_EV_SIZE;
+	snprintf(err, errlen, "NODE_EVENTS: events is neither an array nor "
+		 "a bin of %d-byte records", WIRE_EV_SIZE);
+	return -1;
+}
+
+/* Event i of a batch whose size con_ev_batch_size checked.  0 or -1. */
+static int con_ev_batch_get(const msgpack_object *events, uint32_t i,
+			    con_ev_rec *e, char *err, size_t errlen)
+{
+	if (events->type == MSGPACK_OBJECT_BIN)
+		return con_ev_decode_bin((const unsigned char *)
+					 events->via.bin.ptr +
+					 (size_t)i * WIRE_EV_SIZE, e, err,
+					 errlen);
+	return con_ev_decode(&events->via.array.ptr[i], e, err, errlen);
+}
+
 int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
 		     int64_t offset_ns, const msgpack_object *events,
 		     char *err, size_t errlen)
@@ -418,21 +480,20 @@ int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
 	con_ev_src *s;
 	con_ev_rec e;
 	uint32_t i, idx;
+	int64_t n;
 	int stored = 0, r;
 
 	con_ev.last_ns = wire_now_ns();
-	if (events->type != MSGPACK_OBJECT_ARRAY) {
-		snprintf(err, errlen, "NODE_EVENTS: events is not an array");
+	n = con_ev_batch_size(events, err, errlen);
+	if (n < 0)
 		return WIRE_EMALFORMED;
-	}
 	s = con_ev_src_get(node, proc, pid_id, &idx);
 	if (s == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return WIRE_ENOMEM;
 	}
-	for (i = 0; i < events->via.array.size; i++) {
-		if (con_ev_decode(&events->via.array.ptr[i], &e, err,
-				  errlen) < 0)
+	for (i = 0; i < (uint64_t)n; i++) {
+		if (con_ev_batch_get(events, i, &e, err, errlen) < 0)
 			return WIRE_EMALFORMED;
 		r = con_ev_store(s, idx, &e, offset_ns);
 		if (r < 0) {

@@ -290,8 +290,23 @@ static int ci_requests(ci_run *run, ci_unit *u)
 	return ci_pragmas(run, u);
 }
 
+/* True if d is a warning that libclang makes an error by default (it has
+ * a -W option: "non-void function should return a value" is
+ * -Wreturn-type): the code parsed, and gcc, which compiles it on the
+ * node, decides (it only warns where clang refuses so). */
+static int ci_diag_is_warning(CXDiagnostic d)
+{
+	CXString opt = clang_getDiagnosticOption(d, NULL);
+	const char *o = clang_getCString(opt);
+	int w = o != NULL && strncmp(o, "-W", 2) == 0;
+
+	clang_disposeString(opt);
+	return w;
+}
+
 /* Sets err to the first error diagnostic of the unit as
- * "file:line:col: error: message"; 0 if there is none. */
+ * "file:line:col: error: message" (warnings that libclang makes errors
+ * are not: ci_diag_is_warning); 0 if there is none. */
 static int ci_diagnostics(ci_unit *u)
 {
 	unsigned i, n = clang_getNumDiagnostics(u->tu), line, col;
@@ -301,7 +316,8 @@ static int ci_diagnostics(ci_unit *u)
 		CXDiagnostic d = clang_getDiagnostic(u->tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
 
-		if (sev >= CXDiagnostic_Error) {
+		if (sev >= CXDiagnostic_Error && (sev == CXDiagnostic_Fatal ||
+						   !ci_diag_is_warning(d))) {
 			CXString msg = clang_getDiagnosticSpelling(d);
 			CXString fn;
 

@@ -23,6 +23,7 @@
 #include "con_node.h"
 #include "con_tcp.h"
 #include "wire.h"
+#include "wire_fmt.h"
 #include "wire_token.h"
 
 #define CON_NODE_CONNECT_MS 5000            /* TCP connect limit */
@@ -266,9 +267,10 @@ static int con_node_expect(con_node *n, uint32_t want, wire_msg *m,
 
 /* ---- handshake -------------------------------------------------------- */
 
-/* Exchanges HELLO and checks the daemon's.  0 or a code with err. */
-static int con_node_hello(con_node *n, wire_hello *me, char *err,
-			  size_t errlen)
+/* Sends HELLO and AUTH (token tok), waits for the daemon's HELLO and
+ * checks it.  0 or a code with err. */
+static int con_node_hello(con_node *n, wire_hello *me, const char *tok,
+			  char *err, size_t errlen)
 {
 	wire_hello h;
 	wire_msg m;
@@ -277,6 +279,10 @@ static int con_node_hello(con_node *n, wire_hello *me, char *err,
 
 	rc = wire_pack_hello(wire_peer_out(&n->peer), wire_peer_seq(&n->peer),
 			     me, n->peer.max_frame);
+	if (rc == 0)
+		rc = wire_pack_auth(wire_peer_out(&n->peer),
+				    wire_peer_seq(&n->peer), tok,
+				    n->peer.max_frame);
 	if (rc == 0)
 		rc = con_node_expect(n, WIRE_HELLO, &m, &broken, err, errlen);
 	if (rc < 0)
@@ -296,19 +302,14 @@ static int con_node_hello(con_node *n, wire_hello *me, char *err,
 	return 0;
 }
 
-/* Sends AUTH and waits for AUTH_OK.  0 or a code with err. */
-static int con_node_auth(con_node *n, const char *tok, char *err,
-			 size_t errlen)
+/* Waits for AUTH_OK (AUTH left with HELLO).  0 or a code with err. */
+static int con_node_auth(con_node *n, char *err, size_t errlen)
 {
 	char said[WIRE_TEXT_MAX];
 	wire_msg m;
 	int rc, broken;
 
-	rc = wire_pack_auth(wire_peer_out(&n->peer), wire_peer_seq(&n->peer),
-			    tok, n->peer.max_frame);
-	if (rc == 0)
-		rc = con_node_expect(n, WIRE_AUTH_OK, &m, &broken, said,
-				     sizeof said);
+	rc = con_node_expect(n, WIRE_AUTH_OK, &m, &broken, said, sizeof said);
 	if (rc == WIRE_EAUTH)
 		snprintf(err, errlen, "authentication failed: bad token "
 			 "(token file %.200s); daemon said: \"%.200s\"",
@@ -319,24 +320,48 @@ static int con_node_auth(con_node *n, const char *tok, char *err,
 	return rc;
 }
 
-/* Asks for the session.  0 with n->session, or a code with err (EBUSY
- * when another console holds it). */
+/* Sends SESSION_OPEN (attach < 0) or SESSION_ATTACH(attach) and waits
+ * for SESSION_OK.  0 with n->session, or a code with what the daemon said
+ * in said. */
+static int con_node_session_ask(con_node *n, const wire_hello *me,
+				int64_t attach, char *said, size_t saidlen)
+{
+	wire_msg m;
+	int rc, broken;
+
+	if (attach >= 0)
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_SESSION_ATTACH,
+			       wire_peer_seq(&n->peer), n->peer.max_frame,
+			       me->node, (uint64_t)attach);
+	else
+		rc = wire_pack_session_open(wire_peer_out(&n->peer),
+					    wire_peer_seq(&n->peer), me->node,
+					    n->peer.max_frame);
+	if (rc == 0)
+		rc = con_node_expect(n, WIRE_SESSION_OK, &m, &broken, said,
+				     saidlen);
+	if (rc == 0)
+		rc = wire_unpack_session_ok(&m, &n->session, said, saidlen);
+	return rc;
+}
+
+/* Asks for the session: a reconnection takes back the one it had (a new
+ * one when the daemon no longer has it), --attach takes one another
+ * console left, else a new one.  0 with n->session, or a code with err
+ * (EBUSY when another console holds the node). */
 static int con_node_session(con_node *n, const wire_hello *me, char *err,
 			    size_t errlen)
 {
 	char said[WIRE_TEXT_MAX];
-	wire_msg m;
-	int rc, broken;
+	int64_t attach = n->session != 0 ? (int64_t)n->session
+		       : n->spec.attach ? (int64_t)n->spec.attach_id : -1;
+	int rc;
 
-	rc = wire_pack_session_open(wire_peer_out(&n->peer),
-				    wire_peer_seq(&n->peer), me->node,
-				    n->peer.max_frame);
-	if (rc == 0)
-		rc = con_node_expect(n, WIRE_SESSION_OK, &m, &broken, said,
-				     sizeof said);
-	if (rc == 0)
-		rc = wire_unpack_session_ok(&m, &n->session, said,
-					    sizeof said);
+	rc = con_node_session_ask(n, me, attach, said, sizeof said);
+	if (rc == WIRE_ESTATE && n->session != 0) {
+		n->session = 0; /* gone (daemon restarted, or timed out) */
+		rc = con_node_session_ask(n, me, -1, said, sizeof said);
+	}
 	if (rc == WIRE_EBUSY && strstr(said, "busy") == NULL)
 		snprintf(err, errlen, "busy: %.400s", said);
 	else if (rc < 0)
@@ -535,9 +560,11 @@ static int con_node_connect(con_node *n, char *err, size_t errlen)
 		goto out_fail;
 	}
 	wire_hello_local(&me, "console", NULL, PVT_PORT_NAME);
-	rc = con_node_hello(n, &me, why, sizeof why);
+	/* HELLO and AUTH leave together: a daemon under a flood of
+	 * connections that never authenticate reads both at accept */
+	rc = con_node_hello(n, &me, tok, why, sizeof why);
 	if (rc == 0)
-		rc = con_node_auth(n, tok, why, sizeof why);
+		rc = con_node_auth(n, why, sizeof why);
 	if (rc == 0)
 		rc = con_node_session(n, &me, why, sizeof why);
 	if (rc == 0)

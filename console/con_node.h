@@ -43,6 +43,10 @@ typedef struct con_node_spec {
 	char token_file[CON_NODE_PATH_MAX];  /* --token-file, or "" */
 	int is_ssh;                          /* addr is an ssh:// URL */
 	con_ssh_opts ssh;                    /* SSH options when is_ssh */
+	int attach;                          /* --attach: take back a
+						detached session */
+	uint64_t attach_id;                  /* --attach=N: that one; 0 the
+						one detached last */
 } con_node_spec;
 
 /* The clock estimate of a node relative to the console. */

@@ -17,8 +17,9 @@
  *   ["var", PID_ID, BP, FILE, LINE, HIT, NAME, VALUE]      a recorded var
  *   ["end", HOW, STATUS]                                   last, once
  *
- * Events are the canonical 15-integer arrays of NODE_EVENTS, copied as
- * the node sent them.  The writer is append-only: records go through a
+ * Events are a bin of the canonical 72-byte records of NODE_EVENTS
+ * (wire_ev.h), copied as the node sent them (format version 1 had an
+ * array of 15-integer arrays instead; the reader takes both).  The writer is append-only: records go through a
  * msgpack packer into the writer's own buffer, which is written to the
  * kernel when full and after each hook (PARAVT_TRACE_FSYNC=1 adds an
  * fsync), so a console killed at
@@ -45,6 +46,7 @@
 #include "con_node.h"
 #include "con_tfile.h"
 #include "wire.h"
+#include "wire_ev.h"
 
 #define CON_TFILE_BUF (256u * 1024u) /* the write buffer */
 #define CON_TFILE_BATCH 4096u        /* events per record when re-packing
@@ -320,27 +322,27 @@ static void con_tfile_src_strings(const con_ev_src *s)
 			msgpack_pack_nil(&con_tf.pk);
 }
 
-/* Packs stored event e as the canonical 15-integer array. */
-static void con_tfile_ev(const con_ev_rec *e)
+/* Stored event e as the canonical record at out. */
+static void con_tfile_ev(unsigned char *out, const con_ev_rec *e)
 {
-	msgpack_packer *pk = &con_tf.pk;
+	wire_ev w;
 
-	msgpack_pack_array(pk, CON_EV_FIELDS);
-	msgpack_pack_uint64(pk, e->seq);
-	msgpack_pack_uint16(pk, e->kind);
-	msgpack_pack_uint16(pk, e->op);
-	msgpack_pack_uint64(pk, e->t_ns);
-	msgpack_pack_uint64(pk, e->delta_ns);
-	msgpack_pack_uint32(pk, e->file);
-	msgpack_pack_uint32(pk, e->func);
-	msgpack_pack_int32(pk, e->line);
-	msgpack_pack_int32(pk, e->peer);
-	msgpack_pack_int32(pk, e->tag);
-	msgpack_pack_int64(pk, e->bytes);
-	msgpack_pack_int32(pk, e->result);
-	msgpack_pack_int32(pk, e->aux);
-	msgpack_pack_uint32(pk, e->comm);
-	msgpack_pack_uint32(pk, e->ref);
+	w.seq = e->seq;
+	w.t_ns = e->t_ns;
+	w.delta_ns = e->delta_ns;
+	w.bytes = e->bytes;
+	w.kind = e->kind;
+	w.op = e->op;
+	w.file = e->file;
+	w.func = e->func;
+	w.line = e->line;
+	w.peer = e->peer;
+	w.tag = e->tag;
+	w.result = e->result;
+	w.aux = e->aux;
+	w.comm = e->comm;
+	w.ref = e->ref;
+	wire_ev_put(out, &w);
 }
 
 /* The clock offset event e was stored with. */
@@ -358,6 +360,7 @@ static void con_tfile_store_batch(uint64_t *num)
 	const con_ev_src *s = con_ev_src_at(e->src);
 	int64_t off = con_tfile_ev_offset(e);
 	uint64_t end = con_ev_next(), k, n;
+	unsigned char rec[WIRE_EV_SIZE];
 
 	for (n = 1; n < CON_TFILE_BATCH && *num + n < end; n++) {
 		x = con_ev_get(*num + n);
@@ -366,9 +369,11 @@ static void con_tfile_store_batch(uint64_t *num)
 	}
 	con_tfile_rec("events", 6);
 	con_tfile_src(s->node, s->proc, s->pid_id);
-	msgpack_pack_array(&con_tf.pk, (uint32_t)n);
-	for (k = 0; k < n; k++)
-		con_tfile_ev(con_ev_get(*num + k));
+	msgpack_pack_bin(&con_tf.pk, (size_t)n * WIRE_EV_SIZE);
+	for (k = 0; k < n; k++) {
+		con_tfile_ev(rec, con_ev_get(*num + k));
+		msgpack_pack_bin_body(&con_tf.pk, rec, sizeof rec);
+	}
 	msgpack_pack_int64(&con_tf.pk, off);
 	*num += n;
 }
@@ -416,6 +421,29 @@ static void con_tfile_procs(int ended)
 	}
 }
 
+/* Makes fd (owned) the file being written as path: buffer, packer,
+ * PARAVT_TRACE_FSYNC.  0, or WIRE_ENOMEM with err (fd closed). */
+static int con_tfile_start(int fd, const char *path, char *err,
+			   size_t errlen)
+{
+	const char *sync = getenv("PARAVT_TRACE_FSYNC");
+
+	if (con_tf.buf == NULL && (con_tf.buf = malloc(CON_TFILE_BUF)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		close(fd);
+		return WIRE_ENOMEM;
+	}
+	con_tf.f = fd;
+	con_tf.len = 0;
+	signal(SIGXFSZ, SIG_IGN); /* a file size limit is an EFBIG error */
+	snprintf(con_tf.path, sizeof con_tf.path, "%s", path);
+	msgpack_packer_init(&con_tf.pk, NULL, con_tfile_write);
+	con_tf.sync = sync != NULL && strcmp(sync, "0") != 0 && *sync != '\0';
+	con_tf.failed = 0;
+	con_tf.error_new = 0;
+	return 0;
+}
+
 /* Opens path for writing: a new file, or truncated with overwrite.
  * 0 or a code with err. */
 static int con_tfile_create(const char *path, int overwrite, char *err,
@@ -429,21 +457,31 @@ static int con_tfile_create(const char *path, int overwrite, char *err,
 			 errno == EEXIST ? " (--force overwrites it)" : "");
 		return errno == EEXIST ? WIRE_ESTATE : WIRE_EIO;
 	}
-	if (con_tf.buf == NULL && (con_tf.buf = malloc(CON_TFILE_BUF)) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		close(fd);
-		return WIRE_ENOMEM;
+	return con_tfile_start(fd, path, err, errlen);
+}
+
+int con_tfile_open_append(const char *path, uint64_t cut_at, char *err,
+			  size_t errlen)
+{
+	int fd;
+
+	if (con_tf.f >= 0) {
+		snprintf(err, errlen, "already writing the trace file %s",
+			 con_tf.path);
+		return WIRE_ESTATE;
 	}
-	con_tf.f = fd;
-	con_tf.len = 0;
-	return 0;
+	if (truncate(path, (off_t)cut_at) != 0 ||
+	    (fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return WIRE_EIO;
+	}
+	return con_tfile_start(fd, path, err, errlen);
 }
 
 /* Starts writing path. */
 int con_tfile_open(const char *path, const char *command, int overwrite,
 		   char *err, size_t errlen)
 {
-	const char *sync = getenv("PARAVT_TRACE_FSYNC");
 	int rc;
 
 	if (con_tf.f >= 0) {
@@ -454,12 +492,6 @@ int con_tfile_open(const char *path, const char *command, int overwrite,
 	rc = con_tfile_create(path, overwrite, err, errlen);
 	if (rc < 0)
 		return rc;
-	signal(SIGXFSZ, SIG_IGN); /* a file size limit is an EFBIG error */
-	snprintf(con_tf.path, sizeof con_tf.path, "%s", path);
-	msgpack_packer_init(&con_tf.pk, NULL, con_tfile_write);
-	con_tf.sync = sync != NULL && strcmp(sync, "0") != 0 && *sync != '\0';
-	con_tf.failed = 0;
-	con_tf.error_new = 0;
 	con_tfile_header(command != NULL ? command : "");
 	con_tfile_nodes();
 	con_tfile_procs(0);

@@ -20,7 +20,13 @@
 
 #include "ana.h"
 
-#define CON_TFILE_VERSION 1
+#define CON_TFILE_VERSION 2
+
+/* Goes on writing the trace file path after its last whole record
+ * (cut_at, from con_tfile_load's meta): no header, and nothing of the
+ * store (paravt trace --attach).  0 or a code with err. */
+int con_tfile_open_append(const char *path, uint64_t cut_at, char *err,
+			  size_t errlen);
 
 /* Starts writing path (created; an existing file is refused unless
  * overwrite).  command is recorded in the header (what was run).  The

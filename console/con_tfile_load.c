@@ -31,10 +31,12 @@
 #include "con_tfile.h"
 #include "td_con.h"
 #include "wire.h"
+#include "wire_frame.h"
 
 #define CON_TFILE_MAGIC "paravt-trace"
 
 #define CON_TFILE_RD_NOMEM (-2) /* a reader ran out of memory (fatal) */
+#define CON_TFILE_RECORD_MAX ((size_t)64 << 20) /* larger: unreadable */
 
 static con_tfile_meta con_tfm; /* what the last load read */
 static int con_tfile_stream;   /* loading straight into the analysis */
@@ -475,9 +477,9 @@ static int con_tfile_header(const char *path, const msgpack_object *o,
 			 "not start with a paravt-trace header)", path);
 		return WIRE_EMALFORMED;
 	}
-	if (con_tfile_fint(&r, 1, &v) < 0 || v != CON_TFILE_VERSION) {
+	if (con_tfile_fint(&r, 1, &v) < 0 || v < 1 || v > CON_TFILE_VERSION) {
 		snprintf(err, errlen, "%s is a paravt trace of format version "
-			 "%lld; this paravt reads version %d only", path,
+			 "%lld; this paravt reads versions 1 to %d", path,
 			 (long long)v, CON_TFILE_VERSION);
 		return WIRE_EVERSION;
 	}
@@ -499,6 +501,27 @@ static void con_tfile_cut(size_t at, const char *what, char *note,
 		 what, at, (unsigned long long)con_tfm.records);
 }
 
+/* The record at d + *off (the file is n bytes), as msgpack_unpack_next,
+ * after a bounds pass (wire_msgpack_measure) so that no count the bytes
+ * cannot hold makes msgpack-c allocate for it: such a record, or one
+ * over CON_TFILE_RECORD_MAX bytes, is CONTINUE (truncated) or PARSE_ERROR
+ * (an invalid byte). */
+static msgpack_unpack_return con_tfile_unpack(msgpack_unpacked *u,
+					      const char *d, size_t n,
+					      size_t *off)
+{
+	long len;
+	int cut;
+
+	len = wire_msgpack_measure((const unsigned char *)d + *off, n - *off,
+				   &cut);
+	if (len < 0)
+		return cut ? MSGPACK_UNPACK_CONTINUE : MSGPACK_UNPACK_PARSE_ERROR;
+	if ((size_t)len > CON_TFILE_RECORD_MAX)
+		return MSGPACK_UNPACK_PARSE_ERROR;
+	return msgpack_unpack_next(u, d, *off + (size_t)len, off);
+}
+
 /* Reads the records of the mapped file d (n bytes).  Returns the records
  * read, or a code with err when the first one is not a header of this
  * version. */
@@ -513,7 +536,7 @@ static long con_tfile_records(const char *path, const char *d, size_t n,
 
 	msgpack_unpacked_init(&u);
 	while (off < n) {
-		ret = msgpack_unpack_next(&u, d, n, &off);
+		ret = con_tfile_unpack(&u, d, n, &off);
 		if (ret != MSGPACK_UNPACK_SUCCESS &&
 		    ret != MSGPACK_UNPACK_EXTRA_BYTES) {
 			if (con_tfm.records == 0 &&

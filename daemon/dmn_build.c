@@ -344,7 +344,7 @@ static void dmn_job_finish(dmn_work *w, dmn_job *j)
 {
 	static const char trunc[] = "\n[paravtd: diagnostics truncated]\n";
 	dmn_sess *s = j->sess;
-	wire_peer *p = dmn_work_ctl(w);
+	wire_peer *p = dmn_work_ctl_of(w, j->sess);
 	int ok = !j->failed && !j->timed_out;
 
 	if (j->truncated)
@@ -352,7 +352,7 @@ static void dmn_job_finish(dmn_work *w, dmn_job *j)
 	dmn_log(DMN_INFO, "session %llu: build %llu %s",
 	        (unsigned long long)s->id, (unsigned long long)j->build->id,
 	        ok ? "succeeded" : "failed");
-	if (p != NULL && w->cur == s) {
+	if (p != NULL) {
 		if (wire_pack(&p->out, WIRE_BUILD_RESULT, wire_peer_seq(p),
 		              p->max_frame, (uint64_t)j->build->id, ok,
 		              j->program, (const void *)wire_buf_head(&j->diag),
@@ -360,7 +360,7 @@ static void dmn_job_finish(dmn_work *w, dmn_job *j)
 			dmn_log(DMN_WARN,
 			        "build %llu: result too large to send",
 			        (unsigned long long)j->build->id);
-		dmn_conn_kick(w->srv->controller);
+		dmn_work_kick(w);
 	}
 	dmn_job_free(w, j);
 	dmn_work_sess_check(w, s);

@@ -18,6 +18,7 @@
 
 #include "dmn_conn.h"
 #include "dmn_log.h"
+#include "wire_fmt.h"
 #include "wire_peer.h"
 
 enum dmn_state {
@@ -38,6 +39,7 @@ struct dmn_conn {
 	int closing;                 /* close once the output is flushed */
 	long timer;                  /* handshake or linger timer id, or 0 */
 	char addr[64];               /* peer address, for the log */
+	char host[64];               /* addr without its port */
 	char console[WIRE_NAME_MAX]; /* peer's node name from its HELLO */
 	int task;                    /* a started program, not a console */
 	void *via;                   /* task: session of the socket it used */
@@ -158,6 +160,18 @@ static void dmn_conn_error(dmn_conn *c, int code, uint32_t ref,
 
 /* ---- handlers ------------------------------------------------------------ */
 
+/* Authenticated console connections. */
+static int dmn_server_consoles(const dmn_server *srv)
+{
+	int i, n = 0;
+
+	for (i = 0; i < srv->cap_conns; i++)
+		n += srv->conns[i] != NULL && !srv->conns[i]->task &&
+		     !srv->conns[i]->closing &&
+		     srv->conns[i]->state == DMN_ST_READY;
+	return n;
+}
+
 /* State HELLO: the first frame must be a HELLO of our version. */
 static void dmn_on_hello(dmn_conn *c, const wire_msg *m)
 {
@@ -209,6 +223,12 @@ static void dmn_on_auth(dmn_conn *c, const wire_msg *m)
 		return;
 	}
 	memset(tok, 0, sizeof tok);
+	if (dmn_server_consoles(c->srv) >= DMN_MAX_CONSOLES) {
+		snprintf(err, sizeof err, "too many connections (limit %d)",
+			 DMN_MAX_CONSOLES);
+		dmn_conn_error(c, WIRE_EBUSY, m->seq, err, 1);
+		return;
+	}
 	wire_pack_auth_ok(&c->peer.out, wire_peer_seq(&c->peer),
 			  cfg->check_token ? "token" : "transport",
 			  c->peer.max_frame);
@@ -262,42 +282,100 @@ static void dmn_on_ping(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 		dmn_conn_close_soon(c);
 }
 
-/* SESSION_OPEN: grant control if nobody holds it, else EBUSY. */
+/* Refuses with EBUSY when another connection controls the node.  0 when
+ * c may take control (or has it). */
+static int dmn_conn_busy(dmn_conn *c, const wire_msg *m)
+{
+	dmn_server *srv = c->srv;
+	char err[WIRE_TEXT_MAX];
+
+	if (srv->controller == NULL || srv->controller == c)
+		return 0;
+	snprintf(err, sizeof err, "node %s is controlled by console %s "
+		 "since %s", srv->hello.node, srv->ctl_console,
+		 srv->ctl_since);
+	dmn_conn_error(c, WIRE_EBUSY, m->seq, err, 0);
+	return -1;
+}
+
+/* Makes c the controller, for console name. */
+static void dmn_conn_take(dmn_conn *c, const char *name)
+{
+	dmn_server *srv = c->srv;
+	struct tm tm;
+	time_t now = time(NULL);
+
+	srv->controller = c;
+	snprintf(srv->ctl_console, sizeof srv->ctl_console, "%s", name);
+	if (localtime_r(&now, &tm) == NULL ||
+	    strftime(srv->ctl_since, sizeof srv->ctl_since, "%H:%M:%S",
+		     &tm) == 0)
+		snprintf(srv->ctl_since, sizeof srv->ctl_since, "?");
+}
+
+/* SESSION_OPEN: a new session, if nobody holds control, else EBUSY. */
 static void dmn_on_session_open(dmn_conn *c, const wire_msg *m)
 {
 	dmn_server *srv = c->srv;
 	char name[WIRE_NAME_MAX], err[WIRE_TEXT_MAX];
-	struct tm tm;
-	time_t now;
 
 	if (wire_unpack_session_open(m, name, err, sizeof err) != 0) {
 		dmn_conn_error(c, WIRE_EMALFORMED, m->seq, err, 0);
 		return;
 	}
-	if (srv->controller != NULL && srv->controller != c) {
-		snprintf(err, sizeof err, "node %s is controlled by console %s "
-			 "since %s", srv->hello.node, srv->ctl_console,
-			 srv->ctl_since);
-		dmn_conn_error(c, WIRE_EBUSY, m->seq, err, 0);
+	if (dmn_conn_busy(c, m) != 0)
 		return;
-	}
 	if (srv->controller == NULL) {
-		now = time(NULL);
-		srv->controller = c;
+		dmn_conn_take(c, name);
 		srv->next_session++;
-		snprintf(srv->ctl_console, sizeof srv->ctl_console, "%s", name);
-		if (localtime_r(&now, &tm) == NULL ||
-		    strftime(srv->ctl_since, sizeof srv->ctl_since, "%H:%M:%S",
-			     &tm) == 0)
-			snprintf(srv->ctl_since, sizeof srv->ctl_since, "?");
 		dmn_log(DMN_INFO, "conn %llu: console %s controls session %llu",
 			(unsigned long long)c->id, name,
 			(unsigned long long)srv->next_session);
 		dmn_work_session(srv, srv->next_session);
+		srv->ctl_session = srv->next_session;
 	}
 	if (wire_pack_session_ok(&c->peer.out, wire_peer_seq(&c->peer),
-				 srv->next_session, c->peer.max_frame) != 0)
+				 srv->ctl_session, c->peer.max_frame) != 0)
 		dmn_conn_close_soon(c);
+}
+
+/* SESSION_ATTACH: takes back a detached session (0: the one detached
+ * last), with its processes and unacknowledged events. */
+static void dmn_on_session_attach(dmn_conn *c, const wire_msg *m)
+{
+	dmn_server *srv = c->srv;
+	char name[WIRE_NAME_MAX], err[WIRE_TEXT_MAX];
+	uint64_t want, got;
+
+	if (wire_unpack(m, err, sizeof err, name, sizeof name, &want) != 0) {
+		dmn_conn_error(c, WIRE_EMALFORMED, m->seq, err, 0);
+		return;
+	}
+	if (dmn_conn_busy(c, m) != 0)
+		return;
+	if (srv->controller == c) {
+		snprintf(err, sizeof err, "this connection controls session "
+			 "%llu already", (unsigned long long)srv->ctl_session);
+		dmn_conn_error(c, WIRE_ESTATE, m->seq, err, 0);
+		return;
+	}
+	dmn_conn_take(c, name);
+	got = dmn_work_attach(srv, want, err, sizeof err);
+	if (got == 0) {
+		srv->controller = NULL;
+		srv->ctl_console[0] = '\0';
+		dmn_conn_error(c, WIRE_ESTATE, m->seq, err, 0);
+		return;
+	}
+	srv->ctl_session = got;
+	dmn_log(DMN_INFO, "conn %llu: console %s attached to session %llu",
+		(unsigned long long)c->id, name, (unsigned long long)got);
+	if (wire_pack_session_ok(&c->peer.out, wire_peer_seq(&c->peer), got,
+				 c->peer.max_frame) != 0) {
+		dmn_conn_close_soon(c);
+		return;
+	}
+	dmn_work_replay(srv);
 }
 
 /* True for the session messages only the controller may send. */
@@ -361,6 +439,9 @@ static void dmn_on_ready(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 		return;
 	case WIRE_SESSION_OPEN:
 		dmn_on_session_open(c, m);
+		return;
+	case WIRE_SESSION_ATTACH:
+		dmn_on_session_attach(c, m);
 		return;
 	case WIRE_BYE:
 		dmn_log(DMN_INFO, "conn %llu: BYE from %s",
@@ -472,35 +553,121 @@ void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg)
 	snprintf(srv->hello.caps[2], sizeof srv->hello.caps[2], "ring1");
 }
 
-/* Answers a connection over the limit with ERROR EBUSY and closes it. */
-static void dmn_conn_refuse(dmn_server *srv, int rfd, int wfd,
-			    const char *addr)
-{
-	wire_peer p;
-	wire_io io;
-	char text[128];
-
-	snprintf(text, sizeof text, "too many connections (limit %d)",
-		 DMN_MAX_CONNS);
-	dmn_log(DMN_WARN, "refusing %s: %s", addr, text);
-	wire_io_fd(&io, rfd, wfd);
-	if (wire_peer_init(&p, &io, DMN_PREAUTH_FRAME) != 0)
-		return;
-	wire_peer_send_error(&p, WIRE_EBUSY, 0, text);
-	wire_peer_flush(&p); /* one small frame: fits the socket buffer */
-	wire_peer_destroy(&p);
-}
-
-/* A free slot in srv->conns, or -1. */
+/* A free slot in srv->conns (the table doubles when full), or -1 out of
+ * memory. */
 static int dmn_server_slot(dmn_server *srv)
 {
-	int i;
+	dmn_conn **v;
+	int i, cap;
 
-	for (i = 0; i < DMN_MAX_CONNS; i++)
+	for (i = 0; i < srv->cap_conns; i++)
 		if (srv->conns[i] == NULL)
 			return i;
-	return -1;
+	cap = srv->cap_conns > 0 ? srv->cap_conns * 2 : DMN_CONNS_START;
+	v = realloc(srv->conns, (size_t)cap * sizeof *v);
+	if (v == NULL)
+		return -1;
+	for (i = srv->cap_conns; i < cap; i++)
+		v[i] = NULL;
+	srv->conns = v;
+	i = srv->cap_conns;
+	srv->cap_conns = cap;
+	return i;
 }
+
+/* True if c is a console connection that has not authenticated yet. */
+static int dmn_conn_preauth(const dmn_conn *c)
+{
+	return c != NULL && !c->task && !c->closing &&
+	       c->state != DMN_ST_READY;
+}
+
+/* Unauthenticated connections from host (all when host is NULL); *oldest
+ * gets the oldest of them (NULL if none). */
+static int dmn_server_preauth(const dmn_server *srv, const char *host,
+			      dmn_conn **oldest)
+{
+	dmn_conn *c;
+	int i, n = 0;
+
+	*oldest = NULL;
+	for (i = 0; i < srv->cap_conns; i++) {
+		c = srv->conns[i];
+		if (!dmn_conn_preauth(c) ||
+		    (host != NULL && strcmp(c->host, host) != 0))
+			continue;
+		n++;
+		if (*oldest == NULL || c->id < (*oldest)->id)
+			*oldest = c;
+	}
+	return n;
+}
+
+/* The address holding the most unauthenticated connections; its oldest
+ * into *oldest (NULL if there are none). */
+static void dmn_server_greediest(const dmn_server *srv, dmn_conn **oldest)
+{
+	dmn_conn *c, *o;
+	int i, n, best = 0;
+
+	*oldest = NULL;
+	for (i = 0; i < srv->cap_conns; i++) {
+		c = srv->conns[i];
+		if (!dmn_conn_preauth(c))
+			continue;
+		n = dmn_server_preauth(srv, c->host, &o);
+		if (n > best) {
+			best = n;
+			*oldest = o;
+		}
+	}
+}
+
+/* Drops unauthenticated connection c to make room for a newer one: one
+ * ERROR EBUSY frame if the socket takes it at once, then closed.  The
+ * log gets a summary at most every DMN_EVICT_LOG_MS. */
+static void dmn_conn_evict(dmn_conn *c, const char *why)
+{
+	dmn_server *srv = c->srv;
+	uint64_t now = wire_now_ns();
+
+	wire_peer_send_error(&c->peer, WIRE_EBUSY, 0, why);
+	(void)wire_peer_flush(&c->peer);
+	srv->evicted++;
+	if (now - srv->evict_log_ns >= (uint64_t)DMN_EVICT_LOG_MS * 1000000u) {
+		dmn_log(DMN_WARN, "dropped %llu unauthenticated connection(s) "
+			"to make room for newer ones (last from %s: %s)",
+			(unsigned long long)srv->evicted, c->host, why);
+		srv->evicted = 0;
+		srv->evict_log_ns = now;
+	}
+	dmn_conn_drop(c, why);
+}
+
+/* Makes room for a new unauthenticated connection from host within
+ * DMN_MAX_PREAUTH_ADDR and DMN_MAX_PREAUTH (see dmn_conn_open). */
+static void dmn_server_make_room(dmn_server *srv, const char *host)
+{
+	char why[128];
+	dmn_conn *o;
+
+	while (dmn_server_preauth(srv, host, &o) >= DMN_MAX_PREAUTH_ADDR &&
+	       o != NULL) {
+		snprintf(why, sizeof why, "dropped: too many unauthenticated "
+			 "connections from %s (limit %d)", host,
+			 DMN_MAX_PREAUTH_ADDR);
+		dmn_conn_evict(o, why);
+	}
+	while (dmn_server_preauth(srv, NULL, &o) >= DMN_MAX_PREAUTH) {
+		dmn_server_greediest(srv, &o);
+		if (o == NULL)
+			break;
+		snprintf(why, sizeof why, "dropped: too many unauthenticated "
+			 "connections (limit %d)", DMN_MAX_PREAUTH);
+		dmn_conn_evict(o, why);
+	}
+}
+
 
 /* Registers c's descriptors with the loop.  0 or -1. */
 static int dmn_conn_register(dmn_conn *c)
@@ -523,13 +690,14 @@ static int dmn_conn_open2(dmn_server *srv, int rfd, int wfd,
 {
 	dmn_conn *c;
 	wire_io io;
-	int slot = dmn_server_slot(srv);
+	char host[64];
+	int slot;
 
-	if (slot < 0) {
-		dmn_conn_refuse(srv, rfd, wfd, addr);
-		return WIRE_EBUSY;
-	}
-	c = calloc(1, sizeof *c);
+	snprintf(host, sizeof host, "%.*s", (int)strcspn(addr, ":"), addr);
+	if (!task)
+		dmn_server_make_room(srv, host);
+	slot = dmn_server_slot(srv);
+	c = slot < 0 ? NULL : calloc(1, sizeof *c);
 	wire_io_fd(&io, rfd, wfd);
 	if (c == NULL) {
 		if (io.close != NULL)
@@ -548,6 +716,7 @@ static int dmn_conn_open2(dmn_server *srv, int rfd, int wfd,
 	c->task = task;
 	c->via = via;
 	snprintf(c->addr, sizeof c->addr, "%s", addr);
+	snprintf(c->host, sizeof c->host, "%s", host);
 	c->peer.dec.max = DMN_PREAUTH_FRAME < c->peer.max_frame
 				  ? DMN_PREAUTH_FRAME
 				  : c->peer.max_frame;
@@ -561,7 +730,12 @@ static int dmn_conn_open2(dmn_server *srv, int rfd, int wfd,
 		(unsigned long long)c->id, addr);
 	wire_pack_hello(&c->peer.out, wire_peer_seq(&c->peer), &srv->hello,
 			c->peer.max_frame);
-	dmn_conn_sync(c);
+	/* A socket (not a stdio pair, which may block): what the peer sent
+	 * while it waited in the listen queue is read now.  A console
+	 * sends HELLO and AUTH at once, so it is authenticated before the
+	 * next connection is accepted and no flood can push it out. */
+	if (dmn_conn_sync(c) == 0 && rfd == wfd)
+		dmn_conn_on_read(srv->loop, rfd, c);
 	return 0;
 out_peer:
 	wire_peer_destroy(&c->peer);
@@ -627,7 +801,7 @@ void dmn_server_shutdown(dmn_server *srv, const char *reason, unsigned ms)
 	dmn_conn *c;
 	int i;
 
-	for (i = 0; i < DMN_MAX_CONNS; i++) {
+	for (i = 0; i < srv->cap_conns; i++) {
 		c = srv->conns[i];
 		if (c == NULL)
 			continue;

@@ -25,7 +25,12 @@
 #include "wire_msg.h"
 #include "wire_peer.h"
 
-#define DMN_MAX_CONNS 64            /* connections served at once */
+#define DMN_MAX_CONSOLES 64         /* authenticated consoles at once */
+#define DMN_MAX_PREAUTH 32          /* unauthenticated TCP connections */
+#define DMN_MAX_PREAUTH_ADDR 8      /* ... of them from one address */
+#define DMN_CONNS_START 64          /* conns slots to start with (grows) */
+#define DMN_EVICT_LOG_MS 10000      /* one summary of drops per period */
+#define DMN_ORPHAN_DEFAULT 600      /* s a detached session waits */
 #define DMN_HANDSHAKE_MS 10000      /* HELLO + AUTH must finish by then */
 #define DMN_LINGER_MS 2000          /* flushing time for a closing peer */
 #define DMN_PREAUTH_FRAME 65536     /* frame limit before AUTH_OK */
@@ -46,18 +51,25 @@ typedef struct dmn_config {
 	const char *runtime_dir;    /* --runtime-dir, or NULL */
 	size_t events_mem;          /* --events-mem: pending events in memory */
 	uint64_t events_spill;      /* --events-spill: spill file cap */
+	unsigned orphan_timeout;    /* --orphan-timeout: seconds a session
+	                               waits for a console to attach */
 } dmn_config;
 
 typedef struct dmn_server {
 	dmn_loop *loop;                  /* the event loop; borrowed */
 	const dmn_config *cfg;           /* settings; borrowed */
 	wire_hello hello;                /* our HELLO, built once */
-	dmn_conn *conns[DMN_MAX_CONNS];  /* live connections, NULL = free */
+	dmn_conn **conns;                /* live connections, NULL = free */
+	int cap_conns;                   /* slots in conns (grows) */
 	int nconns;                      /* entries used in conns */
+	uint64_t evicted;                /* unauthenticated peers dropped
+	                                    since the last summary */
+	uint64_t evict_log_ns;           /* when that summary was logged */
 	dmn_conn *controller;            /* connection in control, or NULL */
 	char ctl_console[WIRE_NAME_MAX]; /* its console name */
 	char ctl_since[16];              /* "HH:MM:SS" it took control */
 	uint64_t next_session;           /* last session id handed out */
+	uint64_t ctl_session;            /* the controller's session */
 	uint64_t next_id;                /* last connection id handed out */
 	int stop_when_idle;              /* --stdio: stop when conns empty */
 	dmn_work *work;                  /* builds, programs, tasks; owned */
@@ -69,8 +81,18 @@ void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg);
 /*
  * Serves a new connection reading rfd and writing wfd (equal for sockets;
  * both owned from now on, closed on every path).  addr names the peer in
- * the log.  Queues our HELLO and arms the handshake timer.  0, or
- * WIRE_EBUSY (too many connections: the peer got an ERROR) or WIRE_ENOMEM.
+ * the log.  Queues our HELLO and arms the handshake timer.  0 or
+ * WIRE_ENOMEM.
+ *
+ * Limits that keep the owner in (as sshd's MaxStartups): at most
+ * DMN_MAX_PREAUTH connections that have not authenticated yet, at most
+ * DMN_MAX_PREAUTH_ADDR of them from one address.  A new connection over
+ * either limit is served; the oldest unauthenticated connection from its
+ * own address (or, over the total, from the address holding the most) is
+ * dropped with ERROR EBUSY instead, so a console that authenticates
+ * promptly always gets in.  At most DMN_MAX_CONSOLES authenticated
+ * consoles: one more is refused at AUTH with EBUSY.  Task connections
+ * (the session's Unix socket) have no limit but memory and descriptors.
  */
 int dmn_conn_open(dmn_server *srv, int rfd, int wfd, const char *addr);
 
@@ -108,6 +130,13 @@ void dmn_work_free(dmn_server *srv);
 void dmn_work_session(dmn_server *srv, uint64_t id);
 /* The controller is gone (its stopped tasks stay stopped). */
 void dmn_work_release(dmn_server *srv);
+/* SESSION_ATTACH: the detached session want (0: the one detached last)
+ * is the current one again.  Its id, or 0 with a sentence in err. */
+uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
+                         size_t errlen);
+/* After SESSION_OK of an attach: what the session held while detached
+ * (output, exits, stops) goes to the controller, then its events. */
+void dmn_work_replay(dmn_server *srv);
 /* A session message (FILE_PUT ... RESUME) from the controller c. */
 void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m);
 /* TASK_HELLO on task connection c: 0, or a WIRE_E* code with a sentence

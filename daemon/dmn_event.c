@@ -23,6 +23,7 @@
 #include "dmn_log.h"
 #include "dmn_ring.h"
 #include "pvt_event.h"
+#include "wire_ev.h"
 #include "wire_fmt.h"
 
 #define DMN_EV_PUMP_MS 20         /* retry while the console's queue is full */
@@ -59,7 +60,8 @@ typedef struct dmn_evitem {
 } dmn_evitem;
 
 struct dmn_evq {
-	dmn_work *w;             /* owner; borrowed */
+	dmn_work *w;             /* the daemon's work state; borrowed */
+	dmn_sess *sess;          /* the session it belongs to; borrowed */
 	size_t mem_cap;          /* bytes of items kept in memory */
 	uint64_t spill_cap;      /* largest spill file */
 	dmn_evitem *head, *tail; /* items in memory, oldest first */
@@ -183,8 +185,9 @@ static int ev_spill_open(dmn_evq *q)
 	if (q->sfd >= 0)
 		return 0;
 	if (q->w->base[0] == '\0' ||
-	    dmn_pathf(q->spath, sizeof q->spath, "%s/%ld-events.spill",
-	              q->w->base, (long)getpid()) != 0)
+	    dmn_pathf(q->spath, sizeof q->spath, "%s/%ld-s%llu-events.spill",
+	              q->w->base, (long)getpid(),
+	              (unsigned long long)q->sess->id) != 0)
 		return -1;
 	q->sfd = open(q->spath, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
 	if (q->sfd < 0) {
@@ -443,7 +446,9 @@ static void ev_pump_later(dmn_evq *q, unsigned ms)
  * small; loads spilled items as memory frees. */
 static void ev_pump(dmn_evq *q)
 {
-	wire_peer *out = dmn_work_ctl(q->w);
+	/* only to the session's own console (its queue holds them while
+	 * it is detached) */
+	wire_peer *out = q->sess == q->w->cur ? dmn_work_ctl(q->w) : NULL;
 	dmn_evitem *it;
 	int sent = 0;
 
@@ -469,30 +474,63 @@ static void ev_pump(dmn_evq *q)
 		sent = 1;
 	}
 	if (sent)
-		dmn_conn_kick(q->w->srv->controller);
+		dmn_work_kick(q->w);
 }
 
 /* ---- records to canonical events ----------------------------------------- */
 
-/* Packs record number seq as the canonical array. */
-static void ev_pack_one(msgpack_packer *pk, const pvt_event *r, uint64_t seq)
+/* Record number seq of a process, r, as the canonical record at out. */
+static void ev_put_one(unsigned char *out, const pvt_event *r, uint64_t seq)
 {
-	msgpack_pack_array(pk, 15);
-	msgpack_pack_uint64(pk, seq);
-	msgpack_pack_uint16(pk, r->kind);
-	msgpack_pack_uint16(pk, r->op);
-	msgpack_pack_uint64(pk, r->t_ns);
-	msgpack_pack_uint64(pk, r->delta_ns);
-	msgpack_pack_uint32(pk, r->file);
-	msgpack_pack_uint32(pk, r->func);
-	msgpack_pack_int32(pk, r->line);
-	msgpack_pack_int32(pk, r->peer);
-	msgpack_pack_int32(pk, r->tag);
-	msgpack_pack_int64(pk, r->bytes);
-	msgpack_pack_int32(pk, r->result);
-	msgpack_pack_int32(pk, r->aux);
-	msgpack_pack_uint32(pk, r->comm);
-	msgpack_pack_uint32(pk, r->ref);
+	wire_ev e;
+
+	e.seq = seq;
+	e.t_ns = r->t_ns;
+	e.delta_ns = r->delta_ns;
+	e.bytes = r->bytes;
+	e.kind = r->kind;
+	e.op = r->op;
+	e.file = r->file;
+	e.func = r->func;
+	e.line = r->line;
+	e.peer = r->peer;
+	e.tag = r->tag;
+	e.result = r->result;
+	e.aux = r->aux;
+	e.comm = r->comm;
+	e.ref = r->ref;
+	wire_ev_put(out, &e);
+}
+
+/* Packs n records from recs (the first is number first) into q's scratch
+ * buffer as one bin of canonical records, after the batch and process
+ * numbers.  Notes PROG_EXIT and CRASH.  0, or -1 out of memory. */
+static int ev_pack_batch(dmn_evq *q, dmn_proc *p, const char *recs,
+                         uint64_t first, uint64_t n)
+{
+	msgpack_packer pk;
+	unsigned char *out;
+	pvt_event r;
+	uint64_t k;
+
+	wire_buf_reset(&q->scratch);
+	msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
+	msgpack_pack_uint64(&pk, ++q->batch);
+	msgpack_pack_uint64(&pk, p->num);
+	msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE);
+	if (wire_buf_reserve(&q->scratch, (size_t)n * WIRE_EV_SIZE) != 0)
+		return -1;
+	out = (unsigned char *)wire_buf_tail(&q->scratch);
+	for (k = 0; k < n; k++) {
+		memcpy(&r, recs + k * PVT_EVENT_SIZE, sizeof r);
+		if (r.kind == PVT_EV_PROG_EXIT)
+			p->ev_status = r.aux;
+		else if (r.kind == PVT_EV_CRASH)
+			p->ev_signal = r.aux;
+		ev_put_one(out + k * WIRE_EV_SIZE, &r, first + k);
+	}
+	wire_buf_commit(&q->scratch, (size_t)n * WIRE_EV_SIZE);
+	return 0;
 }
 
 /* Queues an EVENTS_LOST item. */
@@ -522,29 +560,17 @@ static void ev_lost(dmn_evq *q, uint64_t proc, uint64_t count,
 static void ev_batches(dmn_evq *q, dmn_proc *p, const char *recs,
                        uint64_t first, uint64_t n)
 {
-	msgpack_packer pk;
 	dmn_evitem *it;
-	pvt_event r;
-	uint64_t i, k, chunk;
+	uint64_t i, chunk;
 
 	for (i = 0; i < n; i += chunk) {
 		chunk = n - i < DMN_EV_BATCH ? n - i : DMN_EV_BATCH;
-		wire_buf_reset(&q->scratch);
-		msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
-		msgpack_pack_uint64(&pk, ++q->batch);
-		msgpack_pack_uint64(&pk, p->num);
-		msgpack_pack_array(&pk, (size_t)chunk);
-		for (k = i; k < i + chunk; k++) {
-			memcpy(&r, recs + k * PVT_EVENT_SIZE, sizeof r);
-			if (r.kind == PVT_EV_PROG_EXIT)
-				p->ev_status = r.aux;
-			else if (r.kind == PVT_EV_CRASH)
-				p->ev_signal = r.aux;
-			ev_pack_one(&pk, &r, first + k);
-		}
-		it = ev_item(WIRE_NODE_EVENTS, 3, q->batch, p->num,
-		             wire_buf_head(&q->scratch),
-		             wire_buf_used(&q->scratch));
+		it = NULL;
+		if (ev_pack_batch(q, p, recs + i * PVT_EVENT_SIZE, first + i,
+		                  chunk) == 0)
+			it = ev_item(WIRE_NODE_EVENTS, 3, q->batch, p->num,
+			             wire_buf_head(&q->scratch),
+			             wire_buf_used(&q->scratch));
 		q->n_batches++;
 		if (it == NULL || ev_push(q, it) != 0) {
 			if (!q->dropping)
@@ -856,20 +882,29 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	return 0;
 }
 
+/* The queue of p's session, or NULL. */
+static dmn_evq *ev_q(const dmn_proc *p)
+{
+	return p->sess != NULL ? p->sess->evq : NULL;
+}
+
 void dmn_ev_drain(dmn_work *w, dmn_proc *p)
 {
+	dmn_evq *q = ev_q(p);
 	dmn_evproc *e;
 
-	if (w->evq == NULL || (e = ev_proc(w->evq, p->num, 0)) == NULL ||
+	(void)w;
+	if (q == NULL || (e = ev_proc(q, p->num, 0)) == NULL ||
 	    e->ring.h == NULL)
 		return;
-	ev_ring_drain(w->evq, p, e);
-	ev_pump(w->evq);
+	ev_ring_drain(q, p, e);
+	ev_pump(q);
 }
 
 int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
                 size_t errlen)
 {
+	dmn_evq *q = ev_q(p);
 	uint64_t proc;
 	int rc;
 
@@ -885,21 +920,26 @@ int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
 		         (unsigned long long)p->num);
 		return WIRE_EPROTO;
 	}
+	if (q == NULL) {
+		snprintf(err, errlen, "%s: proc %llu has no session",
+		         wire_type_name(m->type), (unsigned long long)p->num);
+		return WIRE_ESTATE;
+	}
 	if (m->type == WIRE_EVENT_STRINGS)
-		rc = ev_strings(w->evq, p, m, err, errlen);
+		rc = ev_strings(q, p, m, err, errlen);
 	else if (m->type == WIRE_EVENT_RING)
-		rc = ev_ring_attach(w->evq, p, m, err, errlen);
+		rc = ev_ring_attach(q, p, m, err, errlen);
 	else if (m->type == WIRE_EVENTS_KICK)
 		rc = 0, dmn_ev_drain(w, p);
 	else
-		rc = ev_events(w->evq, p, m, err, errlen);
-	ev_pump(w->evq);
+		rc = ev_events(q, p, m, err, errlen);
+	ev_pump(q);
 	return rc;
 }
 
 void dmn_ev_ack(dmn_work *w, dmn_conn *c, const wire_msg *m)
 {
-	dmn_evq *q = w->evq;
+	dmn_evq *q = w->cur != NULL ? w->cur->evq : NULL;
 	char err[WIRE_TEXT_MAX];
 	uint64_t batch;
 
@@ -907,6 +947,8 @@ void dmn_ev_ack(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		dmn_work_err(c, WIRE_EARG, m->seq, "%s", err);
 		return;
 	}
+	if (q == NULL)
+		return;
 	while (q->head != NULL && q->head->sent &&
 	       (q->head->type == WIRE_EVENTS_LOST || q->head->batch <= batch)) {
 		if (q->head->type == WIRE_NODE_EVENTS)
@@ -918,11 +960,28 @@ void dmn_ev_ack(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		q->dropping = 0;
 	}
 	ev_pump(q);
+	dmn_work_sess_check(w, w->cur);
+}
+
+/* Logs what q went through. */
+static void ev_log_counts(const dmn_evq *q)
+{
+	dmn_log(DMN_INFO, "events of session %llu: %llu received in %llu "
+	        "batches, %llu acknowledged, %llu spilled, %llu dropped, "
+	        "%llu missing (gaps); %lu bytes waiting in memory, %llu in "
+	        "the spill file", (unsigned long long)q->sess->id,
+	        (unsigned long long)q->n_events,
+	        (unsigned long long)q->n_batches,
+	        (unsigned long long)q->n_acked,
+	        (unsigned long long)q->n_spilled,
+	        (unsigned long long)q->n_dropped,
+	        (unsigned long long)q->n_gap, (unsigned long)q->mem,
+	        (unsigned long long)(q->swr - q->srd));
 }
 
 void dmn_ev_controller(dmn_work *w)
 {
-	dmn_evq *q = w->evq;
+	dmn_evq *q = w->cur != NULL ? w->cur->evq : NULL;
 	dmn_evproc *e;
 	dmn_evitem *it;
 
@@ -933,35 +992,39 @@ void dmn_ev_controller(dmn_work *w)
 	for (e = q->procs; e != NULL; e = e->next)
 		e->sent_str = 0;
 	q->cursor = q->head;
-	dmn_log(DMN_INFO, "events: %llu received in %llu batches, %llu "
-	        "acknowledged, %llu spilled, %llu dropped, %llu missing "
-	        "(gaps); %lu bytes waiting in memory, %llu in the spill file",
-	        (unsigned long long)q->n_events,
-	        (unsigned long long)q->n_batches,
-	        (unsigned long long)q->n_acked,
-	        (unsigned long long)q->n_spilled,
-	        (unsigned long long)q->n_dropped,
-	        (unsigned long long)q->n_gap, (unsigned long)q->mem,
-	        (unsigned long long)(q->swr - q->srd));
+	ev_log_counts(q);
 	ev_pump_later(q, 0);
 }
 
-void dmn_ev_proc_gone(dmn_work *w, uint64_t num)
+uint64_t dmn_ev_pending(const dmn_sess *s)
 {
-	dmn_evproc *e;
-	dmn_proc *p;
+	const dmn_evitem *it;
+	uint64_t n = 0;
 
-	if (w->evq == NULL || (e = ev_proc(w->evq, num, 0)) == NULL)
-		return;
-	if (e->ring.h != NULL && (p = ev_find_proc(w, num)) != NULL)
-		ev_ring_drain(w->evq, p, e); /* all it wrote, also if killed */
-	dmn_ring_unmap(&e->ring);
-	e->gone = 1;
-	ev_proc_check(w->evq, e);
-	ev_pump(w->evq);
+	if (s == NULL || s->evq == NULL)
+		return 0;
+	for (it = s->evq->head; it != NULL; it = it->next)
+		n++;
+	return n + (s->evq->swr > s->evq->srd);
 }
 
-int dmn_ev_new(dmn_work *w)
+void dmn_ev_proc_gone(dmn_work *w, dmn_proc *p)
+{
+	dmn_evq *q = ev_q(p);
+	dmn_evproc *e;
+
+	(void)w;
+	if (q == NULL || (e = ev_proc(q, p->num, 0)) == NULL)
+		return;
+	if (e->ring.h != NULL)
+		ev_ring_drain(q, p, e); /* all it wrote, also if killed */
+	dmn_ring_unmap(&e->ring);
+	e->gone = 1;
+	ev_proc_check(q, e);
+	ev_pump(q);
+}
+
+int dmn_ev_new(dmn_work *w, dmn_sess *s)
 {
 	const dmn_config *cfg = w->srv->cfg;
 	dmn_evq *q = calloc(1, sizeof *q);
@@ -969,25 +1032,26 @@ int dmn_ev_new(dmn_work *w)
 	if (q == NULL)
 		return -1;
 	q->w = w;
+	q->sess = s;
 	q->sfd = -1;
 	q->mem_cap = cfg->events_mem ? cfg->events_mem : DMN_EV_MEM_DEFAULT;
 	q->spill_cap = cfg->events_spill ? cfg->events_spill
 	                                 : DMN_EV_SPILL_DEFAULT;
 	wire_buf_init(&q->scratch, DMN_EV_SCRATCH);
-	w->evq = q;
+	s->evq = q;
 	return 0;
 }
 
-void dmn_ev_free(dmn_work *w)
+void dmn_ev_free(dmn_sess *s)
 {
-	dmn_evq *q = w->evq;
+	dmn_evq *q = s != NULL ? s->evq : NULL;
 	dmn_evproc *e;
 
 	if (q == NULL)
 		return;
-	dmn_ev_controller(w); /* logs the counts */
-	dmn_timer_del(w->srv->loop, q->timer);
-	dmn_timer_del(w->srv->loop, q->ring_timer);
+	ev_log_counts(q);
+	dmn_timer_del(q->w->srv->loop, q->timer);
+	dmn_timer_del(q->w->srv->loop, q->ring_timer);
 	free(q->ring_buf);
 	while (q->head != NULL)
 		ev_pop(q);
@@ -1002,5 +1066,5 @@ void dmn_ev_free(dmn_work *w)
 	}
 	wire_buf_destroy(&q->scratch);
 	free(q);
-	w->evq = NULL;
+	s->evq = NULL;
 }

@@ -1,7 +1,8 @@
 /*
  * dmn_loop.c — poll(2)-based event loop (dmn_loop.h).
  *
- * Layout: a fixed array of fd slots and a fixed array of timer slots.  Each
+ * Layout: an array of fd slots and an array of timer slots, each doubled
+ * when full (the sizes given to dmn_loop_new are where they start).  Each
  * round builds a pollfd array from the live slots, remembering each slot's
  * generation; a slot removed or reused by a callback during the round has a
  * new generation and is skipped, so callbacks can close anything safely.
@@ -10,6 +11,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dmn_loop.h"
 #include "wire_msg.h"
@@ -89,7 +91,37 @@ static dmn_fd_slot *dmn_loop_find(dmn_loop *l, int fd)
 	return NULL;
 }
 
-/* A free fd slot, or NULL when the loop is full. */
+/* Doubles the fd arrays (slots and the per-round scratch; indices stay
+ * valid, so a round in progress goes on).  0 or -1 out of memory. */
+static int dmn_loop_grow_fds(dmn_loop *l)
+{
+	int i, cap = l->max_fds * 2;
+	dmn_fd_slot *f;
+	struct pollfd *pf;
+	int *so;
+	unsigned *go;
+
+	if ((f = realloc(l->fds, (size_t)cap * sizeof *f)) == NULL)
+		return -1;
+	l->fds = f;
+	if ((pf = realloc(l->pfds, (size_t)cap * sizeof *pf)) == NULL)
+		return -1;
+	l->pfds = pf;
+	if ((so = realloc(l->slot_of, (size_t)cap * sizeof *so)) == NULL)
+		return -1;
+	l->slot_of = so;
+	if ((go = realloc(l->gen_of, (size_t)cap * sizeof *go)) == NULL)
+		return -1;
+	l->gen_of = go;
+	for (i = l->max_fds; i < cap; i++) {
+		memset(&l->fds[i], 0, sizeof l->fds[i]);
+		l->fds[i].fd = -1;
+	}
+	l->max_fds = cap;
+	return 0;
+}
+
+/* A free fd slot (the arrays grow when full), or NULL out of memory. */
 static dmn_fd_slot *dmn_loop_free_slot(dmn_loop *l)
 {
 	int i;
@@ -97,7 +129,9 @@ static dmn_fd_slot *dmn_loop_free_slot(dmn_loop *l)
 	for (i = 0; i < l->max_fds; i++)
 		if (l->fds[i].fd < 0)
 			return &l->fds[i];
-	return NULL;
+	if (dmn_loop_grow_fds(l) != 0)
+		return NULL;
+	return &l->fds[i];
 }
 
 int dmn_loop_add(dmn_loop *l, int fd, const dmn_io_ops *ops, void *ctx,
@@ -153,20 +187,34 @@ void dmn_loop_del(dmn_loop *l, int fd)
 	s->ctx = NULL;
 }
 
+/* Doubles the timer array.  0 or -1 out of memory. */
+static int dmn_loop_grow_timers(dmn_loop *l)
+{
+	int cap = l->max_timers * 2;
+	dmn_timer *t = realloc(l->timers, (size_t)cap * sizeof *t);
+
+	if (t == NULL)
+		return -1;
+	memset(t + l->max_timers, 0, (size_t)(cap - l->max_timers) * sizeof *t);
+	l->timers = t;
+	l->max_timers = cap;
+	return 0;
+}
+
 long dmn_timer_add(dmn_loop *l, unsigned ms, dmn_timer_fn fn, void *ctx)
 {
 	int i;
 
-	for (i = 0; i < l->max_timers; i++) {
-		if (l->timers[i].id != 0)
-			continue;
-		l->timers[i].id = ++l->next_id;
-		l->timers[i].due_ns = wire_now_ns() + (uint64_t)ms * 1000000u;
-		l->timers[i].fn = fn;
-		l->timers[i].ctx = ctx;
-		return l->timers[i].id;
-	}
-	return -1;
+	for (i = 0; i < l->max_timers; i++)
+		if (l->timers[i].id == 0)
+			break;
+	if (i == l->max_timers && dmn_loop_grow_timers(l) != 0)
+		return -1;
+	l->timers[i].id = ++l->next_id;
+	l->timers[i].due_ns = wire_now_ns() + (uint64_t)ms * 1000000u;
+	l->timers[i].fn = fn;
+	l->timers[i].ctx = ctx;
+	return l->timers[i].id;
 }
 
 void dmn_timer_del(dmn_loop *l, long id)
@@ -255,6 +303,7 @@ static void dmn_loop_dispatch(dmn_loop *l, int k)
 		else if (s->ops->on_error != NULL && (re & POLLHUP))
 			s->ops->on_error(l, fd, s->ctx);
 	}
+	s = &l->fds[l->slot_of[k]]; /* a callback may have grown the array */
 	if ((re & POLLOUT) && s->gen == l->gen_of[k] &&
 	    s->ops->on_write != NULL)
 		s->ops->on_write(l, fd, s->ctx);

@@ -26,14 +26,14 @@ typedef struct dmn_io_ops {
 	dmn_io_fn on_error; /* POLLERR/POLLNVAL, or hang-up with no data */
 } dmn_io_ops;
 
-/* Makes a loop for at most max_fds descriptors and max_timers timers.
- * NULL when out of memory.  Free with dmn_loop_free. */
+/* Makes a loop with room for max_fds descriptors and max_timers timers
+ * to start with (both grow when full).  NULL when out of memory.  Free with dmn_loop_free. */
 dmn_loop *dmn_loop_new(int max_fds, int max_timers);
 /* Frees the loop (not the descriptors); NULL is a no-op. */
 void dmn_loop_free(dmn_loop *l);
 
 /* Watches fd for reading (read != 0) with ops (borrowed; must outlive the
- * registration) and ctx.  0, or -1 when the loop is full or fd is there. */
+ * registration) and ctx.  0, or -1 out of memory or when fd is there. */
 int dmn_loop_add(dmn_loop *l, int fd, const dmn_io_ops *ops, void *ctx,
 		 int read);
 /* Turns read or write interest of a registered fd on or off. */
@@ -43,7 +43,7 @@ void dmn_loop_want_write(dmn_loop *l, int fd, int on);
 void dmn_loop_del(dmn_loop *l, int fd);
 
 /* Starts a one-shot timer of ms milliseconds.  Returns its id (> 0), or
- * -1 when every timer slot is in use. */
+ * -1 out of memory. */
 long dmn_timer_add(dmn_loop *l, unsigned ms, dmn_timer_fn fn, void *ctx);
 /* Cancels a timer; ids that already fired or are <= 0 are ignored. */
 void dmn_timer_del(dmn_loop *l, long id);

@@ -27,7 +27,7 @@
 	"usage: paravtd [-hV] [--listen ADDR:PORT] [--allow-remote] "      \
 	"[--stdio] [--token-file FILE] [--log FILE] [--name NODE] "        \
 	"[--port-file FILE] [--pid-file FILE] [--max-frame BYTES] "        \
-	"[--runtime-dir DIR]\n"                                             \
+	"[--runtime-dir DIR] [--orphan-timeout SECS]\n"                     \
 	"       paravtd --pvm-rsh HOST [-l USER] [-n] COMMAND...\n"
 
 /* Everything the command line can say. */
@@ -45,15 +45,17 @@ typedef struct dmn_opts {
 	const char *runtime_dir;/* holds lib/libparavt.a and include/ */
 	unsigned long ev_mem;   /* --events-mem (hidden, tests), 0 default */
 	unsigned long ev_spill; /* --events-spill (hidden, tests), 0 default */
+	unsigned long orphan;   /* --orphan-timeout, seconds */
 	const char *argv0;      /* our argv[0] (finds the runtime) */
 	int help;               /* -h given */
 	int version;            /* -V given */
 } dmn_opts;
 
-/* Descriptors watched: connections, pipes of programs and builds, task
- * sockets, the listener and the signal pipe. */
+/* Descriptors watched to start with (the loop grows): connections,
+ * pipes of programs and builds, task sockets, the listener and the
+ * signal pipe. */
 #define DMN_LOOP_FDS \
-	(DMN_MAX_CONNS + 2 * DMN_MAX_PROCS + DMN_MAX_JOBS + DMN_MAX_SESS + 8)
+	(DMN_CONNS_START + 2 * DMN_MAX_PROCS + DMN_MAX_JOBS + DMN_MAX_SESS + 8)
 
 static int dmn_sig_pipe[2] = {-1, -1}; /* self-pipe: signal -> loop */
 static volatile sig_atomic_t dmn_sig_last; /* last signal number */
@@ -83,6 +85,12 @@ static void dmn_usage(FILE *fp)
 	      "DIR/lib, DIR/include\n"
 	      "                         (default: next to the paravtd "
 	      "binary, BIN/..)\n"
+	      "  --orphan-timeout SECS  how long a session whose console "
+	      "is gone keeps its\n"
+	      "                         processes and events for a console "
+	      "to attach\n"
+	      "                         (default 600; 0: until the daemon "
+	      "stops)\n"
 	      "  --pvm-rsh HOST ...     the PVM_RSH helper of a PVM run on "
 	      "several nodes:\n"
 	      "                         has HOST's paravtd start its pvmd "
@@ -130,6 +138,9 @@ static int dmn_opt_value(dmn_opts *o, const char *name, const char *v,
 	} else if (strcmp(name, "--events-spill") == 0) {
 		if (dmn_num(v, 1024, 0xffffffffUL, &o->ev_spill) != 0)
 			goto out_bad;
+	} else if (strcmp(name, "--orphan-timeout") == 0) {
+		if (dmn_num(v, 0, 30UL * 24 * 3600, &o->orphan) != 0)
+			goto out_bad;
 	} else if (strcmp(name, "--proto-version") == 0) {
 		if (dmn_num(v, 0, 0xffffffffUL, &o->proto) != 0)
 			goto out_bad;
@@ -149,7 +160,8 @@ static int dmn_opt_takes_value(const char *name)
 	static const char *const with[] = {
 		"--listen", "--token-file", "--log", "--name", "--port-file",
 		"--pid-file", "--max-frame", "--proto-version",
-		"--runtime-dir", "--events-mem", "--events-spill", NULL
+		"--runtime-dir", "--events-mem", "--events-spill",
+		"--orphan-timeout", NULL
 	};
 	int i;
 
@@ -189,6 +201,7 @@ static int dmn_parse(int argc, char **argv, dmn_opts *o, char *err,
 	o->listen = DMN_DEFAULT_LISTEN;
 	o->max_frame = WIRE_FRAME_MAX_DEFAULT;
 	o->proto = WIRE_PROTO_VERSION;
+	o->orphan = DMN_ORPHAN_DEFAULT;
 	o->argv0 = argv[0];
 	for (i = 1; i < argc; i++) {
 		eq = strchr(argv[i], '=');
@@ -367,6 +380,7 @@ static int dmn_run(const dmn_opts *o, dmn_loop *l)
 	cfg.runtime_dir = o->runtime_dir;
 	cfg.events_mem = o->ev_mem;
 	cfg.events_spill = o->ev_spill;
+	cfg.orphan_timeout = (unsigned)o->orphan;
 	if (dmn_token(o, &cfg, err, sizeof err) != 0)
 		goto out_err;
 	dmn_server_init(&srv, l, &cfg);
@@ -445,7 +459,7 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	l = dmn_loop_new(DMN_LOOP_FDS, DMN_MAX_CONNS + 8);
+	l = dmn_loop_new(DMN_LOOP_FDS, DMN_CONNS_START + 8);
 	if (l == NULL) {
 		fprintf(stderr, "paravtd: out of memory\n");
 		return 1;

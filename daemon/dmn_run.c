@@ -45,6 +45,13 @@ dmn_proc *dmn_run_find(dmn_work *w, uint64_t num)
 	return NULL;
 }
 
+dmn_proc *dmn_run_find_own(dmn_work *w, uint64_t num)
+{
+	dmn_proc *p = dmn_run_find(w, num);
+
+	return p != NULL && p->sess == w->cur ? p : NULL;
+}
+
 /* Closes output pipe k (0 stdout, 1 stderr) of p if open. */
 static void dmn_proc_close(dmn_work *w, dmn_proc *p, int k)
 {
@@ -88,7 +95,7 @@ void dmn_proc_free(dmn_work *w, dmn_proc *p)
 	if (p->task != NULL)
 		dmn_conn_fail(p->task, WIRE_ESTATE, 0, "process ended", 1);
 	s->nprocs--;
-	dmn_ev_proc_gone(w, p->num);
+	dmn_ev_proc_gone(w, p);
 	free(p);
 	if (s->nprocs == 0)
 		dmn_pvm_idle(w, s);
@@ -113,17 +120,19 @@ static int dmn_proc_read(dmn_work *w, dmn_proc *p, int k)
 		dmn_proc_close(w, p, k);
 		return -1;
 	}
-	c = dmn_work_ctl(w);
-	if (c == NULL)
-		return 1; /* nobody to show it to */
+	c = dmn_work_ctl_of(w, p->sess);
+	if (c == NULL) /* nobody to show it to */
+		return 1;
 	if (wire_pack(&c->out, WIRE_OUTPUT, wire_peer_seq(c), c->max_frame,
 	              (uint64_t)p->num, (uint64_t)(k + 1), (const void *)buf,
-	              (size_t)n) != 0)
-		dmn_log(DMN_WARN,
-		        "proc %llu: output dropped (console "
-		        "backlog full)",
-		        (unsigned long long)p->num);
-	dmn_conn_kick(w->srv->controller);
+	              (size_t)n) != 0) {
+		if (dmn_work_is_held(p->sess, c))
+			p->sess->out_lost += (uint64_t)n; /* held queue full */
+		else
+			dmn_log(DMN_WARN, "proc %llu: output dropped (console "
+			        "backlog full)", (unsigned long long)p->num);
+	}
+	dmn_work_kick(w);
 	return 1;
 }
 
@@ -150,8 +159,9 @@ static const dmn_io_ops dmn_proc_ops = {dmn_proc_on_read, NULL,
 
 void dmn_run_throttle(dmn_work *w, dmn_proc *p)
 {
-	wire_peer *c = dmn_work_ctl(w);
-	int on = c == NULL || wire_buf_used(&c->out) < DMN_OUT_HIGH;
+	wire_peer *c = dmn_work_ctl_of(w, p->sess);
+	int on = c == NULL || dmn_work_is_held(p->sess, c) ||
+	         wire_buf_used(&c->out) < DMN_OUT_HIGH;
 	int k;
 
 	for (k = 0; k < 2; k++)
@@ -164,7 +174,7 @@ void dmn_run_throttle(dmn_work *w, dmn_proc *p)
 /* Sends PROC_EXIT for p (status st from waitpid). */
 static void dmn_proc_exit_msg(dmn_work *w, dmn_proc *p, int st)
 {
-	wire_peer *c = dmn_work_ctl(w);
+	wire_peer *c = dmn_work_ctl_of(w, p->sess);
 	int64_t status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	int64_t sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 
@@ -177,12 +187,12 @@ static void dmn_proc_exit_msg(dmn_work *w, dmn_proc *p, int st)
 		return;
 	wire_pack(&c->out, WIRE_PROC_EXIT, wire_peer_seq(c), c->max_frame,
 	          (uint64_t)p->num, status, sig, p->last);
-	dmn_conn_kick(w->srv->controller);
+	dmn_work_kick(w);
 }
 
 void dmn_run_foreign_exit(dmn_work *w, dmn_proc *p)
 {
-	wire_peer *c = dmn_work_ctl(w);
+	wire_peer *c = dmn_work_ctl_of(w, p->sess);
 	int k, i;
 
 	/* What it wrote before it ended comes before PROC_EXIT: its exit
@@ -202,7 +212,7 @@ void dmn_run_foreign_exit(dmn_work *w, dmn_proc *p)
 		return;
 	wire_pack(&c->out, WIRE_PROC_EXIT, wire_peer_seq(c), c->max_frame,
 	          (uint64_t)p->num, p->ev_status, p->ev_signal, p->last);
-	dmn_conn_kick(w->srv->controller);
+	dmn_work_kick(w);
 }
 
 void dmn_run_poll(dmn_work *w, dmn_proc *p)
@@ -224,24 +234,39 @@ void dmn_run_poll(dmn_work *w, dmn_proc *p)
 	dmn_proc_free(w, p);
 }
 
+/* Kills p at once and frees it (its connection is gone or going). */
+static void dmn_run_kill_now(dmn_work *w, dmn_proc *p)
+{
+	if (p->foreign) {
+		kill(p->pid, SIGKILL);
+	} else {
+		kill(-p->pid, SIGKILL);
+		waitpid(p->pid, NULL, 0);
+	}
+	p->task = NULL; /* the connections are gone already */
+	dmn_proc_free(w, p);
+}
+
 void dmn_run_kill_all(dmn_work *w)
 {
-	dmn_proc *p;
 	int i;
 
-	for (i = 0; i < DMN_MAX_PROCS; i++) {
-		p = w->procs[i];
-		if (p == NULL)
-			continue;
-		if (p->foreign) {
-			kill(p->pid, SIGKILL);
-		} else {
-			kill(-p->pid, SIGKILL);
-			waitpid(p->pid, NULL, 0);
+	for (i = 0; i < DMN_MAX_PROCS; i++)
+		if (w->procs[i] != NULL)
+			dmn_run_kill_now(w, w->procs[i]);
+}
+
+int dmn_run_kill_sess(dmn_work *w, dmn_sess *s)
+{
+	int i, n = 0;
+
+	for (i = 0; i < DMN_MAX_PROCS; i++)
+		if (w->procs[i] != NULL && w->procs[i]->sess == s) {
+			kill(w->procs[i]->foreign ? w->procs[i]->pid
+			     : -w->procs[i]->pid, SIGKILL);
+			n++;
 		}
-		p->task = NULL; /* the connections are gone already */
-		dmn_proc_free(w, p);
-	}
+	return n;
 }
 
 /* ---- RUN ----------------------------------------------------------------- */
@@ -629,14 +654,15 @@ void dmn_run_kill(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		dmn_work_err(c, WIRE_EARG, m->seq, "KILL: %s", err);
 		return;
 	}
-	if (num != 0 && (p = dmn_run_find(w, num)) == NULL) {
+	if (num != 0 && (p = dmn_run_find_own(w, num)) == NULL) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "KILL: no process %llu",
 		             (unsigned long long)num);
 		return;
 	}
 	for (i = 0; i < DMN_MAX_PROCS; i++) {
 		p = w->procs[i];
-		if (p != NULL && (num == 0 || p->num == num)) {
+		if (p != NULL && p->sess == w->cur &&
+		    (num == 0 || p->num == num)) {
 			dmn_log(DMN_INFO, "proc %llu: killed on request",
 			        (unsigned long long)p->num);
 			kill(p->foreign ? p->pid : -p->pid, SIGKILL);

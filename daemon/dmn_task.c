@@ -256,10 +256,10 @@ static int dmn_task_foreign(dmn_work *w, dmn_conn *c, uint64_t pid,
 	        "mpirun) is proc %llu of run %llu", dmn_conn_id(c),
 	        (unsigned long long)pid, (unsigned long long)p->num,
 	        (unsigned long long)p->run);
-	if ((out = dmn_work_ctl(w)) != NULL) {
+	if ((out = dmn_work_ctl_of(w, p->sess)) != NULL) {
 		wire_pack(&out->out, WIRE_PROC_START, wire_peer_seq(out),
 		          out->max_frame, p->run, p->num, (uint64_t)p->pid);
-		dmn_conn_kick(w->srv->controller);
+		dmn_work_kick(w);
 	}
 	return 0;
 }
@@ -414,7 +414,7 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 		return;
 	}
 	dmn_ev_drain(w, p); /* the events up to a stop or crash come first */
-	out = dmn_work_ctl(w);
+	out = dmn_work_ctl_of(w, p->sess);
 	if (out == NULL) {
 		dmn_log(DMN_INFO, "proc %llu: %s with no console in control",
 		        (unsigned long long)p->num, wire_type_name(m->type));
@@ -423,7 +423,7 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	if (dmn_task_relay(out, m, p->num) != 0)
 		dmn_log(DMN_WARN, "proc %llu: %s too large for the console",
 		        (unsigned long long)p->num, wire_type_name(m->type));
-	dmn_conn_kick(srv->controller);
+	dmn_work_kick(w);
 }
 
 /* ---- console -> task ----------------------------------------------------- */
@@ -446,7 +446,7 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		dmn_work_err(c, WIRE_EARG, m->seq, "%s", err);
 		return;
 	}
-	p = dmn_run_find(w, num);
+	p = dmn_run_find_own(w, num);
 	if (p == NULL) {
 		dmn_work_err(c, WIRE_EARG, m->seq, "%s: no process %llu", name,
 		             (unsigned long long)num);

@@ -33,6 +33,97 @@ void dmn_work_err(dmn_conn *c, int code, uint32_t ref, const char *fmt, ...)
 	dmn_conn_fail(c, code, ref, text, 0);
 }
 
+wire_peer *dmn_work_ctl_of(dmn_work *w, dmn_sess *s)
+{
+	if (s == NULL)
+		return NULL;
+	if (s == w->cur)
+		return dmn_work_ctl(w);
+	if (!s->detached || s->orphaned)
+		return NULL;
+	if (!s->held_ready) {
+		memset(&s->held, 0, sizeof s->held);
+		s->held.max_frame = WIRE_FRAME_MAX_DEFAULT;
+		wire_buf_init(&s->held.out, DMN_HELD_MAX);
+		s->held_ready = 1;
+	}
+	return &s->held;
+}
+
+int dmn_work_is_held(const dmn_sess *s, const wire_peer *out)
+{
+	return s != NULL && out == &s->held;
+}
+
+void dmn_work_kick(dmn_work *w)
+{
+	if (w->srv->controller != NULL)
+		dmn_conn_kick(w->srv->controller);
+}
+
+/* Frees what s held for its console. */
+static void dmn_sess_unhold(dmn_sess *s)
+{
+	if (s->held_ready)
+		wire_buf_destroy(&s->held.out);
+	s->held_ready = 0;
+}
+
+/* PROC_START again for every live process of s, so that a console that
+ * attaches knows them all (one that knew them ignores the repeat). */
+static void dmn_work_announce(dmn_work *w, dmn_sess *s, wire_peer *out)
+{
+	dmn_proc *p;
+	int i;
+
+	for (i = 0; i < DMN_MAX_PROCS; i++) {
+		p = w->procs[i];
+		if (p == NULL || p->sess != s || p->exited)
+			continue;
+		wire_pack(&out->out, WIRE_PROC_START, wire_peer_seq(out),
+		          out->max_frame, p->run, p->num, (uint64_t)p->pid);
+	}
+}
+
+void dmn_work_replay(dmn_server *srv)
+{
+	dmn_work *w = srv->work;
+	dmn_sess *s = w != NULL ? w->cur : NULL;
+	wire_peer *out = w != NULL ? dmn_work_ctl(w) : NULL;
+	const char *b;
+	size_t n, used = 0, k;
+	unsigned frames = 0;
+	wire_dec d;
+	wire_msg m;
+	int rc;
+
+	if (s == NULL || out == NULL)
+		return;
+	dmn_work_announce(w, s, out);
+	if (s->held_ready && wire_buf_used(&s->held.out) > 0 &&
+	    wire_dec_init(&d, s->held.max_frame) == 0) {
+		b = wire_buf_head(&s->held.out);
+		n = wire_buf_used(&s->held.out);
+		while (used < n) {
+			rc = wire_dec_step(&d, b + used, n - used, &k, &m,
+			                   NULL, 0);
+			used += k;
+			if (rc < 0 || (rc == 0 && k == 0))
+				break;
+			if (rc == 1 && wire_relay(&out->out, &m,
+			                          wire_peer_seq(out),
+			                          out->max_frame) == 0)
+				frames++;
+		}
+		wire_dec_destroy(&d);
+		dmn_log(DMN_INFO, "session %llu: %u frame(s) held while "
+		        "detached sent", (unsigned long long)s->id, frames);
+	}
+	dmn_sess_unhold(s);
+	dmn_work_kick(w);
+	dmn_ev_controller(w);
+}
+
 wire_peer *dmn_work_ctl(dmn_work *w)
 {
 	if (w->srv->controller == NULL)
@@ -129,6 +220,14 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 		w->cur = NULL;
 	dmn_pvm_stop(w, s);
 	dmn_task_unlisten(w, s);
+	dmn_timer_del(w->srv->loop, s->orphan_timer);
+	dmn_sess_unhold(s);
+	if (s->out_lost > 0)
+		dmn_log(DMN_INFO, "session %llu: %llu bytes of output while no "
+		        "console was attached were not kept",
+		        (unsigned long long)s->id,
+		        (unsigned long long)s->out_lost);
+	dmn_ev_free(s);
 	if (s->dir[0] != '\0') {
 		if (dmn_rmtree(s->dir) != 0)
 			dmn_log(DMN_WARN, "cannot remove %s: %s", s->dir,
@@ -145,8 +244,32 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 void dmn_work_sess_check(dmn_work *w, dmn_sess *s)
 {
 	if (s != NULL && s->detached && s->nprocs == 0 && s->njobs == 0 &&
-	    s->pvmd == NULL)
+	    s->pvmd == NULL && (s->orphaned || (dmn_ev_pending(s) == 0 &&
+	    (!s->held_ready || wire_buf_used(&s->held.out) == 0))))
 		dmn_sess_free(w, s);
+}
+
+/* Orphan timer: s had no console for --orphan-timeout seconds: its
+ * processes are killed (the reaper frees them and then s). */
+static void dmn_sess_orphan_expired(dmn_loop *l, long id, void *ctx)
+{
+	dmn_sess *s = ctx;
+	dmn_work *w = s->work;
+	int n;
+
+	(void)l;
+	(void)id;
+	s->orphan_timer = 0;
+	s->orphaned = 1;
+	n = dmn_run_kill_sess(w, s);
+	dmn_log(DMN_WARN, "session %llu: no console attached for %u s "
+	        "(--orphan-timeout): %d process(es) killed, its events "
+	        "dropped", (unsigned long long)s->id,
+	        w->srv->cfg->orphan_timeout, n);
+	if (n == 0)
+		dmn_pvm_stop(w, s);
+	dmn_work_reap_soon(w);
+	dmn_work_sess_check(w, s);
 }
 
 dmn_sess *dmn_work_cur(dmn_work *w, char *err, size_t errlen)
@@ -230,12 +353,6 @@ int dmn_work_new(dmn_server *srv, char *err, size_t errlen)
 		free(w);
 		return -1;
 	}
-	if (dmn_ev_new(w) != 0) {
-		snprintf(err, errlen, "out of memory");
-		dmn_port_destroy(&w->port);
-		free(w);
-		return -1;
-	}
 	if (access(w->port.rt_lib, R_OK) != 0)
 		dmn_log(DMN_WARN,
 		        "runtime library %s not found: programs are "
@@ -259,7 +376,6 @@ void dmn_work_free(dmn_server *srv)
 	for (i = 0; i < DMN_MAX_SESS; i++)
 		if (w->sess[i] != NULL)
 			dmn_sess_free(w, w->sess[i]);
-	dmn_ev_free(w);
 	if (getenv("PARAVT_SESSION_DIR") == NULL) {
 		char dbuf[64]; /* our session socket directory d<pid>/ */
 
@@ -273,6 +389,45 @@ void dmn_work_free(dmn_server *srv)
 	srv->work = NULL;
 }
 
+/* The oldest detached session with nothing running (its unacknowledged
+ * events are what a console could still attach for), or NULL. */
+static dmn_sess *dmn_work_oldest_idle(dmn_work *w)
+{
+	dmn_sess *o = NULL;
+	int i;
+
+	for (i = 0; i < DMN_MAX_SESS; i++)
+		if (w->sess[i] != NULL && w->sess[i]->detached &&
+		    w->sess[i]->nprocs == 0 && w->sess[i]->njobs == 0 &&
+		    w->sess[i]->pvmd == NULL &&
+		    (o == NULL || w->sess[i]->detached_ns < o->detached_ns))
+			o = w->sess[i];
+	return o;
+}
+
+/* A free slot in w->sess; a full table gives up the oldest idle detached
+ * session (saying so).  The slot, or -1. */
+static int dmn_work_sess_slot(dmn_work *w)
+{
+	dmn_sess *o;
+	int i;
+
+	for (i = 0; i < DMN_MAX_SESS; i++)
+		if (w->sess[i] == NULL)
+			return i;
+	if ((o = dmn_work_oldest_idle(w)) == NULL)
+		return -1;
+	dmn_log(DMN_WARN, "session %llu: dropped with %llu unacknowledged "
+	        "batch(es) to make room (limit %d sessions)",
+	        (unsigned long long)o->id,
+	        (unsigned long long)dmn_ev_pending(o), DMN_MAX_SESS);
+	dmn_sess_free(w, o);
+	for (i = 0; i < DMN_MAX_SESS; i++)
+		if (w->sess[i] == NULL)
+			return i;
+	return -1;
+}
+
 void dmn_work_session(dmn_server *srv, uint64_t id)
 {
 	dmn_work *w = srv->work;
@@ -281,9 +436,8 @@ void dmn_work_session(dmn_server *srv, uint64_t id)
 
 	if (w == NULL)
 		return;
-	for (i = 0; i < DMN_MAX_SESS && w->sess[i] != NULL; i++)
-		;
-	s = i < DMN_MAX_SESS ? calloc(1, sizeof *s) : NULL;
+	i = dmn_work_sess_slot(w);
+	s = i >= 0 ? calloc(1, sizeof *s) : NULL;
 	if (s == NULL) {
 		dmn_log(DMN_WARN, "session %llu: no room (limit %d sessions)",
 		        (unsigned long long)id, DMN_MAX_SESS);
@@ -293,9 +447,63 @@ void dmn_work_session(dmn_server *srv, uint64_t id)
 	s->id = id;
 	s->lfd = -1;
 	s->slfd = -1;
+	if (dmn_ev_new(w, s) != 0) {
+		dmn_log(DMN_WARN, "session %llu: out of memory",
+		        (unsigned long long)id);
+		free(s);
+		return;
+	}
 	w->sess[i] = s;
 	w->cur = s;
 	dmn_ev_controller(w);
+}
+
+/* The detached session numbered want (0: the one detached last), or
+ * NULL. */
+static dmn_sess *dmn_work_detached(dmn_work *w, uint64_t want)
+{
+	dmn_sess *s = NULL;
+	int i;
+
+	for (i = 0; i < DMN_MAX_SESS; i++) {
+		if (w->sess[i] == NULL || !w->sess[i]->detached ||
+		    w->sess[i]->orphaned)
+			continue;
+		if (want != 0 ? w->sess[i]->id == want
+		              : s == NULL ||
+		                        w->sess[i]->detached_ns > s->detached_ns)
+			s = w->sess[i];
+	}
+	return s;
+}
+
+uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
+                         size_t errlen)
+{
+	dmn_work *w = srv->work;
+	dmn_sess *s = w != NULL ? dmn_work_detached(w, want) : NULL;
+
+	if (s == NULL) {
+		if (want != 0)
+			snprintf(err, errlen, "no detached session %llu on "
+			         "this node", (unsigned long long)want);
+		else
+			snprintf(err, errlen, "no detached session on this "
+			         "node to attach to");
+		return 0;
+	}
+	dmn_timer_del(srv->loop, s->orphan_timer);
+	s->orphan_timer = 0;
+	s->detached = 0;
+	w->cur = s;
+	dmn_log(DMN_INFO, "session %llu: attached again after %.1f s; %d "
+	        "process(es), %llu unacknowledged batch(es)%s",
+	        (unsigned long long)s->id,
+	        (double)(wire_now_ns() - s->detached_ns) / 1e9, s->nprocs,
+	        (unsigned long long)dmn_ev_pending(s),
+	        s->out_lost > 0 ? "; some output while detached was lost "
+	        "(held queue full)" : "");
+	return s->id;
 }
 
 void dmn_work_release(dmn_server *srv)
@@ -308,11 +516,20 @@ void dmn_work_release(dmn_server *srv)
 	s = w->cur;
 	w->cur = NULL;
 	s->detached = 1;
+	s->detached_ns = wire_now_ns();
 	if (s->nprocs > 0)
 		dmn_log(DMN_INFO,
 		        "session %llu: console gone; %d process(es) "
-		        "keep running (stopped ones stay stopped)",
-		        (unsigned long long)s->id, s->nprocs);
+		        "keep running (stopped ones stay stopped) for %u s "
+		        "unless a console attaches",
+		        (unsigned long long)s->id, s->nprocs,
+		        srv->cfg->orphan_timeout);
+	if (srv->cfg->orphan_timeout > 0)
+		s->orphan_timer = dmn_timer_add(srv->loop,
+		        srv->cfg->orphan_timeout * 1000u,
+		        dmn_sess_orphan_expired, s);
+	if (s->orphan_timer < 0)
+		s->orphan_timer = 0;
 	dmn_work_sess_check(w, s);
 }
 

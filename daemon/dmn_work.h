@@ -40,6 +40,7 @@
 #define DMN_BUILD_SECONDS 120       /* a build is killed after this */
 #define DMN_REAP_MS 50              /* child polling interval */
 #define DMN_OUTPUT_CHUNK 16384      /* bytes per OUTPUT frame */
+#define DMN_HELD_MAX (8u << 20)     /* frames held for a detached session */
 
 typedef struct dmn_sess dmn_sess;
 typedef struct dmn_job dmn_job;
@@ -106,6 +107,17 @@ struct dmn_sess {
 	int nprocs;                        /* live processes started here */
 	int njobs;                         /* builds compiling */
 	int detached;                      /* its console is gone */
+	uint64_t detached_ns;              /* when (wire_now_ns) */
+	long orphan_timer;                 /* ends it when detached too
+	                                      long (--orphan-timeout), or 0 */
+	int orphaned;                      /* that time has passed */
+	uint64_t out_lost;                 /* output bytes nobody saw */
+	wire_peer held;                    /* frames for its console while
+	                                      detached (output, exits, stops;
+	                                      only .out and .seq used) */
+	int held_ready;                    /* held.out is initialised */
+	dmn_evq *evq;                      /* its events until acknowledged;
+	                                      owned */
 };
 
 /* A build in progress: compile each source, then link. */
@@ -187,10 +199,19 @@ struct dmn_work {
 	dmn_proc *procs[DMN_MAX_PROCS]; /* programs, NULL = free */
 	uint64_t next_proc;             /* last process number handed out */
 	long reaper;                    /* reaper timer id, or 0 */
-	dmn_evq *evq;                   /* events waiting for an ack; owned */
 };
 
 /* ---- dmn_work.c ---------------------------------------------------------- */
+
+/* Where a frame for session s goes: its console's connection if s is
+ * the session the controller has; while s is detached, s's held queue
+ * (DMN_HELD_MAX bytes, replayed to a console that attaches); else NULL.
+ * What a session's processes say reaches its own console only. */
+wire_peer *dmn_work_ctl_of(dmn_work *w, dmn_sess *s);
+/* True if out is a session's held queue (no connection to kick). */
+int dmn_work_is_held(const dmn_sess *s, const wire_peer *out);
+/* Asks the loop to flush the controller's connection, if there is one. */
+void dmn_work_kick(dmn_work *w);
 
 /* The controller's session with its directory and task socket made.
  * NULL with a sentence in err. */
@@ -238,12 +259,17 @@ void dmn_run_poll(dmn_work *w, dmn_proc *p);
 void dmn_run_throttle(dmn_work *w, dmn_proc *p);
 /* SIGKILLs every process group and reaps (shutdown). */
 void dmn_run_kill_all(dmn_work *w);
+/* SIGKILLs the processes of session s (the reaper frees them).  How
+ * many. */
+int dmn_run_kill_sess(dmn_work *w, dmn_sess *s);
 /* Appends q's PARAVT_* settings to e, and (if env is not NULL) their
  * pointers to env from *k on (at most DMN_RUN_ENV).  0, or -1 when e is
  * full. */
 int dmn_run_env(const dmn_runreq *q, dmn_argv *e, char **env, int *k);
 /* Process numbered num, or NULL. */
 dmn_proc *dmn_run_find(dmn_work *w, uint64_t num);
+/* The same, only if it belongs to the controller's session. */
+dmn_proc *dmn_run_find_own(dmn_work *w, uint64_t num);
 /* A new process entry in a free slot, numbered, or NULL. */
 dmn_proc *dmn_proc_new(dmn_work *w);
 /* Frees p: pipes, table slot, its session's count (may end the session

@@ -55,9 +55,11 @@ run_fuzz() {
 		log=$LOGS/$name.log
 		corpus=$TOP/build/tests/fuzz/corpus-$name
 		mkdir -p "$corpus"
-		seeds=$TOP/tests/fuzz/seeds
+		seeds=$TOP/tests/fuzz/seeds maxlen=4096
+		[ -d "$seeds-${name#fuzz_}" ] && seeds=$seeds-${name#fuzz_}
+		[ "$name" = fuzz_tfile ] && maxlen=16384 # whole small traces
 		if timeout $((secs + 60)) "$t" -max_total_time="$secs" \
-			-max_len=4096 -rss_limit_mb=1024 "$corpus" \
+			-max_len=$maxlen -rss_limit_mb=1024 "$corpus" \
 			$( [ -d "$seeds" ] && echo "$seeds" ) >"$log" 2>&1; then
 			pass=$((pass + 1))
 			echo "fuzz  $name: ok ($(grep -o 'Done [0-9]* runs' "$log" | tail -1))"

@@ -137,20 +137,23 @@ static int wire_mp_shape(unsigned char c, size_t *fixed, int *lenbytes,
 	}
 }
 
-long wire_msgpack_check(const unsigned char *p, size_t n)
+long wire_msgpack_measure(const unsigned char *p, size_t n, int *cut)
 {
 	uint64_t pending = 1, v;
 	size_t pos = 0, fixed;
 	int lenbytes, is_count, mul, i;
 	unsigned char c;
 
+	*cut = 1; /* every failure but an invalid byte is "bytes missing" */
 	while (pending > 0) {
 		if (pos >= n || pending > n - pos)
 			return WIRE_EMALFORMED; /* each object needs a byte */
 		c = p[pos++];
 		pending--;
-		if (wire_mp_shape(c, &fixed, &lenbytes, &is_count, &mul) < 0)
+		if (wire_mp_shape(c, &fixed, &lenbytes, &is_count, &mul) < 0) {
+			*cut = 0;
 			return WIRE_EMALFORMED;
+		}
 		v = (c >= 0x80 && c <= 0x9f) ? (uint64_t)(c & 0x0f) : 0;
 		if (lenbytes > 0) {
 			if ((size_t)lenbytes > n - pos)
@@ -167,7 +170,15 @@ long wire_msgpack_check(const unsigned char *p, size_t n)
 			return WIRE_EMALFORMED;
 		pos += (size_t)v;
 	}
+	*cut = 0;
 	return (long)pos;
+}
+
+long wire_msgpack_check(const unsigned char *p, size_t n)
+{
+	int cut;
+
+	return wire_msgpack_measure(p, n, &cut);
 }
 
 /* Reports an error once and makes it sticky. */

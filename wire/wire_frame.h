@@ -84,4 +84,9 @@ int wire_dec_step(wire_dec *d, const void *p, size_t n, size_t *used,
  * bytes, or WIRE_EMALFORMED.  Exposed for the fuzzer and tests. */
 long wire_msgpack_check(const unsigned char *p, size_t n);
 
+/* The same; on failure *cut says why: 1 if the bytes end before the
+ * object does (or its counts claim more objects than bytes remain: a
+ * truncated stream or a lie), 0 for a byte that is never valid msgpack. */
+long wire_msgpack_measure(const unsigned char *p, size_t n, int *cut);
+
 #endif

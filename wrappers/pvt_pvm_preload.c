@@ -11,9 +11,21 @@
  * function, so one call of the program is one probe.  The runtime is
  * single-threaded, like PVM 3.4's library.
  *
+ * Only the user's programs are traced.  PVM_EXPORT carries LD_PRELOAD
+ * to every task pvmd starts, PVM's own included: the group server pvmgs,
+ * which a task's first group call starts and which runs until the pvmd
+ * halts (traced, the run would wait for it to its time limit).  So a task
+ * that pvmd spawned (PVMEPID set, no PARAVT_PROC: not the daemon's own
+ * process, which is what the user named with --exec) and whose program
+ * is PVM's or the system's — named pvmgs, or its file (links resolved)
+ * under PVM_ROOT (default /usr/lib/pvm3), /usr/bin, /bin, /usr/sbin,
+ * /sbin, /usr/lib or /usr/libexec — is left alone: every pvm_* call goes
+ * straight to libpvm3 and the runtime never starts (pre_foreign).
+ *
  * Build: into libparavt_pvm.so with the runtime's PIC objects
  * (wrappers/module.mk), linked with -ldl.
  */
+#include <limits.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +37,63 @@
 #include "pvt_pvm_real.h"
 
 /* Calls of the program being traced now (0 or 1; more when PVM calls
- * its own exported names). */
+ * its own exported names); stays 1 in a program of PVM's or the
+ * system's (pre_foreign), whose calls all go straight to libpvm3. */
 static int pre_depth;
+
+/* True if path (absolute, links resolved) is dir or under it. */
+static int pre_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' ||
+	                                      path[n] == '\0');
+}
+
+/* True if this process is a task pvmd spawned from a program of PVM's or
+ * the system's (see the top of the file); false when it cannot tell. */
+static int pre_foreign(void)
+{
+	static const char *const sys[] = {"/usr/bin", "/bin", "/usr/sbin",
+	                                  "/sbin", "/usr/lib", "/usr/libexec",
+	                                  NULL};
+	char exe[PATH_MAX], root[PATH_MAX];
+	const char *pr = getenv("PVM_ROOT"), *base;
+	ssize_t n;
+	int i;
+
+	if (getenv("PVMEPID") == NULL || getenv("PARAVT_PROC") != NULL)
+		return 0;
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	base = strrchr(exe, '/') != NULL ? strrchr(exe, '/') + 1 : exe;
+	if (strcmp(base, "pvmgs") == 0)
+		return 1;
+	if (realpath(pr != NULL && *pr != '\0' ? pr : "/usr/lib/pvm3",
+	             root) != NULL && pre_under(exe, root))
+		return 1;
+	for (i = 0; sys[i] != NULL; i++)
+		if (pre_under(exe, sys[i]))
+			return 1;
+	return 0;
+}
+
+/* Once, before the first call: a foreign program's calls all go straight
+ * to libpvm3 from now on (pre_depth stays 1). */
+static void pre_once(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	if (pre_foreign())
+		pre_depth = 1;
+}
 
 /* See pvt_pvm_real.h. */
 void *pvt__pvm_real(const char *name)
@@ -60,6 +127,7 @@ PVT_PVM_REALS(PRE_REAL_FN_)
  * call when nested, else the wrapper. */
 #define PRE(T, name, ...)                                                   \
 	T rc;                                                               \
+	pre_once();                                                         \
 	if (pre_depth)                                                      \
 		return PVM_REAL(name)(__VA_ARGS__);                         \
 	pre_depth++;                                                        \
@@ -70,6 +138,7 @@ PVT_PVM_REALS(PRE_REAL_FN_)
 /* The same for a call without arguments. */
 #define PRE0(name)                                                          \
 	int rc;                                                             \
+	pre_once();                                                         \
 	if (pre_depth)                                                      \
 		return PVM_REAL(name)();                                    \
 	pre_depth++;                                                        \
@@ -180,6 +249,7 @@ int (*pvm_recvf(int (*fn)(int, int, int)))(int (*)(int, int, int))
 {
 	para_vt_recvf_fn rc;
 
+	pre_once();
 	if (pre_depth)
 		return PVM_REAL(pvm_recvf)(fn);
 	pre_depth++;

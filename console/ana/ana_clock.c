@@ -33,10 +33,22 @@
 
 #define ANA_CLOCK_WINDOW_NS 1000000000LL
 
+/* Largest time a sample may hold: 2^60 ns (36 years of uptime), so that
+ * no sum or multiple of a few of them overflows (a trace file is read
+ * from anywhere). */
+#define ANA_CLOCK_T_MAX ((int64_t)1 << 60)
+
+/* True if t is a time a clock sample may hold. */
+static int t_ok(int64_t t)
+{
+	return t >= 0 && t <= ANA_CLOCK_T_MAX;
+}
+
 /* The round trip of s, or -1 if s is not a possible sample. */
 static int64_t rtt_of(const ana_clock_sample *s)
 {
-	if (s->t3 < s->t0 || s->t2 < s->t1)
+	if (!t_ok(s->t0) || !t_ok(s->t1) || !t_ok(s->t2) || !t_ok(s->t3) ||
+	    s->t3 < s->t0 || s->t2 < s->t1)
 		return -1;
 	return (s->t3 - s->t0) - (s->t2 - s->t1) < 0
 		       ? 0
@@ -172,12 +184,25 @@ int ana_clock_fit(const ana_clock_sample *s, size_t n, ana_clock *out)
 	return 0;
 }
 
+/* a - b, saturated to the int64 range (times and offsets come from trace
+ * files that may hold anything). */
+static int64_t sat_sub(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_sub_overflow(a, b, &r))
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 int64_t ana_clock_to_console(const ana_clock *c, int64_t t_node)
 {
 	double d;
 
 	if (c == NULL || !c->valid)
 		return t_node;
-	d = c->drift * (double)(t_node - c->ref_ns);
-	return t_node - c->offset_ns - (int64_t)llround(d);
+	d = c->drift * (double)sat_sub(t_node, c->ref_ns);
+	if (!(d > -9e18 && d < 9e18))
+		d = 0; /* no sane drift moves a time that far */
+	return sat_sub(sat_sub(t_node, c->offset_ns), (int64_t)llround(d));
 }

@@ -25,6 +25,14 @@
  * came first in the source's program order; else the multicast.  A
  * multicast's match is its first receiver.
  *
+ * A send the process died inside (its START open, ANA_F_OPEN, and the
+ * process's last event a CRASH: killed by a signal, as pvm_kill does) is
+ * the last send of its channel: the receiver may have its message
+ * already (PVM's direct route delivers before pvm_send returns).  It is
+ * paired like a completed send when its channel has a receive left for
+ * it, and is not counted unmatched when none is (whether it left is
+ * unknown).  The receive's partner is then the START.
+ *
  * Group calls (barrier, reduce, gather, scatter, the MPI collectives):
  * the k-th call of an op on one communicator (PVM: one group) in each
  * process is instance k of that op there (ana_group_key); its members'
@@ -80,6 +88,16 @@ static inline bool matter(const ana_ev *e)
 {
 	return (e->kind >= PVT_EV_SEND_END && e->kind <= PVT_EV_GROUP_END) ||
 	       e->kind == PVT_EV_MCAST_DEST;
+}
+
+/* Whether (p, e) is a send process p died inside (see the top). */
+static bool died_in_send(const ana_trace *tr, uint32_t p, const ana_ev *e)
+{
+	const ana_proc *pr = &tr->procs[p];
+
+	return e->kind == PVT_EV_SEND_START && (e->flags & ANA_F_OPEN) &&
+	       e->peer >= 0 && pr->nev > 0 &&
+	       pr->ev[pr->nev - 1].kind == PVT_EV_CRASH;
 }
 
 static uint32_t chan_hash(uint32_t src, uint32_t dst, int32_t tag,
@@ -172,7 +190,8 @@ static chan *chan_of(matcher *m, uint32_t p, uint32_t i, int add,
 		if (has_dests(m->c.tr, p, i))
 			return NULL;
 		ch = tab_get(&m->t, p, ANA_NONE, e->tag, e->comm, add);
-	} else if (ana_is_send(e) || ana_is_recv(e)) {
+	} else if (ana_is_send(e) || ana_is_recv(e) ||
+		   died_in_send(m->c.tr, p, e)) {
 		int r = *is_recv = e->kind == PVT_EV_RECV_END;
 
 		if (m->last[r].p == p && m->last[r].peer == e->peer &&
@@ -260,7 +279,7 @@ static int count_chans(matcher *m)
 		for (i = 0; i < tr->procs[p].nev; i++) {
 			ana_ev *e = &tr->procs[p].ev[i];
 
-			if (!matter(e))
+			if (!matter(e) && !died_in_send(tr, p, e))
 				continue;
 			if (ana_group_mode(e) != ANA_G_NONE) {
 				if ((err = count_group(m, e)) < 0)
@@ -306,7 +325,7 @@ static int fill_chans(matcher *m)
 		for (i = 0; i < tr->procs[p].nev; i++) {
 			ana_ev *e = &tr->procs[p].ev[i];
 
-			if (!matter(e))
+			if (!matter(e) && !died_in_send(tr, p, e))
 				continue;
 			if (ana_group_mode(e) != ANA_G_NONE) {
 				m->by_key[m->goff[group_index(m, e)]++] =
@@ -361,6 +380,8 @@ static void pair_chan(matcher *m, chan *ch)
 		}
 	}
 	for (; si < ch->nsend; si++) {
+		if (ana_get(tr, snd[si])->kind == PVT_EV_SEND_START)
+			continue; /* died inside: maybe never sent */
 		ana_get(tr, snd[si])->flags |= ANA_F_UNMATCHED;
 		tr->sum.unmatched_sends++;
 	}

@@ -148,6 +148,7 @@ static void ana_stats_recvs(const ana_trace *tr, uint32_t j, ana_stats *st)
 			continue;
 		s = ana_get(tr, e->match);
 		if (s == NULL || (s->kind != PVT_EV_SEND_END &&
+				  s->kind != PVT_EV_SEND_START && /* died in it */
 				  s->kind != PVT_EV_MCAST_END &&
 				  s->kind != PVT_EV_MCAST_DEST))
 			continue;

@@ -27,11 +27,66 @@ build/tests/fuzz/gen_seeds: tests/fuzz/gen_seeds.c $(HOST_WIRE_LIB)
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(HOST_WIRE_LIB) -lmsgpackc
 
+# Seeds of fuzz_typedesc and fuzz_request: the typedesc test program's
+# table, values and requests (tests/fuzz/seeds-typedesc, seeds-request).
+build/tests/fuzz/gen_td_seeds: tests/fuzz/gen_td_seeds.c $(TD_FIXTURE_OBJS) \
+		$(HOST_TD_LIB) $(HOST_WIRE_LIB)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TD_TEST_CFLAGS) -o $@ $< $(TD_FIXTURE_OBJS) \
+		$(HOST_TD_LIB) $(HOST_WIRE_LIB) -lmsgpackc
+
 .PHONY: fuzz-seeds
-fuzz-seeds: build/tests/fuzz/gen_seeds
-	$(Q)mkdir -p tests/fuzz/seeds
+fuzz-seeds: build/tests/fuzz/gen_seeds build/tests/fuzz/gen_td_seeds
+	$(Q)mkdir -p tests/fuzz/seeds tests/fuzz/gen-td
 	$(Q)build/tests/fuzz/gen_seeds tests/fuzz/seeds
+	$(Q)build/tests/fuzz/gen_td_seeds tests/fuzz/gen-td && \
+		rm -rf tests/fuzz/seeds-typedesc tests/fuzz/seeds-request && \
+		mv tests/fuzz/gen-td/typedesc tests/fuzz/seeds-typedesc && \
+		mv tests/fuzz/gen-td/request tests/fuzz/seeds-request && \
+		rmdir tests/fuzz/gen-td
 
 fuzz: $(FUZZ_BINS)
 	$(Q)[ -n "$(FUZZ_BINS)" ] || { echo "fuzz: $(FUZZ_CC) not found"; exit 1; }
 	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/run.sh fuzz
+
+# What a console decodes from a node (type tables, values, value paths)
+# and what a node decodes from a console (value requests): the typedesc
+# sources compiled with the fuzzer.
+FUZZ_TD_NAMES := fuzz_typedesc fuzz_request
+ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
+FUZZ_BINS += $(FUZZ_TD_NAMES:%=build/tests/fuzz/%)
+endif
+
+build/tests/fuzz/fuzz_typedesc: tests/fuzz/fuzz_typedesc.c $(TD_CON_SRCS) \
+		$(FUZZ_WIRE_SRCS) $(wildcard typedesc/*.h wire/*.h)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CLANG,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) -Itypedesc -o $@ $< \
+		$(TD_CON_SRCS) $(FUZZ_WIRE_SRCS) $(FUZZ_LIBS)
+
+build/tests/fuzz/fuzz_request: tests/fuzz/fuzz_request.c $(TD_SHARED_SRCS) \
+		$(FUZZ_WIRE_SRCS) $(wildcard typedesc/*.h wire/*.h)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CLANG,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) -Itypedesc -o $@ $< \
+		$(TD_SHARED_SRCS) $(FUZZ_WIRE_SRCS) $(FUZZ_LIBS)
+
+# The trace-file reader and the command-line splitter: the whole console
+# but main, compiled with the fuzzer into build/tests/fuzz/con/.
+FUZZ_CON_SRCS := $(filter-out console/con_main.c,$(CONSOLE_SRCS)) \
+	$(ANA_SRCS) $(TD_CON_SRCS) breakpoints/bp_model.c $(WIRE_SRCS)
+FUZZ_CON_OBJS := $(FUZZ_CON_SRCS:%.c=build/tests/fuzz/con/%.o)
+FUZZ_CON_CFLAGS = $(filter-out -O2 -MMD -MP,$(CON_CFLAGS)) -O1 \
+	-fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined
+ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
+FUZZ_BINS += build/tests/fuzz/fuzz_tfile
+endif
+
+$(FUZZ_CON_OBJS): build/tests/fuzz/con/%.o: %.c
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CLANG,$@)$(FUZZ_CC) $(FUZZ_CON_CFLAGS) -c -o $@ $<
+
+build/tests/fuzz/fuzz_tfile: tests/fuzz/fuzz_tfile.c $(FUZZ_CON_OBJS)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,CLANG,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $(filter-out -O2 -MMD -MP,$(CON_CFLAGS)) \
+		-fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_CON_OBJS) \
+		$(CON_LIBS) $(ANA_LIBS)

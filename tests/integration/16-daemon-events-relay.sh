@@ -67,7 +67,8 @@ awk '$1 == "STR" { split($3, kv, "="); name[kv[2]] = $4 }
 expect_grep '^STR proc=1 id=[0-9]+ rt_prog\.c$' "$T/rt.out"
 ok "rt_prog traced from its start: $n events, contiguous, names resolved"
 
-# 2. Console gone mid-run, a new one gets everything once; acked = gone.
+# 2. Console gone mid-run, one that attaches gets everything once; acked =
+# gone, and the session with them.
 N=6000
 steps=""
 i=0
@@ -81,7 +82,7 @@ task_script slow.sh $steps
 	--run 2:2:plain:slow.sh --sleep-ms 400 >"$T/c1.out" 2>&1
 expect_grep '^PROC_START run=2 proc=2 ' "$T/c1.out"
 c1=$(grep -c '^EV proc=2 ' "$T/c1.out")
-"$WP" "$A" --wait-ms 10000 --send SESSION_OPEN:t3 --until PROC_EXIT --ack \
+"$WP" "$A" --wait-ms 10000 --send SESSION_ATTACH:t3 --until PROC_EXIT --ack \
 	--linger-ms 1500 >"$T/c2.out" 2>&1
 expect_grep '^PROC_EXIT proc=2 status=0 ' "$T/c2.out"
 check_seqs "$T/c2.out" 2 $N || fail "second console: not every event exactly once"
@@ -89,8 +90,10 @@ expect_grep '^STR proc=2 id=1 ev_file\.c$' "$T/c2.out" "strings re-sent to the n
 [ "$(grep -n '^STR proc=2 id=1 ' "$T/c2.out" | cut -d: -f1)" -lt \
   "$(grep -n '^NODE_EVENTS .* proc=2 ' "$T/c2.out" | head -1 | cut -d: -f1)" ] ||
 	fail "EVENT_STRINGS not before the first NODE_EVENTS"
-"$WP" "$A" --send SESSION_OPEN:t4 --linger-ms 800 >"$T/c3.out" 2>&1
+"$WP" "$A" --send SESSION_ATTACH:t4 --linger-ms 800 >"$T/c3.out" 2>&1
 expect_no_grep '^NODE_EVENTS .* proc=2 ' "$T/c3.out" "acknowledged batches are not sent again"
+expect_grep '^ERROR ESTATE .*no detached session on this node' "$T/c3.out" \
+	"a session whose process ended and whose events were all acknowledged is not kept"
 ok "console replaced mid-run: first saw $c1, the second all $N exactly once; acked batches gone"
 
 # 3. A malformed EVENTS frame: ERROR to the task, records counted lost.

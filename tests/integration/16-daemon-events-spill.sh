@@ -38,12 +38,12 @@ run_detached() {
 # 1. Spill and read back.
 start_daemon s1 linux-x86_64 --events-mem 4096
 run_detached s1
-"$WP" "127.0.0.1:$DPORT_s1" --wait-ms 10000 --send SESSION_OPEN:t2 --ack \
+"$WP" "127.0.0.1:$DPORT_s1" --wait-ms 10000 --send SESSION_ATTACH:t2 --ack \
 	--sleep-ms 3000 >"$T/s1.c2" 2>&1
 awk '$1 == "EV" && $2 == "proc=1" { split($3, kv, "="); if (kv[2] != n) { print "seq", kv[2], "expected", n; exit 1 } n++ }
      END { if (n != '$N') { print n, "events"; exit 1 } }' "$T/s1.c2" ||
 	fail "spilled events not all back, in order, once"
-sp=$(sed -n 's/.*events: [0-9]* received in [0-9]* batches, [0-9]* acknowledged, \([0-9]*\) spilled.*/\1/p' "$T/s1.log" | tail -1)
+sp=$(sed -n 's/.*events of session [0-9]*: [0-9]* received in [0-9]* batches, [0-9]* acknowledged, \([0-9]*\) spilled.*/\1/p' "$T/s1.log" | tail -1)
 [ "${sp:-0}" -gt 0 ] || { cat "$T/s1.log"; fail "nothing was spilled"; }
 expect_no_grep 'EVENTS_LOST' "$T/s1.c2"
 ok "memory cap 4 KiB: $sp batches spilled, all $N events back in order"
@@ -51,7 +51,7 @@ ok "memory cap 4 KiB: $sp batches spilled, all $N events back in order"
 # 2. Spill file full: counted loss.
 start_daemon s2 linux-x86_64 --events-mem 4096 --events-spill 40000
 run_detached s2
-"$WP" "127.0.0.1:$DPORT_s2" --wait-ms 10000 --send SESSION_OPEN:t2 --ack \
+"$WP" "127.0.0.1:$DPORT_s2" --wait-ms 10000 --send SESSION_ATTACH:t2 --ack \
 	--sleep-ms 3000 >"$T/s2.c2" 2>&1
 got=$(grep -c '^EV proc=1 ' "$T/s2.c2")
 lost=$(awk '$1 == "EVENTS_LOST" && $2 == "proc=1" { split($3, kv, "="); n += kv[2] } END { print n + 0 }' "$T/s2.c2")

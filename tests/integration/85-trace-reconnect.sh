@@ -1,14 +1,19 @@
 #!/bin/sh
-# 85-trace-reconnect.sh — a console killed in the middle of a traced run,
-# and a new console that connects to the same daemon afterwards: the new
-# console receives every event the first one had not acknowledged, each
-# exactly once, and together they have every event of the run.
+# 85-trace-reconnect.sh — a console killed in the middle of a traced run;
+# a new console that connects to the same daemon afterwards has a session
+# of its own and sees nothing of the first one's (issue 16: the orphan
+# leaked into the next console's session); a console that attaches
+# (node add --attach) receives every event the first one had not
+# acknowledged, each exactly once, and together they have every event of
+# the run.
 #
 # The program (written here) is a PVM task that sends to itself and
 # receives, 300 times, 10 ms apart: about 1800 events over 3 s.
 #   console A: load --pvm, build, trace filter kind=all, trace on --raw,
 #              run pvm; killed with SIGKILL after 100 events are shown;
-#   console B: node add (takes control), reads for a while, trace dump.
+#   console C: node add, 3 s, info procs, trace dump: no process, no
+#              event (meanwhile the program ends, its session detached);
+#   console B: node add --attach, reads for a while, trace dump.
 # Checks: B's sequence numbers have no duplicate; A's and B's together are
 # 0..N-1 without a gap; B ends with the program's exit event (kind 2);
 # what both saw is at most one batch (A stored it, was killed before its
@@ -56,7 +61,13 @@ kill -9 $A
 wait $A 2>/dev/null
 grep -q '^\[p1\] done' "$T/a.out" && fail "the program ended before console A was killed"
 ok "console A killed after $(grep -c '^\[p1 nat\] seq ' "$T/a.out") events"
-set -- -e "$ADD"
+"$PARAVT" -n -e "$ADD" -e "sleep 3" -e "info procs" -e "trace dump" \
+	>"$T/c.out" 2>&1 || { cat "$T/c.out"; fail "console C failed"; }
+cat "$T/c.out"
+expect_grep '^No processes' "$T/c.out" "console C sees the first session's process"
+expect_no_grep '^event |^\[p1' "$T/c.out" "console C got the first session's events or output"
+ok "a new console has a session of its own: no process, no event of the first"
+set -- -e "$ADD --attach"
 for _ in $(seq 1 24); do set -- "$@" -e "sleep 0.5"; done
 "$PARAVT" -n "$@" -e "trace dump" -e "stats" -e "info procs" >"$T/b.out" 2>&1 ||
 	{ cat "$T/b.out"; fail "console B failed"; }
@@ -73,7 +84,13 @@ dups=$(uniq -d "$T/b.seq" | wc -l)
 sort -n -u "$T/a.seq" "$T/b.seq" >"$T/all.seq"
 n=$(wc -l <"$T/all.seq")
 seq 0 $((n - 1)) | diff - "$T/all.seq" >/dev/null || fail "a gap: A and B together are not 0..$((n - 1))"
-both=$(comm -12 "$T/a.seq" "$T/b.seq" | wc -l)
+both=$(sort "$T/a.seq" >"$T/a.lex"; sort "$T/b.seq" >"$T/b.lex"; comm -12 "$T/a.lex" "$T/b.lex" | wc -l)
 [ "$both" -le 256 ] || fail "$both events went to both consoles"
 awk '$1 == "event"' "$T/b.out" | tail -n 1 | grep -q ' 2$' || fail "console B did not get the exit event last"
 ok "$n events: A $(wc -l <"$T/a.seq"), B $(wc -l <"$T/b.seq") without duplicates, $both in both, none lost"
+grep -E '^\[p1|p1 .*(exited|ended)' "$T/b.out" | head -5
+expect_grep '^\[p1\] done 299$' "$T/b.out" "console B did not get what the program printed while detached"
+grep 'held while detached' "$T/nat.log"
+expect_grep 'session 1: [1-9][0-9]* frame\(s\) held while detached sent' "$T/nat.log" \
+	"the program did not end while its session was detached"
+ok "console B got the program's output and exit of the time it had no console"

@@ -6,7 +6,8 @@
 #   - tests/tools/gentrace writes an MPI ping-pong of 135,000 round trips
 #     (1,080,012 events) through the console's trace file writer;
 #   - `paravt trace-info`: every event, 270,000 matched pairs, none
-#     unmatched;
+#     unmatched; the same with a version 1 header (gentrace writes events
+#     as arrays of integers, as version 1 did);
 #   - `paravt export --chrome --otf2`: 1,080,012 events, 270,000 messages;
 #     `paravt report`: 270,000 messages matched;
 #   - `open` then `trace keep 10000`: the store forgets all but the last
@@ -25,6 +26,13 @@ expect_grep '^events: +1080012 \(270000 sends, 270000 receives' info.out
 expect_grep '^matched: +270000 send/recv pairs.*unmatched 0 sends, 0 receives' info.out \
 	"trace-info does not match every pair of a 1 M event trace"
 ok "trace-info: 1,080,012 events, 270,000 pairs matched"
+
+# gentrace writes events as arrays of integers, as format version 1 did:
+# the same file with a version 1 header reads the same
+{ head -c 14 long.pvt; printf '\001'; tail -c +16 long.pvt; } >v1.pvt
+"$PARAVT" trace-info v1.pvt >v1.out 2>&1 || { cat v1.out; fail "trace-info v1"; }
+expect_grep '^events: +1080012 \(270000 sends, 270000 receives' v1.out
+ok "a version 1 file (events as arrays) reads the same"
 
 "$PARAVT" export long.pvt --chrome long.json --otf2 otf >exp.out 2>&1 ||
 	{ cat exp.out; fail "export"; }

@@ -23,3 +23,12 @@ $(GENTRACE): tests/tools/gentrace.c \
 		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS) \
 		$(UNIT_LIBS)
+
+# connflood: holds N connections that never authenticate, renewing each
+# as soon as the daemon closes it (tests/tools/connflood.c).
+CONNFLOOD := build/tests/tools/connflood
+TEST_BINS += $(CONNFLOOD)
+
+$(CONNFLOOD): tests/tools/connflood.c
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -o $@ $<

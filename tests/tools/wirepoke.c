@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "pvt_event.h"
+#include "wire_ev.h"
 #include "wire_fmt.h"
 #include "wire_msg.h"
 #include "wire_peer.h"
@@ -59,7 +60,9 @@ static const char wp_usage[] =
 	"  --ack              answer every NODE_EVENTS with EVENTS_ACK(batch)\n"
 	"steps (any number, run in order):\n"
 	"  --send TYPE[:ARG]  HELLO, AUTH[:token], PING, BYE[:reason],\n"
-	"                     SESSION_OPEN[:console], KILL:PROC, RESUME:PROC,\n"
+	"                     SESSION_OPEN[:console],\n"
+	"                     SESSION_ATTACH[:console[:session]] (0: the one\n"
+	"                     detached last), KILL:PROC, RESUME:PROC,\n"
 	"                     INSPECT:PROC:REQ, TASK_HELLO:PROC:PID,\n"
 	"                     BP_HIT:PROC:BP:FILE:LINE:FUNC, VALUE:PROC:REQ,\n"
 	"                     TASK_CRASH:PROC:SIG:FILE:LINE:FUNC,\n"
@@ -456,53 +459,46 @@ static int wp_pack_ack(wp_conn *c, uint64_t batch)
 	return wire_enc_end(&e, c->peer.max_frame);
 }
 
+/* Prints the canonical record at p as one "EV" line of process proc. */
+static void wp_print_ev(uint64_t proc, const unsigned char *p)
+{
+	wire_ev e;
+
+	wire_ev_get(p, &e);
+	printf("EV proc=%llu seq=%llu kind=%u op=%u t=%llu delta=%llu "
+	       "file=%u func=%u line=%d peer=%d tag=%d bytes=%lld result=%d "
+	       "aux=%d comm=%u ref=%u\n", (unsigned long long)proc,
+	       (unsigned long long)e.seq, e.kind, e.op,
+	       (unsigned long long)e.t_ns, (unsigned long long)e.delta_ns,
+	       e.file, e.func, e.line, e.peer, e.tag, (long long)e.bytes,
+	       e.result, e.aux, e.comm, e.ref);
+}
+
 /* Prints NODE_EVENTS as "NODE_EVENTS batch= proc= n=" and one "EV" line
  * per event.  Returns the batch number, 0 if malformed. */
 static uint64_t wp_print_events(const wire_msg *m)
 {
-	static const char *const names[] = {
-		"seq", "kind", "op", "t", "delta", "file", "func", "line",
-		"peer", "tag", "bytes", "result", "aux", "comm", "ref"
-	};
-	const msgpack_object *o, *ev;
+	const msgpack_object *o;
 	uint64_t batch, proc;
-	char err[256];
-	uint32_t i, k;
+	uint32_t i, n;
 
 	/* By hand, to print what a broken frame still has. */
-	snprintf(err, sizeof err, "bad fields");
 	if (m->nf < 3 || m->f[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
 	    m->f[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
-	    m->f[2].type != MSGPACK_OBJECT_ARRAY) {
-		printf("NODE_EVENTS? %s\n", err);
+	    m->f[2].type != MSGPACK_OBJECT_BIN ||
+	    m->f[2].via.bin.size % WIRE_EV_SIZE != 0) {
+		printf("NODE_EVENTS? bad fields\n");
 		return 0;
 	}
 	batch = m->f[0].via.u64;
 	proc = m->f[1].via.u64;
 	o = &m->f[2];
+	n = o->via.bin.size / WIRE_EV_SIZE;
 	printf("NODE_EVENTS batch=%llu proc=%llu n=%u\n",
-	       (unsigned long long)batch, (unsigned long long)proc,
-	       o->via.array.size);
-	for (i = 0; i < o->via.array.size; i++) {
-		ev = &o->via.array.ptr[i];
-		if (ev->type != MSGPACK_OBJECT_ARRAY || ev->via.array.size != 15) {
-			printf("EV? bad event %u\n", i);
-			continue;
-		}
-		printf("EV proc=%llu", (unsigned long long)proc);
-		for (k = 0; k < 15; k++) {
-			const msgpack_object *f = &ev->via.array.ptr[k];
-
-			if (f->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-				printf(" %s=%lld", names[k], (long long)f->via.i64);
-			else if (f->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-				printf(" %s=%llu", names[k],
-				       (unsigned long long)f->via.u64);
-			else
-				printf(" %s=?", names[k]);
-		}
-		printf("\n");
-	}
+	       (unsigned long long)batch, (unsigned long long)proc, n);
+	for (i = 0; i < n; i++)
+		wp_print_ev(proc, (const unsigned char *)o->via.bin.ptr +
+			    (size_t)i * WIRE_EV_SIZE);
 	return batch;
 }
 
@@ -864,6 +860,17 @@ static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
 	if (strcmp(name, "SESSION_OPEN") == 0)
 		return wire_pack_session_open(out, seq, arg ? arg : "wirepoke",
 					      1 << 20);
+	if (strcmp(name, "SESSION_ATTACH") == 0) {
+		const char *id = arg != NULL ? strchr(arg, ':') : NULL;
+		char who[WIRE_NAME_MAX];
+
+		snprintf(who, sizeof who, "%.*s", id != NULL ?
+			 (int)(id - arg) : (int)strlen(arg ? arg : "wirepoke"),
+			 arg ? arg : "wirepoke");
+		return wire_pack(out, WIRE_SESSION_ATTACH, seq, 1 << 20, who,
+				 (uint64_t)strtoull(id ? id + 1 : "0", NULL,
+						    0));
+	}
 	return -1;
 }
 

@@ -32,6 +32,7 @@
 #include "con_tfile.h"
 #include "../wrappers/pvt_event.h"
 #include "wire.h"
+#include "wire_ev.h"
 
 static char ut_dir[64]; /* a private directory for the files */
 
@@ -218,8 +219,91 @@ static void test_open_mid_run(void **state)
 	for (k = 0; k < 3; k++) {
 		assert_int_equal(con_ev_get(k)->seq, k);
 		assert_int_equal(con_ev_get(k)->t_con_ns, tcon[k]);
+		assert_int_equal(con_ev_get(k)->peer, k ? 0x40002 : 0x40001);
+		assert_true(con_ev_get(k)->bytes == (k ? 320 : -1));
+		assert_int_equal(con_ev_get(k)->line, 57);
 	}
 	assert_string_equal(con_ev_str(con_ev_src_find("n2", 3), 2), "main");
+}
+
+/* Packs a bin of n canonical records (wire_ev.h) from seq on, like
+ * ut_batch's, into sb; kind 0 (invalid) for the record number bad. */
+static void ut_bin_batch(msgpack_sbuffer *sb, uint64_t seq, unsigned n,
+			 size_t cut, unsigned bad)
+{
+	unsigned char rec[WIRE_EV_SIZE];
+	msgpack_packer pk;
+	wire_ev e;
+	unsigned i;
+
+	msgpack_sbuffer_init(sb);
+	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+	msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE - cut);
+	for (i = 0; i < n; i++, seq++) {
+		memset(&e, 0, sizeof e);
+		e.seq = seq;
+		e.kind = i == bad ? 0 : seq == 0 ? PVT_EV_PROG_START :
+			 seq % 2 ? PVT_EV_SEND_START : PVT_EV_SEND_END;
+		e.op = seq == 0 ? 0 : PVT_OP_PVM_SEND;
+		e.t_ns = 1000000000ull + seq * 1000;
+		e.delta_ns = seq * 10;
+		e.file = 1;
+		e.func = 2;
+		e.line = 57;
+		e.peer = seq == 0 ? 0x40001 : 0x40002;
+		e.tag = seq == 0 ? -1 : 7;
+		e.bytes = seq == 0 ? -1 : 320;
+		e.aux = seq == 0 ? PVT_EVENT_VERSION : -5;
+		e.comm = 9;
+		e.ref = (uint32_t)seq + 100;
+		wire_ev_put(rec, &e);
+		msgpack_pack_bin_body(&pk, rec, i + 1 < n ? sizeof rec
+				      : sizeof rec - cut);
+	}
+}
+
+/* Batches as daemons send them, bins of records: stored field by field;
+ * a bin that is not whole records, or a record of no known kind, is
+ * refused with a sentence (earlier events stay). */
+static void test_bin_batches(void **state)
+{
+	char err[300];
+	msgpack_sbuffer sb;
+	msgpack_unpacked u;
+	const con_ev_rec *e;
+
+	(void)state;
+	con_ev_reset();
+	ut_bin_batch(&sb, 0, 4, 0, 99);
+	assert_int_equal(con_ev_add_batch("n3", 2, 4, 0, ut_obj(&sb, &u),
+					  err, sizeof err), 4);
+	msgpack_unpacked_destroy(&u);
+	msgpack_sbuffer_destroy(&sb);
+	e = con_ev_get(3);
+	assert_int_equal(e->seq, 3);
+	assert_int_equal(e->kind, PVT_EV_SEND_START);
+	assert_int_equal(e->op, PVT_OP_PVM_SEND);
+	assert_true(e->t_ns == 1000003000ull && e->delta_ns == 30);
+	assert_int_equal(e->line, 57);
+	assert_int_equal(e->peer, 0x40002);
+	assert_int_equal(e->tag, 7);
+	assert_true(e->bytes == 320);
+	assert_int_equal(e->aux, -5);
+	assert_int_equal(e->comm, 9);
+	assert_int_equal(e->ref, 103);
+	ut_bin_batch(&sb, 4, 3, 1, 99);
+	assert_int_equal(con_ev_add_batch("n3", 2, 4, 0, ut_obj(&sb, &u),
+					  err, sizeof err), WIRE_EMALFORMED);
+	assert_non_null(strstr(err, "72-byte records"));
+	msgpack_unpacked_destroy(&u);
+	msgpack_sbuffer_destroy(&sb);
+	ut_bin_batch(&sb, 4, 3, 0, 1);
+	assert_int_equal(con_ev_add_batch("n3", 2, 4, 0, ut_obj(&sb, &u),
+					  err, sizeof err), WIRE_EMALFORMED);
+	assert_non_null(strstr(err, "seq 5: a field is out of range"));
+	msgpack_unpacked_destroy(&u);
+	msgpack_sbuffer_destroy(&sb);
+	assert_int_equal(con_ev_next(), 5); /* seq 4 went in before seq 5 */
 }
 
 /* Reads the whole of path into *d; returns its size. */
@@ -324,13 +408,13 @@ static void test_refusals(void **state)
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,
 					sizeof err), 17);
 	assert_non_null(strstr(note, "unreadable data at byte"));
-	/* version 2 */
-	d[14] = 2;
+	/* version 3 */
+	d[14] = 3;
 	ut_spit(path, d, n);
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,
 					sizeof err), WIRE_EVERSION);
-	assert_non_null(strstr(err, "format version 2; this paravt reads "
-			       "version 1 only"));
+	assert_non_null(strstr(err, "format version 3; this paravt reads "
+			       "versions 1 to 2"));
 	/* not a trace */
 	ut_spit(path, "\x93\x01\x02\x03", 4);
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,
@@ -381,6 +465,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_open_mid_run),
+		cmocka_unit_test(test_bin_batches),
 		cmocka_unit_test(test_cut_everywhere),
 		cmocka_unit_test(test_refusals),
 	};

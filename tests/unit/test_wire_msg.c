@@ -692,7 +692,7 @@ static void test_type_table(void **state)
 		"HELLO", "AUTH", "AUTH_OK", "ERROR", "BYE", "PING", "PONG",
 		"SESSION_OPEN", "SESSION_OK",
 	};
-	static const uint32_t unknown[] = {0, 6, 15, 18, 31, 34, 47, 255,
+	static const uint32_t unknown[] = {0, 6, 15, 18, 31, 35, 47, 255,
 					   UINT32_MAX};
 	int i, nw;
 	const char *f;
