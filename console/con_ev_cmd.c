@@ -133,7 +133,10 @@ const con_cmd con_trace_cmds[] = {
 	 "every record (START halves too) in arrival order with every field:\n"
 	 "sequence number, the node's own time and delta in ns, op, result,\n"
 	 "aux; a receive whose wait compensation recomputed from its send\n"
-	 "ends with \"[moved: wait recomputed from the send]\".",
+	 "ends with \"[moved: wait recomputed from the send]\".  An MPI\n"
+	 "receive the program freed while active (MPI_Request_free) is\n"
+	 "recorded when MPI_Finalize completed it and ends with \"[request\n"
+	 "freed: completed by MPI_Finalize]\".",
 	 con_trace_show, NULL, CON_ARG_NONE, con_trace_show_flags},
 	{"dump", "trace dump",
 	 "every stored event as NODE PROC SEQ KIND (for tests)",
@@ -499,7 +502,8 @@ static int32_t con_show_other_src(const ana_trace *tr, uint32_t p,
 }
 
 /* Appends the marks of analysed event i of process p to line: a diverged
- * wildcard receive always, a moved receive when raw. */
+ * wildcard receive and a receive the program freed always, a moved
+ * receive when raw. */
 static void con_show_marks(const ana_trace *tr, uint32_t p, uint32_t i,
 			   int raw, char *line, size_t n)
 {
@@ -510,6 +514,10 @@ static void con_show_marks(const ana_trace *tr, uint32_t p, uint32_t i,
 
 	if (e->kind != PVT_EV_RECV_END)
 		return;
+	if (e->op >= PVT_OP_MPI_INIT && e->aux == PVT_RECV_FREED && len < n)
+		len += (size_t)snprintf(line + len, n - len,
+					"  [request freed: completed by "
+					"MPI_Finalize]");
 	if (raw && (e->flags & ANA_F_MOVED) && len < n)
 		len += (size_t)snprintf(line + len, n - len,
 					"  [moved: wait recomputed from the "

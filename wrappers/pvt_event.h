@@ -53,7 +53,10 @@ typedef struct pvt_event {
 	                      root of a collective; -1 none or any source,
 	                      PVT_PEER_NULL for MPI_PROC_NULL (no message).
 	                      PROG_START: own tid/rank */
-	int32_t tag;       /* message tag (actual tag for receives), -1 none */
+	int32_t tag;       /* message tag (actual tag for receives), -1 none;
+	                      MPI collective on an intercommunicator: the
+	                      caller's group, 0 (the one holding the smaller
+	                      world rank) or 1 */
 	int32_t result;    /* END: the call's return value (bufid, info,
 	                      MPI error code); START: 0 */
 	int32_t aux;       /* per kind: PROG_START layout version; PROG_EXIT
@@ -80,6 +83,12 @@ typedef struct pvt_event {
 
 /* peer of a call on MPI_PROC_NULL: it moved no message. */
 #define PVT_PEER_NULL (-2)
+
+/* aux of an MPI receive's RECV_END: 1 it was cancelled (peer -1);
+ * PVT_RECV_FREED the program freed the active request (MPI_Request_free)
+ * and MPI_Finalize completed it: recorded when MPI_Finalize returned,
+ * with the source and tag the receive asked for, bytes -1. */
+#define PVT_RECV_FREED 2
 
 /* Fails to compile if the layout is not 64 bytes on this port. */
 typedef char pvt__event_size_check[sizeof(pvt_event) == PVT_EVENT_SIZE ? 1 : -1];

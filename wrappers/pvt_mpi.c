@@ -141,6 +141,7 @@ int MPI_Finalize(void)
 	pvt__mpi_flush();
 	pvt__ev_call(&pr);
 	rc = PMPI_Finalize();
+	pvt__mpi_req_finalize(); /* freed receives are complete now */
 	pvt__ev_end(&pr, PVT_EV_SPECIAL_END, -1, -1, -1, rc, 0);
 	return rc;
 }

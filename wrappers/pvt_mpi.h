@@ -84,6 +84,12 @@ int32_t pvt__mpi_peer(const pvt__mpi_comm *ci, int rank);
 int32_t pvt__mpi_root(const pvt__mpi_comm *ci, int root);
 /* This process's rank in MPI_COMM_WORLD. */
 int32_t pvt__mpi_self(void);
+/* Which group of intercommunicator ci the caller is in: 0 for the group
+ * holding the smaller world rank, 1 for the other (the same on every
+ * member; recorded as the tag of its collectives' GROUP events, so that
+ * the analysis tells the two groups apart); -1 for an
+ * intracommunicator or when the ranks are unknown. */
+int32_t pvt__mpi_side(const pvt__mpi_comm *ci);
 
 /* ---- probes (pvt_mpi.c) ------------------------------------------------ */
 
@@ -149,6 +155,9 @@ void pvt__mpi_req_done(MPI_Request r, pvt__mpi_req *e, const MPI_Status *st,
 		       int err);
 /* Forgets r (MPI_Request_free). */
 void pvt__mpi_req_forget(MPI_Request r);
+/* Records the RECV_END (aux PVT_RECV_FREED) of every active receive the
+ * program freed; called by MPI_Finalize once PMPI_Finalize returned. */
+void pvt__mpi_req_finalize(void);
 /* A scratch array of n statuses for calls whose caller ignores them
  * (grows; valid until the next call), or NULL when out of memory. */
 MPI_Status *pvt__mpi_statuses(int n);

@@ -4,10 +4,13 @@
  * Every collective records GROUP_START/END on its communicator (comm =
  * its id, aux = its size): peer = the root's world rank for a rooted one
  * (the caller's own for MPI_ROOT on an intercommunicator, PVT_PEER_NULL
- * for MPI_PROC_NULL), else -1; bytes = what this rank puts in (its send
- * buffer: count * size; the sum of counts for the v and w forms; for a
- * scatter what it gets; per neighbour for the neighbourhood ones; -1 when
- * MPI_IN_PLACE leaves it unsaid).  A blocking one flushes first (it waits
+ * for MPI_PROC_NULL), PVT_PEER_NULL for a member of an all-to-all
+ * (MPI_Alltoallv, MPI_Alltoallw and their nonblocking forms) that
+ * receives nothing, else -1; tag = on an intercommunicator, the
+ * caller's group (pvt__mpi_side: 0 or 1), else -1; bytes = what this
+ * rank puts in (its send buffer: count * size; the sum of counts for
+ * the v and w forms; for a scatter what it gets; per neighbour for the
+ * neighbourhood ones; -1 when MPI_IN_PLACE leaves it unsaid).  A blocking one flushes first (it waits
  * for the others).  A nonblocking one records GROUP_START at the post
  * (ref = a request id) and its GROUP_END when a Wait or Test completes
  * it (pvt_mpi_wait.c).  How members wait for each other (everyone for
@@ -75,8 +78,8 @@ static int64_t coll_wbytes(const void *buf, const int *counts,
 static int coll_begin(pvt__ev_probe *pr, int op, const pvt__mpi_comm *ci,
                       int32_t root, int64_t bytes)
 {
-	if (!pvt__mpi_begin(pr, PVT_EV_GROUP_START, op, root, -1, bytes,
-	                    ci->size, ci->id, 0))
+	if (!pvt__mpi_begin(pr, PVT_EV_GROUP_START, op, root,
+	                    pvt__mpi_side(ci), bytes, ci->size, ci->id, 0))
 		return 0;
 	pvt__mpi_flush();
 	pvt__ev_call(pr);
@@ -87,7 +90,8 @@ static int coll_begin(pvt__ev_probe *pr, int op, const pvt__mpi_comm *ci,
 static int coll_end(pvt__ev_probe *pr, const pvt__mpi_comm *ci, int32_t root,
                     int64_t bytes, int rc)
 {
-	pvt__ev_end(pr, PVT_EV_GROUP_END, root, -1, bytes, rc, ci->size);
+	pvt__ev_end(pr, PVT_EV_GROUP_END, root, pvt__mpi_side(ci), bytes, rc,
+	            ci->size);
 	return rc;
 }
 
@@ -95,8 +99,8 @@ static int coll_end(pvt__ev_probe *pr, const pvt__mpi_comm *ci, int32_t root,
 static int coll_ibegin(pvt__ev_probe *pr, int op, const pvt__mpi_comm *ci,
                        int32_t root, int64_t bytes, uint32_t id)
 {
-	if (!pvt__mpi_begin(pr, PVT_EV_GROUP_START, op, root, -1, bytes,
-	                    ci->size, ci->id, id))
+	if (!pvt__mpi_begin(pr, PVT_EV_GROUP_START, op, root,
+	                    pvt__mpi_side(ci), bytes, ci->size, ci->id, id))
 		return 0;
 	pvt__ev_call(pr);
 	return 1;
@@ -122,31 +126,50 @@ static int coll_iend(pvt__ev_probe *pr, const pvt__mpi_comm *ci,
 		pvt__ev_close(pr);
 		return rc;
 	}
-	pvt__ev_end(pr, PVT_EV_GROUP_END, root, -1, bytes,
+	pvt__ev_end(pr, PVT_EV_GROUP_END, root, pvt__mpi_side(ci), bytes,
 	            rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM, ci->size);
 	return rc;
 }
 
-/* The body of a blocking collective wrapper. */
-#define COLL(op, comm, root, bytes, call)                                   \
+/* The body of a blocking collective wrapper whose peer is peer (an
+ * expression that may use ci). */
+#define COLL_PEER(op, comm, peer, bytes, call)                              \
 	const pvt__mpi_comm *ci = pvt__mpi_comm_of(comm);                   \
-	int32_t r_ = (root) == -1 ? -1 : pvt__mpi_root(ci, (root));         \
+	int32_t r_ = (peer);                                                \
 	int64_t b_ = (bytes);                                               \
 	pvt__ev_probe pr;                                                   \
 	if (!coll_begin(&pr, op, ci, r_, b_))                               \
 		return call;                                                \
 	return coll_end(&pr, ci, r_, b_, call)
 
-/* The body of a nonblocking collective wrapper. */
-#define ICOLL(op, comm, root, bytes, call, req)                             \
+/* The body of a blocking collective wrapper. */
+#define COLL(op, comm, root, bytes, call)                                   \
+	COLL_PEER(op, comm, (root) == -1 ? -1 : pvt__mpi_root(ci, (root)),  \
+	          bytes, call)
+
+/* The body of a nonblocking collective wrapper whose peer is peer. */
+#define ICOLL_PEER(op, comm, peer, bytes, call, req)                        \
 	const pvt__mpi_comm *ci = pvt__mpi_comm_of(comm);                   \
-	int32_t r_ = (root) == -1 ? -1 : pvt__mpi_root(ci, (root));         \
+	int32_t r_ = (peer);                                                \
 	int64_t b_ = (bytes);                                               \
 	uint32_t id_ = pvt__mpi_new_id();                                   \
 	pvt__ev_probe pr;                                                   \
 	if (!coll_ibegin(&pr, op, ci, r_, b_, id_))                         \
 		return call;                                                \
 	return coll_iend(&pr, ci, r_, b_, id_, call, req)
+
+/* The body of a nonblocking collective wrapper. */
+#define ICOLL(op, comm, root, bytes, call, req)                             \
+	ICOLL_PEER(op, comm, (root) == -1 ? -1 : pvt__mpi_root(ci, (root)), \
+	           bytes, call, req)
+
+/* The peer of an all-to-all member that receives rbytes: PVT_PEER_NULL
+ * when it receives nothing (it waits for nobody: pvt_event.h), else
+ * -1. */
+static int32_t coll_gets(int64_t rbytes)
+{
+	return rbytes == 0 ? PVT_PEER_NULL : -1;
+}
 
 /* A root argument that is never -1 for these wrappers' purpose: MPI's
  * roots are >= 0, MPI_ROOT or MPI_PROC_NULL. */
@@ -234,8 +257,9 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                   MPI_Datatype stype, void *rbuf, const int rcounts[],
                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
 {
-	COLL(PVT_OP_MPI_ALLTOALLV, comm, NOROOT,
-	     coll_vbytes(sbuf, scounts, coll_n(pvt__mpi_comm_of(comm)), stype),
+	COLL_PEER(PVT_OP_MPI_ALLTOALLV, comm,
+	          coll_gets(coll_vbytes(rbuf, rcounts, coll_n(ci), rtype)),
+	          coll_vbytes(sbuf, scounts, coll_n(ci), stype),
 	     PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
 	                    rdispls, rtype, comm));
 }
@@ -245,8 +269,9 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                   const int rcounts[], const int rdispls[],
                   const MPI_Datatype rtypes[], MPI_Comm comm)
 {
-	COLL(PVT_OP_MPI_ALLTOALLW, comm, NOROOT,
-	     coll_wbytes(sbuf, scounts, stypes, coll_n(pvt__mpi_comm_of(comm))),
+	COLL_PEER(PVT_OP_MPI_ALLTOALLW, comm,
+	          coll_gets(coll_wbytes(rbuf, rcounts, rtypes, coll_n(ci))),
+	          coll_wbytes(sbuf, scounts, stypes, coll_n(ci)),
 	     PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts,
 	                    rdispls, rtypes, comm));
 }
@@ -449,8 +474,9 @@ int MPI_Ialltoallv(const void *sbuf, const int scounts[],
                    const int rcounts[], const int rdispls[],
                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
-	ICOLL(PVT_OP_MPI_IALLTOALLV, comm, NOROOT,
-	      coll_vbytes(sbuf, scounts, coll_n(pvt__mpi_comm_of(comm)), stype),
+	ICOLL_PEER(PVT_OP_MPI_IALLTOALLV, comm,
+	           coll_gets(coll_vbytes(rbuf, rcounts, coll_n(ci), rtype)),
+	           coll_vbytes(sbuf, scounts, coll_n(ci), stype),
 	      PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
 	                      rdispls, rtype, comm, req),
 	      req);
@@ -462,9 +488,9 @@ int MPI_Ialltoallw(const void *sbuf, const int scounts[],
                    const MPI_Datatype rtypes[], MPI_Comm comm,
                    MPI_Request *req)
 {
-	ICOLL(PVT_OP_MPI_IALLTOALLW, comm, NOROOT,
-	      coll_wbytes(sbuf, scounts, stypes,
-	                  coll_n(pvt__mpi_comm_of(comm))),
+	ICOLL_PEER(PVT_OP_MPI_IALLTOALLW, comm,
+	           coll_gets(coll_wbytes(rbuf, rcounts, rtypes, coll_n(ci))),
+	           coll_wbytes(sbuf, scounts, stypes, coll_n(ci)),
 	      PMPI_Ialltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts,
 	                      rdispls, rtypes, comm, req),
 	      req);

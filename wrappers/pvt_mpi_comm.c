@@ -259,6 +259,15 @@ int32_t pvt__mpi_self(void)
 	return comm_me;
 }
 
+/* See pvt_mpi.h (the order is comm_members'). */
+int32_t pvt__mpi_side(const pvt__mpi_comm *ci)
+{
+	if (!ci->inter || ci->world == NULL || ci->rworld == NULL ||
+	    ci->size <= 0 || ci->rsize <= 0)
+		return -1;
+	return ci->rworld[0] < ci->world[0] ? 1 : 0;
+}
+
 /* ---- creation and release ------------------------------------------------ */
 
 /* A creation's probe on parent comm: GROUP records (every member calls),

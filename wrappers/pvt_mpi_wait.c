@@ -15,7 +15,15 @@
  *       a send's SEND_START/END, a receive's RECV_START (its END comes
  *       at completion), op = the *_init call, ref = the request's id
  *   MPI_Request_free MPI_Cancel
- *       SPECIAL records, ref = the request's id
+ *       SPECIAL records, ref = the request's id.  A receive freed while
+ *       active still takes its message (MPI 3.1 section 3.7.3: the
+ *       request "will be deallocated" once the communication completes;
+ *       the MPI Forum's reading is that MPI_Finalize completes it), but
+ *       the program can no longer learn when: its RECV_END is recorded
+ *       inside MPI_Finalize, after PMPI_Finalize returned (the time by
+ *       which it is surely complete), with the source and tag it asked
+ *       for (peer -1 if it asked for any source: then it cannot be
+ *       matched), bytes -1 and aux PVT_RECV_FREED (pvt_event.h).
  * Requests the table does not hold (sends, whose message was recorded at
  * the post) cost one failed lookup each.
  *
@@ -32,6 +40,9 @@
 
 static pvt__mpi_map req_tab;    /* request -> pvt__mpi_req * */
 static pvt__mpi_req *req_free;  /* free entries */
+static pvt__mpi_req *req_freed; /* active receives the program freed
+				   (MPI_Request_free): completed by
+				   MPI_Finalize at the latest */
 
 /* Scratch of the multi-request calls. */
 static struct {
@@ -148,7 +159,8 @@ void pvt__mpi_req_done(MPI_Request r, pvt__mpi_req *e, const MPI_Status *st,
 		             e->ci->id, e->id);
 		break;
 	case PVT__MPI_R_COLL:
-		pvt__ev_mark(PVT_EV_GROUP_END, e->op, e->root, -1, e->bytes,
+		pvt__ev_mark(PVT_EV_GROUP_END, e->op, e->root,
+		             pvt__mpi_side(e->ci), e->bytes,
 		             err, e->ci->size, e->ci->id, e->id);
 		break;
 	default:
@@ -489,8 +501,34 @@ int MPI_Startall(int n, MPI_Request reqs[])
 	return req_end(&pr, rc, rc, n);
 }
 
+/* Moves the entry of active receive r, which the program frees, from
+ * the table to the freed list (pvt__mpi_req_finalize records its END). */
+static void req_keep_freed(MPI_Request r, pvt__mpi_req *e)
+{
+	if (pvt__mpi_map_del(&req_tab, pvt__mpi_key(&r, sizeof r)) == NULL)
+		return;
+	e->next_free = req_freed;
+	req_freed = e;
+}
+
+/* See pvt_mpi.h. */
+void pvt__mpi_req_finalize(void)
+{
+	pvt__mpi_req *e;
+
+	while ((e = req_freed) != NULL) {
+		req_freed = e->next_free;
+		pvt__ev_mark(PVT_EV_RECV_END, e->op, e->peer,
+		             e->tag == MPI_ANY_TAG ? -1 : e->tag, -1, MPI_SUCCESS,
+		             PVT_RECV_FREED, e->ci->id, e->id);
+		e->next_free = req_free;
+		req_free = e;
+	}
+}
+
 /* MPI_Request_free and MPI_Cancel: SPECIAL records, ref = the request's
- * id; a freed request is forgotten. */
+ * id; a freed request is forgotten, a freed active receive kept for
+ * MPI_Finalize (above). */
 static int req_drop(int op, MPI_Request *req)
 {
 	MPI_Request r = *req;
@@ -504,8 +542,13 @@ static int req_drop(int op, MPI_Request *req)
 		pvt__ev_call(&pr);
 	rc = op == PVT_OP_MPI_CANCEL ? PMPI_Cancel(req)
 	                             : PMPI_Request_free(req);
-	if (op == PVT_OP_MPI_REQUEST_FREE && rc == MPI_SUCCESS && e != NULL)
-		pvt__mpi_req_forget(r);
+	if (op == PVT_OP_MPI_REQUEST_FREE && rc == MPI_SUCCESS && e != NULL) {
+		if (e->kind == PVT__MPI_R_RECV ||
+		    (e->kind == PVT__MPI_R_PRECV && e->active))
+			req_keep_freed(r, e);
+		else
+			pvt__mpi_req_forget(r);
+	}
 	if (traced)
 		pvt__ev_end(&pr, PVT_EV_SPECIAL_END, -1, -1, -1, rc, 0);
 	return rc;

@@ -363,15 +363,51 @@ uint32_t ana_ctx_root(const ana_ctx *c, const ana_ev *e)
 	return j != NULL ? j->proc : ANA_NONE;
 }
 
+/* The group of an intercommunicator an MPI collective's member is in (its
+ * tag, pvt_event.h: 0 or 1), or -1 (an intracommunicator, PVM, or a
+ * trace that does not say). */
+static int32_t inter_side(const ana_ev *m)
+{
+	return m->op >= PVT_OP_MPI_INIT && m->tag >= 0 ? (m->tag & 1) : -1;
+}
+
+/* Whether group END e is an MPI collective with nothing to wait for.
+ * MPI 3.1 section 5.1: "the completion of a collective operation ... does
+ * not indicate that other processes in the group have completed or even
+ * started the operation (unless otherwise implied by the description of
+ * the operation)": only the data a member receives orders it after the
+ * members that send it (and a barrier, section 5.3, orders everyone).
+ * So these wait for nobody:
+ * - a member that gets no data: bytes 0 of a broadcast or scatter; peer
+ *   PVT_PEER_NULL of an all-to-all (the wrappers' mark of a member whose
+ *   receive counts are all 0);
+ * - MPI_Ibarrier on an intercommunicator: section 5.3 says a member
+ *   returns "only after all members of the other group have entered",
+ *   but Open MPI 4.1's (libnbc) completes a member's request once the
+ *   other group's root has entered (MPICH's test nbicbarrier: a member's
+ *   MPI_Wait returned 5 us before a member of the other group called
+ *   MPI_Ibarrier, on one clock); the model keeps to what holds. */
+static bool gets_nothing(int mode, const ana_ev *e)
+{
+	if (e->op < PVT_OP_MPI_INIT)
+		return false;
+	if (e->op == PVT_OP_MPI_IBARRIER && inter_side(e) >= 0)
+		return true;
+	if (mode == ANA_G_ALL)
+		return e->peer == PVT_PEER_NULL;
+	return mode == ANA_G_FROM_ROOT && e->bytes == 0;
+}
+
 /* Whether group END e of process p (mode, its root's process or
  * ANA_NONE) waits for nobody: a non-root of reduce or gather, the root of
- * a broadcast or scatter, a rooted call whose root is unknown, or a
+ * a broadcast or scatter, a rooted call whose root is unknown, a
  * member of an intercommunicator's root group that is not the root
- * (peer MPI_PROC_NULL: it takes no part). */
+ * (peer MPI_PROC_NULL: it takes no part), or a member that gets no
+ * data (gets_nothing). */
 static bool waits_for_nobody(int mode, uint32_t root, uint32_t p,
 			     const ana_ev *e)
 {
-	if (mode == ANA_G_NONE)
+	if (mode == ANA_G_NONE || gets_nothing(mode, e))
 		return true;
 	if (mode == ANA_G_ALL)
 		return false;
@@ -380,11 +416,28 @@ static bool waits_for_nobody(int mode, uint32_t root, uint32_t p,
 	return (mode == ANA_G_TO_ROOT) != (root == p);
 }
 
-/* Whether member m of a group instance of that mode takes part (the
- * MPI_PROC_NULL members of an intercommunicator's root group do not). */
-static bool takes_part(int mode, const ana_ev *m)
+/* Whether the member m of a group instance of that mode is one that END
+ * e waits for when it waits for the others:
+ * - the MPI_PROC_NULL members of an intercommunicator's root group take
+ *   no part;
+ * - on an intercommunicator, a member waits for the other group only
+ *   (MPI 3.1 section 5.2.2: "the data movement ... is from one group to
+ *   the other"; section 5.3: a barrier returns in one group "only after
+ *   all members of the other group have entered the call");
+ * - an MPI member that contributes no data (bytes 0: a zero count or
+ *   zero-size types, MPI_Gather(v) and MPI_Allgather(v) with count 0, an
+ *   MPI_Alltoallw that sends nothing) orders nobody after it (MPI 3.1
+ *   section 5.1, see gets_nothing).  Barriers record bytes -1. */
+static bool waited_for(int mode, const ana_ev *e, const ana_ev *m)
 {
-	return mode == ANA_G_ALL || m->peer != PVT_PEER_NULL;
+	int32_t se = inter_side(e), sm = inter_side(m);
+
+	if (mode != ANA_G_ALL && m->peer == PVT_PEER_NULL)
+		return false;
+	if (se >= 0 && sm >= 0 && se == sm)
+		return false;
+	return !(m->op >= PVT_OP_MPI_INIT && mode != ANA_G_FROM_ROOT &&
+		 m->bytes == 0);
 }
 
 uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
@@ -407,7 +460,7 @@ uint32_t ana_group_waits(const ana_ctx *c, uint32_t p, uint32_t i,
 			break; /* a broken ring: stop */
 		if (mode == ANA_G_FROM_ROOT && r.proc != root)
 			continue;
-		if (!takes_part(mode, &c->tr->procs[r.proc].ev[r.idx]))
+		if (!waited_for(mode, e, &c->tr->procs[r.proc].ev[r.idx]))
 			continue;
 		n++;
 		if (fn(arg, r)) {
@@ -503,8 +556,10 @@ void ana_kmap_free(ana_kmap *m)
 
 /* What one instance's members' STARTs hold. */
 typedef struct gagg {
-	int64_t max1, max2;  /* largest and second largest value */
-	uint32_t who1;       /* process of max1 */
+	int64_t max1[2], max2[2]; /* largest and second largest value of the
+			     members others wait for, by group (an
+			     intracommunicator's all in [0]) */
+	uint32_t who1[2];    /* process of max1 */
 	int64_t root_v;      /* the root's START's value, INT64_MIN */
 	int done;            /* worked out */
 } gagg;
@@ -559,33 +614,39 @@ static int64_t start_val(const ana_ginst *g, ana_ref r)
 }
 
 /* Works out a for the instance of END (p, i), whose root is root (or
- * ANA_NONE): one trip round the ring. */
+ * ANA_NONE): one trip round the ring.  Members nobody waits for
+ * (waited_for with a waiter of the other group) are left out. */
 static void gagg_fill(const ana_ginst *g, uint32_t p, uint32_t i,
 		      uint32_t root, int mode, gagg *a)
 {
 	ana_ref r = {p, i};
 	int64_t v;
+	int b;
 
-	a->max1 = a->max2 = a->root_v = INT64_MIN;
-	a->who1 = ANA_NONE;
+	a->max1[0] = a->max2[0] = a->max1[1] = a->max2[1] = INT64_MIN;
+	a->root_v = INT64_MIN;
+	a->who1[0] = a->who1[1] = ANA_NONE;
 	do {
 		const ana_ev *m = &g->c->tr->procs[r.proc].ev[r.idx];
+		ana_ev other = *m;
 
-		if (!takes_part(mode, m)) {
+		b = inter_side(m) > 0;
+		other.tag = b ? 0 : 1; /* a waiter of the other group */
+		if (r.proc == root)
+			a->root_v = start_val(g, r);
+		if (!waited_for(mode, &other, m)) {
 			r = m->match;
 			continue;
 		}
 		v = start_val(g, r);
-		if (v > a->max1 || a->who1 == ANA_NONE) {
-			a->max2 = a->max1;
-			a->max1 = v;
-			a->who1 = r.proc;
-		} else if (v > a->max2) {
-			a->max2 = v;
+		if (v > a->max1[b] || a->who1[b] == ANA_NONE) {
+			a->max2[b] = a->max1[b];
+			a->max1[b] = v;
+			a->who1[b] = r.proc;
+		} else if (v > a->max2[b]) {
+			a->max2[b] = v;
 		}
-		if (r.proc == root)
-			a->root_v = v;
-		r = g->c->tr->procs[r.proc].ev[r.idx].match;
+		r = m->match;
 	} while (r.proc != ANA_NONE && (r.proc != p || r.idx != i));
 	a->done = 1;
 }
@@ -686,8 +747,10 @@ bool ana_ginst_waits(ana_ginst *g, uint32_t p, uint32_t i, int64_t *v,
 		gagg_fill(g, p, i, root, mode, a);
 	if (mode == ANA_G_FROM_ROOT)
 		*v = a->root_v; /* INT64_MIN if the root is not a member */
+	else if (inter_side(e) >= 0)
+		*v = a->max1[inter_side(e) > 0 ? 0 : 1]; /* the other group */
 	else
-		*v = a->who1 == p ? a->max2 : a->max1;
+		*v = a->who1[0] == p ? a->max2[0] : a->max1[0];
 	return *v != INT64_MIN;
 }
 

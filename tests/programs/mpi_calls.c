@@ -533,8 +533,10 @@ static void comms(void)
 		ok(MPI_Bcast(b, 1, MPI_INT,
 		             me < 2 ? (lr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0,
 		             inter), "Bcast");
+		/* tag: the caller's group, 0 for the one holding world
+		 * rank 0 */
 		X("group_end", "MPI_Bcast", me < 2 ? (lr == 0 ? 0 : -2) : 0,
-		  ANY, 4, "inter");
+		  me < 2 ? 0 : 1, 4, "inter");
 	}
 	ok(MPI_Intercomm_merge(inter, me < 2 ? 0 : 1, &merged),
 	   "Intercomm_merge");

@@ -10,6 +10,10 @@
  *     halves and on the whole are told apart, and a rooted collective
  *     waits for its own root only; on an intercommunicator the root
  *     group's other members (MPI_PROC_NULL) take no part;
+ *   - a collective's member waits only for the members whose data it
+ *     gets: on an intercommunicator the other group (tag), not a member
+ *     that contributes no data (bytes 0), nobody when it gets nothing
+ *     (an all-to-all's peer MPI_PROC_NULL); a barrier waits for all;
  *   - nonblocking receives and collectives close by request id (ref);
  *   - MPI_PROC_NULL moves no message;
  *   - pvm_mcast's destinations (MCAST_DEST) are its channels' sends;
@@ -254,6 +258,111 @@ static void test_intercomm_bcast(void **state)
 	ana_free(tr);
 }
 
+/* A collective op by p on comm at t0..t1 with tag (an intercommunicator's
+ * group, or -1) and bytes, peer -1 or peer. */
+static uint32_t ut_coll_tb(ana_trace *tr, uint32_t p, uint16_t op,
+			   int64_t t0, int64_t t1, int32_t peer, int32_t tag,
+			   int64_t bytes)
+{
+	ut_what w = {peer, tag, 0, 2, COMM_A, 0};
+	uint32_t i;
+
+	ut_add(tr, p, PVT_EV_GROUP_START, op, t0, w);
+	i = ut_add(tr, p, PVT_EV_GROUP_END, op, t1, w);
+	ut_get(tr, p, i - 1)->bytes = bytes;
+	ut_get(tr, p, i)->bytes = bytes;
+	return i;
+}
+
+/* MPI_Allgather on an intercommunicator of {0,1} (tag 0) and {2,3} (tag
+ * 1): rank 1 starts late (500); rank 0 ends at 200, after {2,3} started
+ * (100) but before rank 1: it needs {2,3}'s data only, so nothing is
+ * repaired.  The same with rank 2 ending at 300, before rank 1 of the
+ * other group started: a real violation, repaired. */
+static void test_intercomm_allgather(void **state)
+{
+	int64_t end2;
+
+	for (end2 = 600; end2 >= 300; end2 -= 300) {
+		ana_trace *tr = ut_trace(4, 0);
+		ana_opts o = ut_opts(0);
+
+		ut_coll_tb(tr, 0, PVT_OP_MPI_ALLGATHER, 50, 200, -1, 0, 8);
+		ut_coll_tb(tr, 1, PVT_OP_MPI_ALLGATHER, 500, 650, -1, 0, 8);
+		ut_coll_tb(tr, 2, PVT_OP_MPI_ALLGATHER, 100, end2, -1, 1, 8);
+		ut_coll_tb(tr, 3, PVT_OP_MPI_ALLGATHER, 100, 640, -1, 1, 8);
+		assert_int_equal(ana_analyze(tr, &o), 0);
+		assert_int_equal(tr->sum.groups, 1);
+		if (end2 == 600)
+			assert_int_equal(tr->sum.repairs, 0);
+		else
+			assert_true(tr->sum.repairs > 0);
+		ana_free(tr);
+	}
+	(void)state;
+}
+
+/* MPI_Gather to rank 0 and MPI_Allgather in which the late rank 3
+ * (START 500) contributes nothing (bytes 0): the root and the others end
+ * before it started, and nobody needs its data: no repair.  With 8 bytes
+ * from rank 3 the same times are a violation.  A barrier (bytes -1)
+ * always waits for everyone. */
+static void test_zero_contribution(void **state)
+{
+	static const uint16_t ops[] = {PVT_OP_MPI_GATHER, PVT_OP_MPI_ALLGATHER,
+				       PVT_OP_MPI_BARRIER};
+	int64_t b3;
+	unsigned k;
+	uint32_t p;
+
+	for (k = 0; k < 3; k++)
+		for (b3 = 0; b3 <= 8; b3 += 8) {
+			ana_trace *tr = ut_trace(4, 0);
+			ana_opts o = ut_opts(0);
+			int32_t root = ops[k] == PVT_OP_MPI_GATHER ? 0 : -1;
+			int64_t b = ops[k] == PVT_OP_MPI_BARRIER ? -1 : 8;
+
+			for (p = 0; p < 3; p++)
+				ut_coll_tb(tr, p, ops[k], 10 + 10 * p, 100, root,
+					   -1, b);
+			ut_coll_tb(tr, 3, ops[k], 500, 600, root, -1,
+				   ops[k] == PVT_OP_MPI_BARRIER ? -1 : b3);
+			assert_int_equal(ana_analyze(tr, &o), 0);
+			if (b3 == 0 && ops[k] != PVT_OP_MPI_BARRIER)
+				assert_int_equal(tr->sum.repairs, 0);
+			else
+				assert_true(tr->sum.repairs > 0);
+			ana_free(tr);
+		}
+	(void)state;
+}
+
+/* MPI_Alltoallv in which rank 0 receives nothing (peer MPI_PROC_NULL):
+ * it ends at 100, before the late rank 3 starts (500), with no repair;
+ * rank 1, which receives, ending at 100 too is a violation. */
+static void test_alltoallv_gets_nothing(void **state)
+{
+	int32_t peer1;
+
+	for (peer1 = PVT_PEER_NULL; peer1 <= -1; peer1++) {
+		ana_trace *tr = ut_trace(4, 0);
+		ana_opts o = ut_opts(0);
+
+		ut_coll_tb(tr, 0, PVT_OP_MPI_ALLTOALLV, 10, 100, PVT_PEER_NULL,
+			   -1, 24);
+		ut_coll_tb(tr, 1, PVT_OP_MPI_ALLTOALLV, 10, 100, peer1, -1, 24);
+		ut_coll_tb(tr, 2, PVT_OP_MPI_ALLTOALLV, 10, 600, -1, -1, 24);
+		ut_coll_tb(tr, 3, PVT_OP_MPI_ALLTOALLV, 500, 600, -1, -1, 24);
+		assert_int_equal(ana_analyze(tr, &o), 0);
+		if (peer1 == PVT_PEER_NULL)
+			assert_int_equal(tr->sum.repairs, 0);
+		else
+			assert_true(tr->sum.repairs > 0);
+		ana_free(tr);
+	}
+	(void)state;
+}
+
 /* MPI_Irecv (ref 7) completed inside MPI_Waitall with another request
  * (ref 8, an Ibarrier): each END closes the START with its ref, the
  * receive matches the send. */
@@ -386,6 +495,9 @@ int main(void)
 		cmocka_unit_test(test_groups_per_comm),
 		cmocka_unit_test(test_rooted_per_comm),
 		cmocka_unit_test(test_intercomm_bcast),
+		cmocka_unit_test(test_intercomm_allgather),
+		cmocka_unit_test(test_zero_contribution),
+		cmocka_unit_test(test_alltoallv_gets_nothing),
 		cmocka_unit_test(test_nonblocking_refs),
 		cmocka_unit_test(test_proc_null),
 		cmocka_unit_test(test_mcast_dests),
