@@ -218,6 +218,12 @@ static int con_ev_int(const msgpack_object *o, int64_t *v)
 	return -1;
 }
 
+/* Largest time (and |clock offset|) an event may carry, ns: 2^60 (36
+ * years of a node's uptime), so that the analysis's sums and differences
+ * of a few of them cannot overflow (a trace file is read from anywhere;
+ * a node is not trusted either). */
+#define CON_EV_T_MAX ((int64_t)1 << 60)
+
 /* True if v fits an int32. */
 static int con_ev_i32(int64_t v)
 {
@@ -249,7 +255,8 @@ static int con_ev_decode(const msgpack_object *o, con_ev_rec *e, char *err,
 			return -1;
 		}
 	if (v[0] < 0 || v[1] < 1 || v[1] > PVT_EV_KIND_MAX || v[2] < 0 ||
-	    v[2] > 255 || v[3] < 0 || v[4] < 0 || v[5] < 0 ||
+	    v[2] > 255 || v[3] < 0 || v[3] > CON_EV_T_MAX || v[4] < 0 ||
+	    v[4] > CON_EV_T_MAX || v[5] < 0 ||
 	    v[5] > UINT32_MAX || v[6] < 0 || v[6] > UINT32_MAX ||
 	    !con_ev_i32(v[7]) || !con_ev_i32(v[8]) || !con_ev_i32(v[9]) ||
 	    !con_ev_i32(v[11]) || !con_ev_i32(v[12]) || v[13] < 0 ||
@@ -422,8 +429,8 @@ static int con_ev_decode_bin(const unsigned char *p, con_ev_rec *e,
 
 	wire_ev_get(p, &w);
 	if (w.kind < 1 || w.kind > PVT_EV_KIND_MAX || w.op > 255 ||
-	    w.seq > INT64_MAX || w.t_ns > INT64_MAX ||
-	    w.delta_ns > INT64_MAX) {
+	    w.seq > INT64_MAX || w.t_ns > CON_EV_T_MAX ||
+	    w.delta_ns > CON_EV_T_MAX) {
 		snprintf(err, errlen, "event seq %llu: a field is out of "
 			 "range", (unsigned long long)w.seq);
 		return -1;
@@ -488,6 +495,11 @@ int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
 	n = con_ev_batch_size(events, err, errlen);
 	if (n < 0)
 		return WIRE_EMALFORMED;
+	if (offset_ns > CON_EV_T_MAX || offset_ns < -CON_EV_T_MAX) {
+		snprintf(err, errlen, "NODE_EVENTS: clock offset %lld ns is "
+			 "out of range", (long long)offset_ns);
+		return WIRE_EMALFORMED;
+	}
 	s = con_ev_src_get(node, proc, pid_id, &idx);
 	if (s == NULL) {
 		snprintf(err, errlen, "out of memory");
