@@ -31,7 +31,8 @@
 	"       paravt trace -o FILE [OPTIONS] [SOURCES...] -- COMMAND...\n" \
 	"       paravt trace-info FILE\n" \
 	"       paravt report FILE [-o HTML]\n" \
-	"       paravt export FILE --otf2 DIR | --chrome JSON"
+	"       paravt export FILE --otf2 DIR | --chrome JSON\n" \
+	"       paravt attach NAME=ADDR... [--session N | --last]"
 
 /* One -x or -e, kept in command-line order. */
 typedef struct con_action {
@@ -67,6 +68,8 @@ static void con_usage(FILE *f, int full)
 		"  report FILE        write an HTML report (-o HTML)\n"
 		"  export FILE        write OTF2 (--otf2 DIR) or Chrome JSON\n"
 		"                     (--chrome JSON) for other tools\n"
+		"  attach NAME=ADDR.. list the sessions killed consoles left on\n"
+		"                     the nodes; --session N takes one back\n"
 		"\nWithout -x or -e, commands come from the terminal "
 		"(readline) or stdin.\nType \"help\" at the prompt for the "
 		"commands; see paravt(1).\n");
@@ -186,6 +189,7 @@ static const struct {
 	{"trace-info", con_sub_trace_info},
 	{"report", con_sub_report},
 	{"export", con_sub_export},
+	{"attach", con_sub_attach},
 };
 
 /* Index of the subcommand called word, or -1. */

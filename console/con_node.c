@@ -542,36 +542,52 @@ static void con_node_clock_start(void)
 /* Opens the transport and runs the whole opening of the protocol.  On
  * success n is up; otherwise n is down with the failure as reason and err
  * says "node NAME: ...". */
-static int con_node_connect(con_node *n, char *err, size_t errlen)
+/* Opens the transport and runs HELLO and AUTH.  0, or a code with why
+ * (the connection closed again). */
+static int con_node_open_auth(con_node *n, wire_hello *me, char *why,
+			      size_t whylen)
 {
-	char tok[WIRE_TOKEN_MAX], why[WIRE_TEXT_MAX];
-	wire_hello me;
+	char tok[WIRE_TOKEN_MAX];
 	wire_io io;
 	int rc;
 
-	rc = con_node_token(n, tok, why, sizeof why);
+	rc = con_node_token(n, tok, why, whylen);
 	if (rc == 0)
-		rc = con_node_open_io(n, &io, why, sizeof why);
+		rc = con_node_open_io(n, &io, why, whylen);
 	if (rc < 0)
-		goto out_fail;
+		goto out;
 	rc = wire_peer_init(&n->peer, &io, WIRE_FRAME_MAX_DEFAULT);
 	if (rc < 0) {
-		snprintf(why, sizeof why, "out of memory");
-		goto out_fail;
+		snprintf(why, whylen, "out of memory");
+		goto out;
 	}
-	wire_hello_local(&me, "console", NULL, PVT_PORT_NAME);
+	wire_hello_local(me, "console", NULL, PVT_PORT_NAME);
 	/* HELLO and AUTH leave together: a daemon under a flood of
 	 * connections that never authenticate reads both at accept */
-	rc = con_node_hello(n, &me, tok, why, sizeof why);
+	rc = con_node_hello(n, me, tok, why, whylen);
 	if (rc == 0)
-		rc = con_node_auth(n, why, sizeof why);
-	if (rc == 0)
-		rc = con_node_session(n, &me, why, sizeof why);
+		rc = con_node_auth(n, why, whylen);
+	if (rc < 0)
+		wire_peer_destroy(&n->peer);
+out:
+	explicit_bzero(tok, sizeof tok);
+	return rc;
+}
+
+static int con_node_connect(con_node *n, char *err, size_t errlen)
+{
+	char why[WIRE_TEXT_MAX];
+	wire_hello me;
+	int rc;
+
+	rc = con_node_open_auth(n, &me, why, sizeof why);
+	if (rc < 0)
+		goto out_fail;
+	rc = con_node_session(n, &me, why, sizeof why);
 	if (rc == 0)
 		rc = con_node_clock_init(n, why, sizeof why);
 	if (rc < 0)
 		goto out_peer;
-	explicit_bzero(tok, sizeof tok);
 	n->up = 1;
 	n->reason[0] = '\0';
 	n->untold = 0;
@@ -579,10 +595,59 @@ static int con_node_connect(con_node *n, char *err, size_t errlen)
 out_peer:
 	wire_peer_destroy(&n->peer);
 out_fail:
-	explicit_bzero(tok, sizeof tok);
 	n->up = 0;
 	snprintf(n->reason, sizeof n->reason, "%s", why);
 	snprintf(err, errlen, "node %s: %.450s", n->spec.name, why);
+	return rc;
+}
+
+int con_node_sessions(const con_node_spec *spec, FILE *out, char *err,
+		      size_t errlen)
+{
+	const msgpack_object *list, *e;
+	char why[WIRE_TEXT_MAX];
+	con_node n;
+	wire_hello me;
+	wire_msg m;
+	uint32_t i;
+	int rc, broken;
+
+	memset(&n, 0, sizeof n);
+	n.spec = *spec;
+	rc = con_node_open_auth(&n, &me, why, sizeof why);
+	if (rc == 0)
+		rc = wire_pack(wire_peer_out(&n.peer), WIRE_SESSION_LIST,
+			       wire_peer_seq(&n.peer), n.peer.max_frame);
+	if (rc == 0)
+		rc = con_node_expect(&n, WIRE_SESSIONS, &m, &broken, why,
+				     sizeof why);
+	if (rc == 0)
+		rc = wire_unpack(&m, why, sizeof why, &list);
+	if (rc == 0 && list->type != MSGPACK_OBJECT_ARRAY) {
+		snprintf(why, sizeof why, "SESSIONS: not a list");
+		rc = WIRE_EMALFORMED;
+	}
+	for (i = 0; rc == 0 && i < list->via.array.size; i++) {
+		e = &list->via.array.ptr[i];
+		if (e->type != MSGPACK_OBJECT_ARRAY || e->via.array.size < 5 ||
+		    e->via.array.ptr[1].type != MSGPACK_OBJECT_STR)
+			continue;
+		fprintf(out, "%s: session %llu of console %.*s, detached %llu "
+			"s ago, %llu process(es), %llu batch(es) of events "
+			"waiting\n", spec->name,
+			(unsigned long long)e->via.array.ptr[0].via.u64,
+			(int)e->via.array.ptr[1].via.str.size,
+			e->via.array.ptr[1].via.str.ptr,
+			(unsigned long long)e->via.array.ptr[2].via.u64,
+			(unsigned long long)e->via.array.ptr[3].via.u64,
+			(unsigned long long)e->via.array.ptr[4].via.u64);
+	}
+	if (rc == 0 && list->via.array.size == 0)
+		fprintf(out, "%s: no detached session\n", spec->name);
+	if (rc < 0)
+		snprintf(err, errlen, "node %s: %.450s", spec->name, why);
+	if (n.peer.max_frame != 0)
+		wire_peer_destroy(&n.peer);
 	return rc;
 }
 

@@ -23,6 +23,7 @@
 #define PARAVT_CON_NODE_H
 
 #include <poll.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -104,6 +105,12 @@ int con_node_name_ok(const char *name);
 /* Connects a new node described by spec and adds it to the table.  0, or a
  * WIRE_E* code with err filled; on failure the table is unchanged. */
 int con_node_add(const con_node_spec *spec, char *err, size_t errlen);
+
+/* Connects to spec's daemon without taking a session and prints to out,
+ * one line each, the detached sessions a console may take back (paravt
+ * attach).  0, or a code with err. */
+int con_node_sessions(const con_node_spec *spec, FILE *out, char *err,
+		      size_t errlen);
 
 /* Closes the node's connection (if up) and connects again with its stored
  * spec.  0, or a code with err filled; the node then stays down with the

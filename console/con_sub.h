@@ -20,5 +20,7 @@ int con_sub_report(int argc, char **argv);
 
 /* OTF2 / Chrome JSON export of a trace file (con_export_cmd.c). */
 int con_sub_export(int argc, char **argv);
+/* Sessions left on nodes: listed, or one taken back (con_attach.c). */
+int con_sub_attach(int argc, char **argv);
 
 #endif

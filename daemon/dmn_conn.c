@@ -443,6 +443,9 @@ static void dmn_on_ready(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 	case WIRE_SESSION_ATTACH:
 		dmn_on_session_attach(c, m);
 		return;
+	case WIRE_SESSION_LIST:
+		dmn_work_sessions(c->srv, c, m);
+		return;
 	case WIRE_BYE:
 		dmn_log(DMN_INFO, "conn %llu: BYE from %s",
 			(unsigned long long)c->id, c->console);

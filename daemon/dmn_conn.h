@@ -134,6 +134,10 @@ void dmn_work_release(dmn_server *srv);
  * is the current one again.  Its id, or 0 with a sentence in err. */
 uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
                          size_t errlen);
+/* SESSION_LIST from c: answers SESSIONS, the detached sessions a console
+ * may take back, each [id, console, seconds detached, processes,
+ * unacknowledged batches]. */
+void dmn_work_sessions(dmn_server *srv, dmn_conn *c, const wire_msg *m);
 /* After SESSION_OK of an attach: what the session held while detached
  * (output, exits, stops) goes to the controller, then its events. */
 void dmn_work_replay(dmn_server *srv);

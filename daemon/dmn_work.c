@@ -448,6 +448,7 @@ void dmn_work_session(dmn_server *srv, uint64_t id)
 	s->id = id;
 	s->lfd = -1;
 	s->slfd = -1;
+	snprintf(s->console, sizeof s->console, "%s", srv->ctl_console);
 	if (dmn_ev_new(w, s) != 0) {
 		dmn_log(DMN_WARN, "session %llu: out of memory",
 		        (unsigned long long)id);
@@ -476,6 +477,43 @@ static dmn_sess *dmn_work_detached(dmn_work *w, uint64_t want)
 			s = w->sess[i];
 	}
 	return s;
+}
+
+void dmn_work_sessions(dmn_server *srv, dmn_conn *c, const wire_msg *m)
+{
+	dmn_work *w = srv->work;
+	wire_peer *out = dmn_conn_peer(c);
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	dmn_sess *s;
+	uint64_t now = wire_now_ns();
+	int i, n = 0;
+
+	if (out == NULL)
+		return;
+	for (i = 0; w != NULL && i < DMN_MAX_SESS; i++)
+		n += w->sess[i] != NULL && w->sess[i]->detached &&
+		     !w->sess[i]->orphaned;
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_array(&pk, (size_t)n);
+	for (i = 0; w != NULL && i < DMN_MAX_SESS; i++) {
+		s = w->sess[i];
+		if (s == NULL || !s->detached || s->orphaned)
+			continue;
+		msgpack_pack_array(&pk, 5);
+		msgpack_pack_uint64(&pk, s->id);
+		msgpack_pack_str_with_body(&pk, s->console, strlen(s->console));
+		msgpack_pack_uint64(&pk, (now - s->detached_ns) / 1000000000u);
+		msgpack_pack_uint64(&pk, (uint64_t)s->nprocs);
+		msgpack_pack_uint64(&pk, dmn_ev_pending(s));
+	}
+	if (wire_pack(&out->out, WIRE_SESSIONS, wire_peer_seq(out),
+	              out->max_frame, (const void *)sb.data, sb.size) != 0)
+		dmn_work_err(c, WIRE_ENOMEM, m->seq, "SESSION_LIST: the list "
+		             "does not fit a frame");
+	msgpack_sbuffer_destroy(&sb);
+	dmn_conn_kick(c);
 }
 
 uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,

@@ -108,6 +108,7 @@ struct dmn_sess {
 	int nprocs;                        /* live processes started here */
 	int njobs;                         /* builds compiling */
 	int detached;                      /* its console is gone */
+	char console[WIRE_NAME_MAX];       /* the console that opened it */
 	uint64_t detached_ns;              /* when (wire_now_ns) */
 	long orphan_timer;                 /* ends it when detached too
 	                                      long (--orphan-timeout), or 0 */

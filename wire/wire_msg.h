@@ -48,6 +48,8 @@
 	X(32, SESSION_OPEN, "console:s")                                       \
 	X(33, SESSION_OK, "session:u")                                         \
 	X(34, SESSION_ATTACH, "console:s session:u")                           \
+	X(35, SESSION_LIST, "")                                                \
+	X(36, SESSIONS, "sessions:o")                                          \
 	X(48, FILE_PUT, "build:u name:s mode:u data:d")                        \
 	X(49, BUILD, "build:u program:s sources:A cflags:A ldflags:A")         \
 	X(50, BUILD_RESULT, "build:u ok:b program:s diagnostics:d")            \

@@ -90,7 +90,7 @@ while read -r num name fields; do
 		continue
 	fi
 	case "$row" in
-	*" Ta $fields") ok "message $num $name documented with fields: $fields" ;;
+	*" Ta $fields"|*" Ta${fields}") ok "message $num $name documented with fields: $fields" ;;
 	*) problem "$PROTO: message $num $name: fields should be \"$fields\"; row is: $row" ;;
 	esac
 done <"$T/messages"

@@ -2,7 +2,8 @@
 # 16-daemon-orphan.sh — a session whose console is gone (issue 16):
 #   - its program runs on, and another console's session cannot see or
 #     kill it (KILL 0 kills only the console's own processes);
-#   - a console that attaches (node add --attach) lists it as running,
+#   - paravt attach lists it (session 1, its console, 1 process), and
+#     `paravt attach --session 1` takes it back and lists it as running,
 #     and leaves it detached again;
 #   - after --orphan-timeout seconds with no console attached the daemon
 #     kills it, removes the session's directory and says so in its log;
@@ -36,10 +37,13 @@ pgrep -f "$TMPDIR/paravtd-.*/batch_spi[n]" >/dev/null ||
 expect_grep '^No processes' "$T/c2"
 ok "the orphan runs on; another session neither sees nor kills it (KILL 0)"
 
-"$PARAVT" -n -e "node add n1 $A --attach" -e "info procs" >"$T/c4" 2>&1
+"$PARAVT" attach "n1=$A" >"$T/list" 2>&1 || { cat "$T/list"; fail "paravt attach"; }
+cat "$T/list"
+expect_grep '^n1: session 1 of console [^ ]+, detached [0-9]+ s ago, 1 process\(es\), [0-9]+ batch\(es\) of events waiting$' "$T/list"
+echo "info procs" | "$PARAVT" attach "n1=$A" --session 1 >"$T/c4" 2>&1
 cat "$T/c4"
 expect_grep '^[ *] p1 +n1 +[0-9]+ +(running|computing)' "$T/c4" "a console that attaches does not see the orphan running"
-ok "a console that attaches sees it running; leaving, it detaches it again"
+ok "paravt attach lists it and takes it back: running; leaving, it detaches it again"
 
 wait_for 15 grep -q 'session 1: no console attached for 3 s (--orphan-timeout): 1 process(es) killed' "$T/n1.log" ||
 	{ cat "$T/n1.log"; fail "the orphan was not ended"; }
