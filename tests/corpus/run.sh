@@ -718,6 +718,25 @@ run_mpi() {
 	_pvok=0
 	[ $PV_RC = 0 ] && grep -q 'No Errors' "$D/pv.lines" && _pvok=1
 	_crash=$(pv_crashes "$D/pv.out" | head -n 1)
+	# A run that reaches the limit under paravt is blamed on paravt only
+	# if the plain program finishes every time: it runs plainly twice
+	# more, and one of those reaching the limit too makes it a plain
+	# failure (a hang of the MPI library's, not of paravt's).
+	if [ $_plok = 1 ] && [ "$PV_ST" = timeout ]; then
+		_hangs=0
+		for _k in 2 3; do
+			B_DIR=$D/plainrun
+			# shellcheck disable=SC2086
+			bounded "$LIMIT" "$D/plain$_k.out" "$D/plain$_k.out" $MPIRUN -np "$NP" "$D/$_prog" $ARGS
+			_r=$?
+			[ $_r = 124 ] || [ $_r = 137 ] && _hangs=$((_hangs + 1))
+		done
+		if [ $_hangs -gt 0 ]; then
+			_plok=0
+			MPI_PLAIN_OK=$((MPI_PLAIN_OK - 1))
+			PL_ST="0,timeout"
+		fi
+	fi
 	if [ $_plok = 1 ]; then
 		[ $_pvok = 1 ] && MPI_PV_OK=$((MPI_PV_OK + 1))
 		[ -n "$_crash" ] && MPI_CRASH=$((MPI_CRASH + 1))
@@ -727,6 +746,9 @@ run_mpi() {
 		[ $_pvok = 1 ] || _x="$_x; no 'No Errors' under paravt"
 		verdict "$PL_ST" "$PV_ST" "$_x"
 		case $VERDICT in PASS) MPI_PASS=$((MPI_PASS + 1)) ;; *) MPI_FAIL=$((MPI_FAIL + 1)) ;; esac
+	elif [ "$PL_ST" = "0,timeout" ]; then
+		VERDICT="PLAIN-FAIL hangs without paravt too: $_hangs of 2 more plain runs reached the time limit ($LIMIT s): not counted"
+		MPI_PLAIN_FAIL=$((MPI_PLAIN_FAIL + 1))
 	else
 		VERDICT="PLAIN-FAIL fails without paravt (status $PL_ST$(grep -q 'No Errors' "$D/plain.out" || echo ', no "No Errors"')): not counted"
 		MPI_PLAIN_FAIL=$((MPI_PLAIN_FAIL + 1))
