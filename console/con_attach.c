@@ -118,6 +118,13 @@ int con_sub_attach(int argc, char **argv)
 				 argv[++i]);
 		} else if (argv[i][0] != '-') {
 			nodes[n++] = argv[i];
+		} else if (strcmp(argv[i], "--session") == 0 ||
+			   strcmp(argv[i], "--token-file") == 0) {
+			fprintf(stderr, "paravt attach: %s needs %s\n", argv[i],
+				argv[i][2] == 's' ? "a session number (1, 2, ...)"
+				: "a file");
+			st = 2;
+			goto out;
 		} else {
 			fprintf(stderr, "paravt attach: unknown option '%s'\n",
 				argv[i]);
