@@ -5,7 +5,7 @@ TEST_BINS :=
 FUZZ_BINS :=
 BENCH_BINS :=
 TESTCC ?= cc
-TEST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Iwire -Iconsole \
+TEST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Iwire -Iconsole $(CON_INCLUDES) \
 	$(shell pkg-config --cflags msgpack cmocka 2>/dev/null) -MMD -MP
 
 include tests/unit/module.mk

@@ -610,6 +610,16 @@ static int con_tfile_map(const char *path, const char **d, size_t *n,
 	return 0;
 }
 
+/* The arch text of a node of the last load (con_ana_arch_fn). */
+static void con_tfile_node_arch(const char *node, char *buf, size_t n)
+{
+	const con_tfile_node_info *tn = con_tfile_loaded_node(node);
+
+	buf[0] = '\0';
+	if (tn != NULL && tn->port[0] != '\0')
+		snprintf(buf, n, "%s %s", tn->port, tn->machine);
+}
+
 /* Reads path into the event store and the clock registry. */
 long con_tfile_load(const char *path, char *note, size_t notelen,
 		    char *err, size_t errlen)
@@ -631,6 +641,7 @@ long con_tfile_load(const char *path, char *note, size_t notelen,
 	con_ev_reset();
 	con_clk_reset();
 	con_ana_reset();
+	con_ana_set_arch_fn(con_tfile_node_arch);
 	con_tfm.size = n;
 	/* a file is read whole, and stays whole (until trace keep N) */
 	con_ev_set_max(CON_EV_UNBOUNDED);

@@ -1036,7 +1036,8 @@ static int con_batch_capture(const con_batch_opts *o, const char *command)
 {
 	char err[CON_CMD_ERR];
 
-	if (con_tfile_open(o->out, command, 1, err, sizeof err) < 0) {
+	if (con_tfile_open(o->out, command, 1, con_dbg_tfile_procs, err,
+			   sizeof err) < 0) {
 		fprintf(stderr, "paravt trace: %s: %s\n", o->out, err);
 		return CON_BATCH_USAGE;
 	}
@@ -1086,7 +1087,8 @@ static int con_batch_attach_file(const con_batch_opts *o,
 	size_t i;
 
 	if (access(o->out, F_OK) != 0)
-		return con_tfile_open(o->out, command, 0, err, sizeof err) < 0
+		return con_tfile_open(o->out, command, 0, con_dbg_tfile_procs,
+				      err, sizeof err) < 0
 		       ? (fprintf(stderr, "paravt trace: %s\n", err),
 			  CON_BATCH_USAGE) : 0;
 	if (con_tfile_load(o->out, note, sizeof note, err, sizeof err) < 0) {

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "con_clk.h"
-#include "con_tfile.h"
 #include "wire.h"
 
 #define CON_CLK_NAME_MAX 64    /* node names (console names are shorter) */
@@ -104,6 +103,13 @@ void con_clk_reset(void)
 }
 
 /* Appends a sample of node and hands it to the trace file writer. */
+static con_clk_listener_fn *con_clk_listener;
+
+void con_clk_listen(con_clk_listener_fn *fn)
+{
+	con_clk_listener = fn;
+}
+
 int con_clk_add(const char *node, const ana_clock_sample *s)
 {
 	con_clk_node *c = con_clk_get(node);
@@ -112,7 +118,8 @@ int con_clk_add(const char *node, const ana_clock_sample *s)
 		return WIRE_ENOMEM;
 	c->s[c->n++] = *s;
 	c->fitted = 0;
-	con_tfile_clock(node, s);
+	if (con_clk_listener != NULL)
+		con_clk_listener(node, s);
 	return 0;
 }
 

@@ -136,7 +136,7 @@ int con_trace_file(int argc, char **argv, char *err, size_t errlen)
 	if (con_trace_file_args(argc, argv, &file, &force, err, errlen) < 0)
 		return WIRE_EARG;
 	con_tfile_cmd_what(what, sizeof what);
-	rc = con_tfile_open(file, what, force, err, errlen);
+	rc = con_tfile_open(file, what, force, con_dbg_tfile_procs, err, errlen);
 	if (rc < 0)
 		return rc;
 	if (!atexit_set)

@@ -1128,6 +1128,7 @@ int con_dbg_wait(con_dbg_cond *cond, void *ctx, double seconds,
 
 	for (;;) {
 		con_node_check_all(announce, NULL);
+		con_node_clock_poll();
 		con_dbg_reap();
 		if (tick != NULL)
 			tick(tctx);

@@ -17,7 +17,6 @@
 #include "con_clk.h"
 #include "con_ev.h"
 #include "con_node.h"
-#include "con_tfile.h"
 #include "pvt_event.h"
 
 static struct {
@@ -53,18 +52,24 @@ static uint64_t con_ana_clock_count(void)
 	return total;
 }
 
-/* The arch text of a live node, else of a trace file's ("" when
+static con_ana_arch_fn *con_ana_arch_of; /* nodes not up */
+
+void con_ana_set_arch_fn(con_ana_arch_fn *fn)
+{
+	con_ana_arch_of = fn;
+}
+
+/* The arch text of a live node, else of con_ana_arch_of's ("" when
  * unknown). */
 static void con_ana_arch(const char *node, char *buf, size_t n)
 {
 	con_node *nd = con_node_find(node);
-	const con_tfile_node_info *tn = con_tfile_loaded_node(node);
 
 	buf[0] = '\0';
 	if (nd != NULL && nd->have_hello)
 		snprintf(buf, n, "%s %s", nd->hello.port, nd->hello.arch);
-	else if (tn != NULL && tn->port[0] != '\0')
-		snprintf(buf, n, "%s %s", tn->port, tn->machine);
+	else if (con_ana_arch_of != NULL)
+		con_ana_arch_of(node, buf, n);
 }
 
 /* The index of node in tr, adding it with its clock model; first is the

@@ -140,6 +140,11 @@ int con_node_ping(con_node *n, con_clock *sample, char *err, size_t errlen);
  * nodes that went down. */
 int con_node_check_all(con_node_event_fn *fn, void *ctx);
 
+/* Re-samples the clocks: once every PARAVT_CLOCK_INTERVAL seconds (read
+ * when the first node is added), a burst of CON_NODE_BURST pings to every
+ * up node.  Called by every wait loop; cheap when nothing is due. */
+void con_node_clock_poll(void);
+
 /* Fills up to max poll entries with the transports of the up nodes.
  * Returns how many were filled. */
 int con_node_pollfds(struct pollfd *pfd, int max);

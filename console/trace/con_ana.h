@@ -25,6 +25,12 @@ ana_trace *con_ana_get(char *err, size_t errlen);
 size_t con_ana_src_of(uint32_t proc);
 uint32_t con_ana_proc_of(size_t src);
 
+/* Where the arch text of a node that is not up comes from ("PORT
+ * MACHINE" into buf, "" when unknown): a trace file's node records
+ * (con_tfile_load sets it). */
+typedef void con_ana_arch_fn(const char *node, char *buf, size_t n);
+void con_ana_set_arch_fn(con_ana_arch_fn *fn);
+
 /* Forgets the cached analysis (and a trace being streamed). */
 void con_ana_reset(void);
 

@@ -298,3 +298,20 @@ void con_dbg_rec_poll(void)
 		con_rec_free(r);
 	}
 }
+
+/* The processes' records for a trace file being opened (con_tfile.h). */
+void con_dbg_tfile_procs(int ended)
+{
+	const con_proc *p;
+
+	for (p = con_dbg_proc_first(); p != NULL; p = p->next) {
+		if (!ended) {
+			con_tfile_proc(p->node, p->proc, p->id, "");
+			continue;
+		}
+		if (p->state == CON_PROC_EXITED)
+			con_tfile_exit(p->id, "exit", p->status);
+		else if (p->state == CON_PROC_CRASHED)
+			con_tfile_exit(p->id, "signal", p->sig);
+	}
+}

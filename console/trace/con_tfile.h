@@ -28,12 +28,18 @@
 int con_tfile_open_append(const char *path, uint64_t cut_at, char *err,
 			  size_t errlen);
 
+/* What con_tfile_open asks its caller for: a con_tfile_proc of every
+ * process it knows (ended 0, before the stored events), then a
+ * con_tfile_exit of each that ended (ended 1, after them). */
+typedef void con_tfile_procs_fn(int ended);
+
 /* Starts writing path (created; an existing file is refused unless
  * overwrite).  command is recorded in the header (what was run).  The
- * nodes already up and their clock samples are written at once.  0, or a
+ * nodes already up and their clock samples, procs' records (may be
+ * NULL) and the events stored so far are written at once.  0, or a
  * WIRE_E* code with err. */
 int con_tfile_open(const char *path, const char *command, int overwrite,
-		   char *err, size_t errlen);
+		   con_tfile_procs_fn *procs, char *err, size_t errlen);
 
 /* True while a file is being written. */
 int con_tfile_active(void);

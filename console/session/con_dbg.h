@@ -366,4 +366,8 @@ int con_dbg_sig_fault(int64_t sig);
  * ended without telling it); never a process's own status (0..255). */
 #define CON_STATUS_UNKNOWN (-1)
 
+/* A proc record of every process (ended 0), then the end of those that
+ * ended (ended 1): what con_tfile_open asks for (con_tfile_procs_fn). */
+void con_dbg_tfile_procs(int ended);
+
 #endif

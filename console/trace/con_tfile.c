@@ -41,7 +41,6 @@
 #include <unistd.h>
 
 #include "con_clk.h"
-#include "con_dbg.h"
 #include "con_ev.h"
 #include "con_node.h"
 #include "con_tfile.h"
@@ -403,24 +402,6 @@ static void con_tfile_store(void)
 		con_tfile_store_batch(&num);
 }
 
-/* The debugger's processes: a proc record each, and the end of those
- * that ended. */
-static void con_tfile_procs(int ended)
-{
-	const con_proc *p;
-
-	for (p = con_dbg_proc_first(); p != NULL; p = p->next) {
-		if (!ended) {
-			con_tfile_proc(p->node, p->proc, p->id, "");
-			continue;
-		}
-		if (p->state == CON_PROC_EXITED)
-			con_tfile_exit(p->id, "exit", p->status);
-		else if (p->state == CON_PROC_CRASHED)
-			con_tfile_exit(p->id, "signal", p->sig);
-	}
-}
-
 /* Makes fd (owned) the file being written as path: buffer, packer,
  * PARAVT_TRACE_FSYNC.  0, or WIRE_ENOMEM with err (fd closed). */
 static int con_tfile_start(int fd, const char *path, char *err,
@@ -441,6 +422,7 @@ static int con_tfile_start(int fd, const char *path, char *err,
 	con_tf.sync = sync != NULL && strcmp(sync, "0") != 0 && *sync != '\0';
 	con_tf.failed = 0;
 	con_tf.error_new = 0;
+	con_clk_listen(con_tfile_clock);
 	return 0;
 }
 
@@ -480,7 +462,7 @@ int con_tfile_open_append(const char *path, uint64_t cut_at, char *err,
 
 /* Starts writing path. */
 int con_tfile_open(const char *path, const char *command, int overwrite,
-		   char *err, size_t errlen)
+		   con_tfile_procs_fn *procs, char *err, size_t errlen)
 {
 	int rc;
 
@@ -494,9 +476,11 @@ int con_tfile_open(const char *path, const char *command, int overwrite,
 		return rc;
 	con_tfile_header(command != NULL ? command : "");
 	con_tfile_nodes();
-	con_tfile_procs(0);
+	if (procs != NULL)
+		procs(0);
 	con_tfile_store();
-	con_tfile_procs(1);
+	if (procs != NULL)
+		procs(1);
 	con_tfile_flush();
 	if (con_tf.f < 0) {
 		snprintf(err, errlen, "%s: write failed (%s)", path,

@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "con_clk.h"
-#include "con_dbg.h"
 #include "con_node.h"
 #include "con_tcp.h"
 #include "wire.h"
@@ -503,27 +502,22 @@ static void con_node_burst(con_node *n)
 	}
 }
 
-/* The watcher of the waits (con_dbg_watch): every interval, a burst to
- * every up node.  Never ends a wait. */
-static int con_node_clock_watch(void *ctx, char *why, size_t whylen)
+/* Every interval, a burst to every up node (con_node.h). */
+void con_node_clock_poll(void)
 {
 	uint64_t now = wire_now_ns();
 	con_node *n;
 
-	(void)ctx;
-	(void)why;
-	(void)whylen;
 	if (con_clock_every_ns == 0 ||
 	    now - con_clock_last_ns < con_clock_every_ns)
-		return 0;
+		return;
 	for (n = con_nodes; n != NULL; n = n->next)
 		if (n->up && !n->untold)
 			con_node_burst(n);
 	con_clock_last_ns = wire_now_ns();
-	return 0;
 }
 
-/* Installs the watcher once, with the interval of the environment. */
+/* Sets the interval of the environment, once. */
 static void con_node_clock_start(void)
 {
 	static int started;
@@ -533,8 +527,6 @@ static void con_node_clock_start(void)
 	started = 1;
 	con_clock_every_ns = con_node_clock_interval();
 	con_clock_last_ns = wire_now_ns();
-	if (con_clock_every_ns > 0)
-		con_dbg_watch(con_node_clock_watch, NULL);
 }
 
 /* ---- connecting ------------------------------------------------------- */
