@@ -60,8 +60,13 @@ extern const con_cmd con_node_cmds[];
 int con_node_cmd_parse_add(int argc, char **argv, con_node_spec *spec,
 			   char *err, size_t errlen);
 
-/* The subcommands of `info` (con_cmd_dbg.c). */
+/* The subcommands of `info` (cmd_dbg.c). */
 extern const con_cmd con_info_cmds[];
+
+/* info breakpoints (cmd_break.c); info procs, locals, globals
+ * (cmd_print.c). */
+con_cmd_fn con_info_breakpoints, con_info_procs, con_info_locals,
+	con_info_globals;
 
 /* The subcommands of `trace` (con_ev_cmd.c). */
 extern const con_cmd con_trace_cmds[];
@@ -84,19 +89,21 @@ struct con_proc;
 void con_ev_cmd_proc(const struct con_proc *p, char *tid, size_t tidlen,
 		     int *activity, char *where, size_t wlen);
 
-/* The debugger's commands (con_cmd_dbg.c; run: con_cmd_run.c). */
+/* The debugger's commands: load, build (cmd_build.c); break, delete
+ * (cmd_break.c); run, continue, kill (cmd_run.c); proc, where, print
+ * (cmd_print.c). */
 con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
 	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,
 	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
 	con_cmd_dbg_print;
 
 /* Reads "--timeout SECS" at argv[*i] into *secs: 1 if it was there, 0
- * if not, -1 with err (con_cmd_dbg.c). */
+ * if not, -1 with err (cmd_run.c). */
 int con_cmd_dbg_timeout(int argc, char **argv, int *i, double *secs,
 			char *err, size_t errlen);
 
 /* Waits (at most secs) until the processes of a run settle, printing
- * what happens, and says how the wait ended (con_cmd_dbg.c). */
+ * what happens, and says how the wait ended (cmd_run.c). */
 void con_cmd_dbg_settle(double secs);
 
 /* How the wait of the last run or continue ended: 0 (settled),
