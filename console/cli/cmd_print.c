@@ -93,7 +93,7 @@ int con_info_procs(int argc, char **argv, char *err, size_t errlen)
 
 	con_dbg_init();
 	if (con_dbg_proc_first() == NULL && con_ev_nsrcs() > 0)
-		return con_tfile_info_procs(); /* a trace read with open */
+		return con_tfile_cmd_info_procs(); /* a trace read with open */
 	if (con_dbg_proc_first() == NULL) {
 		printf("No processes.\n");
 		return 0;
@@ -304,7 +304,7 @@ int con_cmd_dbg_print(int argc, char **argv, char *err, size_t errlen)
 		return WIRE_EARG;
 	}
 	if (con_dbg_proc_first() == NULL && con_tfile_loaded()->nvars > 0)
-		return con_tfile_print_var(expr, err, errlen); /* opened */
+		return con_tfile_cmd_print_var(expr, err, errlen); /* opened */
 	if (all)
 		return con_cmd_dbg_print_all(expr, err, errlen);
 	p = con_cmd_dbg_stopped(err, errlen);

@@ -119,6 +119,16 @@ con_cmd_fn con_cmd_open, con_trace_file, con_trace_check, con_trace_export,
 	con_cmd_report, con_info_efficiency, con_info_matrix, con_info_balance,
 	con_info_hang;
 
+/* info procs of a trace read with open (cmd_file.c): the event store's
+ * processes with how the trace says they ended.  Returns 0. */
+int con_tfile_cmd_info_procs(void);
+
+/* print EXPR on a trace read with open (cmd_file.c): every value of
+ * EXPR that `record` breakpoints captured, one line each ("p3
+ * pvm_worker.c:81 (breakpoint 1, hit 2): n = 5").  0, or WIRE_EARG with
+ * err when the trace has none of EXPR. */
+int con_tfile_cmd_print_var(const char *expr, char *err, size_t errlen);
+
 /* The hang watchdog (con_hang_cmd.c): on (run and continue, while they
  * wait) reports a run with no event for PARAVT_HANG_TIMEOUT seconds
  * whose running processes are all blocked, and ends the wait on a
