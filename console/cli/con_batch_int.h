@@ -21,6 +21,18 @@ enum con_batch_status {
 	CON_BATCH_INTR = 5      /* SIGINT/SIGTERM: processes killed, kept */
 };
 
+/* The usage lines (con_batch_opts.c prints them; paravt(1) has them). */
+#define CON_BATCH_USAGE_TEXT \
+	"usage: paravt trace -o FILE [--nodes FILE] [--node NAME=ADDR]...\n" \
+	"                    [--token-file FILE] [-x SCRIPT] [--break SPEC]...\n" \
+	"                    [--timeout SECS] [--hang SECS] [--no-progress]\n" \
+	"                    [--output-cap BYTES]\n" \
+	"                    [--stdin FILE] [--exec PATH] [--pvm | --mpi | --plain]\n" \
+	"                    [LOAD-FLAG...] [SOURCES...] -- COMMAND...\n" \
+	"       paravt trace -o FILE --attach[=SESSION] [--nodes FILE]\n" \
+	"                    [--node NAME=ADDR]... [--token-file FILE]\n" \
+	"                    [--timeout SECS] [--hang SECS] [--no-progress]\n"
+
 /* What the command line asked for (strings borrowed from argv). */
 typedef struct con_batch_opts {
 	const char *out;          /* -o: the trace file */

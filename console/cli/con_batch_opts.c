@@ -12,17 +12,6 @@
 #include "con_batch_int.h"
 #include "con_cmd.h"
 
-#define CON_BATCH_USAGE_TEXT \
-	"usage: paravt trace -o FILE [--nodes FILE] [--node NAME=ADDR]...\n" \
-	"                    [--token-file FILE] [-x SCRIPT] [--break SPEC]...\n" \
-	"                    [--timeout SECS] [--hang SECS] [--no-progress]\n" \
-	"                    [--output-cap BYTES]\n" \
-	"                    [--stdin FILE] [--exec PATH] [--pvm | --mpi | --plain]\n" \
-	"                    [LOAD-FLAG...] [SOURCES...] -- COMMAND...\n" \
-	"       paravt trace -o FILE --attach[=SESSION] [--nodes FILE]\n" \
-	"                    [--node NAME=ADDR]... [--token-file FILE]\n" \
-	"                    [--timeout SECS] [--hang SECS] [--no-progress]\n"
-
 /* ---- usage -------------------------------------------------------------- */
 
 /* Prints the usage, and with full the options and exit statuses. */
