@@ -5,7 +5,10 @@
  *   con_inst.c          con_inst_run: parse every source, ship files, notes
  *   con_inst_scope.c    walk of function bodies: breakpoint landing,
  *                       variables in scope, return statements, templates
- *   con_inst_types.c    the unit's type table (UsedTypeTable) as C source
+ *   con_inst_types.c    the unit's type table (UsedTypeTable) built from
+ *                       libclang types
+ *   con_inst_typetab.c  the type table's store: entries, hash index
+ *   con_inst_emit.c     the type table written out as C source
  *   con_inst_rewrite.c  edit list applied to the original text, prologue
  *
  * Everything is per translation unit (ci_unit); strings are built in
@@ -162,16 +165,40 @@ int ci_edit_add(ci_unit *u, size_t off, size_t del, int prio,
  * breakpoints (con_inst_scope.c).  0 or -1 with the unit's error set. */
 int ci_scope_walk(ci_unit *u);
 
-/* Type table (con_inst_types.c). */
+/* Type table store (con_inst_typetab.c): an empty table whose entry 0
+ * will be void (notes borrowed), and freeing everything it owns. */
 void ci_types_init(ci_types *t, wire_buf *notes);
 void ci_types_destroy(ci_types *t);
+
+/* Id of the entry with this structural key, or -1 (con_inst_typetab.c). */
+int ci_find(const ci_types *t, const char *key);
+
+/* Appends a zeroed entry with key and name (both copied); its id, or -1
+ * with t->failed set (con_inst_typetab.c). */
+int ci_new(ci_types *t, const char *key, const char *name, int kind,
+	   unsigned quals);
+
+/* "const volatile " prefix for quals (static storage). */
+const char *ci_qual_str(unsigned q);
+
+/* 1 if the entry has a typedef pvt__tN (it can be named at file scope). */
+int ci_named(const ci_types *t, int id);
+
+/* 1 if sizeof of the entry can be written on the target (a variable or
+ * member of this type can be described). */
+int ci_sized(const ci_types *t, int id);
+
+/* Entry for a scalar of td kind `kind`, named by decl, with keyx added
+ * to its key; its id, or -1 (con_inst_types.c). */
+int ci_scalar(ci_types *t, int kind, unsigned quals, const char *decl,
+	      const char *keyx);
 
 /* Type id describing t, adding entries as needed; -1 when the type cannot
  * be described at file scope (why is appended to why, if non-NULL). */
 int ci_type_id(ci_types *t, CXType ty, wire_buf *why);
 
 /* Appends the C99 text of the table, the td_table and the pvt_unit
- * definition to out.  0 or -1. */
+ * definition to out (con_inst_emit.c).  0 or -1. */
 int ci_types_emit(ci_types *t, wire_buf *out, const char *build,
 		  int unit);
 
