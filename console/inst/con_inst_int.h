@@ -3,8 +3,9 @@
  * (console only; see con_inst.h for the public API).
  *
  *   con_inst.c          con_inst_run: parse every source, ship files, notes
- *   con_inst_scope.c    walk of function bodies: breakpoint landing,
- *                       variables in scope, return statements, templates
+ *   con_inst_scope.c    walk of function bodies: variables in scope,
+ *                       return statements, templates
+ *   con_inst_break.c    breakpoint landing and the variables recorded
  *   con_inst_types.c    the unit's type table (UsedTypeTable) built from
  *                       libclang types
  *   con_inst_typetab.c  the type table's store: entries, hash index
@@ -164,6 +165,42 @@ int ci_edit_add(ci_unit *u, size_t off, size_t del, int prio,
 /* Walks every function defined in the main file: templates, returns,
  * breakpoints (con_inst_scope.c).  0 or -1 with the unit's error set. */
 int ci_scope_walk(ci_unit *u);
+
+/* A variable visible in the walk. */
+typedef struct ci_local {
+	CXCursor c;  /* its declaration */
+	char *name;  /* spelling; owned */
+	int scope;   /* enum pvt_scope */
+} ci_local;
+
+/* State of one function's instrumentation. */
+typedef struct ci_fn {
+	ci_unit *u;          /* the unit */
+	CXCursor fn;         /* the function definition */
+	char *name;          /* function name; owned */
+	char *rtype;         /* return type spelling for a declaration, or
+				NULL when it cannot be spelled so */
+	int is_main;         /* main: start/exit templates */
+	int is_void;         /* returns void */
+	unsigned first_line; /* first line of the definition */
+	unsigned end_line;   /* line of the closing brace */
+	size_t body_off;     /* offset of '{' */
+	size_t body_end;     /* offset of '}' */
+	ci_local *loc;       /* visible locals (stack; params first) */
+	size_t nloc, caploc;
+	ci_local *glob;      /* referenced globals (unique) */
+	size_t nglob, capglob;
+	size_t last_cand;    /* offset of the last candidate + 1 */
+	int failed;          /* error set or out of memory */
+} ci_fn;
+
+/* 1 if request r is for a line inside function f (con_inst_break.c). */
+int ci_req_in_fn(const ci_fn *f, const ci_req *r);
+
+/* Handles a candidate statement s of f's walk (body_child: a direct
+ * child of the body): places every request that lands there
+ * (con_inst_break.c).  0, or -1 with the unit's error set. */
+int ci_candidate(ci_fn *f, CXCursor s, int body_child);
 
 /* Type table store (con_inst_typetab.c): an empty table whose entry 0
  * will be void (notes borrowed), and freeing everything it owns. */
