@@ -50,12 +50,12 @@ $(B)/include/pvt_event.h: wrappers/pvt_event.h
 # The event sink: the daemon's side of the task socket for the tests,
 # built for every port (records are native).  Uses the wire library
 # inside libparavt.a, and the daemon's ring reader (dmn_ring.c) for -r.
-$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers -Idaemon
-$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/obj/daemon/dmn_ring.o \
+$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers -Idaemon/relay
+$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/obj/daemon/relay/dmn_ring.o \
 		$(B)/lib/libparavt.a
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< \
-		$(B)/obj/daemon/dmn_ring.o $(B)/lib/libparavt.a $(MSGPACK_LIBS)
+		$(B)/obj/daemon/relay/dmn_ring.o $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 
 # MPI (host port, Open MPI's mpicc).
 MPICC ?= mpicc

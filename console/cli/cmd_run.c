@@ -1,5 +1,5 @@
 /*
- * con_cmd_run.c — the `run` command (con_cmd.h):
+ * cmd_run.c — the `run` command (con_cmd.h):
  *
  *   run [NODE...] [--timeout SECS] [--exec PATH [ARGS...]] [-- ARGS...]
  *       [< FILE]

@@ -51,7 +51,7 @@ typedef struct con_cmd {
 	const char *const *flags;    /* option words (completion), or NULL */
 } con_cmd;
 
-/* The subcommands of `node` (con_cmd_node.c). */
+/* The subcommands of `node` (cmd_node.c). */
 extern const con_cmd con_node_cmds[];
 
 /* Fills spec from the words of `node add` (argv[0] is "add"; also each
@@ -60,18 +60,18 @@ extern const con_cmd con_node_cmds[];
 int con_node_cmd_parse_add(int argc, char **argv, con_node_spec *spec,
 			   char *err, size_t errlen);
 
-/* The subcommands of `info` (con_cmd_dbg.c). */
+/* The subcommands of `info` (cmd_dbg.c). */
 extern const con_cmd con_info_cmds[];
 
-/* The subcommands of `trace` (con_ev_cmd.c). */
+/* The subcommands of `trace` (cmd_trace.c). */
 extern const con_cmd con_trace_cmds[];
 
-/* stats (con_ev_cmd.c). */
+/* stats (cmd_trace.c). */
 con_cmd_fn con_cmd_stats;
 
 /* Prints what `trace on` shows since the last call: with --raw every
  * record as it arrived, else the events in the compensated global order
- * as far as it is final (con_ev_cmd.c). */
+ * as far as it is final (cmd_trace.c). */
 void con_ev_cmd_live(void);
 
 /* Prints what the ordered live display still holds back (called when
@@ -84,19 +84,19 @@ struct con_proc;
 void con_ev_cmd_proc(const struct con_proc *p, char *tid, size_t tidlen,
 		     int *activity, char *where, size_t wlen);
 
-/* The debugger's commands (con_cmd_dbg.c; run: con_cmd_run.c). */
+/* The debugger's commands (cmd_dbg.c; run: cmd_run.c). */
 con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
 	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,
 	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
 	con_cmd_dbg_print;
 
 /* Reads "--timeout SECS" at argv[*i] into *secs: 1 if it was there, 0
- * if not, -1 with err (con_cmd_dbg.c). */
+ * if not, -1 with err (cmd_dbg.c). */
 int con_cmd_dbg_timeout(int argc, char **argv, int *i, double *secs,
 			char *err, size_t errlen);
 
 /* Waits (at most secs) until the processes of a run settle, printing
- * what happens, and says how the wait ended (con_cmd_dbg.c). */
+ * what happens, and says how the wait ended (cmd_dbg.c). */
 void con_cmd_dbg_settle(double secs);
 
 /* How the wait of the last run or continue ended: 0 (settled),
@@ -105,14 +105,14 @@ void con_cmd_dbg_settle(double secs);
 int con_cmd_dbg_last_settle(void);
 
 /* Commands of the analysis and trace-file layer, each in its module:
- * open, trace file (con_tfile_cmd.c); trace check (con_order_cmd.c);
- * trace export (con_export_cmd.c); report, info efficiency/matrix/balance
- * (con_report_cmd.c); info hang (con_hang_cmd.c). */
+ * open, trace file (cmd_file.c); trace check (cmd_order.c);
+ * trace export (cmd_export.c); report, info efficiency/matrix/balance
+ * (cmd_report.c); info hang (cmd_hang.c). */
 con_cmd_fn con_cmd_open, con_trace_file, con_trace_check, con_trace_export,
 	con_cmd_report, con_info_efficiency, con_info_matrix, con_info_balance,
 	con_info_hang;
 
-/* The hang watchdog (con_hang_cmd.c): on (run and continue, while they
+/* The hang watchdog (cmd_hang.c): on (run and continue, while they
  * wait) reports a run with no event for PARAVT_HANG_TIMEOUT seconds
  * whose running processes are all blocked, and ends the wait on a
  * deadlock; off removes it. */

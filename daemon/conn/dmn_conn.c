@@ -71,7 +71,7 @@ static void dmn_conn_release(dmn_conn *c)
 		(unsigned long long)c->id, srv->ctl_console);
 	srv->controller = NULL;
 	srv->ctl_console[0] = '\0';
-	dmn_work_release(srv);
+	srv->ops->release(srv);
 }
 
 /* Frees c at once: loop registration, timer, transport, slot. */
@@ -83,9 +83,9 @@ static void dmn_conn_drop(dmn_conn *c, const char *why)
 		(unsigned long long)c->id, c->addr, why);
 	dmn_conn_release(c);
 	if (c->task)
-		dmn_work_task_gone(srv, c);
+		srv->ops->task_gone(srv, c);
 	else
-		dmn_rexec_conn_gone(srv, c);
+		srv->ops->rexec_gone(srv, c);
 	dmn_timer_del(srv->loop, c->timer);
 	dmn_loop_del(srv->loop, c->rfd);
 	if (c->wfd != c->rfd)
@@ -254,7 +254,7 @@ static void dmn_on_task_hello(dmn_conn *c, const wire_msg *m)
 		dmn_conn_error(c, WIRE_EPROTO, m->seq, err, 1);
 		return;
 	}
-	rc = dmn_work_task_hello(c->srv, c, m, err, sizeof err);
+	rc = c->srv->ops->task_hello(c->srv, c, m, err, sizeof err);
 	if (rc != 0) {
 		dmn_conn_error(c, rc, m->seq, err, 1);
 		return;
@@ -331,7 +331,7 @@ static void dmn_on_session_open(dmn_conn *c, const wire_msg *m)
 		dmn_log(DMN_INFO, "conn %llu: console %s controls session %llu",
 			(unsigned long long)c->id, name,
 			(unsigned long long)srv->next_session);
-		dmn_work_session(srv, srv->next_session);
+		srv->ops->session(srv, srv->next_session);
 		srv->ctl_session = srv->next_session;
 	}
 	if (wire_pack_session_ok(&c->peer.out, wire_peer_seq(&c->peer),
@@ -360,7 +360,7 @@ static void dmn_on_session_attach(dmn_conn *c, const wire_msg *m)
 		return;
 	}
 	dmn_conn_take(c, name);
-	got = dmn_work_attach(srv, want, err, sizeof err);
+	got = srv->ops->attach(srv, want, err, sizeof err);
 	if (got == 0) {
 		srv->controller = NULL;
 		srv->ctl_console[0] = '\0';
@@ -375,7 +375,7 @@ static void dmn_on_session_attach(dmn_conn *c, const wire_msg *m)
 		dmn_conn_close_soon(c);
 		return;
 	}
-	dmn_work_replay(srv);
+	srv->ops->replay(srv);
 }
 
 /* True for the session messages only the controller may send. */
@@ -402,7 +402,7 @@ static void dmn_on_session_msg(dmn_conn *c, const wire_msg *m)
 	char err[WIRE_TEXT_MAX];
 
 	if (srv->controller == c) {
-		dmn_work_console(srv, c, m);
+		srv->ops->console(srv, c, m);
 		return;
 	}
 	if (srv->controller != NULL)
@@ -422,7 +422,7 @@ static void dmn_on_ready(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 	char err[WIRE_TEXT_MAX];
 
 	if (c->task) {
-		dmn_work_task_msg(c->srv, c, m);
+		c->srv->ops->task_msg(c->srv, c, m);
 		return;
 	}
 	if (dmn_is_session_msg(m->type)) {
@@ -435,7 +435,7 @@ static void dmn_on_ready(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 		return;
 	case WIRE_REXEC:
 	case WIRE_REXEC_IO:
-		dmn_rexec_msg(c->srv, c, m);
+		c->srv->ops->rexec_msg(c->srv, c, m);
 		return;
 	case WIRE_SESSION_OPEN:
 		dmn_on_session_open(c, m);
@@ -444,7 +444,7 @@ static void dmn_on_ready(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 		dmn_on_session_attach(c, m);
 		return;
 	case WIRE_SESSION_LIST:
-		dmn_work_sessions(c->srv, c, m);
+		c->srv->ops->sessions(c->srv, c, m);
 		return;
 	case WIRE_BYE:
 		dmn_log(DMN_INFO, "conn %llu: BYE from %s",

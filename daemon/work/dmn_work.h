@@ -16,7 +16,11 @@
  *
  * Files: dmn_work.c (sessions, directories, the reaper, dispatch),
  * dmn_build.c (FILE_PUT, BUILD), dmn_run.c (RUN, KILL, output, exits),
- * dmn_task.c (the task socket and the relays).  Internal to daemon/.
+ * dmn_task.c (the task socket and the relays), dmn_pvm.c and dmn_rexec.c
+ * (PVM's daemons), dmn_rsh.c (its rsh), dmn_port.c (the port's settings
+ * and paths), dmn_spawn.c (starting children).  The event relay above is
+ * called through dmn_relay_ops; the connections below call this room
+ * through dmn_work_ops.
  */
 #ifndef PARAVT_DMN_WORK_H
 #define PARAVT_DMN_WORK_H
@@ -47,6 +51,28 @@ typedef struct dmn_sess dmn_sess;
 typedef struct dmn_job dmn_job;
 typedef struct dmn_pvmd dmn_pvmd;
 typedef struct dmn_evq dmn_evq;
+typedef struct dmn_proc dmn_proc;
+
+/* The event relay above this room (daemon/relay: dmn_event.h) as the
+ * work calls it; main hands dmn_ev_relay to dmn_work_new. */
+typedef struct dmn_relay_ops {
+	/* Makes s->evq (0 or -1); frees it (NULL-safe). */
+	int (*sess_new)(dmn_work *w, dmn_sess *s);
+	void (*sess_free)(dmn_sess *s);
+	/* Batches of s not yet acknowledged. */
+	uint64_t (*pending)(const dmn_sess *s);
+	/* EVENTS_ACK from the controller c. */
+	void (*ack)(dmn_work *w, dmn_conn *c, const wire_msg *m);
+	/* A console took control of w->cur: its unacknowledged events again. */
+	void (*controller)(dmn_work *w);
+	/* What p's ring holds, into the queue now; p ended. */
+	void (*drain)(dmn_work *w, dmn_proc *p);
+	void (*proc_gone)(dmn_work *w, dmn_proc *p);
+	/* EVENTS or EVENT_STRINGS from p's task: 0, or a WIRE_E* code with
+	 * err. */
+	int (*task)(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
+	            size_t errlen);
+} dmn_relay_ops;
 
 /* A pvmd this daemon started: the session's own (RUN pvm, the master
  * host), or, started by REXEC, the pvmd of this host in another host's
@@ -169,7 +195,7 @@ typedef struct dmn_runreq {
 #define DMN_RUN_ENV 64 /* PARAVT_* settings in one RUN */
 
 /* A program started by RUN. */
-typedef struct dmn_proc {
+struct dmn_proc {
 	struct dmn_work *work;    /* the daemon's work state; borrowed */
 	uint64_t num;             /* process number (PARAVT_PROC) */
 	uint64_t run;             /* the console's run number */
@@ -188,7 +214,7 @@ typedef struct dmn_proc {
 	                             that it shows no EOF before the task
 	                             opens it; -1 when none */
 	char fifo[DMN_PATH_MAX];  /* its path, "" none */
-} dmn_proc;
+};
 
 /* The daemon-wide state, srv->work. */
 struct dmn_work {
@@ -202,7 +228,50 @@ struct dmn_work {
 	int cap_procs;                  /* slots in procs */
 	uint64_t next_proc;             /* last process number handed out */
 	long reaper;                    /* reaper timer id, or 0 */
+	const dmn_relay_ops *relay;     /* the event relay; borrowed */
 };
+
+/* ---- what the connections call (dmn_work_ops; dmn_work.c, dmn_task.c,
+ * dmn_rexec.c) ----------------------------------------------------------- */
+
+/* Makes srv->work and sets srv->ops: port settings, runtime location
+ * (argv0 and runtime_dir of srv's config); relay is the event relay
+ * (borrowed for the daemon's life).  0, or -1 with a sentence in err. */
+int dmn_work_new(dmn_server *srv, const dmn_relay_ops *relay, char *err,
+                 size_t errlen);
+/* Kills every started program and build, removes the work directories,
+ * frees srv->work.  NULL work is a no-op. */
+void dmn_work_free(dmn_server *srv);
+/* A console took control: session id is now the current one. */
+void dmn_work_session(dmn_server *srv, uint64_t id);
+/* The controller is gone (its stopped tasks stay stopped). */
+void dmn_work_release(dmn_server *srv);
+/* SESSION_ATTACH: the detached session want (0: the one detached last)
+ * is the current one again.  Its id, or 0 with a sentence in err. */
+uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
+                         size_t errlen);
+/* SESSION_LIST from c: answers SESSIONS, the detached sessions a console
+ * may take back, each [id, console, seconds detached, processes,
+ * unacknowledged batches]. */
+void dmn_work_sessions(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+/* After SESSION_OK of an attach: what the session held while detached
+ * (output, exits, stops) goes to the controller, then its events. */
+void dmn_work_replay(dmn_server *srv);
+/* A session message (FILE_PUT ... RESUME) from the controller c. */
+void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+/* TASK_HELLO on task connection c: 0, or a WIRE_E* code with a sentence
+ * in err (the connection is then refused). */
+int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
+			char *err, size_t errlen);
+/* A message from an accepted task (relayed to the controller). */
+void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+/* Task connection c is being freed. */
+void dmn_work_task_gone(dmn_server *srv, dmn_conn *c);
+/* REXEC and REXEC_IO from an authenticated console connection c
+ * (dmn_rexec.c); c is closing: forget it as a REXEC peer. */
+void dmn_rexec_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+void dmn_rexec_conn_gone(dmn_server *srv, dmn_conn *c);
+
 
 /* ---- dmn_work.c ---------------------------------------------------------- */
 
