@@ -7,6 +7,7 @@
  * the visible one) and calls para_vt_break.  Variables that cannot be
  * described are left out with a note.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,9 @@ static int ci_record_var(ci_fn *f, con_inst_bp *bp, const ci_local *l,
 	}
 	if (u->types.failed)
 		goto nomem;
-	if (tid < 0) {
+	if (tid < 0 && bp->id == 0) {
+		goto out; /* a line probe: said at the breakpoints only */
+	} else if (tid < 0) {
 		rc = ci_printf(u->notes, "note: breakpoint %d at %s:%d: "
 			       "variable '%s' not recorded: %s\n", bp->id,
 			       u->path, bp->line, l->name,
@@ -111,11 +114,37 @@ static con_inst_bp *ci_new_bp(con_inst_result *res)
 	return &v[res->nbps++];
 }
 
+/* The block that stops at line: the variables visible there and
+ * para_vt_break(&pvt__unit, ID, file, line, func, vars, n), ID as text;
+ * with bp->id 0 nothing is kept of the variables (a line probe). */
+static int ci_break_block(ci_fn *f, con_inst_bp *bp, const char *id,
+			  unsigned line, wire_buf *blk)
+{
+	ci_unit *u = f->u;
+	int rc = 0;
+
+	rc |= ci_printf(blk, "{ pvt_var pvt__v[] = {");
+	if (ci_record_vars(f, bp, blk) < 0)
+		return -1;
+	if (!bp->nvars)
+		wire_buf_reset(blk), rc |= ci_printf(blk, "{ ");
+	else
+		rc |= ci_printf(blk, "}; ");
+	rc |= ci_printf(blk, "para_vt_break(&pvt__unit, %s, \"", id);
+	rc |= ci_cstr(blk, u->path);
+	rc |= ci_printf(blk, "\", %u, \"", line);
+	rc |= ci_cstr(blk, f->name);
+	rc |= ci_printf(blk, "\", %s, %zu); } ", bp->nvars ? "pvt__v" : "0",
+			bp->nvars);
+	return rc ? -1 : 0;
+}
+
 /* Places request r before the candidate at off (line). */
 static int ci_place(ci_fn *f, ci_req *r, size_t off, unsigned line)
 {
 	ci_unit *u = f->u;
 	con_inst_bp *bp = ci_new_bp(u->res);
+	char id[24];
 	wire_buf blk;
 	int rc = 0;
 
@@ -130,22 +159,10 @@ static int ci_place(ci_fn *f, ci_req *r, size_t off, unsigned line)
 	bp->file = strdup(u->path);
 	bp->func = strdup(f->name);
 	wire_buf_init(&blk, CI_BUF_MAX);
-	rc |= ci_printf(&blk, "{ pvt_var pvt__v[] = {");
-	if (!bp->file || !bp->func || ci_record_vars(f, bp, &blk) < 0) {
-		wire_buf_destroy(&blk);
-		return ci_fail(u, "out of memory");
-	}
-	if (!bp->nvars)
-		wire_buf_reset(&blk), rc |= ci_printf(&blk, "{ ");
-	else
-		rc |= ci_printf(&blk, "}; ");
-	rc |= ci_printf(&blk, "para_vt_break(&pvt__unit, %d, \"", r->id);
-	rc |= ci_cstr(&blk, u->path);
-	rc |= ci_printf(&blk, "\", %u, \"", line);
-	rc |= ci_cstr(&blk, f->name);
-	rc |= ci_printf(&blk, "\", %s, %zu); } ", bp->nvars ? "pvt__v" : "0",
-			bp->nvars);
-	if (rc || ci_edit_add(u, off, 0, CI_PRIO_BREAK, wire_buf_head(&blk)) < 0)
+	snprintf(id, sizeof id, "%d", r->id);
+	if (!bp->file || !bp->func ||
+	    ci_break_block(f, bp, id, line, &blk) < 0 ||
+	    ci_edit_add(u, off, 0, CI_PRIO_BREAK, wire_buf_head(&blk)) < 0)
 		rc = ci_fail(u, "out of memory");
 	if (!rc && r->kind == CI_REQ_LINE && (int)line != r->line)
 		rc = ci_printf(u->notes, "breakpoint %d at %s:%d moved to %s:%u "
@@ -154,6 +171,74 @@ static int ci_place(ci_fn *f, ci_req *r, size_t off, unsigned line)
 	wire_buf_destroy(&blk);
 	r->placed = 1;
 	u->nplaced++;
+	return rc;
+}
+
+/* Appends s (copied) to *v of *n entries.  The new index, or -1. */
+static int ci_res_push(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+
+	if (!nv)
+		return -1;
+	*v = nv;
+	if (!(nv[*n] = strdup(s)))
+		return -1;
+	return (int)(*n)++;
+}
+
+/* See con_inst_int.h. */
+int ci_res_unit(con_inst_result *res, const char *file)
+{
+	return ci_res_push(&res->units, &res->nunits, file);
+}
+
+/* See con_inst_int.h. */
+int ci_res_func(con_inst_result *res, const char *name)
+{
+	return ci_res_push(&res->funcs, &res->nfuncs, name);
+}
+
+/* Records the site (unit, line, f's function) in the result. */
+static int ci_site(ci_fn *f, unsigned line)
+{
+	con_inst_result *res = f->u->res;
+	con_inst_site *v;
+
+	if (f->func_ix < 0 &&
+	    (f->func_ix = ci_res_func(res, f->name)) < 0)
+		return -1;
+	v = realloc(res->sites, (res->nsites + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	res->sites = v;
+	v[res->nsites].unit = f->u->index;
+	v[res->nsites].line = (int)line;
+	v[res->nsites].func = f->func_ix;
+	res->nsites++;
+	return 0;
+}
+
+/* See con_inst_int.h. */
+int ci_probe(ci_fn *f, size_t off, unsigned line)
+{
+	ci_unit *u = f->u;
+	con_inst_bp tmp;
+	wire_buf blk;
+	int rc = 0;
+
+	memset(&tmp, 0, sizeof tmp);
+	wire_buf_init(&blk, CI_BUF_MAX);
+	rc |= ci_printf(&blk, "if (*pvt__armp && para_vt_line(&pvt__unit, \"");
+	rc |= ci_cstr(&blk, u->path);
+	rc |= ci_printf(&blk, "\", %u)) ", line);
+	if (rc || ci_break_block(f, &tmp, "PVT_BP_LIVE", line, &blk) < 0 ||
+	    ci_edit_add(u, off, 0, CI_PRIO_LINE, wire_buf_head(&blk)) < 0 ||
+	    ci_site(f, line) < 0)
+		rc = ci_fail(u, "out of memory");
+	u->nprobes++;
+	ci_bp_free(&tmp);
+	wire_buf_destroy(&blk);
 	return rc;
 }
 

@@ -130,6 +130,7 @@ typedef struct ci_unit {
 	size_t errlen;
 	void *ctx;                /* the run (con_inst.c; borrowed) */
 	int nplaced;              /* breakpoints placed in this unit */
+	int nprobes;              /* line probes put in this unit */
 	int failed;               /* an error was set */
 } ci_unit;
 
@@ -191,8 +192,23 @@ typedef struct ci_fn {
 	ci_local *glob;      /* referenced globals (unique) */
 	size_t nglob, capglob;
 	size_t last_cand;    /* offset of the last candidate + 1 */
+	int func_ix;         /* its index in the result's funcs, -1 none */
 	int failed;          /* error set or out of memory */
 } ci_fn;
+
+/* Frees one breakpoint's strings and variables (con_inst.c). */
+void ci_bp_free(con_inst_bp *bp);
+
+/* Appends unit file to res->units and function name to res->funcs
+ * (con_inst_break.c).  The new index, or -1 out of memory. */
+int ci_res_unit(con_inst_result *res, const char *file);
+int ci_res_func(con_inst_result *res, const char *name);
+
+/* Puts the line probe of statement line at off (after the line
+ * template): `if (*pvt__armp && para_vt_line(...)) { vars;
+ * para_vt_break(..., PVT_BP_LIVE, ...); }`, and records the site
+ * (con_inst_break.c).  0, or -1 with the unit's error set. */
+int ci_probe(ci_fn *f, size_t off, unsigned line);
 
 /* 1 if request r is for a line inside function f (con_inst_break.c). */
 int ci_req_in_fn(const ci_fn *f, const ci_req *r);

@@ -341,7 +341,9 @@ static int ci_line_mark(ci_fn *f, CXCursor s)
 	    off <= f->body_off || off >= f->body_end)
 		return 0;
 	snprintf(text, sizeof text, "pvt__line = %u; ", line);
-	return ci_edit_add(f->u, off, 0, CI_PRIO_LINE, text) < 0 ? -1 : 0;
+	if (ci_edit_add(f->u, off, 0, CI_PRIO_LINE, text) < 0)
+		return -1;
+	return ci_probe(f, off, line);
 }
 
 /* Walks a compound statement: candidates, nested statements, scope. */
@@ -521,6 +523,7 @@ static int ci_function(ci_unit *u, CXCursor fn)
 	memset(&f, 0, sizeof f);
 	f.u = u;
 	f.fn = fn;
+	f.func_ix = -1;
 	clang_visitChildren(fn, ci_body, &body);
 	if (ci_fn_info(&f) < 0)
 		goto nomem;
