@@ -121,13 +121,14 @@ static int ci_break_block(ci_fn *f, con_inst_bp *bp, const char *id,
 			  unsigned line, wire_buf *blk)
 {
 	ci_unit *u = f->u;
+	size_t start = wire_buf_used(blk);
 	int rc = 0;
 
 	rc |= ci_printf(blk, "{ pvt_var pvt__v[] = {");
 	if (ci_record_vars(f, bp, blk) < 0)
 		return -1;
 	if (!bp->nvars)
-		wire_buf_reset(blk), rc |= ci_printf(blk, "{ ");
+		blk->len = start, rc |= ci_printf(blk, "{ ");
 	else
 		rc |= ci_printf(blk, "}; ");
 	rc |= ci_printf(blk, "para_vt_break(&pvt__unit, %s, \"", id);

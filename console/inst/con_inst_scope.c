@@ -375,8 +375,71 @@ static int ci_compound(ci_fn *f, CXCursor c, int is_body)
 	return rc;
 }
 
+/* Offset just past statement s (its ';' included), or 0 when it cannot
+ * be told (a statement the source does not show as such). */
+static size_t ci_stmt_end(ci_fn *f, CXCursor s)
+{
+	enum CXCursorKind k = clang_getCursorKind(s);
+	ci_kids kids = {NULL, 0, 0, 0};
+	unsigned line;
+	size_t end = 0;
+	long semi;
+
+	if (k == CXCursor_IfStmt || k == CXCursor_ForStmt ||
+	    k == CXCursor_WhileStmt || k == CXCursor_SwitchStmt ||
+	    k == CXCursor_LabelStmt || k == CXCursor_CaseStmt ||
+	    k == CXCursor_DefaultStmt) {
+		clang_visitChildren(s, ci_kid, &kids);
+		if (kids.n && !kids.failed)
+			end = ci_stmt_end(f, kids.v[kids.n - 1]);
+		free(kids.v);
+		return end;
+	}
+	if (!ci_loc(f->u, clang_getRangeEnd(clang_getCursorExtent(s)), &line,
+		    &end))
+		return 0;
+	if (k == CXCursor_CompoundStmt)
+		return end;
+	semi = ci_find_semi(f->u->src, f->u->srclen, end);
+	return semi < 0 ? 0 : (size_t)semi + 1;
+}
+
+/* 1 if child i of n of a kind statement is one of its bodies. */
+static int ci_is_body(enum CXCursorKind kind, size_t i, size_t n)
+{
+	if (kind == CXCursor_IfStmt)
+		return i >= 1;
+	if (kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt)
+		return i == n - 1;
+	return kind == CXCursor_DoStmt && i == 0;
+}
+
+/* A body written without braces ("for (...) x++;") gets them, with the
+ * line template and probe inside, so that every statement can be
+ * stopped at; it is a candidate for breakpoints too. */
+static int ci_wrap_body(ci_fn *f, CXCursor b)
+{
+	enum CXCursorKind k = clang_getCursorKind(b);
+	unsigned line;
+	size_t off, end;
+
+	if (k == CXCursor_CompoundStmt || k == CXCursor_NullStmt ||
+	    (!clang_isStatement(k) && !clang_isExpression(k)) ||
+	    !ci_loc(f->u, clang_getRangeStart(clang_getCursorExtent(b)), &line,
+		    &off) ||
+	    off <= f->body_off || off >= f->body_end ||
+	    (end = ci_stmt_end(f, b)) <= off || end > f->body_end)
+		return 0;
+	if (ci_edit_add(f->u, off, 0, CI_PRIO_ENTER, "{ ") < 0 ||
+	    ci_edit_add(f->u, end, 0, CI_PRIO_ENTER, " }") < 0 ||
+	    ci_line_mark(f, b) < 0)
+		return -1;
+	return ci_candidate(f, b, 0);
+}
+
 /* Walks a statement that is not a compound's candidate: descends into
- * the statements it contains (a for statement scopes its init). */
+ * the statements it contains (a for statement scopes its init), and
+ * gives a body without braces its own. */
 static int ci_stmt(ci_fn *f, CXCursor s)
 {
 	enum CXCursorKind kind = clang_getCursorKind(s);
@@ -394,9 +457,13 @@ static int ci_stmt(ci_fn *f, CXCursor s)
 	for (i = 0; i < k.n && !rc; i++) {
 		enum CXCursorKind ck = clang_getCursorKind(k.v[i]);
 
-		if (ck == CXCursor_DeclStmt && kind == CXCursor_ForStmt)
+		if (ck == CXCursor_DeclStmt && kind == CXCursor_ForStmt) {
 			rc = ci_push_decls(f, k.v[i]);
-		else if (clang_isStatement(ck))
+			continue;
+		}
+		if (ci_is_body(kind, i, k.n))
+			rc = ci_wrap_body(f, k.v[i]);
+		if (!rc && clang_isStatement(ck))
 			rc = ci_stmt(f, k.v[i]);
 	}
 	free(k.v);

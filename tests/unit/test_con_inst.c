@@ -286,8 +286,9 @@ static int probed(const char *data, int line, const char *stmt)
 
 /* Breakpoints on a statement after a case or goto label land after the
  * label (a jump to the label must reach them); so does the statement line
- * template (pvt__line = N), before the breakpoint, and every statement of
- * a block has one (declarations and empty statements do not). */
+ * template (pvt__line = N) and the line probe, before the breakpoint, and
+ * every statement of a block or a body without braces has them
+ * (declarations and empty statements do not). */
 static void test_labels(void **state)
 {
 	con_bp_spec bps[] = {{1, "labels.c", 6, NULL, 0},
@@ -313,9 +314,14 @@ static void test_labels(void **state)
 	assert_true(probed(source_of(&r)->data, 9, "x--;"));
 	assert_true(probed(source_of(&r)->data, 13, "x = 5;"));
 	/* every probe is a site of the result, in source order */
-	assert_int_equal(r.nsites, 7);
+	assert_int_equal(r.nsites, 8);
 	assert_int_equal(r.sites[0].line, 4);
-	assert_int_equal(r.sites[6].line, 15);
+	assert_int_equal(r.sites[5].line, 12);
+	assert_int_equal(r.sites[7].line, 15);
+	/* the body of "if (x)" gets braces around its probe and itself */
+	assert_non_null(strstr(source_of(&r)->data,
+			       "if (x)\n\t\t{ pvt__line = 12; if (*pvt__armp"));
+	assert_true(probed(source_of(&r)->data, 12, "goto done; }"));
 	assert_string_equal(r.funcs[r.sites[0].func], "f");
 	assert_null(r.notes);
 	con_inst_result_free(&r);
