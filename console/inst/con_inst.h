@@ -98,6 +98,9 @@ typedef struct con_inst_opts {
 	size_t nbps;
 	int next_bp_id;             /* first id for pragma breakpoints */
 	const char *build_id;       /* label stored in the type tables */
+	int no_probes;              /* 1: no line probes (what they cost
+				       is measured against this; live
+				       breakpoints and stepping need them) */
 	int pvm;                    /* unused, keep 0: the PVM wrapper
 				       header is not injected here; a BUILD
 				       with -DPARAVT_PVM=1 has the daemon
