@@ -127,6 +127,21 @@ int con_inst_run(const con_inst_opts *o, con_inst_result *res, char *err,
  */
 char *con_inst_rel_cflag(const con_inst_result *res, const char *flag);
 
+/* 1 if a breakpoint's file names the source at path: same string, same
+ * real path, or same base name when the spec gives no directory. */
+int con_inst_same_file(const char *spec, const char *path);
+
+/* The site where a breakpoint set on file:line after the build stops:
+ * the first line probe at or after line in the unit file names (as a
+ * debugger moves a breakpoint to the next line with code).  Its index
+ * in res->sites, or -1 when the file is not a unit or has no code from
+ * line on. */
+long con_inst_site_at(const con_inst_result *res, const char *file,
+		      int line);
+
+/* The first site of function func (its first statement), or -1. */
+long con_inst_site_func(const con_inst_result *res, const char *func);
+
 /* Frees everything in res (NULL-safe) and zeroes it. */
 void con_inst_result_free(con_inst_result *res);
 
