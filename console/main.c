@@ -1,5 +1,5 @@
 /*
- * con_main.c — paravt, the console: options, start-up and the choice
+ * main.c — paravt, the console: options, start-up and the choice
  * between the interactive REPL and batch mode.
  *
  * Start-up: parse the options; ignore SIGPIPE (a node that vanishes must

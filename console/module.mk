@@ -35,6 +35,8 @@ $(CONSOLE_BIN): build/console/obj/console/main.o $(CONSOLE_LIBS) $(TD_CON_LIB) \
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(HOSTCC) -o $@ build/console/obj/console/main.o \
 		$(CONSOLE_LIBS) $(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS)
+	$(call say,CHECK,layers)sh tests/tools/layers.sh --quiet --symbols || \
+		{ rm -f $@; exit 1; }
 
 ifneq ($(PORT),$(HOST_PORT))
 $(HOST_WIRE_LIB):

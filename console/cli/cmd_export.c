@@ -1,5 +1,5 @@
 /*
- * con_export_cmd.c — the exports of what the console holds: the command
+ * cmd_export.c — the exports of what the console holds: the command
  * `trace export otf2 DIR | chrome FILE [--view V] [--force]` (con_cmd.h)
  * and the one-shot `paravt export TRACE --otf2 DIR --chrome FILE`
  * (con_sub.h), which reads a trace file first.

@@ -1,5 +1,5 @@
 /*
- * con_tfile_cmd.c — the trace file commands: `trace file FILE [--force] |
+ * cmd_file.c — the trace file commands: `trace file FILE [--force] |
  * off` (write), `open FILE` (read into the event store, then browse with
  * the commands of a live run), the loaded trace's process table for `info
  * procs`, and the one-shot `paravt trace-info FILE` (a summary).

@@ -1,5 +1,5 @@
 /*
- * con_cmd_node.c — the `node` subcommands: add, list, remove, reconnect,
+ * cmd_node.c — the `node` subcommands: add, list, remove, reconnect,
  * ping (table con_node_cmds, declared in con_cmd.h).
  *
  * Each body parses its words, calls con_node.c and prints its result on

@@ -1,5 +1,5 @@
 /*
- * con_order_cmd.c — `trace check` (con_cmd.h): what the analysis made of
+ * cmd_order.c — `trace check` (con_cmd.h): what the analysis made of
  * the events so far (con_ana_get): each node's clock model, the matching,
  * the measured order and its repair by the logical clock, compensation,
  * and a count of receives that come before their send in the global

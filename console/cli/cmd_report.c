@@ -1,5 +1,5 @@
 /*
- * con_report_cmd.c — the figures of a run in the console and as a report:
+ * cmd_report.c — the figures of a run in the console and as a report:
  * `info efficiency` (STK's table, ana_stats.h), `info matrix` (messages or
  * bytes between every pair of tasks), `info balance` (computing time per
  * task against the mean, as text), `report` (the HTML report of

@@ -137,7 +137,7 @@ static int con_batch_limit(const char *s, double *limit)
 	return 0;
 }
 
-/* --hang SECS: the hang watchdog (con_hang_cmd.c) reads its time from
+/* --hang SECS: the hang watchdog (cmd_hang.c) reads its time from
  * PARAVT_HANG_TIMEOUT whenever a run starts waiting. */
 static int con_batch_hang(const char *s)
 {

@@ -5,7 +5,7 @@
  * Layout: the top-level commands other than `node` (help, sleep, quit)
  * and their table; the word splitter; lookup and "did you mean"; dispatch
  * and error printing; help printing; completion.  The node subcommands
- * live in con_cmd_node.c and are reached through the `node` entry.
+ * live in cmd_node.c and are reached through the `node` entry.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -51,7 +51,7 @@ typedef struct con_cmd {
 	const char *const *flags;    /* option words (completion), or NULL */
 } con_cmd;
 
-/* The subcommands of `node` (con_cmd_node.c). */
+/* The subcommands of `node` (cmd_node.c). */
 extern const con_cmd con_node_cmds[];
 
 /* Fills spec from the words of `node add` (argv[0] is "add"; also each
@@ -68,15 +68,15 @@ extern const con_cmd con_info_cmds[];
 con_cmd_fn con_info_breakpoints, con_info_procs, con_info_locals,
 	con_info_globals;
 
-/* The subcommands of `trace` (con_ev_cmd.c). */
+/* The subcommands of `trace` (cmd_trace.c). */
 extern const con_cmd con_trace_cmds[];
 
-/* stats (con_ev_cmd.c). */
+/* stats (cmd_stats.c). */
 con_cmd_fn con_cmd_stats;
 
 /* Prints what `trace on` shows since the last call: with --raw every
  * record as it arrived, else the events in the compensated global order
- * as far as it is final (con_ev_cmd.c). */
+ * as far as it is final (cmd_trace.c). */
 void con_ev_cmd_live(void);
 
 /* Prints what the ordered live display still holds back (called when
@@ -112,9 +112,9 @@ void con_cmd_dbg_settle(double secs);
 int con_cmd_dbg_last_settle(void);
 
 /* Commands of the analysis and trace-file layer, each in its module:
- * open, trace file (con_tfile_cmd.c); trace check (con_order_cmd.c);
- * trace export (con_export_cmd.c); report, info efficiency/matrix/balance
- * (con_report_cmd.c); info hang (con_hang_cmd.c). */
+ * open, trace file (cmd_file.c); trace check (cmd_order.c);
+ * trace export (cmd_export.c); report, info efficiency/matrix/balance
+ * (cmd_report.c); info hang (cmd_hang.c). */
 con_cmd_fn con_cmd_open, con_trace_file, con_trace_check, con_trace_export,
 	con_cmd_report, con_info_efficiency, con_info_matrix, con_info_balance,
 	con_info_hang;
@@ -129,7 +129,7 @@ int con_tfile_cmd_info_procs(void);
  * err when the trace has none of EXPR. */
 int con_tfile_cmd_print_var(const char *expr, char *err, size_t errlen);
 
-/* The hang watchdog (con_hang_cmd.c): on (run and continue, while they
+/* The hang watchdog (cmd_hang.c): on (run and continue, while they
  * wait) reports a run with no event for PARAVT_HANG_TIMEOUT seconds
  * whose running processes are all blocked, and ends the wait on a
  * deadlock; off removes it. */

@@ -3,7 +3,7 @@
  * (`paravt trace -o OUT -- run pvm prog`, `paravt trace-info FILE`,
  * `paravt report FILE -o report.html`, `paravt export FILE ...`).  Each
  * gets argv from its own name on (argv[0] = "trace", ...), prints its own
- * errors and returns the process's exit status.  con_main.c dispatches;
+ * errors and returns the process's exit status.  main.c dispatches;
  * the bodies live with the modules they drive.
  */
 #ifndef PARAVT_CON_SUB_H
@@ -12,13 +12,13 @@
 /* Batch capture (con_batch.c). */
 int con_sub_trace(int argc, char **argv);
 
-/* Summary of a trace file (con_tfile_cmd.c). */
+/* Summary of a trace file (cmd_file.c). */
 int con_sub_trace_info(int argc, char **argv);
 
-/* HTML report of a trace file (con_report_cmd.c). */
+/* HTML report of a trace file (cmd_report.c). */
 int con_sub_report(int argc, char **argv);
 
-/* OTF2 / Chrome JSON export of a trace file (con_export_cmd.c). */
+/* OTF2 / Chrome JSON export of a trace file (cmd_export.c). */
 int con_sub_export(int argc, char **argv);
 /* Sessions left on nodes: listed, or one taken back (con_attach.c). */
 int con_sub_attach(int argc, char **argv);

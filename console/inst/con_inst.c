@@ -170,9 +170,8 @@ out:
 	return s;
 }
 
-/* 1 if a breakpoint's file names the source at path: same string, same
- * real path, or same base name when the spec gives no directory. */
-static int ci_same_file(const char *spec, const char *path)
+/* See con_inst.h. */
+int con_inst_same_file(const char *spec, const char *path)
 {
 	char a[PATH_MAX], b[PATH_MAX];
 	const char *base = strrchr(path, '/');
@@ -282,7 +281,7 @@ static int ci_requests(ci_run *run, ci_unit *u)
 			    s->id, s->line, 0, s->func, s->temp, (int)i, 0, 0};
 
 		if (r.kind == CI_REQ_LINE && (!s->file ||
-					      !ci_same_file(s->file, u->path)))
+					      !con_inst_same_file(s->file, u->path)))
 			continue;
 		if (ci_add_req(u, &r) < 0)
 			return -1;
@@ -433,6 +432,10 @@ static int ci_unit_run(ci_run *run, size_t i)
 	memset(&u, 0, sizeof u);
 	u.o = run->o;
 	u.index = (int)i;
+	if (ci_res_unit(run->res, run->o->sources[i]) < 0) {
+		snprintf(run->err, run->errlen, "out of memory");
+		return -1;
+	}
 	u.path = run->o->sources[i];
 	u.res = run->res;
 	u.ctx = run;
@@ -541,7 +544,7 @@ static int ci_check_specs(ci_run *run, char *err, size_t errlen)
 			return -1;
 		}
 		for (j = 0; j < o->nsources && s->file; j++)
-			loaded |= ci_same_file(s->file, o->sources[j]);
+			loaded |= con_inst_same_file(s->file, o->sources[j]);
 		snprintf(err, errlen, loaded ? "breakpoint %d at %s:%d did not "
 			 "land" : "breakpoint %d: %s is not a loaded source "
 			 "(line %d)", s->id, s->file ? s->file : "?", s->line);
@@ -656,8 +659,8 @@ char *con_inst_rel_cflag(const con_inst_result *res, const char *flag)
 	return strdup(flag);
 }
 
-/* Frees one breakpoint's strings and variables. */
-static void ci_bp_free(con_inst_bp *bp)
+/* Frees one breakpoint's strings and variables (con_inst_int.h). */
+void ci_bp_free(con_inst_bp *bp)
 {
 	size_t i;
 
@@ -685,6 +688,13 @@ void con_inst_result_free(con_inst_result *res)
 	for (i = 0; i < res->nbps; i++)
 		ci_bp_free(&res->bps[i]);
 	free(res->bps);
+	free(res->sites);
+	for (i = 0; i < res->nfuncs; i++)
+		free(res->funcs[i]);
+	free(res->funcs);
+	for (i = 0; i < res->nunits; i++)
+		free(res->units[i]);
+	free(res->units);
 	free(res->notes);
 	free(res->root);
 	memset(res, 0, sizeof *res);

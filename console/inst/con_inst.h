@@ -58,12 +58,28 @@ typedef struct con_inst_bp {
 	size_t nvars;
 } con_inst_bp;
 
+/* A statement with a line probe (paravt_rt.h: para_vt_line): where a
+ * live breakpoint or a step can stop. */
+typedef struct con_inst_site {
+	int unit;   /* translation unit index (pvt_unit.id) */
+	int line;   /* its line */
+	int func;   /* index of its function in the result's funcs */
+} con_inst_site;
+
 /* Everything one instrumentation run produced. */
 typedef struct con_inst_result {
 	con_inst_file *files; /* sources and headers to ship; owned */
 	size_t nfiles;
 	con_inst_bp *bps;     /* one per breakpoint that landed; owned */
 	size_t nbps;
+	con_inst_site *sites; /* every line probe, in source order per
+				 unit; owned */
+	size_t nsites;
+	char **funcs;         /* names of the functions sites are in;
+				 owned */
+	size_t nfuncs;
+	char **units;         /* file of each unit (as loaded); owned */
+	size_t nunits;
 	char *notes;          /* lines for the user ("breakpoint 2 moved
 				 from foo.c:10 to foo.c:12"), or NULL; owned */
 	double seconds;       /* time spent (for the bench) */
@@ -82,6 +98,9 @@ typedef struct con_inst_opts {
 	size_t nbps;
 	int next_bp_id;             /* first id for pragma breakpoints */
 	const char *build_id;       /* label stored in the type tables */
+	int no_probes;              /* 1: no line probes (what they cost
+				       is measured against this; live
+				       breakpoints and stepping need them) */
 	int pvm;                    /* unused, keep 0: the PVM wrapper
 				       header is not injected here; a BUILD
 				       with -DPARAVT_PVM=1 has the daemon
@@ -107,6 +126,21 @@ int con_inst_run(const con_inst_opts *o, con_inst_result *res, char *err,
  * frees; NULL on out of memory.
  */
 char *con_inst_rel_cflag(const con_inst_result *res, const char *flag);
+
+/* 1 if a breakpoint's file names the source at path: same string, same
+ * real path, or same base name when the spec gives no directory. */
+int con_inst_same_file(const char *spec, const char *path);
+
+/* The site where a breakpoint set on file:line after the build stops:
+ * the first line probe at or after line in the unit file names (as a
+ * debugger moves a breakpoint to the next line with code).  Its index
+ * in res->sites, or -1 when the file is not a unit or has no code from
+ * line on. */
+long con_inst_site_at(const con_inst_result *res, const char *file,
+		      int line);
+
+/* The first site of function func (its first statement), or -1. */
+long con_inst_site_func(const con_inst_result *res, const char *func);
 
 /* Frees everything in res (NULL-safe) and zeroes it. */
 void con_inst_result_free(con_inst_result *res);

@@ -33,9 +33,9 @@ console/inst    -
 console/trace   console/net console/ana
 console/net     console/ana
 console/ana     -
-daemon/main     daemon/work daemon/relay daemon/conn
-daemon/work     daemon/relay daemon/conn
-daemon/relay    daemon/conn
+daemon/main     daemon/relay daemon/work daemon/conn
+daemon/relay    daemon/work daemon/conn
+daemon/work     daemon/conn
 daemon/conn     -
 '
 
@@ -165,16 +165,20 @@ status=$?
 
 # --symbols: the same rule on the functions the built objects use.  The
 # objects of a room are build/<console|PORT>/obj/<room path>/*.o.
-objs=$(find build/console/obj/console build/linux-*/obj/daemon -name '*.o' 2>/dev/null)
+objs=$(find build/console/obj/console build/linux-x86_64/obj/daemon \
+	-name '*.o' 2>/dev/null)
 [ -n "$objs" ] || { echo "layers: --symbols: nothing built (run make)" >&2; exit 2; }
-for o in $objs; do
-	src=${o#build/*/obj/}; src=${src%.o}.c
-	[ -f "$src" ] || continue     # a stale object of a moved file
-	r=$(room_of "$src")
-	nm -g --defined-only "$o" | awk -v r="$r" -v s="$src" 'NF == 3 { print "D", $3, r, s }'
-	nm -u "$o" | awk -v r="$r" -v s="$src" '{ print "U", $NF, r, s }'
-done >"$tmp/syms"
-awk 'FILENAME == ARGV[1] { allowed[$1] = " " $0 " "; next }
+# "D|U SYMBOL ROOM SOURCE" for every object whose source still exists
+# (an object of a moved file is stale).
+{ nm -A -g --defined-only $objs | sed 's/^/D /'; nm -A -u $objs | sed 's/^/U /'; } |
+awk 'FILENAME == ARGV[1] { exists[$1] = 1; next }
+	{ o = $2; sub(/:.*$/, "", o); sym = $NF
+	  src = o; sub(/^build\/[^\/]*\/obj\//, "", src); sub(/\.o$/, ".c", src)
+	  if (!(src in exists)) next
+	  n = split(src, part, "/")
+	  room = (n > 2) ? part[1] "/" part[2] : part[1] "/main"
+	  print $1, sym, room, src }' "$tmp/files" - >"$tmp/syms"
+awk -v quiet="$quiet" 'FILENAME == ARGV[1] { allowed[$1] = " " $0 " "; next }
 	$1 == "D" { def[$2] = $3; dsrc[$2] = $4; next }
 	{ use[++n] = $0 }
 	END {
@@ -182,12 +186,14 @@ awk 'FILENAME == ARGV[1] { allowed[$1] = " " $0 " "; next }
 			split(use[i], u, " ")
 			if (!(u[2] in def)) continue
 			rd = def[u[2]]
+			if (rd != u[3]) cross++
 			if (rd != u[3] && index(allowed[u[3]], " " rd " ") == 0) {
 				if (seen[u[4], u[2]]++) continue
 				printf "layers: %s (%s) uses %s of %s (%s)\n", u[4], u[3], u[2], dsrc[u[2]], rd
 				bad++
 			}
 		}
+		if (!quiet || bad) printf "layers: %d calls between rooms, %d of them wrong\n", cross, bad + 0
 		exit bad ? 1 : 0
 	}' "$tmp/rules" "$tmp/syms" || status=1
 exit $status

@@ -39,7 +39,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "dmn_event.h"
 #include "dmn_log.h"
 #include "dmn_spawn.h"
 #include "dmn_work.h"
@@ -311,7 +310,7 @@ void dmn_work_task_gone(dmn_server *srv, dmn_conn *c)
 		if (p == NULL || p->task != c)
 			continue;
 		p->task = NULL;
-		dmn_ev_drain(srv->work, p); /* all it wrote, PROG_EXIT too */
+		srv->work->relay->drain(srv->work, p); /* all it wrote, PROG_EXIT too */
 		if (!p->foreign)
 			continue;
 		/* Not our child: the end of its connection is its end. */
@@ -401,9 +400,19 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	p = w ? dmn_task_proc(w, c) : NULL;
 	if (p == NULL)
 		return;
+	if (m->type == WIRE_CTL_PAGE) {
+		rc = dmn_ctl_page(w, p, m, err, sizeof err);
+		if (rc != 0)
+			dmn_conn_fail(c, rc, m->seq, err, 0);
+		return;
+	}
+	if (m->type == WIRE_BP_TABLE_GET) {
+		dmn_ctl_table(w, p, c, m);
+		return;
+	}
 	if (m->type == WIRE_EVENTS || m->type == WIRE_EVENT_STRINGS ||
 	    m->type == WIRE_EVENT_RING || m->type == WIRE_EVENTS_KICK) {
-		rc = dmn_ev_task(w, p, m, err, sizeof err);
+		rc = w->relay->task(w, p, m, err, sizeof err);
 		if (rc != 0)
 			dmn_conn_fail(c, rc, m->seq, err, 0);
 		return;
@@ -413,7 +422,7 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 		dmn_conn_fail(c, rc, m->seq, err, 0);
 		return;
 	}
-	dmn_ev_drain(w, p); /* the events up to a stop or crash come first */
+	w->relay->drain(w, p); /* the events up to a stop or crash come first */
 	out = dmn_work_ctl_of(w, p->sess);
 	if (out == NULL) {
 		dmn_log(DMN_INFO, "proc %llu: %s with no console in control",
@@ -440,6 +449,8 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 
 	if (m->type == WIRE_INSPECT)
 		rc = wire_unpack(m, err, sizeof err, &num, &u1, &u2, &req);
+	else if (m->type == WIRE_STEP)
+		rc = wire_unpack(m, err, sizeof err, &num, &u1, &u2);
 	else
 		rc = wire_unpack(m, err, sizeof err, &num);
 	if (rc != 0) {
@@ -465,5 +476,7 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		             "%s: cannot relay to "
 		             "process %llu",
 		             name, (unsigned long long)num);
+	else if (m->type != WIRE_INSPECT)
+		dmn_ctl_resumed(p);
 	dmn_conn_kick(p->task);
 }

@@ -16,7 +16,11 @@
  *
  * Files: dmn_work.c (sessions, directories, the reaper, dispatch),
  * dmn_build.c (FILE_PUT, BUILD), dmn_run.c (RUN, KILL, output, exits),
- * dmn_task.c (the task socket and the relays).  Internal to daemon/.
+ * dmn_task.c (the task socket and the relays), dmn_pvm.c and dmn_rexec.c
+ * (PVM's daemons), dmn_rsh.c (its rsh), dmn_port.c (the port's settings
+ * and paths), dmn_spawn.c (starting children).  The event relay above is
+ * called through dmn_relay_ops; the connections below call this room
+ * through dmn_work_ops.
  */
 #ifndef PARAVT_DMN_WORK_H
 #define PARAVT_DMN_WORK_H
@@ -47,6 +51,28 @@ typedef struct dmn_sess dmn_sess;
 typedef struct dmn_job dmn_job;
 typedef struct dmn_pvmd dmn_pvmd;
 typedef struct dmn_evq dmn_evq;
+typedef struct dmn_proc dmn_proc;
+
+/* The event relay above this room (daemon/relay: dmn_event.h) as the
+ * work calls it; main hands dmn_ev_relay to dmn_work_new. */
+typedef struct dmn_relay_ops {
+	/* Makes s->evq (0 or -1); frees it (NULL-safe). */
+	int (*sess_new)(dmn_work *w, dmn_sess *s);
+	void (*sess_free)(dmn_sess *s);
+	/* Batches of s not yet acknowledged. */
+	uint64_t (*pending)(const dmn_sess *s);
+	/* EVENTS_ACK from the controller c. */
+	void (*ack)(dmn_work *w, dmn_conn *c, const wire_msg *m);
+	/* A console took control of w->cur: its unacknowledged events again. */
+	void (*controller)(dmn_work *w);
+	/* What p's ring holds, into the queue now; p ended. */
+	void (*drain)(dmn_work *w, dmn_proc *p);
+	void (*proc_gone)(dmn_work *w, dmn_proc *p);
+	/* EVENTS or EVENT_STRINGS from p's task: 0, or a WIRE_E* code with
+	 * err. */
+	int (*task)(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
+	            size_t errlen);
+} dmn_relay_ops;
 
 /* A pvmd this daemon started: the session's own (RUN pvm, the master
  * host), or, started by REXEC, the pvmd of this host in another host's
@@ -120,6 +146,12 @@ struct dmn_sess {
 	int held_ready;                    /* held.out is initialised */
 	dmn_evq *evq;                      /* its events until acknowledged;
 	                                      owned */
+	char *bps;                         /* live breakpoint table, packed
+	                                      (BP_SET's bps; dmn_ctl.c), or
+	                                      NULL; owned */
+	size_t bps_len;                    /* its bytes */
+	uint32_t nbps;                     /* its entries */
+	uint64_t bps_gen;                  /* its generation */
 };
 
 /* A build in progress: compile each source, then link. */
@@ -169,7 +201,7 @@ typedef struct dmn_runreq {
 #define DMN_RUN_ENV 64 /* PARAVT_* settings in one RUN */
 
 /* A program started by RUN. */
-typedef struct dmn_proc {
+struct dmn_proc {
 	struct dmn_work *work;    /* the daemon's work state; borrowed */
 	uint64_t num;             /* process number (PARAVT_PROC) */
 	uint64_t run;             /* the console's run number */
@@ -188,7 +220,8 @@ typedef struct dmn_proc {
 	                             that it shows no EOF before the task
 	                             opens it; -1 when none */
 	char fifo[DMN_PATH_MAX];  /* its path, "" none */
-} dmn_proc;
+	struct pvt_ctl *ctl;      /* its control page (dmn_ctl.c), or NULL */
+};
 
 /* The daemon-wide state, srv->work. */
 struct dmn_work {
@@ -202,7 +235,50 @@ struct dmn_work {
 	int cap_procs;                  /* slots in procs */
 	uint64_t next_proc;             /* last process number handed out */
 	long reaper;                    /* reaper timer id, or 0 */
+	const dmn_relay_ops *relay;     /* the event relay; borrowed */
 };
+
+/* ---- what the connections call (dmn_work_ops; dmn_work.c, dmn_task.c,
+ * dmn_rexec.c) ----------------------------------------------------------- */
+
+/* Makes srv->work and sets srv->ops: port settings, runtime location
+ * (argv0 and runtime_dir of srv's config); relay is the event relay
+ * (borrowed for the daemon's life).  0, or -1 with a sentence in err. */
+int dmn_work_new(dmn_server *srv, const dmn_relay_ops *relay, char *err,
+                 size_t errlen);
+/* Kills every started program and build, removes the work directories,
+ * frees srv->work.  NULL work is a no-op. */
+void dmn_work_free(dmn_server *srv);
+/* A console took control: session id is now the current one. */
+void dmn_work_session(dmn_server *srv, uint64_t id);
+/* The controller is gone (its stopped tasks stay stopped). */
+void dmn_work_release(dmn_server *srv);
+/* SESSION_ATTACH: the detached session want (0: the one detached last)
+ * is the current one again.  Its id, or 0 with a sentence in err. */
+uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
+                         size_t errlen);
+/* SESSION_LIST from c: answers SESSIONS, the detached sessions a console
+ * may take back, each [id, console, seconds detached, processes,
+ * unacknowledged batches]. */
+void dmn_work_sessions(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+/* After SESSION_OK of an attach: what the session held while detached
+ * (output, exits, stops) goes to the controller, then its events. */
+void dmn_work_replay(dmn_server *srv);
+/* A session message (FILE_PUT ... RESUME) from the controller c. */
+void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+/* TASK_HELLO on task connection c: 0, or a WIRE_E* code with a sentence
+ * in err (the connection is then refused). */
+int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
+			char *err, size_t errlen);
+/* A message from an accepted task (relayed to the controller). */
+void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+/* Task connection c is being freed. */
+void dmn_work_task_gone(dmn_server *srv, dmn_conn *c);
+/* REXEC and REXEC_IO from an authenticated console connection c
+ * (dmn_rexec.c); c is closing: forget it as a REXEC peer. */
+void dmn_rexec_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+void dmn_rexec_conn_gone(dmn_server *srv, dmn_conn *c);
+
 
 /* ---- dmn_work.c ---------------------------------------------------------- */
 
@@ -345,5 +421,62 @@ void dmn_rexec_exited(dmn_work *w, dmn_pvmd *d, int st);
 
 /* paravtd --pvm-rsh HOST [-l USER] [-n] COMMAND...: the exit status. */
 int dmn_rsh_main(int argc, char **argv);
+
+/* ---- dmn_ctl.c ----------------------------------------------------------- */
+
+/*
+ * the daemon's side of live breakpoints: the tasks' control
+ * pages (wrappers/pvt_ctl.h) and the session's breakpoint table.
+ *
+ * The controller sends the session's whole table at every change
+ * (BP_SET gen [[id, file, line, flags, ignore]...]); the daemon keeps it,
+ * arms the page of every process of the session that has one (its byte
+ * of `armed`, set while the table is not empty or a stop is pending) and
+ * bumps the page's `gen`, so that each running task fetches the table
+ * at its next statement (BP_TABLE_GET -> BP_TABLE).  A task that names
+ * its page later (CTL_PAGE at start-up) is armed at once.  STOP proc
+ * (0: every process of the session) bumps `stop`: the task stops at its
+ * next statement, as at a breakpoint.  Nothing here prints to the
+ * console: refusals are ERRORs to the peer that asked.
+ *
+ */
+/* CTL_PAGE from p's task: maps and checks its page, removes the file,
+ * arms it if the session has a table.  0, or a WIRE_E* code with a
+ * sentence in err (the task goes on without live breakpoints). */
+int dmn_ctl_page(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
+                 size_t errlen);
+/* Unmaps p's page (the process is gone).  NULL-safe. */
+void dmn_ctl_forget(dmn_proc *p);
+/* BP_TABLE_GET from p's task c: answers BP_TABLE with the session's
+ * table. */
+void dmn_ctl_table(dmn_work *w, dmn_proc *p, dmn_conn *c, const wire_msg *m);
+/* BP_SET and STOP from the controller c (for its session). */
+void dmn_ctl_bp_set(dmn_work *w, dmn_conn *c, const wire_msg *m);
+void dmn_ctl_stop(dmn_work *w, dmn_conn *c, const wire_msg *m);
+/* A RESUME or STEP went to p: its pending stop is over, the daemon's
+ * byte follows the table again. */
+void dmn_ctl_resumed(dmn_proc *p);
+/* Frees s's table (the session ends). */
+void dmn_ctl_sess_free(dmn_sess *s);
+
+/* ---- dmn_shm.c ----------------------------------------------------------- */
+
+/*
+ * mapping a file a task made in its session's directory to
+ * share memory with it (its event ring, relay/dmn_ring.c; its control
+ * page, dmn_ctl.c).
+ *
+ * The file must be named PREFIX... directly in the directory of one of
+ * the session's sockets (the task socket, the session socket), no link,
+ * a regular file of the daemon's user of exactly the expected size;
+ * anything else is refused with a sentence.  The caller checks the
+ * mapping's header and then removes the file: the mapping outlives it.
+ *
+ */
+/* Maps path (len bytes, read-write, shared) for process p, checked as
+ * above; what names the file in sentences is what ("event ring").  The
+ * mapping, or NULL with a sentence in err. */
+void *dmn_shm_map(const dmn_proc *p, const char *path, const char *prefix,
+                  size_t len, const char *what, char *err, size_t errlen);
 
 #endif

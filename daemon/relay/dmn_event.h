@@ -26,7 +26,9 @@
  * unacknowledged batch again, each process's string table first
  * (EVENT_STRINGS before the first NODE_EVENTS that uses its ids).
  *
- * Internal to daemon/.
+ * The relay room sits above the work (daemon/README): it reads the
+ * work's sessions and processes; the work calls it through
+ * dmn_relay_ops.
  */
 #ifndef PARAVT_DMN_EVENT_H
 #define PARAVT_DMN_EVENT_H
@@ -71,5 +73,9 @@ void dmn_ev_proc_gone(dmn_work *w, dmn_proc *p);
  * breakpoint, a crash, an exit: the console must have the events before
  * the news).  No-op without a ring. */
 void dmn_ev_drain(dmn_work *w, dmn_proc *p);
+
+/* All of the above, as the work calls them (main passes it to
+ * dmn_work_new). */
+extern const dmn_relay_ops dmn_ev_relay;
 
 #endif

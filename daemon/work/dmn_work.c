@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dmn_event.h"
 #include "dmn_log.h"
 #include "dmn_work.h"
 #include "wire_fmt.h"
@@ -121,7 +120,7 @@ void dmn_work_replay(dmn_server *srv)
 	}
 	dmn_sess_unhold(s);
 	dmn_work_kick(w);
-	dmn_ev_controller(w);
+	w->relay->controller(w);
 }
 
 wire_peer *dmn_work_ctl(dmn_work *w)
@@ -227,7 +226,8 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 		        "console was attached were not kept",
 		        (unsigned long long)s->id,
 		        (unsigned long long)s->out_lost);
-	dmn_ev_free(s);
+	w->relay->sess_free(s);
+	dmn_ctl_sess_free(s);
 	if (s->dir[0] != '\0') {
 		if (dmn_rmtree(s->dir) != 0)
 			dmn_log(DMN_WARN, "cannot remove %s: %s", s->dir,
@@ -244,7 +244,7 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 void dmn_work_sess_check(dmn_work *w, dmn_sess *s)
 {
 	if (s != NULL && s->detached && s->nprocs == 0 && s->njobs == 0 &&
-	    s->pvmd == NULL && (s->orphaned || (dmn_ev_pending(s) == 0 &&
+	    s->pvmd == NULL && (s->orphaned || (w->relay->pending(s) == 0 &&
 	    (!s->held_ready || wire_buf_used(&s->held.out) == 0))))
 		dmn_sess_free(w, s);
 }
@@ -339,7 +339,16 @@ void dmn_work_reap_soon(dmn_work *w)
 
 /* ---- hooks for dmn_conn.c ------------------------------------------------ */
 
-int dmn_work_new(dmn_server *srv, char *err, size_t errlen)
+/* The entry points the connections call (dmn_conn.h). */
+static const dmn_work_ops dmn_work_entry = {
+	dmn_work_session, dmn_work_release, dmn_work_attach,
+	dmn_work_sessions, dmn_work_replay, dmn_work_console,
+	dmn_work_task_hello, dmn_work_task_msg, dmn_work_task_gone,
+	dmn_rexec_msg, dmn_rexec_conn_gone
+};
+
+int dmn_work_new(dmn_server *srv, const dmn_relay_ops *relay, char *err,
+                 size_t errlen)
 {
 	dmn_work *w = calloc(1, sizeof *w);
 
@@ -348,6 +357,7 @@ int dmn_work_new(dmn_server *srv, char *err, size_t errlen)
 		return -1;
 	}
 	w->srv = srv;
+	w->relay = relay;
 	if (dmn_port_init(&w->port, srv->cfg->argv0, srv->cfg->runtime_dir, err,
 	                  errlen) != 0) {
 		free(w);
@@ -361,6 +371,7 @@ int dmn_work_new(dmn_server *srv, char *err, size_t errlen)
 	dmn_log(DMN_INFO, "port %s: compiler %s, runtime %s", w->port.name,
 	        w->port.cc.w[0], w->port.rt_dir);
 	srv->work = w;
+	srv->ops = &dmn_work_entry;
 	return 0;
 }
 
@@ -421,7 +432,7 @@ static int dmn_work_sess_slot(dmn_work *w)
 	dmn_log(DMN_WARN, "session %llu: dropped with %llu unacknowledged "
 	        "batch(es) to make room (limit %d sessions)",
 	        (unsigned long long)o->id,
-	        (unsigned long long)dmn_ev_pending(o), DMN_MAX_SESS);
+	        (unsigned long long)w->relay->pending(o), DMN_MAX_SESS);
 	dmn_sess_free(w, o);
 	for (i = 0; i < DMN_MAX_SESS; i++)
 		if (w->sess[i] == NULL)
@@ -449,7 +460,7 @@ void dmn_work_session(dmn_server *srv, uint64_t id)
 	s->lfd = -1;
 	s->slfd = -1;
 	snprintf(s->console, sizeof s->console, "%s", srv->ctl_console);
-	if (dmn_ev_new(w, s) != 0) {
+	if (w->relay->sess_new(w, s) != 0) {
 		dmn_log(DMN_WARN, "session %llu: out of memory",
 		        (unsigned long long)id);
 		free(s);
@@ -457,7 +468,7 @@ void dmn_work_session(dmn_server *srv, uint64_t id)
 	}
 	w->sess[i] = s;
 	w->cur = s;
-	dmn_ev_controller(w);
+	w->relay->controller(w);
 }
 
 /* The detached session numbered want (0: the one detached last), or
@@ -506,7 +517,7 @@ void dmn_work_sessions(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 		msgpack_pack_str_with_body(&pk, s->console, strlen(s->console));
 		msgpack_pack_uint64(&pk, (now - s->detached_ns) / 1000000000u);
 		msgpack_pack_uint64(&pk, (uint64_t)s->nprocs);
-		msgpack_pack_uint64(&pk, dmn_ev_pending(s));
+		msgpack_pack_uint64(&pk, w->relay->pending(s));
 	}
 	if (wire_pack(&out->out, WIRE_SESSIONS, wire_peer_seq(out),
 	              out->max_frame, (const void *)sb.data, sb.size) != 0)
@@ -539,7 +550,7 @@ uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
 	        "process(es), %llu unacknowledged batch(es)%s",
 	        (unsigned long long)s->id,
 	        (double)(wire_now_ns() - s->detached_ns) / 1e9, s->nprocs,
-	        (unsigned long long)dmn_ev_pending(s),
+	        (unsigned long long)w->relay->pending(s),
 	        s->out_lost > 0 ? "; some output while detached was lost "
 	        "(held queue full)" : "");
 	return s->id;
@@ -598,10 +609,17 @@ void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 		break;
 	case WIRE_INSPECT:
 	case WIRE_RESUME:
+	case WIRE_STEP:
 		dmn_task_to_task(w, c, m);
 		break;
+	case WIRE_BP_SET:
+		dmn_ctl_bp_set(w, c, m);
+		break;
+	case WIRE_STOP:
+		dmn_ctl_stop(w, c, m);
+		break;
 	case WIRE_EVENTS_ACK:
-		dmn_ev_ack(w, c, m);
+		w->relay->ack(w, c, m);
 		break;
 	case WIRE_PVM_HOST:
 		dmn_pvm_host(w, c, m);

@@ -13,7 +13,8 @@
  * The same engine serves the programs the daemon started ("tasks") on the
  * session's Unix socket: their HELLO has role "task", and TASK_HELLO takes
  * the place of AUTH.  What the controller and the tasks ask for beyond the
- * handshake (build, run, relays) is handed to dmn_work (dmn_work.h).
+ * handshake (build, run, relays) is handed to the work above through
+ * srv->ops (dmn_work_ops, which daemon/work fills).
  */
 #ifndef PARAVT_DMN_CONN_H
 #define PARAVT_DMN_CONN_H
@@ -38,6 +39,39 @@
 
 typedef struct dmn_conn dmn_conn;
 typedef struct dmn_work dmn_work;
+typedef struct dmn_server dmn_server;
+
+/* What the connections hand to the session work above them
+ * (daemon/work, which sets srv->ops in dmn_work_new); each gets srv. */
+typedef struct dmn_work_ops {
+	/* A console took control: session id is now the current one. */
+	void (*session)(dmn_server *srv, uint64_t id);
+	/* The controller is gone (its stopped tasks stay stopped). */
+	void (*release)(dmn_server *srv);
+	/* SESSION_ATTACH: the detached session want (0: the one detached
+	 * last) is the current one again.  Its id, or 0 with err. */
+	uint64_t (*attach)(dmn_server *srv, uint64_t want, char *err,
+	                   size_t errlen);
+	/* SESSION_LIST from c: answers SESSIONS. */
+	void (*sessions)(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+	/* After SESSION_OK of an attach: what the session held while
+	 * detached goes to the controller, then its events. */
+	void (*replay)(dmn_server *srv);
+	/* A session message (FILE_PUT ... RESUME) from the controller c. */
+	void (*console)(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+	/* TASK_HELLO on task connection c: 0, or a WIRE_E* code with a
+	 * sentence in err (the connection is then refused). */
+	int (*task_hello)(dmn_server *srv, dmn_conn *c, const wire_msg *m,
+	                  char *err, size_t errlen);
+	/* A message from an accepted task. */
+	void (*task_msg)(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+	/* Task connection c is being freed. */
+	void (*task_gone)(dmn_server *srv, dmn_conn *c);
+	/* REXEC and REXEC_IO from an authenticated console connection c;
+	 * c is closing: forget it as a REXEC peer. */
+	void (*rexec_msg)(dmn_server *srv, dmn_conn *c, const wire_msg *m);
+	void (*rexec_gone)(dmn_server *srv, dmn_conn *c);
+} dmn_work_ops;
 
 /* What main decided from the command line; read-only for the engine. */
 typedef struct dmn_config {
@@ -55,7 +89,7 @@ typedef struct dmn_config {
 	                               waits for a console to attach */
 } dmn_config;
 
-typedef struct dmn_server {
+struct dmn_server {
 	dmn_loop *loop;                  /* the event loop; borrowed */
 	const dmn_config *cfg;           /* settings; borrowed */
 	wire_hello hello;                /* our HELLO, built once */
@@ -72,8 +106,10 @@ typedef struct dmn_server {
 	uint64_t ctl_session;            /* the controller's session */
 	uint64_t next_id;                /* last connection id handed out */
 	int stop_when_idle;              /* --stdio: stop when conns empty */
-	dmn_work *work;                  /* builds, programs, tasks; owned */
-} dmn_server;
+	dmn_work *work;                  /* builds, programs, tasks; owned
+	                                    by the work room */
+	const dmn_work_ops *ops;         /* its entry points (set with it) */
+};
 
 /* Prepares srv over loop and cfg (both borrowed for srv's lifetime). */
 void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg);
@@ -117,44 +153,6 @@ int dmn_conn_local_ip(dmn_conn *c, char *buf, size_t n);
  * with fatal, c closes after it. */
 void dmn_conn_fail(dmn_conn *c, int code, uint32_t ref, const char *text,
 		   int fatal);
-
-/* ---- session work (dmn_work.c, dmn_task.c) ------------------------------- */
-
-/* Makes srv->work: port settings, runtime location (argv0 and
- * runtime_dir of srv's config).  0, or -1 with a sentence in err. */
-int dmn_work_new(dmn_server *srv, char *err, size_t errlen);
-/* Kills every started program and build, removes the work directories,
- * frees srv->work.  NULL work is a no-op. */
-void dmn_work_free(dmn_server *srv);
-/* A console took control: session id is now the current one. */
-void dmn_work_session(dmn_server *srv, uint64_t id);
-/* The controller is gone (its stopped tasks stay stopped). */
-void dmn_work_release(dmn_server *srv);
-/* SESSION_ATTACH: the detached session want (0: the one detached last)
- * is the current one again.  Its id, or 0 with a sentence in err. */
-uint64_t dmn_work_attach(dmn_server *srv, uint64_t want, char *err,
-                         size_t errlen);
-/* SESSION_LIST from c: answers SESSIONS, the detached sessions a console
- * may take back, each [id, console, seconds detached, processes,
- * unacknowledged batches]. */
-void dmn_work_sessions(dmn_server *srv, dmn_conn *c, const wire_msg *m);
-/* After SESSION_OK of an attach: what the session held while detached
- * (output, exits, stops) goes to the controller, then its events. */
-void dmn_work_replay(dmn_server *srv);
-/* A session message (FILE_PUT ... RESUME) from the controller c. */
-void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m);
-/* TASK_HELLO on task connection c: 0, or a WIRE_E* code with a sentence
- * in err (the connection is then refused). */
-int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
-			char *err, size_t errlen);
-/* A message from an accepted task (relayed to the controller). */
-void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m);
-/* Task connection c is being freed. */
-void dmn_work_task_gone(dmn_server *srv, dmn_conn *c);
-/* REXEC and REXEC_IO from an authenticated console connection c
- * (dmn_rexec.c); c is closing: forget it as a REXEC peer. */
-void dmn_rexec_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m);
-void dmn_rexec_conn_gone(dmn_server *srv, dmn_conn *c);
 
 /* Sends BYE with reason to every connection, flushes for at most ms
  * milliseconds in all, and closes them. */

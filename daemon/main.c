@@ -20,6 +20,7 @@
 #include "dmn_log.h"
 #include "dmn_loop.h"
 #include "dmn_net.h"
+#include "dmn_event.h"
 #include "dmn_work.h"
 #include "wire_token.h"
 
@@ -384,7 +385,7 @@ static int dmn_run(const dmn_opts *o, dmn_loop *l)
 	if (dmn_token(o, &cfg, err, sizeof err) != 0)
 		goto out_err;
 	dmn_server_init(&srv, l, &cfg);
-	if (dmn_work_new(&srv, err, sizeof err) != 0)
+	if (dmn_work_new(&srv, &dmn_ev_relay, err, sizeof err) != 0)
 		goto out_err;
 	if (dmn_signals(l) != 0) {
 		snprintf(err, sizeof err, "signal set-up failed");

@@ -24,7 +24,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dmn_event.h"
 #include "dmn_log.h"
 #include "dmn_spawn.h"
 #include "dmn_work.h"
@@ -84,7 +83,7 @@ void dmn_proc_free(dmn_work *w, dmn_proc *p)
 	dmn_sess *s = p->sess;
 	int i;
 
-	dmn_ev_drain(w, p); /* what it left in its ring, killed or not */
+	w->relay->drain(w, p); /* what it left in its ring, killed or not */
 	for (i = 0; i < w->cap_procs; i++)
 		if (w->procs[i] == p)
 			w->procs[i] = NULL;
@@ -95,7 +94,8 @@ void dmn_proc_free(dmn_work *w, dmn_proc *p)
 	if (p->task != NULL)
 		dmn_conn_fail(p->task, WIRE_ESTATE, 0, "process ended", 1);
 	s->nprocs--;
-	dmn_ev_proc_gone(w, p);
+	w->relay->proc_gone(w, p);
+	dmn_ctl_forget(p);
 	free(p);
 	if (s->nprocs == 0)
 		dmn_pvm_idle(w, s);
@@ -229,7 +229,7 @@ void dmn_run_poll(dmn_work *w, dmn_proc *p)
 		for (i = 0; i < 64 && p->fd[k] >= 0; i++)
 			if (dmn_proc_read(w, p, k) <= 0)
 				break;
-	dmn_ev_drain(w, p); /* and its events */
+	w->relay->drain(w, p); /* and its events */
 	dmn_proc_exit_msg(w, p, st);
 	dmn_proc_free(w, p);
 }

@@ -1068,3 +1068,8 @@ void dmn_ev_free(dmn_sess *s)
 	free(q);
 	s->evq = NULL;
 }
+
+const dmn_relay_ops dmn_ev_relay = {
+	dmn_ev_new, dmn_ev_free, dmn_ev_pending, dmn_ev_ack,
+	dmn_ev_controller, dmn_ev_drain, dmn_ev_proc_gone, dmn_ev_task
+};
