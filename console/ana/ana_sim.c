@@ -441,6 +441,7 @@ static int simulate(sim *k, ana_sim_result *r, int64_t *save, char *err,
 	park(tr, save, r->s_ns, 1);
 	r->forced = k->forced;
 	r->link_waits = k->link_waits;
+	memcpy(r->node, k->tnode, tr->nprocs * sizeof *r->node);
 	return rc;
 }
 
@@ -475,7 +476,8 @@ int ana_sim_run(ana_trace *tr, const ana_sim_machine *m,
 	r->events = k.c.n;
 	save = malloc((k.c.n + 1) * sizeof *save);
 	r->s_ns = malloc((k.c.n + 1) * sizeof *r->s_ns);
-	rc = save && r->s_ns ? simulate(&k, r, save, err, errlen) : ANA_ENOMEM;
+	r->node = malloc((tr->nprocs + 1) * sizeof *r->node);
+	rc = save && r->s_ns && r->node ? simulate(&k, r, save, err, errlen) : ANA_ENOMEM;
 	if (rc == 0)
 		rc = ana_stats_compute(tr, ANA_VIEW_COMP, &r->rec);
 	if (rc == 0)
@@ -501,7 +503,9 @@ void ana_sim_result_free(ana_sim_result *r)
 	ana_sim_dvm_free(&r->pdvm);
 	ana_sim_dvm_free(&r->rdvm);
 	free(r->s_ns);
+	free(r->node);
 	r->s_ns = NULL;
+	r->node = NULL;
 }
 
 void ana_sim_swap(ana_trace *tr, ana_sim_result *r)

@@ -149,6 +149,7 @@ typedef struct ana_sim_result {
 	ana_sim_dvm pdvm, rdvm; /* DVM characteristics, same two */
 	int64_t *s_ns;       /* [events]: predicted time of every event, per
 				process in event order */
+	uint32_t *node;      /* [ntasks]: the machine's node of each task */
 	uint64_t events;     /* events simulated */
 	uint64_t forced;     /* events a dependency cycle forced */
 	uint64_t link_waits; /* messages that waited for a free link */

@@ -902,19 +902,26 @@ static int describe_nodes(const ana_trace *tr, ana_sim_machine *m)
 			return ANA_ENOMEM;
 		m->node[m->nnode++] = d;
 	}
-	for (i = 0; i < tr->nprocs; i++) {
-		uint32_t n = tr->procs[i].node < tr->nnodes ?
+	uint32_t *order = ana_stats_order(tr);
+
+	if (order == NULL)
+		return ANA_ENOMEM;
+	for (uint32_t k = 0; k < tr->nprocs; k++) {
+		uint32_t i = order[k], n = tr->procs[i].node < tr->nnodes ?
 			     tr->procs[i].node : 0;
 
 		if (grow((void **)&m->map, m->nmap, &m->map_cap,
-			 sizeof *m->map) < 0)
+			 sizeof *m->map) < 0) {
+			free(order);
 			return ANA_ENOMEM;
+		}
 		snprintf(m->map[m->nmap].proc, ANA_NAME_MAX, "%s",
 			 tr->procs[i].name);
 		m->map[m->nmap++].node = n;
 		if (n < m->nnode)
 			m->node[n].cores++;
 	}
+	free(order);
 	for (i = 0; i < m->nnode; i++)
 		if (m->node[i].cores == 0)
 			m->node[i].cores = 1;
