@@ -175,4 +175,40 @@ void ana_sim_swap(ana_trace *tr, ana_sim_result *r);
 int ana_sim_dvm_compute(const ana_stats *st, ana_sim_dvm *d);
 void ana_sim_dvm_free(ana_sim_dvm *d);
 
+/* ---- the search for the best mapping (ana_sim_best.c) ---- */
+
+/* One mapping found by ana_sim_best. */
+typedef struct ana_sim_choice {
+	uint32_t *node;     /* [nprocs]: node of each process (owned) */
+	int64_t time_ns;    /* predicted run time */
+	double eff;         /* predicted E (STK, job) */
+	double par_eff;     /* predicted parallel efficiency (DVM) */
+} ana_sim_choice;
+
+/* What the search did. */
+typedef struct ana_sim_search {
+	uint64_t evaluated;  /* mappings simulated */
+	uint64_t pruned;     /* moves skipped: the node was equivalent to
+				one tried (same speed, cores and groups,
+				both empty) */
+	uint32_t rounds;     /* improving moves made */
+	double space;        /* mappings there are: nodes ^ processes */
+} ana_sim_search;
+
+/* Searches the mappings of tr's processes to m's nodes for the smallest
+ * predicted run time whose E is at least min_eff, as Klinov searches
+ * processor configurations: by classes of mappings that differ in one
+ * process's node only, taking the best of each class (a local minimum)
+ * and moving to the best of all classes, until no class improves; nodes
+ * that cannot differ (same speed, cores and groups, both empty) are
+ * tried once.  It starts from m's mapping.  best[0..nbest) get the best
+ * distinct mappings seen that meet min_eff, fastest first (*nfound of
+ * them; free each with ana_sim_choice_free); *s what it did.  0, ANA_EARG
+ * with err, or ANA_ENOMEM. */
+int ana_sim_best(ana_trace *tr, const ana_sim_machine *m,
+		 const ana_sim_opts *o, double min_eff, uint32_t nbest,
+		 ana_sim_choice *best, uint32_t *nfound, ana_sim_search *s,
+		 char *err, size_t errlen);
+void ana_sim_choice_free(ana_sim_choice *c);
+
 #endif

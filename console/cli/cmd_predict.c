@@ -32,7 +32,8 @@
 	"usage: paravt predict [-h] TRACE --describe [-o FILE]\n" \
 	"       paravt predict [-h] TRACE --machine FILE [--pure] " \
 	"[--traced FILE]\n" \
-	"                      [--sweep PARAM=V1,V2,...] [-o HTML]"
+	"                      [--sweep PARAM=V1,V2,...] [-o HTML]\n" \
+	"                      [--best N [--min-eff E]]"
 #define CON_PREDICT_FILE_MAX (16u << 20) /* largest machine file read */
 
 /* What paravt predict was asked. */
@@ -42,6 +43,8 @@ typedef struct con_predict_opts {
 	const char *traced;  /* --traced */
 	const char *out;     /* -o */
 	const char *sweep;   /* --sweep PARAM=V1,V2,... */
+	const char *best;    /* --best N */
+	const char *min_eff; /* --min-eff E */
 	int describe;        /* --describe */
 	int pure;            /* --pure */
 } con_predict_opts;
@@ -80,6 +83,8 @@ static int con_predict_args(int argc, char **argv, con_predict_opts *o)
 		slot = strcmp(argv[i], "--machine") == 0 ? &o->machine :
 		       strcmp(argv[i], "--traced") == 0 ? &o->traced :
 		       strcmp(argv[i], "--sweep") == 0 ? &o->sweep :
+		       strcmp(argv[i], "--best") == 0 ? &o->best :
+		       strcmp(argv[i], "--min-eff") == 0 ? &o->min_eff :
 		       strcmp(argv[i], "-o") == 0 ? &o->out : NULL;
 		if (slot != NULL) {
 			if ((*slot = con_predict_val(argc, argv, &i)) == NULL)
@@ -97,12 +102,24 @@ static int con_predict_args(int argc, char **argv, con_predict_opts *o)
 		}
 	}
 	if (o->trace == NULL || (o->describe == (o->machine != NULL)) ||
-	    (o->describe && (o->sweep || o->pure || o->traced))) {
+	    (o->describe && (o->sweep || o->pure || o->traced || o->best))) {
 		fprintf(stderr, "paravt: %s\n%s\n", o->trace == NULL ?
 			"which trace file?" : o->describe ?
 			(o->machine ? "--describe or --machine, not both" :
 			 "--describe takes only -o") :
 			"--describe or --machine FILE?", CON_PREDICT_USAGE);
+		return 2;
+	}
+	if ((o->best != NULL && (atoi(o->best) < 1 ||
+				 strspn(o->best, "0123456789") !=
+				 strlen(o->best))) ||
+	    (o->min_eff != NULL && o->best == NULL) ||
+	    (o->best != NULL && o->sweep != NULL)) {
+		fprintf(stderr, "paravt: %s\n%s\n", o->best == NULL ?
+			"--min-eff goes with --best" : o->sweep != NULL ?
+			"--best or --sweep, not both" :
+			"--best wants a number of mappings >= 1",
+			CON_PREDICT_USAGE);
 		return 2;
 	}
 	if (o->sweep != NULL && strchr(o->sweep, '=') == NULL) {
@@ -326,6 +343,67 @@ static int con_predict_sweep(ana_trace *tr, const ana_sim_machine *m,
 	return rc;
 }
 
+/* The mapping of choice c as "p1=a p2=b ..." (process order of tables). */
+static void con_predict_mapping(const ana_trace *tr, const ana_sim_machine *m,
+				const ana_sim_choice *c, const uint32_t *order)
+{
+	uint32_t k;
+
+	for (k = 0; k < tr->nprocs; k++)
+		printf(" %s=%s", tr->procs[order[k]].name,
+		       m->node[c->node[order[k]]].name);
+	printf("\n");
+}
+
+/* --best N [--min-eff E]: the search of mappings (ana_sim_best). */
+static int con_predict_best(ana_trace *tr, const ana_sim_machine *m,
+			    const ana_sim_machine *traced,
+			    const con_predict_opts *o)
+{
+	uint32_t n = (uint32_t)atoi(o->best), found = 0, k, *order;
+	double min_eff = o->min_eff ? strtod(o->min_eff, NULL) : 0;
+	ana_sim_opts so = {o->pure, traced};
+	ana_sim_choice *best = calloc(n, sizeof *best);
+	ana_sim_search s;
+	char err[400];
+	int rc;
+
+	order = ana_stats_order(tr);
+	if (best == NULL || order == NULL) {
+		free(best);
+		free(order);
+		fprintf(stderr, "paravt: out of memory\n");
+		return 1;
+	}
+	rc = ana_sim_best(tr, m, &so, min_eff, n, best, &found, &s, err,
+			  sizeof err);
+	if (rc != 0) {
+		fprintf(stderr, "paravt: %s\n", err);
+	} else {
+		printf("best mappings with E >= %.3f: %llu of %.0f mappings "
+		       "simulated, %llu moves skipped as equivalent, %u "
+		       "improving moves\n", min_eff,
+		       (unsigned long long)s.evaluated, s.space,
+		       (unsigned long long)s.pruned, s.rounds);
+		if (found == 0)
+			printf("no mapping has E >= %.3f\n", min_eff);
+		else
+			printf("%-4s %12s %6s %8s  %s\n", "rank", "time_ms",
+			       "E", "par_eff", "mapping");
+		for (k = 0; k < found; k++) {
+			printf("%-4u %12.3f %6.3f %8.3f ", k + 1,
+			       ms(best[k].time_ns), best[k].eff,
+			       best[k].par_eff);
+			con_predict_mapping(tr, m, &best[k], order);
+		}
+	}
+	for (k = 0; k < found; k++)
+		ana_sim_choice_free(&best[k]);
+	free(best);
+	free(order);
+	return rc != 0;
+}
+
 /* paravt predict TRACE --machine FILE ... */
 static int con_predict_machine_cmd(ana_trace *tr, const con_predict_opts *o)
 {
@@ -340,8 +418,9 @@ static int con_predict_machine_cmd(ana_trace *tr, const con_predict_opts *o)
 	printf("Prediction of %s on %s (%s model, %u processes, %u nodes, "
 	       "%u levels)\n", o->trace, o->machine, o->pure ? "pure" :
 	       "residual", tr->nprocs, m->nnode, m->nlv);
-	if (o->sweep != NULL) {
-		rc = con_predict_sweep(tr, m, traced, o);
+	if (o->sweep != NULL || o->best != NULL) {
+		rc = o->sweep ? con_predict_sweep(tr, m, traced, o) :
+		     con_predict_best(tr, m, traced, o);
 		goto out;
 	}
 	if ((rc = con_predict_run(tr, m, traced, o->pure, &r)) != 0)
@@ -415,7 +494,15 @@ static void con_predict_help(void)
 	       "                    per-byte, links, speed, cores, "
 	       "LEVEL.latency,\n"
 	       "                    NODE.speed, PROC.node, ...): a table\n"
-	       "  -o HTML           the HTML report of the predicted run\n\n"
+	       "  -o HTML           the HTML report of the predicted run\n"
+	       "  --best N          search the mappings of processes to the "
+	       "machine's\n"
+	       "                    nodes from its own (one process moved at "
+	       "a time, the\n"
+	       "                    best move taken, equivalent empty nodes "
+	       "tried once):\n"
+	       "                    the N fastest found\n"
+	       "  --min-eff E       only mappings whose predicted E >= E\n\n"
 	       "Exit status: 0 done, 1 unreadable trace or machine file, "
 	       "2 usage.\nSee paravt(1) and paravt-machine(5).\n",
 	       CON_PREDICT_USAGE);

@@ -13,6 +13,8 @@
 #     first within 2% of the recorded span; --sweep speed=2 halves the
 #     pipeline's master (it computes and never waits) within 2%;
 #   - -o writes the HTML report of the predicted run;
+#   - --best 2 on a machine with a node twice as fast puts the master
+#     there, well below the recorded time, and says what it simulated;
 #   - a machine file with an error gives FILE:LINE:COL and exit 1, an
 #     unmapped process exit 1, a usage error 2, --help 0.
 . "$(dirname "$0")/../lib/common.sh"
@@ -108,6 +110,26 @@ expect_grep "^Report of the predicted run written to $T/pred.html\.$" html.out
 grep -q '<svg id="timeline"' pred.html || fail "pred.html: no timeline"
 grep -q '<title>paravt predict: pipe.pvtrace on pipe.conf' pred.html || fail "pred.html: title"
 ok "-o: the HTML report of the predicted run"
+
+# ---- --best: the master (it computes and never waits) goes to the fast node
+cat >best.conf <<'EOF2'
+level core latency 40us bandwidth 1GB/s
+level net latency 2ms bandwidth 10MB/s
+node nat speed 1 cores 3
+node b speed 1 cores 1
+node c speed 1 cores 1
+node slow speed 0.5 cores 2
+node fast speed 2 cores 1
+EOF2
+"$PARAVT" predict pipe.pvtrace --machine best.conf --best 2 --min-eff 0.1 >best.out 2>&1 ||
+	{ cat best.out; fail "--best failed"; }
+cat best.out
+expect_grep '^best mappings with E >= 0.100: [0-9]+ of 125 mappings simulated, [1-9][0-9]* moves skipped as equivalent, [1-9][0-9]* improving moves$' best.out
+expect_grep '^1 +[0-9.]+ +[01]\.[0-9]{3} +[01]\.[0-9]{3}  p1=fast ' best.out
+b1=$(awk '$1 == "1" { print $2 }' best.out)
+awk -v b="$b1" -v s="$span" 'BEGIN { exit !(b < s * 0.7) }' ||
+	fail "--best: $b1 ms is not well below the recorded $span ms"
+ok "--best: p1 on the fast node, $b1 ms (recorded $span ms)"
 
 # ---- errors -----------------------------------------------------------------
 printf 'level core latency 10us bandwidth 1GB/s\nnode nat speed fast\n' >bad.conf
