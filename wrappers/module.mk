@@ -63,7 +63,7 @@ ifeq ($(PORT),$(HOST_PORT))
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 PVT_MPI_A := $(B)/lib/libparavt_mpi.a
 PVT_MPI_SO := $(B)/lib/libparavt_mpi.so
-PVT_PIC_SRCS := $(PVT_RT_SRCS) breakpoints/bp_rt.c $(WIRE_SRCS) \
+PVT_PIC_SRCS := $(PVT_RT_SRCS) breakpoints/bp_rt.c breakpoints/bp_live.c $(WIRE_SRCS) \
 	$(TD_NODE_SRCS)
 NODE_TARGETS += $(PVT_MPI_A) $(PVT_MPI_SO)
 

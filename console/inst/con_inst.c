@@ -433,6 +433,10 @@ static int ci_unit_run(ci_run *run, size_t i)
 	memset(&u, 0, sizeof u);
 	u.o = run->o;
 	u.index = (int)i;
+	if (ci_res_unit(run->res, run->o->sources[i]) < 0) {
+		snprintf(run->err, run->errlen, "out of memory");
+		return -1;
+	}
 	u.path = run->o->sources[i];
 	u.res = run->res;
 	u.ctx = run;
@@ -656,8 +660,8 @@ char *con_inst_rel_cflag(const con_inst_result *res, const char *flag)
 	return strdup(flag);
 }
 
-/* Frees one breakpoint's strings and variables. */
-static void ci_bp_free(con_inst_bp *bp)
+/* Frees one breakpoint's strings and variables (con_inst_int.h). */
+void ci_bp_free(con_inst_bp *bp)
 {
 	size_t i;
 
@@ -685,6 +689,13 @@ void con_inst_result_free(con_inst_result *res)
 	for (i = 0; i < res->nbps; i++)
 		ci_bp_free(&res->bps[i]);
 	free(res->bps);
+	free(res->sites);
+	for (i = 0; i < res->nfuncs; i++)
+		free(res->funcs[i]);
+	free(res->funcs);
+	for (i = 0; i < res->nunits; i++)
+		free(res->units[i]);
+	free(res->units);
 	free(res->notes);
 	free(res->root);
 	memset(res, 0, sizeof *res);

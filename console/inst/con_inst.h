@@ -58,12 +58,28 @@ typedef struct con_inst_bp {
 	size_t nvars;
 } con_inst_bp;
 
+/* A statement with a line probe (paravt_rt.h: para_vt_line): where a
+ * live breakpoint or a step can stop. */
+typedef struct con_inst_site {
+	int unit;   /* translation unit index (pvt_unit.id) */
+	int line;   /* its line */
+	int func;   /* index of its function in the result's funcs */
+} con_inst_site;
+
 /* Everything one instrumentation run produced. */
 typedef struct con_inst_result {
 	con_inst_file *files; /* sources and headers to ship; owned */
 	size_t nfiles;
 	con_inst_bp *bps;     /* one per breakpoint that landed; owned */
 	size_t nbps;
+	con_inst_site *sites; /* every line probe, in source order per
+				 unit; owned */
+	size_t nsites;
+	char **funcs;         /* names of the functions sites are in;
+				 owned */
+	size_t nfuncs;
+	char **units;         /* file of each unit (as loaded); owned */
+	size_t nunits;
 	char *notes;          /* lines for the user ("breakpoint 2 moved
 				 from foo.c:10 to foo.c:12"), or NULL; owned */
 	double seconds;       /* time spent (for the bench) */

@@ -3,9 +3,13 @@
  * (console only; see con_inst.h for the public API).
  *
  *   con_inst.c          con_inst_run: parse every source, ship files, notes
- *   con_inst_scope.c    walk of function bodies: breakpoint landing,
- *                       variables in scope, return statements, templates
- *   con_inst_types.c    the unit's type table (UsedTypeTable) as C source
+ *   con_inst_scope.c    walk of function bodies: variables in scope,
+ *                       return statements, templates
+ *   con_inst_break.c    breakpoint landing and the variables recorded
+ *   con_inst_types.c    the unit's type table (UsedTypeTable) built from
+ *                       libclang types
+ *   con_inst_typetab.c  the type table's store: entries, hash index
+ *   con_inst_emit.c     the type table written out as C source
  *   con_inst_rewrite.c  edit list applied to the original text, prologue
  *
  * Everything is per translation unit (ci_unit); strings are built in
@@ -126,6 +130,7 @@ typedef struct ci_unit {
 	size_t errlen;
 	void *ctx;                /* the run (con_inst.c; borrowed) */
 	int nplaced;              /* breakpoints placed in this unit */
+	int nprobes;              /* line probes put in this unit */
 	int failed;               /* an error was set */
 } ci_unit;
 
@@ -162,16 +167,91 @@ int ci_edit_add(ci_unit *u, size_t off, size_t del, int prio,
  * breakpoints (con_inst_scope.c).  0 or -1 with the unit's error set. */
 int ci_scope_walk(ci_unit *u);
 
-/* Type table (con_inst_types.c). */
+/* A variable visible in the walk. */
+typedef struct ci_local {
+	CXCursor c;  /* its declaration */
+	char *name;  /* spelling; owned */
+	int scope;   /* enum pvt_scope */
+} ci_local;
+
+/* State of one function's instrumentation. */
+typedef struct ci_fn {
+	ci_unit *u;          /* the unit */
+	CXCursor fn;         /* the function definition */
+	char *name;          /* function name; owned */
+	char *rtype;         /* return type spelling for a declaration, or
+				NULL when it cannot be spelled so */
+	int is_main;         /* main: start/exit templates */
+	int is_void;         /* returns void */
+	unsigned first_line; /* first line of the definition */
+	unsigned end_line;   /* line of the closing brace */
+	size_t body_off;     /* offset of '{' */
+	size_t body_end;     /* offset of '}' */
+	ci_local *loc;       /* visible locals (stack; params first) */
+	size_t nloc, caploc;
+	ci_local *glob;      /* referenced globals (unique) */
+	size_t nglob, capglob;
+	size_t last_cand;    /* offset of the last candidate + 1 */
+	int func_ix;         /* its index in the result's funcs, -1 none */
+	int failed;          /* error set or out of memory */
+} ci_fn;
+
+/* Frees one breakpoint's strings and variables (con_inst.c). */
+void ci_bp_free(con_inst_bp *bp);
+
+/* Appends unit file to res->units and function name to res->funcs
+ * (con_inst_break.c).  The new index, or -1 out of memory. */
+int ci_res_unit(con_inst_result *res, const char *file);
+int ci_res_func(con_inst_result *res, const char *name);
+
+/* Puts the line probe of statement line at off (after the line
+ * template): `if (*pvt__armp && para_vt_line(...)) { vars;
+ * para_vt_break(..., PVT_BP_LIVE, ...); }`, and records the site
+ * (con_inst_break.c).  0, or -1 with the unit's error set. */
+int ci_probe(ci_fn *f, size_t off, unsigned line);
+
+/* 1 if request r is for a line inside function f (con_inst_break.c). */
+int ci_req_in_fn(const ci_fn *f, const ci_req *r);
+
+/* Handles a candidate statement s of f's walk (body_child: a direct
+ * child of the body): places every request that lands there
+ * (con_inst_break.c).  0, or -1 with the unit's error set. */
+int ci_candidate(ci_fn *f, CXCursor s, int body_child);
+
+/* Type table store (con_inst_typetab.c): an empty table whose entry 0
+ * will be void (notes borrowed), and freeing everything it owns. */
 void ci_types_init(ci_types *t, wire_buf *notes);
 void ci_types_destroy(ci_types *t);
+
+/* Id of the entry with this structural key, or -1 (con_inst_typetab.c). */
+int ci_find(const ci_types *t, const char *key);
+
+/* Appends a zeroed entry with key and name (both copied); its id, or -1
+ * with t->failed set (con_inst_typetab.c). */
+int ci_new(ci_types *t, const char *key, const char *name, int kind,
+	   unsigned quals);
+
+/* "const volatile " prefix for quals (static storage). */
+const char *ci_qual_str(unsigned q);
+
+/* 1 if the entry has a typedef pvt__tN (it can be named at file scope). */
+int ci_named(const ci_types *t, int id);
+
+/* 1 if sizeof of the entry can be written on the target (a variable or
+ * member of this type can be described). */
+int ci_sized(const ci_types *t, int id);
+
+/* Entry for a scalar of td kind `kind`, named by decl, with keyx added
+ * to its key; its id, or -1 (con_inst_types.c). */
+int ci_scalar(ci_types *t, int kind, unsigned quals, const char *decl,
+	      const char *keyx);
 
 /* Type id describing t, adding entries as needed; -1 when the type cannot
  * be described at file scope (why is appended to why, if non-NULL). */
 int ci_type_id(ci_types *t, CXType ty, wire_buf *why);
 
 /* Appends the C99 text of the table, the td_table and the pvt_unit
- * definition to out.  0 or -1. */
+ * definition to out (con_inst_emit.c).  0 or -1. */
 int ci_types_emit(ci_types *t, wire_buf *out, const char *build,
 		  int unit);
 

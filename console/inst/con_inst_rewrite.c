@@ -65,7 +65,7 @@ static int ci_prologue(ci_unit *u, wire_buf *out)
 {
 	int rc = ci_printf(out, "#include \"paravt_rt.h\"\n");
 
-	if (u->nplaced)
+	if (u->nplaced || u->nprobes)
 		rc |= ci_printf(out, "static pvt_unit pvt__unit;\n");
 	rc |= ci_printf(out, "#line 1 \"");
 	rc |= ci_cstr(out, u->path);
@@ -102,7 +102,7 @@ int ci_rewrite(ci_unit *u, wire_buf *out)
 		return ci_fail(u, "out of memory");
 	if (ci_apply(u, out) < 0)
 		return -1;
-	if (u->nplaced &&
+	if ((u->nplaced || u->nprobes) &&
 	    ci_types_emit(&u->types, out, u->o->build_id, u->index) < 0)
 		return ci_fail(u, "out of memory");
 	return 0;

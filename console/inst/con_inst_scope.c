@@ -18,7 +18,9 @@
  * enclosing blocks (outer to inner; function-scope statics and block-scope
  * externs among them, in declaration order), then the globals and file
  * statics the function references.  A name shadowed by an inner one is
- * recorded once (the visible one).
+ * recorded once (the visible one).  Placing the breakpoint blocks on the
+ * candidates is con_inst_break.c; the walk state (ci_fn) is shared with it
+ * through con_inst_int.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,34 +28,6 @@
 
 #include "con_inst_int.h"
 #include "paravt_rt.h"
-
-/* A variable visible in the walk. */
-typedef struct ci_local {
-	CXCursor c;  /* its declaration */
-	char *name;  /* spelling; owned */
-	int scope;   /* enum pvt_scope */
-} ci_local;
-
-/* State of one function's instrumentation. */
-typedef struct ci_fn {
-	ci_unit *u;          /* the unit */
-	CXCursor fn;         /* the function definition */
-	char *name;          /* function name; owned */
-	char *rtype;         /* return type spelling for a declaration, or
-				NULL when it cannot be spelled so */
-	int is_main;         /* main: start/exit templates */
-	int is_void;         /* returns void */
-	unsigned first_line; /* first line of the definition */
-	unsigned end_line;   /* line of the closing brace */
-	size_t body_off;     /* offset of '{' */
-	size_t body_end;     /* offset of '}' */
-	ci_local *loc;       /* visible locals (stack; params first) */
-	size_t nloc, caploc;
-	ci_local *glob;      /* referenced globals (unique) */
-	size_t nglob, capglob;
-	size_t last_cand;    /* offset of the last candidate + 1 */
-	int failed;          /* error set or out of memory */
-} ci_fn;
 
 /* Pushes a variable onto list (name copied).  0 or -1. */
 static int ci_push(ci_local **v, size_t *n, size_t *cap, CXCursor c,
@@ -279,193 +253,6 @@ static enum CXChildVisitResult ci_pass1(CXCursor c, CXCursor parent,
 	return f->failed ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* Appends one recorded variable to the block text and to the bp's list;
- * variables that cannot be recorded are said so in the notes. */
-static int ci_record_var(ci_fn *f, con_inst_bp *bp, const ci_local *l,
-			 wire_buf *blk)
-{
-	ci_unit *u = f->u;
-	CXType ty = clang_getCursorType(l->c);
-	con_inst_var *v = &bp->vars[bp->nvars];
-	wire_buf why;
-	int tid, rc = 0;
-
-	wire_buf_init(&why, 4096);
-	if (clang_Cursor_getStorageClass(l->c) == CX_SC_Register) {
-		ci_printf(&why, "it is a register variable");
-		tid = -1;
-	} else {
-		tid = ci_type_id(&u->types, ty, &why);
-	}
-	if (u->types.failed)
-		goto nomem;
-	if (tid < 0) {
-		rc = ci_printf(u->notes, "note: breakpoint %d at %s:%d: "
-			       "variable '%s' not recorded: %s\n", bp->id,
-			       u->path, bp->line, l->name,
-			       why.len ? wire_buf_head(&why) : "unsupported");
-		goto out;
-	}
-	v->name = strdup(l->name);
-	v->type = ci_cxdup(clang_getTypeSpelling(ty));
-	v->scope = l->scope;
-	if (!v->name || !v->type) {
-		free(v->name);
-		free(v->type);
-		goto nomem;
-	}
-	bp->nvars++;
-	rc |= ci_printf(blk, "%s{\"%s\", %d, (const void *)&%s, %d}",
-			bp->nvars > 1 ? ", " : "", l->name, tid, l->name,
-			l->scope);
-out:
-	wire_buf_destroy(&why);
-	return rc;
-nomem:
-	wire_buf_destroy(&why);
-	return -1;
-}
-
-/* 1 if name is also the name of a later entry of v (from i + 1 on). */
-static int ci_shadowed(const ci_local *v, size_t n, size_t i,
-		       const char *name)
-{
-	for (i++; i < n; i++)
-		if (!strcmp(v[i].name, name))
-			return 1;
-	return 0;
-}
-
-/* 1 if name is among the locals. */
-static int ci_is_local(const ci_fn *f, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < f->nloc; i++)
-		if (!strcmp(f->loc[i].name, name))
-			return 1;
-	return 0;
-}
-
-/* Appends the variables visible here to the bp and the block text. */
-static int ci_record_vars(ci_fn *f, con_inst_bp *bp, wire_buf *blk)
-{
-	size_t i;
-
-	bp->vars = calloc(f->nloc + f->nglob + 1, sizeof *bp->vars);
-	if (!bp->vars)
-		return -1;
-	for (i = 0; i < f->nloc; i++)
-		if (!ci_shadowed(f->loc, f->nloc, i, f->loc[i].name) &&
-		    ci_record_var(f, bp, &f->loc[i], blk) < 0)
-			return -1;
-	for (i = 0; i < f->nglob; i++)
-		if (!ci_is_local(f, f->glob[i].name) &&
-		    ci_record_var(f, bp, &f->glob[i], blk) < 0)
-			return -1;
-	return 0;
-}
-
-/* Grows the result's breakpoint array by one zeroed entry. */
-static con_inst_bp *ci_new_bp(con_inst_result *res)
-{
-	con_inst_bp *v = realloc(res->bps, (res->nbps + 1) * sizeof *v);
-
-	if (!v)
-		return NULL;
-	res->bps = v;
-	memset(&v[res->nbps], 0, sizeof *v);
-	return &v[res->nbps++];
-}
-
-/* Places request r before the candidate at off (line). */
-static int ci_place(ci_fn *f, ci_req *r, size_t off, unsigned line)
-{
-	ci_unit *u = f->u;
-	con_inst_bp *bp = ci_new_bp(u->res);
-	wire_buf blk;
-	int rc = 0;
-
-	if (!bp)
-		return ci_fail(u, "out of memory");
-	bp->id = r->id;
-	bp->line = (int)line;
-	bp->req_line = r->kind == CI_REQ_FUNC ? 0 : r->line;
-	bp->unit = u->index;
-	bp->temp = r->temp;
-	bp->from_pragma = r->kind == CI_REQ_PRAGMA;
-	bp->file = strdup(u->path);
-	bp->func = strdup(f->name);
-	wire_buf_init(&blk, CI_BUF_MAX);
-	rc |= ci_printf(&blk, "{ pvt_var pvt__v[] = {");
-	if (!bp->file || !bp->func || ci_record_vars(f, bp, &blk) < 0) {
-		wire_buf_destroy(&blk);
-		return ci_fail(u, "out of memory");
-	}
-	if (!bp->nvars)
-		wire_buf_reset(&blk), rc |= ci_printf(&blk, "{ ");
-	else
-		rc |= ci_printf(&blk, "}; ");
-	rc |= ci_printf(&blk, "para_vt_break(&pvt__unit, %d, \"", r->id);
-	rc |= ci_cstr(&blk, u->path);
-	rc |= ci_printf(&blk, "\", %u, \"", line);
-	rc |= ci_cstr(&blk, f->name);
-	rc |= ci_printf(&blk, "\", %s, %zu); } ", bp->nvars ? "pvt__v" : "0",
-			bp->nvars);
-	if (rc || ci_edit_add(u, off, 0, CI_PRIO_BREAK, wire_buf_head(&blk)) < 0)
-		rc = ci_fail(u, "out of memory");
-	if (!rc && r->kind == CI_REQ_LINE && (int)line != r->line)
-		rc = ci_printf(u->notes, "breakpoint %d at %s:%d moved to %s:%u "
-			       "(no code on line %d)\n", r->id, u->path,
-			       r->line, u->path, line, r->line);
-	wire_buf_destroy(&blk);
-	r->placed = 1;
-	u->nplaced++;
-	return rc;
-}
-
-/* 1 if request r is for a line inside function f. */
-static int ci_req_in_fn(const ci_fn *f, const ci_req *r)
-{
-	if (r->kind == CI_REQ_LINE)
-		return (unsigned)r->line >= f->first_line &&
-		       (unsigned)r->line <= f->end_line;
-	if (r->kind == CI_REQ_PRAGMA)
-		return r->off > f->body_off && r->off < f->body_end;
-	return 0;
-}
-
-/* Handles a candidate statement: places every request that lands here. */
-static int ci_candidate(ci_fn *f, CXCursor s, int body_child)
-{
-	ci_unit *u = f->u;
-	unsigned line;
-	size_t off, i;
-	int is_decl = clang_getCursorKind(s) == CXCursor_DeclStmt;
-
-	if (!ci_loc(u, clang_getRangeStart(clang_getCursorExtent(s)), &line,
-		    &off) ||
-	    off < f->last_cand || off <= f->body_off || off >= f->body_end)
-		return 0;
-	f->last_cand = off + 1;
-	for (i = 0; i < u->nreqs; i++) {
-		ci_req *r = &u->reqs[i];
-		int hit = 0;
-
-		if (r->placed)
-			continue;
-		if (r->kind == CI_REQ_LINE)
-			hit = ci_req_in_fn(f, r) && line >= (unsigned)r->line;
-		else if (r->kind == CI_REQ_PRAGMA)
-			hit = ci_req_in_fn(f, r) && off > r->off;
-		else
-			hit = body_child && !is_decl && !strcmp(r->func, f->name);
-		if (hit && ci_place(f, r, off, line) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 static int ci_stmt(ci_fn *f, CXCursor s);
 
 /* Collects the direct children of a cursor. */
@@ -554,7 +341,9 @@ static int ci_line_mark(ci_fn *f, CXCursor s)
 	    off <= f->body_off || off >= f->body_end)
 		return 0;
 	snprintf(text, sizeof text, "pvt__line = %u; ", line);
-	return ci_edit_add(f->u, off, 0, CI_PRIO_LINE, text) < 0 ? -1 : 0;
+	if (ci_edit_add(f->u, off, 0, CI_PRIO_LINE, text) < 0)
+		return -1;
+	return ci_probe(f, off, line);
 }
 
 /* Walks a compound statement: candidates, nested statements, scope. */
@@ -586,8 +375,71 @@ static int ci_compound(ci_fn *f, CXCursor c, int is_body)
 	return rc;
 }
 
+/* Offset just past statement s (its ';' included), or 0 when it cannot
+ * be told (a statement the source does not show as such). */
+static size_t ci_stmt_end(ci_fn *f, CXCursor s)
+{
+	enum CXCursorKind k = clang_getCursorKind(s);
+	ci_kids kids = {NULL, 0, 0, 0};
+	unsigned line;
+	size_t end = 0;
+	long semi;
+
+	if (k == CXCursor_IfStmt || k == CXCursor_ForStmt ||
+	    k == CXCursor_WhileStmt || k == CXCursor_SwitchStmt ||
+	    k == CXCursor_LabelStmt || k == CXCursor_CaseStmt ||
+	    k == CXCursor_DefaultStmt) {
+		clang_visitChildren(s, ci_kid, &kids);
+		if (kids.n && !kids.failed)
+			end = ci_stmt_end(f, kids.v[kids.n - 1]);
+		free(kids.v);
+		return end;
+	}
+	if (!ci_loc(f->u, clang_getRangeEnd(clang_getCursorExtent(s)), &line,
+		    &end))
+		return 0;
+	if (k == CXCursor_CompoundStmt)
+		return end;
+	semi = ci_find_semi(f->u->src, f->u->srclen, end);
+	return semi < 0 ? 0 : (size_t)semi + 1;
+}
+
+/* 1 if child i of n of a kind statement is one of its bodies. */
+static int ci_is_body(enum CXCursorKind kind, size_t i, size_t n)
+{
+	if (kind == CXCursor_IfStmt)
+		return i >= 1;
+	if (kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt)
+		return i == n - 1;
+	return kind == CXCursor_DoStmt && i == 0;
+}
+
+/* A body written without braces ("for (...) x++;") gets them, with the
+ * line template and probe inside, so that every statement can be
+ * stopped at; it is a candidate for breakpoints too. */
+static int ci_wrap_body(ci_fn *f, CXCursor b)
+{
+	enum CXCursorKind k = clang_getCursorKind(b);
+	unsigned line;
+	size_t off, end;
+
+	if (k == CXCursor_CompoundStmt || k == CXCursor_NullStmt ||
+	    (!clang_isStatement(k) && !clang_isExpression(k)) ||
+	    !ci_loc(f->u, clang_getRangeStart(clang_getCursorExtent(b)), &line,
+		    &off) ||
+	    off <= f->body_off || off >= f->body_end ||
+	    (end = ci_stmt_end(f, b)) <= off || end > f->body_end)
+		return 0;
+	if (ci_edit_add(f->u, off, 0, CI_PRIO_ENTER, "{ ") < 0 ||
+	    ci_edit_add(f->u, end, 0, CI_PRIO_ENTER, " }") < 0 ||
+	    ci_line_mark(f, b) < 0)
+		return -1;
+	return ci_candidate(f, b, 0);
+}
+
 /* Walks a statement that is not a compound's candidate: descends into
- * the statements it contains (a for statement scopes its init). */
+ * the statements it contains (a for statement scopes its init), and
+ * gives a body without braces its own. */
 static int ci_stmt(ci_fn *f, CXCursor s)
 {
 	enum CXCursorKind kind = clang_getCursorKind(s);
@@ -605,9 +457,13 @@ static int ci_stmt(ci_fn *f, CXCursor s)
 	for (i = 0; i < k.n && !rc; i++) {
 		enum CXCursorKind ck = clang_getCursorKind(k.v[i]);
 
-		if (ck == CXCursor_DeclStmt && kind == CXCursor_ForStmt)
+		if (ck == CXCursor_DeclStmt && kind == CXCursor_ForStmt) {
 			rc = ci_push_decls(f, k.v[i]);
-		else if (clang_isStatement(ck))
+			continue;
+		}
+		if (ci_is_body(kind, i, k.n))
+			rc = ci_wrap_body(f, k.v[i]);
+		if (!rc && clang_isStatement(ck))
 			rc = ci_stmt(f, k.v[i]);
 	}
 	free(k.v);
@@ -734,6 +590,7 @@ static int ci_function(ci_unit *u, CXCursor fn)
 	memset(&f, 0, sizeof f);
 	f.u = u;
 	f.fn = fn;
+	f.func_ix = -1;
 	clang_visitChildren(fn, ci_body, &body);
 	if (ci_fn_info(&f) < 0)
 		goto nomem;

@@ -22,6 +22,9 @@
  *   - an unnamed enum is sized as its integer type on the host's compiler.
  * Types declared in system headers are opaque under their public name
  * (FILE, size_t): their layout differs between platforms.
+ *
+ * This file turns libclang types into entries; the table's store (array
+ * and hash index) is con_inst_typetab.c, its C text con_inst_emit.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,139 +44,11 @@ static const char *const ci_scalar_names[] = {
     "unsigned long long", "float",
     "double",        "long double"};
 
-/* Prepares an empty table whose entry 0 is void. */
-void ci_types_init(ci_types *t, wire_buf *notes)
-{
-	memset(t, 0, sizeof *t);
-	t->notes = notes;
-}
-
-/* Frees one entry's strings and arrays. */
-static void ci_type_clear(ci_type *e)
-{
-	size_t i;
-
-	free(e->key);
-	free(e->name);
-	free(e->decl);
-	free(e->outer);
-	free(e->path);
-	for (i = 0; i < e->nmem; i++)
-		free(e->mem[i].name);
-	free(e->mem);
-	for (i = 0; i < e->ncst; i++)
-		free(e->cst[i].name);
-	free(e->cst);
-}
-
-/* Frees the table. */
-void ci_types_destroy(ci_types *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		ci_type_clear(&t->v[i]);
-	free(t->v);
-	free(t->hash);
-	memset(t, 0, sizeof *t);
-}
-
-/* FNV-1a hash of a key. */
-static size_t ci_hash(const char *s)
-{
-	size_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-/* Id of the entry with this key, or -1. */
-static int ci_find(const ci_types *t, const char *key)
-{
-	size_t i;
-
-	if (!t->hcap)
-		return -1;
-	for (i = ci_hash(key) & (t->hcap - 1); t->hash[i];
-	     i = (i + 1) & (t->hcap - 1))
-		if (!strcmp(t->v[t->hash[i] - 1].key, key))
-			return t->hash[i] - 1;
-	return -1;
-}
-
-/* Rebuilds the hash index with room for twice the entries.  0 or -1. */
-static int ci_rehash(ci_types *t)
-{
-	size_t cap = t->hcap ? t->hcap * 2 : 64, i, j;
-	int *h = calloc(cap, sizeof *h);
-
-	if (!h)
-		return -1;
-	for (i = 0; i < t->n; i++) {
-		for (j = ci_hash(t->v[i].key) & (cap - 1); h[j];
-		     j = (j + 1) & (cap - 1))
-			;
-		h[j] = (int)i + 1;
-	}
-	free(t->hash);
-	t->hash = h;
-	t->hcap = cap;
-	return 0;
-}
-
-/* Appends a zeroed entry with key and name (copied); its id, or -1. */
-static int ci_new(ci_types *t, const char *key, const char *name, int kind,
-		  unsigned quals)
-{
-	ci_type *e;
-	size_t j;
-
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 32;
-		ci_type *v = realloc(t->v, cap * sizeof *v);
-
-		if (!v)
-			goto fail;
-		t->v = v;
-		t->cap = cap;
-	}
-	if ((t->n + 1) * 2 > t->hcap && ci_rehash(t) < 0)
-		goto fail;
-	e = &t->v[t->n];
-	memset(e, 0, sizeof *e);
-	e->key = strdup(key);
-	e->name = strdup(name);
-	if (!e->key || !e->name) {
-		ci_type_clear(e);
-		goto fail;
-	}
-	e->kind = kind;
-	e->quals = quals;
-	e->mem_of = -1;
-	for (j = ci_hash(key) & (t->hcap - 1); t->hash[j];
-	     j = (j + 1) & (t->hcap - 1))
-		;
-	t->hash[j] = (int)t->n + 1;
-	return (int)t->n++;
-fail:
-	t->failed = 1;
-	return -1;
-}
-
 /* Qualifier bits of ty. */
 static unsigned ci_quals(CXType ty)
 {
 	return (clang_isConstQualifiedType(ty) ? TD_Q_CONST : 0) |
 	       (clang_isVolatileQualifiedType(ty) ? TD_Q_VOLATILE : 0);
-}
-
-/* "const volatile " prefix for quals (static). */
-static const char *ci_qual_str(unsigned q)
-{
-	static const char *const s[] = {"", "const ", "volatile ",
-					"const volatile "};
-	return s[q & 3];
 }
 
 /* ty without Elaborated sugar ("struct cell" as written). */
@@ -207,28 +82,6 @@ static int ci_builtin_kind(enum CXTypeKind k)
 	case CXType_LongDouble: return TD_LDOUBLE;
 	default: return -1;
 	}
-}
-
-/* 1 if the entry has a typedef pvt__tN (it can be named at file scope). */
-static int ci_named(const ci_types *t, int id)
-{
-	const ci_type *e = &t->v[id];
-
-	if (e->path)
-		return 0;
-	if (e->kind == TD_ARRAY)
-		return ci_named(t, e->base);
-	return e->decl != NULL || e->kind == TD_POINTER ||
-	       e->kind == TD_FUNCPTR;
-}
-
-/* 1 if sizeof of the entry can be written on the target (a variable or
- * member of this type can be described). */
-static int ci_sized(const ci_types *t, int id)
-{
-	const ci_type *e = &t->v[id];
-
-	return e->complete && (e->path || ci_named(t, id));
 }
 
 /* Appends "key" for ty's declaration: prefix, quals and USR. */
@@ -537,8 +390,8 @@ out:
 
 /* Entry for a scalar, named by decl (a builtin name, or a system typedef
  * such as size_t whose width differs between platforms). */
-static int ci_scalar(ci_types *t, int kind, unsigned quals, const char *decl,
-		     const char *keyx)
+int ci_scalar(ci_types *t, int kind, unsigned quals, const char *decl,
+	      const char *keyx)
 {
 	char key[512], name[300];
 	int id;
@@ -762,173 +615,4 @@ int ci_type_id(ci_types *t, CXType ty, wire_buf *why)
 		return -1;
 	}
 	return id;
-}
-
-/* Appends the typedef pvt__tN of entry id, if it has one. */
-static int ci_emit_typedef(const ci_types *t, int id, wire_buf *o)
-{
-	const ci_type *e = &t->v[id];
-	const char *q = ci_qual_str(e->quals);
-
-	if (!ci_named(t, id))
-		return 0;
-	switch (e->kind) {
-	case TD_POINTER:
-		if (ci_named(t, e->base))
-			return ci_printf(o, "typedef pvt__t%d *%spvt__t%d;\n",
-					 e->base, q, id);
-		return ci_printf(o, "typedef void *%spvt__t%d;\n", q, id);
-	case TD_FUNCPTR:
-		return ci_printf(o, "typedef void (*%spvt__t%d)(void);\n", q,
-				 id);
-	case TD_ARRAY:
-		if (e->count || e->complete)
-			return ci_printf(o, "typedef pvt__t%d pvt__t%d[%llu];\n",
-					 e->base, id, e->count);
-		return ci_printf(o, "typedef pvt__t%d pvt__t%d[];\n", e->base,
-				 id);
-	default:
-		return ci_printf(o, "typedef %s%s pvt__t%d;\n", q, e->decl, id);
-	}
-}
-
-/* Appends, for member m of record entry r, the C expression that reads
- * it from "o" (accessors) or its offset (offsetof). */
-static int ci_emit_access(const ci_types *t, int r, const ci_member *m,
-			  wire_buf *o, int offset)
-{
-	const ci_type *e = &t->v[r];
-
-	if (e->path && offset)
-		return ci_printf(o, "offsetof(%s, %s.%s) - offsetof(%s, %s)",
-				 e->outer, e->path, m->name, e->outer, e->path);
-	if (e->path)
-		return ci_printf(o, "((const %s *)((const char *)o - "
-				 "offsetof(%s, %s)))->%s.%s",
-				 e->outer, e->outer, e->path, e->path, m->name);
-	if (offset)
-		return ci_printf(o, "offsetof(pvt__t%d, %s)", r, m->name);
-	return ci_printf(o, "((const pvt__t%d *)o)->%s", r, m->name);
-}
-
-/* Appends the member array (and bit-field accessors) of entry id. */
-static int ci_emit_members(const ci_types *t, int id, wire_buf *o)
-{
-	const ci_type *e = &t->v[id];
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; i < e->nmem; i++) {
-		if (!e->mem[i].width)
-			continue;
-		rc |= ci_printf(o, "/* Bit-field %s of %s. */\nstatic uint64_t "
-				"pvt__bf_%d_%zu(const void *o)\n{\n\treturn "
-				"(uint64_t)",
-				e->mem[i].name, e->name, id, i);
-		rc |= ci_emit_access(t, id, &e->mem[i], o, 0);
-		rc |= ci_printf(o, ";\n}\n\n");
-	}
-	rc |= ci_printf(o, "static const td_member pvt__m%d[] = {\n", id);
-	for (i = 0; i < e->nmem; i++) {
-		rc |= ci_printf(o, "    {\"%s\", %d, ", e->mem[i].name,
-				e->mem[i].type);
-		if (e->mem[i].width) {
-			rc |= ci_printf(o, "0, %d, pvt__bf_%d_%zu},\n",
-					e->mem[i].width, id, i);
-			continue;
-		}
-		rc |= ci_emit_access(t, id, &e->mem[i], o, 1);
-		rc |= ci_printf(o, ", 0, NULL},\n");
-	}
-	return rc | ci_printf(o, "};\n\n");
-}
-
-/* Appends the constant array of enum entry id. */
-static int ci_emit_consts(const ci_types *t, int id, wire_buf *o)
-{
-	const ci_type *e = &t->v[id];
-	size_t i;
-	int rc = ci_printf(o, "static const td_const pvt__c%d[] = {\n", id);
-
-	for (i = 0; i < e->ncst; i++) {
-		if (e->cst[i].val == (-9223372036854775807LL - 1))
-			rc |= ci_printf(o, "    {\"%s\", -9223372036854775807LL"
-					" - 1},\n", e->cst[i].name);
-		else
-			rc |= ci_printf(o, "    {\"%s\", %lldLL},\n",
-					e->cst[i].name, e->cst[i].val);
-	}
-	return rc | ci_printf(o, "};\n\n");
-}
-
-/* Appends the size and alignment expressions of entry id. */
-static int ci_emit_size(const ci_types *t, int id, wire_buf *o)
-{
-	const ci_type *e = &t->v[id];
-
-	if (!e->complete)
-		return ci_printf(o, "0, 1");
-	if (e->path)
-		return ci_printf(o, "sizeof(((%s *)0)->%s), 1", e->outer,
-				 e->path);
-	return ci_printf(o, "sizeof(pvt__t%d), TD_ALIGNOF(pvt__t%d)", id, id);
-}
-
-/* Appends the td_type initialiser of entry id. */
-static int ci_emit_entry(const ci_types *t, int id, wire_buf *o)
-{
-	const ci_type *e = &t->v[id];
-	int mid = e->mem_of >= 0 ? e->mem_of : id;
-	const ci_type *me = &t->v[mid];
-	int rc = ci_printf(o, "    {%d, %d, %u, ", id, e->kind, e->quals);
-
-	if (e->integral && !e->path)
-		rc |= ci_printf(o, "TD_SIGNED(pvt__t%d), \"", id);
-	else
-		rc |= ci_printf(o, "%d, \"", e->integral && e->host_signed);
-	rc |= ci_cstr(o, e->name);
-	rc |= ci_printf(o, "\", ");
-	rc |= ci_emit_size(t, id, o);
-	rc |= ci_printf(o, ", %d, %lluu, ", e->base, e->count);
-	if (me->nmem)
-		rc |= ci_printf(o, "PVT__N(pvt__m%d), pvt__m%d, ", mid, mid);
-	else
-		rc |= ci_printf(o, "0, NULL, ");
-	if (e->ncst)
-		rc |= ci_printf(o, "PVT__N(pvt__c%d), pvt__c%d},\n", id, id);
-	else
-		rc |= ci_printf(o, "0, NULL},\n");
-	return rc;
-}
-
-/* Appends the whole table, the td_table and the pvt_unit definition. */
-int ci_types_emit(ci_types *t, wire_buf *o, const char *build, int unit)
-{
-	size_t i;
-	int rc = 0;
-
-	if (!t->n && ci_scalar(t, TD_VOID, 0, "void", "") != 0)
-		return -1;
-	rc |= ci_printf(o, "\n/* paravt: the type table of this unit "
-			"(generated; evaluated by the target compiler). */\n"
-			"#define PVT__N(a) ((uint32_t)(sizeof(a) / "
-			"sizeof((a)[0])))\n");
-	for (i = 0; i < t->n; i++)
-		rc |= ci_emit_typedef(t, (int)i, o);
-	rc |= ci_printf(o, "\n");
-	for (i = 0; i < t->n; i++) {
-		if (t->v[i].nmem)
-			rc |= ci_emit_members(t, (int)i, o);
-		if (t->v[i].ncst)
-			rc |= ci_emit_consts(t, (int)i, o);
-	}
-	rc |= ci_printf(o, "static const td_type pvt__types[%zu] = {\n", t->n);
-	for (i = 0; i < t->n; i++)
-		rc |= ci_emit_entry(t, (int)i, o);
-	rc |= ci_printf(o, "};\n\nstatic const td_table pvt__table = {\"");
-	rc |= ci_cstr(o, build ? build : "");
-	rc |= ci_printf(o, ":%d\", %zu, pvt__types};\n", unit, t->n);
-	rc |= ci_printf(o, "static pvt_unit pvt__unit = {&pvt__table, %d, 0};\n",
-			unit);
-	return rc ? -1 : 0;
 }

@@ -388,6 +388,9 @@ static int dmn_is_session_msg(uint32_t type)
 	case WIRE_KILL:
 	case WIRE_INSPECT:
 	case WIRE_RESUME:
+	case WIRE_STEP:
+	case WIRE_BP_SET:
+	case WIRE_STOP:
 	case WIRE_EVENTS_ACK:
 	case WIRE_PVM_HOST:
 		return 1;
@@ -549,11 +552,13 @@ void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg)
 	srv->cfg = cfg;
 	wire_hello_local(&srv->hello, "daemon", cfg->name, PVT_PORT_NAME);
 	srv->hello.version = cfg->proto_version;
-	srv->hello.ncaps = 3;
+	srv->hello.ncaps = 4;
 	snprintf(srv->hello.caps[0], sizeof srv->hello.caps[0], "ping");
 	snprintf(srv->hello.caps[1], sizeof srv->hello.caps[1], "session");
 	/* tasks may write their events into a shared ring (dmn_ring.h) */
 	snprintf(srv->hello.caps[2], sizeof srv->hello.caps[2], "ring1");
+	/* and map a control page for live breakpoints (dmn_ctl.h) */
+	snprintf(srv->hello.caps[3], sizeof srv->hello.caps[3], "ctl1");
 }
 
 /* A free slot in srv->conns (the table doubles when full), or -1 out of

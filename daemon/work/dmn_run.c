@@ -95,6 +95,7 @@ void dmn_proc_free(dmn_work *w, dmn_proc *p)
 		dmn_conn_fail(p->task, WIRE_ESTATE, 0, "process ended", 1);
 	s->nprocs--;
 	w->relay->proc_gone(w, p);
+	dmn_ctl_forget(p);
 	free(p);
 	if (s->nprocs == 0)
 		dmn_pvm_idle(w, s);

@@ -400,6 +400,16 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	p = w ? dmn_task_proc(w, c) : NULL;
 	if (p == NULL)
 		return;
+	if (m->type == WIRE_CTL_PAGE) {
+		rc = dmn_ctl_page(w, p, m, err, sizeof err);
+		if (rc != 0)
+			dmn_conn_fail(c, rc, m->seq, err, 0);
+		return;
+	}
+	if (m->type == WIRE_BP_TABLE_GET) {
+		dmn_ctl_table(w, p, c, m);
+		return;
+	}
 	if (m->type == WIRE_EVENTS || m->type == WIRE_EVENT_STRINGS ||
 	    m->type == WIRE_EVENT_RING || m->type == WIRE_EVENTS_KICK) {
 		rc = w->relay->task(w, p, m, err, sizeof err);
@@ -439,6 +449,8 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 
 	if (m->type == WIRE_INSPECT)
 		rc = wire_unpack(m, err, sizeof err, &num, &u1, &u2, &req);
+	else if (m->type == WIRE_STEP)
+		rc = wire_unpack(m, err, sizeof err, &num, &u1, &u2);
 	else
 		rc = wire_unpack(m, err, sizeof err, &num);
 	if (rc != 0) {
@@ -464,5 +476,7 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		             "%s: cannot relay to "
 		             "process %llu",
 		             name, (unsigned long long)num);
+	else if (m->type != WIRE_INSPECT)
+		dmn_ctl_resumed(p);
 	dmn_conn_kick(p->task);
 }

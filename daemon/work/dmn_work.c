@@ -227,6 +227,7 @@ static void dmn_sess_free(dmn_work *w, dmn_sess *s)
 		        (unsigned long long)s->id,
 		        (unsigned long long)s->out_lost);
 	w->relay->sess_free(s);
+	dmn_ctl_sess_free(s);
 	if (s->dir[0] != '\0') {
 		if (dmn_rmtree(s->dir) != 0)
 			dmn_log(DMN_WARN, "cannot remove %s: %s", s->dir,
@@ -608,7 +609,14 @@ void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 		break;
 	case WIRE_INSPECT:
 	case WIRE_RESUME:
+	case WIRE_STEP:
 		dmn_task_to_task(w, c, m);
+		break;
+	case WIRE_BP_SET:
+		dmn_ctl_bp_set(w, c, m);
+		break;
+	case WIRE_STOP:
+		dmn_ctl_stop(w, c, m);
 		break;
 	case WIRE_EVENTS_ACK:
 		w->relay->ack(w, c, m);

@@ -146,6 +146,12 @@ struct dmn_sess {
 	int held_ready;                    /* held.out is initialised */
 	dmn_evq *evq;                      /* its events until acknowledged;
 	                                      owned */
+	char *bps;                         /* live breakpoint table, packed
+	                                      (BP_SET's bps; dmn_ctl.c), or
+	                                      NULL; owned */
+	size_t bps_len;                    /* its bytes */
+	uint32_t nbps;                     /* its entries */
+	uint64_t bps_gen;                  /* its generation */
 };
 
 /* A build in progress: compile each source, then link. */
@@ -214,6 +220,7 @@ struct dmn_proc {
 	                             that it shows no EOF before the task
 	                             opens it; -1 when none */
 	char fifo[DMN_PATH_MAX];  /* its path, "" none */
+	struct pvt_ctl *ctl;      /* its control page (dmn_ctl.c), or NULL */
 };
 
 /* The daemon-wide state, srv->work. */
@@ -414,5 +421,62 @@ void dmn_rexec_exited(dmn_work *w, dmn_pvmd *d, int st);
 
 /* paravtd --pvm-rsh HOST [-l USER] [-n] COMMAND...: the exit status. */
 int dmn_rsh_main(int argc, char **argv);
+
+/* ---- dmn_ctl.c ----------------------------------------------------------- */
+
+/*
+ * the daemon's side of live breakpoints: the tasks' control
+ * pages (wrappers/pvt_ctl.h) and the session's breakpoint table.
+ *
+ * The controller sends the session's whole table at every change
+ * (BP_SET gen [[id, file, line, flags, ignore]...]); the daemon keeps it,
+ * arms the page of every process of the session that has one (its byte
+ * of `armed`, set while the table is not empty or a stop is pending) and
+ * bumps the page's `gen`, so that each running task fetches the table
+ * at its next statement (BP_TABLE_GET -> BP_TABLE).  A task that names
+ * its page later (CTL_PAGE at start-up) is armed at once.  STOP proc
+ * (0: every process of the session) bumps `stop`: the task stops at its
+ * next statement, as at a breakpoint.  Nothing here prints to the
+ * console: refusals are ERRORs to the peer that asked.
+ *
+ */
+/* CTL_PAGE from p's task: maps and checks its page, removes the file,
+ * arms it if the session has a table.  0, or a WIRE_E* code with a
+ * sentence in err (the task goes on without live breakpoints). */
+int dmn_ctl_page(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
+                 size_t errlen);
+/* Unmaps p's page (the process is gone).  NULL-safe. */
+void dmn_ctl_forget(dmn_proc *p);
+/* BP_TABLE_GET from p's task c: answers BP_TABLE with the session's
+ * table. */
+void dmn_ctl_table(dmn_work *w, dmn_proc *p, dmn_conn *c, const wire_msg *m);
+/* BP_SET and STOP from the controller c (for its session). */
+void dmn_ctl_bp_set(dmn_work *w, dmn_conn *c, const wire_msg *m);
+void dmn_ctl_stop(dmn_work *w, dmn_conn *c, const wire_msg *m);
+/* A RESUME or STEP went to p: its pending stop is over, the daemon's
+ * byte follows the table again. */
+void dmn_ctl_resumed(dmn_proc *p);
+/* Frees s's table (the session ends). */
+void dmn_ctl_sess_free(dmn_sess *s);
+
+/* ---- dmn_shm.c ----------------------------------------------------------- */
+
+/*
+ * mapping a file a task made in its session's directory to
+ * share memory with it (its event ring, relay/dmn_ring.c; its control
+ * page, dmn_ctl.c).
+ *
+ * The file must be named PREFIX... directly in the directory of one of
+ * the session's sockets (the task socket, the session socket), no link,
+ * a regular file of the daemon's user of exactly the expected size;
+ * anything else is refused with a sentence.  The caller checks the
+ * mapping's header and then removes the file: the mapping outlives it.
+ *
+ */
+/* Maps path (len bytes, read-write, shared) for process p, checked as
+ * above; what names the file in sentences is what ("event ring").  The
+ * mapping, or NULL with a sentence in err. */
+void *dmn_shm_map(const dmn_proc *p, const char *path, const char *prefix,
+                  size_t len, const char *what, char *err, size_t errlen);
 
 #endif

@@ -43,7 +43,8 @@ $(ANA_STATS_TESTS): build/tests/unit/%: tests/unit/%.c $(ANA_LIB)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
-# The wait-for graph and deadlock detection (console/ana/ana_hang.c).
+# The wait-for graph, deadlock detection and the report
+# (console/ana/ana_hang.c, ana_hang_text.c).
 TEST_BINS += build/tests/unit/test_ana_hang
 
 build/tests/unit/test_ana_hang: tests/unit/test_ana_hang.c $(ANA_LIB)
