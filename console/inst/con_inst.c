@@ -170,9 +170,8 @@ out:
 	return s;
 }
 
-/* 1 if a breakpoint's file names the source at path: same string, same
- * real path, or same base name when the spec gives no directory. */
-static int ci_same_file(const char *spec, const char *path)
+/* See con_inst.h. */
+int con_inst_same_file(const char *spec, const char *path)
 {
 	char a[PATH_MAX], b[PATH_MAX];
 	const char *base = strrchr(path, '/');
@@ -282,7 +281,7 @@ static int ci_requests(ci_run *run, ci_unit *u)
 			    s->id, s->line, 0, s->func, s->temp, (int)i, 0, 0};
 
 		if (r.kind == CI_REQ_LINE && (!s->file ||
-					      !ci_same_file(s->file, u->path)))
+					      !con_inst_same_file(s->file, u->path)))
 			continue;
 		if (ci_add_req(u, &r) < 0)
 			return -1;
@@ -545,7 +544,7 @@ static int ci_check_specs(ci_run *run, char *err, size_t errlen)
 			return -1;
 		}
 		for (j = 0; j < o->nsources && s->file; j++)
-			loaded |= ci_same_file(s->file, o->sources[j]);
+			loaded |= con_inst_same_file(s->file, o->sources[j]);
 		snprintf(err, errlen, loaded ? "breakpoint %d at %s:%d did not "
 			 "land" : "breakpoint %d: %s is not a loaded source "
 			 "(line %d)", s->id, s->file ? s->file : "?", s->line);

@@ -98,6 +98,9 @@ typedef struct con_inst_opts {
 	size_t nbps;
 	int next_bp_id;             /* first id for pragma breakpoints */
 	const char *build_id;       /* label stored in the type tables */
+	int no_probes;              /* 1: no line probes (what they cost
+				       is measured against this; live
+				       breakpoints and stepping need them) */
 	int pvm;                    /* unused, keep 0: the PVM wrapper
 				       header is not injected here; a BUILD
 				       with -DPARAVT_PVM=1 has the daemon
@@ -123,6 +126,21 @@ int con_inst_run(const con_inst_opts *o, con_inst_result *res, char *err,
  * frees; NULL on out of memory.
  */
 char *con_inst_rel_cflag(const con_inst_result *res, const char *flag);
+
+/* 1 if a breakpoint's file names the source at path: same string, same
+ * real path, or same base name when the spec gives no directory. */
+int con_inst_same_file(const char *spec, const char *path);
+
+/* The site where a breakpoint set on file:line after the build stops:
+ * the first line probe at or after line in the unit file names (as a
+ * debugger moves a breakpoint to the next line with code).  Its index
+ * in res->sites, or -1 when the file is not a unit or has no code from
+ * line on. */
+long con_inst_site_at(const con_inst_result *res, const char *file,
+		      int line);
+
+/* The first site of function func (its first statement), or -1. */
+long con_inst_site_func(const con_inst_result *res, const char *func);
 
 /* Frees everything in res (NULL-safe) and zeroes it. */
 void con_inst_result_free(con_inst_result *res);

@@ -60,13 +60,66 @@ int ci_edit_add(ci_unit *u, size_t off, size_t del, int prio,
 	return 0;
 }
 
-/* Appends the prologue: runtime header, tentative unit, #line 1. */
-static int ci_prologue(ci_unit *u, wire_buf *out)
+/* Offset of the first line of the source that is not blank, a comment
+ * or a #define / #undef of a feature-test macro (_GNU_SOURCE,
+ * _POSIX_C_SOURCE, ...): those must come before any system header, so
+ * the runtime's header goes after them.  Its line goes into *line. */
+static size_t ci_feature_end(const ci_unit *u, unsigned *line)
 {
-	int rc = ci_printf(out, "#include \"paravt_rt.h\"\n");
+	const char *s = u->src, *e = s + u->srclen, *p = s, *q;
+	size_t after = 0;
+	unsigned n = 1, at = 1;
+
+	while (p < e) {
+		q = memchr(p, '\n', (size_t)(e - p));
+		q = q ? q + 1 : e;
+		while (p < q && (*p == ' ' || *p == '\t'))
+			p++;
+		if (!strncmp(p, "#define _", 9) || !strncmp(p, "#undef _", 8)) {
+			after = (size_t)(q - s);
+			at = n + 1;
+		} else if (p < q && *p != '\n' && *p != '\r' &&
+			   strncmp(p, "//", 2) && strncmp(p, "/*", 2) &&
+			   *p != '*') {
+			break;
+		}
+		p = q;
+		n++;
+	}
+	*line = at;
+	return after;
+}
+
+/* The runtime's header, the tentative unit and the #line of what
+ * follows, into b. */
+static int ci_header(ci_unit *u, wire_buf *b, unsigned line)
+{
+	int rc = ci_printf(b, "#include \"paravt_rt.h\"\n");
 
 	if (u->nplaced || u->nprobes)
-		rc |= ci_printf(out, "static pvt_unit pvt__unit;\n");
+		rc |= ci_printf(b, "static pvt_unit pvt__unit;\n");
+	rc |= ci_printf(b, "#line %u \"", line);
+	rc |= ci_cstr(b, u->path);
+	return rc | ci_printf(b, "\"\n");
+}
+
+/* Appends the prologue: the runtime's header before the source, or, when
+ * the source starts with feature-test macros, #line 1 and an edit that
+ * puts the header right after them. */
+static int ci_prologue(ci_unit *u, wire_buf *out)
+{
+	unsigned line;
+	size_t at = ci_feature_end(u, &line);
+	wire_buf h;
+	int rc;
+
+	if (at == 0)
+		return ci_header(u, out, 1);
+	wire_buf_init(&h, 65536);
+	rc = ci_header(u, &h, line);
+	if (!rc)
+		rc = ci_edit_add(u, at, 0, CI_PRIO_ENTER, wire_buf_head(&h));
+	wire_buf_destroy(&h);
 	rc |= ci_printf(out, "#line 1 \"");
 	rc |= ci_cstr(out, u->path);
 	return rc | ci_printf(out, "\"\n");

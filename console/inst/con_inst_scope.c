@@ -343,7 +343,7 @@ static int ci_line_mark(ci_fn *f, CXCursor s)
 	snprintf(text, sizeof text, "pvt__line = %u; ", line);
 	if (ci_edit_add(f->u, off, 0, CI_PRIO_LINE, text) < 0)
 		return -1;
-	return ci_probe(f, off, line);
+	return f->u->o->no_probes ? 0 : ci_probe(f, off, line);
 }
 
 /* Walks a compound statement: candidates, nested statements, scope. */

@@ -370,4 +370,21 @@ int con_dbg_sig_fault(int64_t sig);
  * ended (ended 1): what con_tfile_open asks for (con_tfile_procs_fn). */
 void con_dbg_tfile_procs(int ended);
 
+/* ---- live breakpoints (con_dbg_live.c) ---- */
+
+/* Lands b, set after the build, on a line probe of that build: the first
+ * statement at or after its line (a sentence for the user in note when
+ * it moved), or its function's first statement.  0, or WIRE_ESTATE (no
+ * build) / WIRE_EARG (no code there) with err. */
+int con_dbg_live_land(bp *b, char *note, size_t notelen, char *err,
+		      size_t errlen);
+
+/* Sends the table of live breakpoints (enabled, ignore counts) to every
+ * up node (BP_SET).  0, or the first sending error with err. */
+int con_dbg_live_sync(char *err, size_t errlen);
+
+/* Asks every up node to stop its running processes at their next
+ * statement (STOP); *nodes gets how many were asked.  0 or an error. */
+int con_dbg_interrupt(int *nodes, char *err, size_t errlen);
+
 #endif

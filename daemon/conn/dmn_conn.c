@@ -3,9 +3,10 @@
  *
  * Layout: connection life (open, drop, close-after-flush, the loop
  * callbacks), then the handlers of each state, then the server-wide
- * operations.  Handlers never free their connection: they only mark it
- * closing; the loop callbacks free it after the output is flushed, so no
- * pointer is used after it is gone.
+ * operations (the table and its limits: dmn_conn_room.c).  Handlers
+ * never free their connection: they only mark it closing; the loop
+ * callbacks free it after the output is flushed, so no pointer is used
+ * after it is gone.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -17,33 +18,10 @@
 #include <unistd.h>
 
 #include "dmn_conn.h"
+#include "dmn_conn_int.h"
 #include "dmn_log.h"
 #include "wire_fmt.h"
 #include "wire_peer.h"
-
-enum dmn_state {
-	DMN_ST_HELLO, /* waiting for the peer's HELLO */
-	DMN_ST_AUTH,  /* waiting for AUTH */
-	DMN_ST_TASK,  /* task: waiting for TASK_HELLO */
-	DMN_ST_READY  /* authenticated (console) or accepted (task) */
-};
-
-struct dmn_conn {
-	dmn_server *srv;             /* owner */
-	wire_peer peer;              /* transport, decoder, output queue */
-	int rfd;                     /* fd polled for input */
-	int wfd;                     /* fd polled for output (may be rfd) */
-	int slot;                    /* index in srv->conns */
-	uint64_t id;                 /* connection number, for the log */
-	enum dmn_state state;        /* handshake progress */
-	int closing;                 /* close once the output is flushed */
-	long timer;                  /* handshake or linger timer id, or 0 */
-	char addr[64];               /* peer address, for the log */
-	char host[64];               /* addr without its port */
-	char console[WIRE_NAME_MAX]; /* peer's node name from its HELLO */
-	int task;                    /* a started program, not a console */
-	void *via;                   /* task: session of the socket it used */
-};
 
 static void dmn_conn_on_read(dmn_loop *l, int fd, void *ctx);
 static void dmn_conn_on_write(dmn_loop *l, int fd, void *ctx);
@@ -75,7 +53,7 @@ static void dmn_conn_release(dmn_conn *c)
 }
 
 /* Frees c at once: loop registration, timer, transport, slot. */
-static void dmn_conn_drop(dmn_conn *c, const char *why)
+void dmn_conn_drop(dmn_conn *c, const char *why)
 {
 	dmn_server *srv = c->srv;
 
@@ -560,122 +538,6 @@ void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg)
 	/* and map a control page for live breakpoints (dmn_ctl.h) */
 	snprintf(srv->hello.caps[3], sizeof srv->hello.caps[3], "ctl1");
 }
-
-/* A free slot in srv->conns (the table doubles when full), or -1 out of
- * memory. */
-static int dmn_server_slot(dmn_server *srv)
-{
-	dmn_conn **v;
-	int i, cap;
-
-	for (i = 0; i < srv->cap_conns; i++)
-		if (srv->conns[i] == NULL)
-			return i;
-	cap = srv->cap_conns > 0 ? srv->cap_conns * 2 : DMN_CONNS_START;
-	v = realloc(srv->conns, (size_t)cap * sizeof *v);
-	if (v == NULL)
-		return -1;
-	for (i = srv->cap_conns; i < cap; i++)
-		v[i] = NULL;
-	srv->conns = v;
-	i = srv->cap_conns;
-	srv->cap_conns = cap;
-	return i;
-}
-
-/* True if c is a console connection that has not authenticated yet. */
-static int dmn_conn_preauth(const dmn_conn *c)
-{
-	return c != NULL && !c->task && !c->closing &&
-	       c->state != DMN_ST_READY;
-}
-
-/* Unauthenticated connections from host (all when host is NULL); *oldest
- * gets the oldest of them (NULL if none). */
-static int dmn_server_preauth(const dmn_server *srv, const char *host,
-			      dmn_conn **oldest)
-{
-	dmn_conn *c;
-	int i, n = 0;
-
-	*oldest = NULL;
-	for (i = 0; i < srv->cap_conns; i++) {
-		c = srv->conns[i];
-		if (!dmn_conn_preauth(c) ||
-		    (host != NULL && strcmp(c->host, host) != 0))
-			continue;
-		n++;
-		if (*oldest == NULL || c->id < (*oldest)->id)
-			*oldest = c;
-	}
-	return n;
-}
-
-/* The address holding the most unauthenticated connections; its oldest
- * into *oldest (NULL if there are none). */
-static void dmn_server_greediest(const dmn_server *srv, dmn_conn **oldest)
-{
-	dmn_conn *c, *o;
-	int i, n, best = 0;
-
-	*oldest = NULL;
-	for (i = 0; i < srv->cap_conns; i++) {
-		c = srv->conns[i];
-		if (!dmn_conn_preauth(c))
-			continue;
-		n = dmn_server_preauth(srv, c->host, &o);
-		if (n > best) {
-			best = n;
-			*oldest = o;
-		}
-	}
-}
-
-/* Drops unauthenticated connection c to make room for a newer one: one
- * ERROR EBUSY frame if the socket takes it at once, then closed.  The
- * log gets a summary at most every DMN_EVICT_LOG_MS. */
-static void dmn_conn_evict(dmn_conn *c, const char *why)
-{
-	dmn_server *srv = c->srv;
-	uint64_t now = wire_now_ns();
-
-	wire_peer_send_error(&c->peer, WIRE_EBUSY, 0, why);
-	(void)wire_peer_flush(&c->peer);
-	srv->evicted++;
-	if (now - srv->evict_log_ns >= (uint64_t)DMN_EVICT_LOG_MS * 1000000u) {
-		dmn_log(DMN_WARN, "dropped %llu unauthenticated connection(s) "
-			"to make room for newer ones (last from %s: %s)",
-			(unsigned long long)srv->evicted, c->host, why);
-		srv->evicted = 0;
-		srv->evict_log_ns = now;
-	}
-	dmn_conn_drop(c, why);
-}
-
-/* Makes room for a new unauthenticated connection from host within
- * DMN_MAX_PREAUTH_ADDR and DMN_MAX_PREAUTH (see dmn_conn_open). */
-static void dmn_server_make_room(dmn_server *srv, const char *host)
-{
-	char why[128];
-	dmn_conn *o;
-
-	while (dmn_server_preauth(srv, host, &o) >= DMN_MAX_PREAUTH_ADDR &&
-	       o != NULL) {
-		snprintf(why, sizeof why, "dropped: too many unauthenticated "
-			 "connections from %s (limit %d)", host,
-			 DMN_MAX_PREAUTH_ADDR);
-		dmn_conn_evict(o, why);
-	}
-	while (dmn_server_preauth(srv, NULL, &o) >= DMN_MAX_PREAUTH) {
-		dmn_server_greediest(srv, &o);
-		if (o == NULL)
-			break;
-		snprintf(why, sizeof why, "dropped: too many unauthenticated "
-			 "connections (limit %d)", DMN_MAX_PREAUTH);
-		dmn_conn_evict(o, why);
-	}
-}
-
 
 /* Registers c's descriptors with the loop.  0 or -1. */
 static int dmn_conn_register(dmn_conn *c)

@@ -27,6 +27,9 @@
 # 4. overhead.sh: what a user pays: real programs (MPI and PVM ping-pong,
 #    MPI master/worker) run plainly and traced, alternately,
 #    PARAVT_BENCH_RUNS times each (default 5); medians and ratios.
+# 5. probes.sh: what the line probes of live debugging cost a program
+#    that is not being debugged (a 2-D stencil: plain, instrumented
+#    without probes, with them).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP" || exit 2
@@ -134,4 +137,6 @@ kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
 dpid=""
 echo
 tests/bench/overhead.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed overhead $?
+echo
+tests/bench/probes.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed probes $?
 finish

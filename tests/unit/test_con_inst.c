@@ -327,6 +327,27 @@ static void test_labels(void **state)
 	con_inst_result_free(&r);
 }
 
+/* A source that defines feature-test macros before any header gets the
+ * runtime's header after them (a system header before them would fix
+ * the features too early), with #line directives that keep its lines. */
+static void test_feature_macros(void **state)
+{
+	con_inst_result r;
+	const char *d;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(run1(DIR "feature.c", NULL, 0, &r, err, sizeof err), 0);
+	d = source_of(&r)->data;
+	assert_non_null(strstr(d, "#define _DEFAULT_SOURCE 1\n"
+			       "#include \"paravt_rt.h\"\n"
+			       "static pvt_unit pvt__unit;\n#line 4 \""));
+	assert_true(strstr(d, "#line 1 \"") == d);
+	assert_true(strstr(d, "#define _POSIX_C_SOURCE") <
+		    strstr(d, "#include \"paravt_rt.h\""));
+	con_inst_result_free(&r);
+}
+
 /* Writes a result's files into dir.  0 or -1. */
 static int write_files(const con_inst_result *r, const char *dir)
 {
@@ -385,6 +406,7 @@ int main(void)
 	    cmocka_unit_test(test_errors),    cmocka_unit_test(test_templates),
 	    cmocka_unit_test(test_headers),   cmocka_unit_test(test_rel_cflag),
 	    cmocka_unit_test(test_labels),    cmocka_unit_test(test_lines),
+	    cmocka_unit_test(test_feature_macros),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
