@@ -32,6 +32,7 @@
 	"       paravt trace-info FILE\n" \
 	"       paravt report FILE [-o HTML]\n" \
 	"       paravt export FILE --otf2 DIR | --chrome JSON\n" \
+	"       paravt predict FILE --machine MACHINE | --describe\n" \
 	"       paravt attach NAME=ADDR... [--session N | --last]"
 
 /* One -x or -e, kept in command-line order. */
@@ -68,6 +69,9 @@ static void con_usage(FILE *f, int full)
 		"  report FILE        write an HTML report (-o HTML)\n"
 		"  export FILE        write OTF2 (--otf2 DIR) or Chrome JSON\n"
 		"                     (--chrome JSON) for other tools\n"
+		"  predict FILE       predict the run on another machine\n"
+		"                     (--machine MACHINE), or describe the\n"
+		"                     traced one (--describe)\n"
 		"  attach NAME=ADDR.. list the sessions killed consoles left on\n"
 		"                     the nodes; --session N takes one back\n"
 		"\nWithout -x or -e, commands come from the terminal "
@@ -189,6 +193,7 @@ static const struct {
 	{"trace-info", con_sub_trace_info},
 	{"report", con_sub_report},
 	{"export", con_sub_export},
+	{"predict", con_sub_predict},
 	{"attach", con_sub_attach},
 };
 

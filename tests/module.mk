@@ -36,3 +36,10 @@ check-only: all test-bins
 demo: deps
 	$(Q)$(MAKE) all nodes
 	$(Q)tests/demo.sh
+
+# The prediction's validation against real reruns (issue 15): about two
+# minutes, root, network namespaces, cgroup v1 cpu, tc and Open MPI;
+# not part of check.
+.PHONY: validate
+validate: all
+	$(Q)tests/predict/validate.sh

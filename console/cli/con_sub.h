@@ -20,6 +20,8 @@ int con_sub_report(int argc, char **argv);
 
 /* OTF2 / Chrome JSON export of a trace file (cmd_export.c). */
 int con_sub_export(int argc, char **argv);
+/* Performance prediction from a trace file (cmd_predict.c). */
+int con_sub_predict(int argc, char **argv);
 /* Sessions left on nodes: listed, or one taken back (con_attach.c). */
 int con_sub_attach(int argc, char **argv);
 

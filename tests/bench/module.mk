@@ -57,3 +57,12 @@ build/tests/bench/bench_tfile: tests/bench/bench_tfile.c \
 	$(call say,LD,$@)$(TESTCC) $(CON_CFLAGS) -o $@ $< \
 		$(CONSOLE_LIBS) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS)
+
+# Prediction speed (console/ana/ana_sim.c): a synthetic 64-task trace
+# simulated on a three-level machine, events/s on one core.
+BENCH_BINS += build/tests/bench/bench_sim
+TEST_BINS += build/tests/bench/bench_sim
+build/tests/bench/bench_sim: tests/bench/bench_sim.c $(ANA_LIB)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -Iconsole/ana -Iwrappers -o $@ $< \
+		$(ANA_LIB) $(ANA_LIBS)

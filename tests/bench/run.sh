@@ -15,6 +15,9 @@
 # 2d. bench_ana: analysis of a recorded run (matching, compensation,
 #    logical clock, global sort) in events/s over 10 M synthetic events of
 #    64 tasks, and the memory it takes.
+# 2e. bench_sim: performance prediction (paravt predict) in events
+#    simulated per second of CPU over 4 M synthetic events of 64 tasks on a
+#    three-level machine, residual and pure models.
 # 2c. bench_tfile: trace file write and read-back throughput (MB/s,
 #    events/s) and bytes per event, 2 million events in batches of 256.
 # 3. bench_handshake: starts a private paravtd (own HOME, so its own token)
@@ -94,6 +97,9 @@ fi
 echo
 # 2d. bench_ana: the analysis passes (console/ana), one core.
 "$B/bench_ana" || bench_failed bench_ana $?
+echo
+# 2e. bench_sim: the prediction's simulation (console/ana/ana_sim.c).
+"$B/bench_sim" || bench_failed bench_sim $?
 echo
 
 # 2c. bench_tfile: the console's trace file writer and reader.

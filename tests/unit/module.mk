@@ -111,3 +111,12 @@ build/tests/unit/test_con_tfile: tests/unit/test_con_tfile.c \
 		$(CONSOLE_LIBS) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS) \
 		$(UNIT_LIBS)
+
+# Performance prediction: the machine file and the simulation
+# (console/ana/ana_sim_mach.c, ana_sim.c).
+TEST_BINS += build/tests/unit/test_ana_sim
+
+build/tests/unit/test_ana_sim: tests/unit/test_ana_sim.c $(ANA_LIB)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+		$(ANA_LIBS) $(UNIT_LIBS)
