@@ -1,8 +1,10 @@
 /*
  * cmd_break.c — the breakpoint commands: `break` and `tbreak` (with
  * `record` for a breakpoint that records variables and goes on),
- * `delete`, and `info breakpoints` with where each landed in the last
- * build.
+ * `delete`, `disable`, `enable`, `ignore`, and `info breakpoints` with
+ * where each landed in the last build.  Before a build a breakpoint is
+ * compiled in; after it, it lands on a line probe of the build and is
+ * armed on the nodes at once (con_dbg_live_land, con_dbg_live_sync).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,29 @@ static int con_cmd_dbg_record(bp *b, int argc, char **argv, char *err,
 	return WIRE_EARG;
 }
 
+/* Arms breakpoint b, set after the build, on the nodes: it lands on a
+ * line probe of the build (a note when it moved) and the table goes to
+ * every node.  0, or WIRE_EARG with err (b is deleted then). */
+static int con_cmd_break_live(bp *b, char *err, size_t errlen)
+{
+	char note[1200], junk[80];
+
+	if (con_dbg_live_land(b, note, sizeof note, err, errlen) < 0) {
+		bp_delete(con_dbg_bps(), b->id, junk, sizeof junk);
+		return WIRE_EARG;
+	}
+	if (note[0] != '\0')
+		printf("%s\n", note);
+	return con_dbg_live_sync(err, errlen) < 0 ? WIRE_EIO : 0;
+}
+
+/* The table of live breakpoints to the nodes again, after a change. */
+static int con_cmd_break_sync(char *err, size_t errlen)
+{
+	return con_dbg_build_number() > 0 &&
+	       con_dbg_live_sync(err, errlen) < 0 ? WIRE_EIO : 0;
+}
+
 /* break / tbreak LOCATION [record [VAR[,VAR...]]] */
 int con_cmd_dbg_break(int argc, char **argv, char *err, size_t errlen)
 {
@@ -51,14 +76,14 @@ int con_cmd_dbg_break(int argc, char **argv, char *err, size_t errlen)
 		return WIRE_EARG;
 	if (argc > 2 && con_cmd_dbg_record(b, argc, argv, err, errlen) < 0)
 		return WIRE_EARG;
+	if (con_dbg_build_number() > 0 &&
+	    con_cmd_break_live(b, err, errlen) < 0)
+		return WIRE_EARG;
 	bp_where(b, where, sizeof where);
 	bp_record_text(b, rec, sizeof rec);
 	printf("%s %d at %s%s%s%s\n", temp ? "Temporary breakpoint" :
 	       "Breakpoint", b->id, b->func != NULL ? "function " : "",
 	       where, b->record ? ", recording " : "", rec);
-	if (con_dbg_build_number() > 0)
-		printf("note: breakpoints are compiled in: rebuild with "
-		       "`build` for this one to take effect\n");
 	return 0;
 }
 
@@ -66,7 +91,6 @@ int con_cmd_dbg_break(int argc, char **argv, char *err, size_t errlen)
 int con_cmd_dbg_delete(int argc, char **argv, char *err, size_t errlen)
 {
 	bp_model *m;
-	char *end;
 	long id;
 	int i;
 
@@ -75,19 +99,57 @@ int con_cmd_dbg_delete(int argc, char **argv, char *err, size_t errlen)
 	if (argc == 1) {
 		bp_model_destroy(m);
 		printf("deleted every breakpoint\n");
-		return 0;
+		return con_cmd_break_sync(err, errlen);
 	}
 	for (i = 1; i < argc; i++) {
-		id = strtol(argv[i], &end, 10);
-		if (*end != '\0' || end == argv[i] || id < 1 || id > 1000000) {
-			snprintf(err, errlen, "delete: bad breakpoint number "
-				 "'%s'", argv[i]);
-			return WIRE_EARG;
-		}
-		if (bp_delete(m, (int)id, err, errlen) < 0)
+		if (con_cmd_number(argv[0], "breakpoint number", argv[i], 1,
+				   1000000, &id, err, errlen) < 0 ||
+		    bp_delete(m, (int)id, err, errlen) < 0)
 			return WIRE_EARG;
 	}
-	return 0;
+	return con_cmd_break_sync(err, errlen);
+}
+
+/* enable / disable [N...]: without numbers, every breakpoint. */
+int con_cmd_dbg_enable(int argc, char **argv, char *err, size_t errlen)
+{
+	int on = strcmp(argv[0], "enable") == 0, i;
+	bp *b;
+	long id;
+
+	con_dbg_init();
+	if (argc == 1)
+		for (b = con_dbg_bps()->head; b != NULL; b = b->next)
+			b->enabled = on;
+	for (i = 1; i < argc; i++)
+		if (con_cmd_number(argv[0], "breakpoint number", argv[i], 1,
+				   1000000, &id, err, errlen) < 0 ||
+		    bp_set_enabled(con_dbg_bps(), (int)id, on, err,
+				   errlen) < 0)
+			return WIRE_EARG;
+	return con_cmd_break_sync(err, errlen);
+}
+
+/* ignore N COUNT */
+int con_cmd_dbg_ignore(int argc, char **argv, char *err, size_t errlen)
+{
+	long id, count;
+
+	con_dbg_init();
+	if (argc != 3) {
+		snprintf(err, errlen, "usage: ignore N COUNT");
+		return WIRE_EARG;
+	}
+	if (con_cmd_number(argv[0], "breakpoint number", argv[1], 1,
+			   1000000, &id, err, errlen) < 0 ||
+	    con_cmd_number(argv[0], "count", argv[2], 0, 1000000000,
+			   &count, err, errlen) < 0 ||
+	    bp_set_ignore(con_dbg_bps(), (int)id, (unsigned)count, err,
+			  errlen) < 0)
+		return WIRE_EARG;
+	printf("Will ignore next %ld crossings of breakpoint %ld.\n", count,
+	       id);
+	return con_cmd_break_sync(err, errlen);
 }
 
 /* The "Landed" cell of a breakpoint. */
@@ -97,6 +159,12 @@ static void con_cmd_dbg_landed(const bp *b, char *buf, size_t n)
 		snprintf(buf, n, "-");
 	else if (!b->landed)
 		snprintf(buf, n, "not compiled in: rebuild with `build`");
+	else if (b->live && b->line != 0 && b->line != b->at_line)
+		snprintf(buf, n, "%s:%d in %s (live; moved from line %d)",
+			 b->at_file, b->at_line, b->at_func, b->line);
+	else if (b->live)
+		snprintf(buf, n, "%s:%d in %s (live)", b->at_file, b->at_line,
+			 b->at_func);
 	else if (b->line != 0 && b->line != b->at_line)
 		snprintf(buf, n, "%s:%d in %s (moved from line %d)",
 			 b->at_file, b->at_line, b->at_func, b->line);
@@ -131,6 +199,9 @@ int con_info_breakpoints(int argc, char **argv, char *err,
 			bp_record_text(b, rec, sizeof rec);
 			printf("     records %s, then goes on\n", rec);
 		}
+		if (b->ignore > 0)
+			printf("     will ignore the next %u crossings\n",
+			       b->ignore);
 	}
 	return 0;
 }

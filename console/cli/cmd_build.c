@@ -99,6 +99,8 @@ int con_cmd_dbg_build(int argc, char **argv, char *err, size_t errlen)
 		       notes[strlen(notes) - 1] != '\n' ? "\n" : "");
 	free(notes);
 	rc = con_dbg_build_send(argv + 1, argc - 1, err, errlen);
+	if (rc == 0) /* the breakpoints are compiled in now: none is live */
+		rc = con_dbg_live_sync(err, errlen);
 	if (rc < 0)
 		return rc;
 	fflush(stdout);

@@ -15,6 +15,7 @@
  */
 #include <poll.h>
 #include <signal.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -103,9 +104,13 @@ static void con_cmd_dbg_event(const con_dbg_event *e)
 		       (long long)e->status);
 		break;
 	case CON_EV_STOP:
-		printf("[p%d on %s stopped at %sbreakpoint %d, %s]\n",
-		       e->proc, e->node, e->temp ? "temporary " : "", e->bp,
-		       e->text);
+		if (e->bp == 0) /* a step ended, or an interrupt */
+			printf("[p%d on %s stopped, %s]\n", e->proc, e->node,
+			       e->text);
+		else
+			printf("[p%d on %s stopped at %sbreakpoint %d, %s]\n",
+			       e->proc, e->node, e->temp ? "temporary " : "",
+			       e->bp, e->text);
 		break;
 	case CON_EV_OUTPUT:
 		if (e->rank >= 0) /* an MPI rank's, through mpirun */
@@ -205,6 +210,23 @@ int con_cmd_dbg_wait(con_dbg_cond *cond, void *ctx, double secs)
 	con_dbg_init();
 	return con_dbg_wait(cond, ctx, secs, con_cmd_announce,
 			    con_cmd_dbg_tick, NULL);
+}
+
+/* See con_cmd_int.h. */
+int con_cmd_number(const char *cmd, const char *what, const char *word,
+		   long min, long max, long *out, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(word, &end, 10);
+	if (errno != 0 || *end != '\0' || end == word || *out < min ||
+	    *out > max) {
+		snprintf(err, errlen, "%s: bad %s '%s' (%ld to %ld)", cmd, what,
+			 word, min, max);
+		return -1;
+	}
+	return 0;
 }
 
 /* Joins argv[from..] with spaces into buf.  0 or -1 if empty or long. */

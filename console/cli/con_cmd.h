@@ -89,10 +89,13 @@ struct con_proc;
 void con_ev_cmd_proc(const struct con_proc *p, char *tid, size_t tidlen,
 		     int *activity, char *where, size_t wlen);
 
-/* The debugger's commands: load, build (cmd_build.c); break, delete
- * (cmd_break.c); run, continue, kill (cmd_run.c); proc, where, print
- * (cmd_print.c). */
+/* The debugger's commands: load, build (cmd_build.c); break, delete,
+ * enable, disable, ignore (cmd_break.c); run, continue, kill
+ * (cmd_run.c); step, next, finish, until, advance, interrupt, wait
+ * (cmd_step.c); proc, where, print (cmd_print.c). */
 con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
+	con_cmd_dbg_enable, con_cmd_dbg_ignore, con_cmd_dbg_step,
+	con_cmd_dbg_advance, con_cmd_dbg_interrupt, con_cmd_dbg_wait_cmd,
 	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,
 	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
 	con_cmd_dbg_print;

@@ -1,7 +1,7 @@
 /*
  * con_cmd_int.h — what the command files (cmd_*.c) share among
  * themselves; not for the rest of the console, which uses con_cmd.h:
- * the debugger commands' wait and word joining (cmd_dbg.c), and the
+ * the debugger commands' wait, word joining and numbers (cmd_dbg.c), and the
  * show index of the tracing commands (cmd_trace_index.c).
  */
 #ifndef PARAVT_CON_CMD_INT_H
@@ -24,6 +24,12 @@ int con_cmd_dbg_wait(con_dbg_cond *cond, void *ctx, double secs);
  * `record` ("i, sum") or an expression.  0 or -1 if empty or long. */
 int con_cmd_dbg_join(int argc, char **argv, int from, char *buf,
 		     size_t n);
+
+/* Reads a whole number word of cmd into *out, within [min, max] (cmd_dbg.c;
+ * what names it in the error: "breakpoint number", "count").  0, or -1
+ * with err. */
+int con_cmd_number(const char *cmd, const char *what, const char *word,
+		   long min, long max, long *out, char *err, size_t errlen);
 
 /* Where each analysed event is in the store: per source, the arrival
  * numbers of its stored events in seq order (cmd_trace_index.c). */

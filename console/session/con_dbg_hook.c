@@ -324,10 +324,31 @@ static int con_proc_temp_seen(con_proc *p, int id)
 	return 0;
 }
 
-/* BP_HIT: the process stopped.  A breakpoint deleted since the build, or a
- * tbreak this process has already stopped at, is passed over with a
- * RESUME; at a record breakpoint the console reads the values and
- * resumes the process itself (con_dbg_rec.c), without a stop event. */
+/* The breakpoint a BP_HIT of p names, counted as a hit, or NULL when the
+ * stop is passed over: deleted since the build, disabled, a compiled-in
+ * one with stops still to ignore (a live one's count is the node's), or
+ * a tbreak p has already stopped at. */
+static bp *con_dbg_hit_bp(con_proc *p, uint64_t bpno)
+{
+	bp *b = bp_find(&con_dbg.bps, (int)bpno);
+
+	if (b == NULL || !b->enabled ||
+	    (b->temp && con_proc_temp_seen(p, b->id)))
+		return NULL;
+	if (!b->live && b->ignore > 0) {
+		b->ignore--;
+		return NULL;
+	}
+	if (b->live)
+		b->ignore = 0; /* the node counted them down */
+	return bp_hit(&con_dbg.bps, (int)bpno);
+}
+
+/* BP_HIT: the process stopped.  Breakpoint 0 is a stop at a statement
+ * (a step ended, or an interrupt).  A breakpoint passed over
+ * (con_dbg_hit_bp) gets a RESUME; at a record breakpoint the console
+ * reads the values and resumes the process itself (con_dbg_rec.c),
+ * without a stop event. */
 static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 {
 	char file[WIRE_TEXT_MAX], func[WIRE_TEXT_MAX], why[160];
@@ -343,12 +364,8 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 	p = con_proc_get(n, proc);
 	if (p == NULL)
 		return 1;
-	b = bp_find(&con_dbg.bps, (int)bpno);
-	if (b != NULL && b->temp && con_proc_temp_seen(p, b->id))
-		b = NULL;
-	else if (b != NULL)
-		b = bp_hit(&con_dbg.bps, (int)bpno);
-	if (b == NULL) {
+	b = bpno != 0 ? con_dbg_hit_bp(p, bpno) : NULL;
+	if (b == NULL && bpno != 0) {
 		con_dbg_flush(n, wire_pack(wire_peer_out(&n->peer),
 					   WIRE_RESUME, wire_peer_seq(&n->peer),
 					   n->peer.max_frame, proc),
@@ -363,13 +380,13 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 	p->bp = (int)bpno;
 	p->unit = (uint32_t)unit;
 	con_proc_set_where(p, func, file, line);
-	if (b->record) {
+	if (b != NULL && b->record) {
 		con_dbg_rec_start(p, b, file, (int)line);
 		return 1;
 	}
 	con_dbg.current = p;
 	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
-	if (b->temp && e != NULL)
+	if (b != NULL && b->temp && e != NULL)
 		e->temp = 1;
 	return 1;
 }

@@ -97,8 +97,8 @@ int con_dbg_settled(void *ctx)
 				   (uint64_t)(CON_DBG_BLOCKED_SECS * 1e9));
 }
 
-/* continue: RESUME one stopped process. */
-int con_dbg_resume(con_proc *p, char *err, size_t errlen)
+/* RESUME (mode 0) or STEP mode to stopped process p. */
+static int con_dbg_go(con_proc *p, int mode, char *err, size_t errlen)
 {
 	con_node *n = con_dbg_node_up(p->node);
 	int rc;
@@ -111,9 +111,14 @@ int con_dbg_resume(con_proc *p, char *err, size_t errlen)
 		snprintf(err, errlen, "p%d: node %s is down", p->id, p->node);
 		return WIRE_ESTATE;
 	}
-	rc = wire_pack(wire_peer_out(&n->peer), WIRE_RESUME,
-		       wire_peer_seq(&n->peer), n->peer.max_frame,
-		       (uint64_t)p->proc);
+	if (mode == 0)
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_RESUME,
+			       wire_peer_seq(&n->peer), n->peer.max_frame,
+			       (uint64_t)p->proc);
+	else
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_STEP,
+			       wire_peer_seq(&n->peer), n->peer.max_frame,
+			       (uint64_t)p->proc, (uint64_t)mode, (uint64_t)0);
 	rc = con_dbg_flush(n, rc, err, errlen);
 	if (rc < 0)
 		return rc;
@@ -121,6 +126,22 @@ int con_dbg_resume(con_proc *p, char *err, size_t errlen)
 	p->state = CON_PROC_RUNNING;
 	p->where[0] = '\0';
 	return 0;
+}
+
+/* continue: RESUME one stopped process. */
+int con_dbg_resume(con_proc *p, char *err, size_t errlen)
+{
+	return con_dbg_go(p, 0, err, errlen);
+}
+
+/* step, next, finish, until: STEP one stopped process. */
+int con_dbg_step(con_proc *p, int mode, char *err, size_t errlen)
+{
+	if (!con_dbg.have_inst) {
+		snprintf(err, errlen, "no build to step in");
+		return WIRE_ESTATE;
+	}
+	return con_dbg_go(p, mode, err, errlen);
 }
 
 /* Sends KILL proc (0: all of the node) to n. */
