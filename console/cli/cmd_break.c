@@ -32,19 +32,19 @@ static int con_cmd_dbg_record(bp *b, int argc, char **argv, char *err,
 	} else if (bp_set_record(b, list, err, errlen) == 0) {
 		return 0;
 	}
-	bp_delete(con_dbg_bps(), b->id, list, sizeof list);
+	bp_discard(con_dbg_bps(), b->id);
 	return WIRE_EARG;
 }
 
 /* Arms breakpoint b, set after the build, on the nodes: it lands on a
  * line probe of the build (a note when it moved) and the table goes to
- * every node.  0, or WIRE_EARG with err (b is deleted then). */
+ * every node.  0, or WIRE_EARG with err (b is taken back then). */
 static int con_cmd_break_live(bp *b, char *err, size_t errlen)
 {
-	char note[1200], junk[80];
+	char note[1200];
 
 	if (con_dbg_live_land(b, note, sizeof note, err, errlen) < 0) {
-		bp_delete(con_dbg_bps(), b->id, junk, sizeof junk);
+		bp_discard(con_dbg_bps(), b->id);
 		return WIRE_EARG;
 	}
 	if (note[0] != '\0')

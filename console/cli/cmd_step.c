@@ -41,7 +41,11 @@ static con_proc *con_step_proc(int argc, char **argv, int *i, char *err,
 		*i += 2;
 	} else {
 		p = con_dbg_current();
-		if (p == NULL)
+		if (p == NULL && con_dbg_proc_first() != NULL)
+			snprintf(err, errlen, "%s: no process is stopped "
+				 "(interrupt, or wait for a breakpoint)",
+				 argv[0]);
+		else if (p == NULL)
 			snprintf(err, errlen, "%s: no current process (run "
 				 "first)", argv[0]);
 	}
