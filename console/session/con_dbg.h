@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "bp_model.h"
+#include "con_expr.h"
 #include "con_node.h"
 #include "con_out.h"
 #include "td_con.h"
@@ -292,6 +293,8 @@ int con_dbg_killed(void *ctx);
 
 /* One inspection request and its answer. */
 typedef struct con_inspect {
+	con_xval val;         /* the value as a number, when it is one
+				 (con_expr.h); owned */
 	con_proc *proc;       /* process asked (borrowed) */
 	uint32_t req;         /* request number */
 	td_path_result res;   /* what was asked, for printing */
@@ -306,6 +309,12 @@ typedef struct con_inspect {
  * path, process not stopped). */
 int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
 		    con_inspect *q, char *err, size_t errlen);
+
+/* Evaluates the C expression expr at p's stop (con_expr.h): each value
+ * it needs is asked of p and waited for.  0 with *out (free with
+ * con_xval_free), or a code with err. */
+int con_dbg_eval(con_proc *p, const char *expr, con_xval *out, char *err,
+		 size_t errlen);
 
 /* Wait condition over an array: ctx is a con_inspect_set. */
 typedef struct con_inspect_set {

@@ -64,8 +64,7 @@ static int con_dbg_first_name(const con_proc *p, const char *path, char *err,
 }
 
 /* The table of p's current unit, or NULL with err. */
-static const td_table *con_dbg_table(const con_proc *p, char *err,
-				     size_t errlen)
+const td_table *con_dbg_table(const con_proc *p, char *err, size_t errlen)
 {
 	if (p->state != CON_PROC_STOPPED) {
 		snprintf(err, errlen, "p%d is %s, not stopped at a breakpoint",
@@ -81,9 +80,8 @@ static const td_table *con_dbg_table(const con_proc *p, char *err,
 }
 
 /* Resolves path against p's scope into res.  0 or a code with err. */
-static int con_dbg_resolve(const con_proc *p, const td_table *t,
-			   const char *path, td_path_result *res, char *err,
-			   size_t errlen)
+int con_dbg_resolve(const con_proc *p, const td_table *t, const char *path,
+		    td_path_result *res, char *err, size_t errlen)
 {
 	td_scope_var *scope;
 	size_t i;
@@ -194,6 +192,7 @@ void con_dbg_inspect_done(con_inspect *q)
 			con_dbg.pend[i] = NULL;
 	free(q->text);
 	q->text = NULL;
+	con_xval_free(&q->val);
 }
 
 /* Every request of the set is answered; a request whose process stopped
@@ -253,6 +252,8 @@ static void con_dbg_print_value(con_inspect *q, const msgpack_object *v)
 	if (rc == 0) {
 		q->ok = 1;
 		q->text = strndup(wire_buf_head(&b), wire_buf_used(&b));
+		con_dbg_scalar(q->proc->tables[q->proc->unit], &q->res, v,
+			       q->text, &q->val);
 	} else if (asprintf(&q->text, "cannot show the value: %s", err) < 0) {
 		q->text = NULL;
 	}

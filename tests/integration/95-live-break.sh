@@ -10,7 +10,9 @@
 # running process.
 # Bad input gets an error and leaves the process as it was: a file, a
 # line, a function that are not in the build, step on a running process,
-# ignore of an unknown breakpoint or with a bad count.
+# ignore of an unknown breakpoint or with a bad count.  print evaluates C
+# expressions with the same result on the three (k * 3 + 1, p/x, sizeof),
+# and says why when it cannot (division by zero, an unknown variable).
 . "$(dirname "$0")/../lib/common.sh"
 PARAVT=${PARAVT_OVERRIDE:-$PARAVT}
 cp "$TOP/tests/programs/live_loop.c" "$T/"
@@ -37,6 +39,11 @@ wait --timeout 60
 print i
 step
 print k
+print k * 3 + 1
+p/x k + 256
+print sizeof(int) * (k > 0)
+print k / (k - k)
+print nosuch + 1
 finish
 next
 disable 1
@@ -76,6 +83,11 @@ check() {
 	expect_grep "^\[p1 on $1 stopped, step_once \(\) at .*live_loop.c:$((L_BODY + 2))\]" "$o" "step into step_once"
 	i1=$(sed -n 's/^i = //p' "$o" | sed -n 1p)
 	[ "$(sed -n 's/^k = //p' "$o" | sed -n 1p)" = "$i1" ] || fail "$1: k is not i ($i1)"
+	expect_grep "^k \* 3 \+ 1 = $((3 * i1 + 1))\$" "$o" "an expression"
+	expect_grep "^k \+ 256 = $(printf '0x%x' $((i1 + 256)))\$" "$o" "p/x"
+	expect_grep "^sizeof\(int\) \* \(k > 0\) = 4\$" "$o" "sizeof"
+	expect_grep "error: division by zero" "$o"
+	expect_grep "error: no variable 'nosuch' in scope at live_loop.c:$((L_BODY + 2))" "$o"
 	expect_grep "^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 1))\]" "$o" "finish back in main"
 	expect_grep "^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 2))|^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 3))" "$o" "next"
 	i2=$(sed -n 's/^i = //p' "$o" | sed -n 2p)
