@@ -425,3 +425,76 @@ int con_info_globals(int argc, char **argv, char *err, size_t errlen)
 	return con_cmd_dbg_vars(PVT_GLOBAL, PVT_STATIC, "No globals.", err,
 				errlen);
 }
+
+/* The '=' of an assignment in s (not of ==, <=, >=, !=), or NULL. */
+static char *con_cmd_assign_eq(char *s)
+{
+	char *e;
+
+	for (e = strchr(s, '='); e != NULL; e = strchr(e + 2, '=')) {
+		if (e[1] == '=')
+			continue;
+		if (e > s && strchr("<>!=", e[-1]) != NULL)
+			continue;
+		return e;
+	}
+	return NULL;
+}
+
+/* Cuts blanks off both ends of s in place. */
+static char *con_cmd_trim(char *s)
+{
+	size_t n;
+
+	while (*s == ' ')
+		s++;
+	n = strlen(s);
+	while (n > 0 && s[n - 1] == ' ')
+		s[--n] = '\0';
+	return s;
+}
+
+/* set var PATH = EXPR (set variable ...) */
+int con_cmd_dbg_set(int argc, char **argv, char *err, size_t errlen)
+{
+	char line[CON_DBG_EXPR], *eq, *lhs, *rhs;
+	con_inspect q;
+	con_inspect_set s = {&q, 1};
+	con_proc *p;
+	int rc, first = 1;
+
+	con_dbg_init();
+	if (argc > 1 && (strcmp(argv[1], "var") == 0 ||
+			 strcmp(argv[1], "variable") == 0))
+		first = 2;
+	if (con_cmd_dbg_join(argc, argv, first, line, sizeof line) < 0 ||
+	    (eq = con_cmd_assign_eq(line)) == NULL) {
+		snprintf(err, errlen, "usage: set var VARIABLE = EXPR");
+		return WIRE_EARG;
+	}
+	*eq = '\0';
+	lhs = con_cmd_trim(line);
+	rhs = con_cmd_trim(eq + 1);
+	if (*lhs == '\0' || *rhs == '\0') {
+		snprintf(err, errlen, "usage: set var VARIABLE = EXPR");
+		return WIRE_EARG;
+	}
+	p = con_cmd_dbg_stopped(err, errlen);
+	if (p == NULL)
+		return WIRE_ESTATE;
+	rc = con_dbg_set_var(p, lhs, rhs, &q, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = con_cmd_dbg_wait(con_dbg_inspect_all_done, &s, CON_DBG_VALUE_SECS);
+	if (rc != 0)
+		snprintf(err, errlen, "p%d did not answer within %g s", p->id,
+			 CON_DBG_VALUE_SECS);
+	else if (!q.ok)
+		snprintf(err, errlen, "%s: not set: %s", lhs,
+			 q.text != NULL ? q.text : "no answer");
+	else
+		printf("%s = %s\n", lhs, q.text);
+	rc = rc != 0 ? WIRE_ETIMEOUT : q.ok ? 0 : WIRE_EARG;
+	con_dbg_inspect_done(&q);
+	return rc;
+}

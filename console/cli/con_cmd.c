@@ -199,6 +199,16 @@ static const con_cmd con_cmds[] = {
 	 "stopped process and groups equal answers: \"x = 5  [p1 p3]\".\n"
 	 "p is short for print.",
 	 con_cmd_dbg_print, NULL, CON_ARG_EXPR, con_dbg_print_flags},
+	{"set", "set var VARIABLE = EXPR",
+	 "change a variable of the current process",
+	 "Stores the value of EXPR (a C expression as print takes, or an\n"
+	 "enum's constant) into VARIABLE (x, s.f, a[3], *p, p->next->v) of\n"
+	 "the stopped current process, converted to its type on the node\n"
+	 "(size, signedness, byte order), and prints what it holds then.\n"
+	 "Integers, chars, enums, floating point, a pointer set to 0; a value\n"
+	 "that does not fit, a const variable, a struct or an array are\n"
+	 "errors that say so.  set variable is the same.",
+	 con_cmd_dbg_set, NULL, CON_ARG_EXPR, NULL},
 	{"where", "where",
 	 "the call stack of the current process",
 	 "Prints the stack of the current process at its breakpoint,\n"

@@ -92,10 +92,11 @@ void con_ev_cmd_proc(const struct con_proc *p, char *tid, size_t tidlen,
 /* The debugger's commands: load, build (cmd_build.c); break, delete,
  * enable, disable, ignore (cmd_break.c); run, continue, kill
  * (cmd_run.c); step, next, finish, until, advance, interrupt, wait
- * (cmd_step.c); proc, where, print (cmd_print.c). */
+ * (cmd_step.c); proc, where, print, set var (cmd_print.c). */
 con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
 	con_cmd_dbg_enable, con_cmd_dbg_ignore, con_cmd_dbg_step,
 	con_cmd_dbg_advance, con_cmd_dbg_interrupt, con_cmd_dbg_wait_cmd,
+	con_cmd_dbg_set,
 	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,
 	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
 	con_cmd_dbg_print;

@@ -310,6 +310,19 @@ typedef struct con_inspect {
 int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
 		    con_inspect *q, char *err, size_t errlen);
 
+/* Sends SET of value v (an integer or a float: con_dbg_set_value
+ * converts) to what path names at p's stop; q gets the answer, the new
+ * value, as for con_dbg_inspect.  0 or a code with err. */
+int con_dbg_set(con_proc *p, const char *path, const con_xval *v,
+		con_inspect *q, char *err, size_t errlen);
+
+/* set var PATH = EXPR at p's stop: EXPR evaluated (an enum's constant
+ * name too), converted to PATH's type and checked to fit (a sentence
+ * naming the range when not), stored by the process; *q gets the new
+ * value (wait with con_dbg_inspect_all_done).  0 or a code with err. */
+int con_dbg_set_var(con_proc *p, const char *path, const char *expr,
+		    con_inspect *q, char *err, size_t errlen);
+
 /* Evaluates the C expression expr at p's stop (con_expr.h): each value
  * it needs is asked of p and waited for.  0 with *out (free with
  * con_xval_free), or a code with err. */

@@ -157,3 +157,143 @@ int con_dbg_eval(con_proc *p, const char *expr, con_xval *out, char *err,
 		return WIRE_EARG;
 	return 0;
 }
+
+/* The value of enum type ty called name, into *out.  1 if found. */
+static int con_dbg_enum_const(const td_type *ty, const char *name,
+			      con_xval *out)
+{
+	uint32_t i;
+
+	for (i = 0; ty->kind == TD_ENUM && i < ty->nconsts; i++)
+		if (strcmp(ty->consts[i].name, name) == 0) {
+			memset(out, 0, sizeof *out);
+			out->kind = CON_X_INT;
+			out->i = ty->consts[i].value;
+			return 1;
+		}
+	return 0;
+}
+
+/* True if type id is const, itself or through its typedefs. */
+static int con_dbg_is_const(const td_table *t, uint32_t id)
+{
+	const td_type *ty = id < t->ntypes ? &t->types[id] : NULL;
+	int guard = 64;
+
+	while (ty != NULL && guard-- > 0) {
+		if (ty->quals & TD_Q_CONST)
+			return 1;
+		if (ty->kind != TD_TYPEDEF)
+			return 0;
+		ty = ty->base < t->ntypes ? &t->types[ty->base] : NULL;
+	}
+	return 0;
+}
+
+/* Converts v to what an object of type ty holds; a sentence in err when
+ * it cannot (path names the object).  0 or -1. */
+static int con_dbg_convert(const td_type *ty, const char *path, con_xval *v,
+			   char *err, size_t errlen)
+{
+	int64_t lo = 0;
+	uint64_t hi;
+	unsigned bits = (unsigned)(ty->size * 8);
+	char val[64];
+
+	con_xval_format(v, 0, val, sizeof val);
+	if (v->kind == CON_X_TEXT) {
+		snprintf(err, errlen, "the value is not a number");
+		return -1;
+	}
+	if (ty->kind == TD_FLOAT || ty->kind == TD_DOUBLE) {
+		v->d = v->kind == CON_X_FLT ? v->d : v->kind == CON_X_INT ?
+		       (double)v->i : (double)v->u;
+		v->kind = CON_X_FLT;
+		return 0;
+	}
+	if (ty->kind == TD_POINTER || ty->kind == TD_FUNCPTR) {
+		if ((v->kind == CON_X_FLT ? v->d != 0 : v->u != 0 || v->i != 0)) {
+			snprintf(err, errlen, "%s is a pointer: it can be set "
+				 "to 0 only", path);
+			return -1;
+		}
+		v->kind = CON_X_UINT;
+		v->u = 0;
+		return 0;
+	}
+	if (ty->kind < TD_BOOL || (ty->kind > TD_ULLONG && ty->kind != TD_ENUM) ||
+	    bits == 0 || bits > 64) {
+		snprintf(err, errlen, "%s is a %s: only numbers, chars, enums "
+			 "and pointers can be set", path, ty->name);
+		return -1;
+	}
+	if (v->kind == CON_X_FLT && !(v->d > -9.2e18 && v->d < 1.8e19)) {
+		snprintf(err, errlen, "%s does not fit in %s %s", val, path,
+			 ty->name);
+		return -1;
+	}
+	if (v->kind == CON_X_FLT) { /* as C converts: toward zero */
+		v->i = (int64_t)v->d;
+		v->u = (uint64_t)v->i;
+		v->kind = v->d < 0 ? CON_X_INT : CON_X_UINT;
+	}
+	if (ty->kind == TD_BOOL) {
+		v->u = v->kind == CON_X_INT ? v->i != 0 : v->u != 0;
+		v->kind = CON_X_UINT;
+		return 0;
+	}
+	if (ty->is_signed) {
+		lo = bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+		hi = bits == 64 ? (uint64_t)INT64_MAX :
+		     ((uint64_t)1 << (bits - 1)) - 1;
+	} else {
+		hi = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+	}
+	if ((v->kind == CON_X_INT && (v->i < lo || (v->i >= 0 &&
+					   (uint64_t)v->i > hi))) ||
+	    (v->kind == CON_X_UINT && v->u > hi)) {
+		snprintf(err, errlen, "%s does not fit in %s %s (%lld to %llu)",
+			 val, path, ty->name, (long long)lo,
+			 (unsigned long long)hi);
+		return -1;
+	}
+	return 0;
+}
+
+/* See con_dbg.h. */
+int con_dbg_set_var(con_proc *p, const char *path, const char *expr,
+		    con_inspect *q, char *err, size_t errlen)
+{
+	const td_table *t = con_dbg_table(p, err, errlen);
+	const td_type *ty;
+	td_path_result res;
+	con_xval v;
+	int rc;
+
+	if (t == NULL)
+		return WIRE_ESTATE;
+	if (!con_expr_is_path(path) ||
+	    con_dbg_resolve(p, t, path, &res, err, errlen) < 0) {
+		if (!con_expr_is_path(path))
+			snprintf(err, errlen, "'%s' is not a variable, a member "
+				 "or an element", path);
+		return WIRE_EARG;
+	}
+	ty = res.slice ? NULL : con_dbg_untypedef(t, res.type);
+	if (ty == NULL) {
+		snprintf(err, errlen, "%s: a slice cannot be set", path);
+		return WIRE_EARG;
+	}
+	if (con_dbg_is_const(t, res.type)) {
+		snprintf(err, errlen, "%s is const", path);
+		return WIRE_EARG;
+	}
+	if (!con_dbg_enum_const(ty, expr, &v) &&
+	    (rc = con_dbg_eval(p, expr, &v, err, errlen)) < 0)
+		return rc;
+	rc = con_dbg_convert(ty, path, &v, err, errlen);
+	if (rc == 0)
+		rc = con_dbg_set(p, path, &v, q, err, errlen);
+	con_xval_free(&v);
+	return rc < 0 ? (rc == -1 ? WIRE_EARG : rc) : 0;
+}

@@ -109,26 +109,43 @@ int con_dbg_resolve(const con_proc *p, const td_table *t, const char *path,
 /* ---- sending ---------------------------------------------------------- */
 
 /* Packs res's request and sends INSPECT for q.  0 or a code. */
-static int con_dbg_send_inspect(con_node *n, con_inspect *q, uint32_t *seq,
-				char *err, size_t errlen)
+static int con_dbg_send_inspect(con_node *n, con_inspect *q,
+				const con_xval *set, uint32_t *seq, char *err,
+				size_t errlen)
 {
-	msgpack_sbuffer sb;
-	msgpack_packer pk;
+	msgpack_sbuffer sb, vb;
+	msgpack_packer pk, vk;
 	int rc;
 
 	msgpack_sbuffer_init(&sb);
+	msgpack_sbuffer_init(&vb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	if (td_request_pack(&pk, &q->res.req) != 0) {
+	msgpack_packer_init(&vk, &vb, msgpack_sbuffer_write);
+	if (td_request_pack(&pk, &q->res.req) != 0 ||
+	    (set != NULL && (set->kind == CON_X_FLT ?
+			     msgpack_pack_double(&vk, set->d) :
+			     set->kind == CON_X_INT ?
+			     msgpack_pack_int64(&vk, set->i) :
+			     msgpack_pack_uint64(&vk, set->u)) != 0)) {
 		msgpack_sbuffer_destroy(&sb);
+		msgpack_sbuffer_destroy(&vb);
 		snprintf(err, errlen, "cannot encode the request");
 		return WIRE_ENOMEM;
 	}
 	*seq = wire_peer_seq(&n->peer);
-	rc = wire_pack(wire_peer_out(&n->peer), WIRE_INSPECT, *seq,
-		       n->peer.max_frame, (uint64_t)q->proc->proc,
-		       (uint64_t)q->req, (uint64_t)q->proc->unit,
-		       (const void *)sb.data, sb.size);
+	if (set == NULL)
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_INSPECT, *seq,
+			       n->peer.max_frame, (uint64_t)q->proc->proc,
+			       (uint64_t)q->req, (uint64_t)q->proc->unit,
+			       (const void *)sb.data, sb.size);
+	else
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_SET, *seq,
+			       n->peer.max_frame, (uint64_t)q->proc->proc,
+			       (uint64_t)q->req, (uint64_t)q->proc->unit,
+			       (const void *)sb.data, sb.size,
+			       (const void *)vb.data, vb.size);
 	msgpack_sbuffer_destroy(&sb);
+	msgpack_sbuffer_destroy(&vb);
 	return con_dbg_flush(n, rc, err, errlen);
 }
 
@@ -146,9 +163,11 @@ static int con_dbg_pend_add(con_inspect *q, uint32_t seq)
 	return WIRE_EBUSY;
 }
 
-/* print / info locals: resolve and ask. */
-int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
-		    con_inspect *q, char *err, size_t errlen)
+/* Resolves path (or takes var) at p's stop and sends INSPECT, or SET of
+ * set when it is not NULL. */
+static int con_dbg_ask(con_proc *p, const char *path, const con_var *var,
+		       const con_xval *set, con_inspect *q, char *err,
+		       size_t errlen)
 {
 	const td_table *t;
 	con_node *n;
@@ -174,12 +193,26 @@ int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
 		q->res.req.addr = var->addr;
 	}
 	q->req = ++con_dbg.next_req;
-	rc = con_dbg_send_inspect(n, q, &seq, err, errlen);
+	rc = con_dbg_send_inspect(n, q, set, &seq, err, errlen);
 	if (rc == 0 && con_dbg_pend_add(q, seq) < 0) {
 		snprintf(err, errlen, "too many requests waiting");
 		rc = WIRE_EBUSY;
 	}
 	return rc;
+}
+
+/* print / info locals: resolve and ask. */
+int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
+		    con_inspect *q, char *err, size_t errlen)
+{
+	return con_dbg_ask(p, path, var, NULL, q, err, errlen);
+}
+
+/* set var: resolve and send the value; the answer is the new value. */
+int con_dbg_set(con_proc *p, const char *path, const con_xval *v,
+		con_inspect *q, char *err, size_t errlen)
+{
+	return con_dbg_ask(p, path, NULL, v, q, err, errlen);
 }
 
 /* Takes q out of the pending table and frees its text. */

@@ -13,6 +13,9 @@
 # ignore of an unknown breakpoint or with a bad count.  print evaluates C
 # expressions with the same result on the three (k * 3 + 1, p/x, sizeof),
 # and says why when it cannot (division by zero, an unknown variable).
+# set var limit = i + 2 ends the loop two rounds later (the program says
+# so); a value that does not fit, a bad line and an unknown variable are
+# errors.
 . "$(dirname "$0")/../lib/common.sh"
 PARAVT=${PARAVT_OVERRIDE:-$PARAVT}
 cp "$TOP/tests/programs/live_loop.c" "$T/"
@@ -63,7 +66,15 @@ delete
 info breakpoints
 continue --timeout 1
 interrupt --timeout 60
-kill
+break live_loop.c:$L_CALL
+continue --timeout 60
+print i
+set var limit = i + 2
+set var limit = 1e20
+set var limit == 3
+set var nosuch = 1
+delete
+continue --timeout 120
 EOF
 	timeout -k 5 600 "$PARAVT" -x "$T/$_n.cmd" </dev/null >"$T/$_n.out" 2>&1
 	echo "---- $_n:"; cat "$T/$_n.out"
@@ -101,8 +112,15 @@ check() {
 	expect_grep "^No breakpoints." "$o"
 	expect_grep "^\[p1 on $1 stopped, (main|step_once) \(\) at" "$o" "interrupt"
 	[ "$(grep -c "stopped, " "$o")" -ge 4 ] || fail "$1: too few statement stops"
+	i4=$(sed -n 's/^i = //p' "$o" | sed -n 4p)
+	expect_grep "^limit = $((i4 + 2))\$" "$o" "set var"
+	expect_grep "error: 1e\+20 does not fit in limit int" "$o"
+	expect_grep "error: usage: set var VARIABLE = EXPR" "$o"
+	expect_grep "error: no variable 'nosuch' in scope" "$o"
+	expect_grep "^\[p1\] done after $((i4 + 2)) rounds" "$o" "set var changes the program's run"
+	expect_grep "^\[p1 exited with status 0\]" "$o"
 	expect_no_grep "running without paravt" "$o"
-	ok "$1: set while running, step/finish/next, disable/enable, ignore ($i2 -> $i3), moved line, interrupt, errors"
+	ok "$1: set while running, step/finish/next, disable/enable, ignore ($i2 -> $i3), moved line, interrupt, set var ($((i4 + 2)) rounds), errors"
 }
 
 start_daemon nat linux-x86_64
