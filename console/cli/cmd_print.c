@@ -152,6 +152,12 @@ static con_proc *con_cmd_dbg_stopped(char *err, size_t errlen)
 			 p->id, con_cmd_dbg_state(p));
 		return NULL;
 	}
+	if (p->frame != 0) {
+		snprintf(err, errlen, "frame #%d of p%d: its variables are not "
+			 "recorded, only those of frame #0 where it stopped "
+			 "(frame 0)", p->frame, p->id);
+		return NULL;
+	}
 	return p;
 }
 
@@ -415,6 +421,15 @@ int con_info_locals(int argc, char **argv, char *err, size_t errlen)
 {
 	con_dbg_init();
 	return con_cmd_dbg_vars(PVT_PARAM, PVT_LOCAL, "No locals.", err,
+				errlen);
+}
+
+/* info args */
+int con_info_args(int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc, (void)argv;
+	con_dbg_init();
+	return con_cmd_dbg_vars(PVT_PARAM, PVT_PARAM, "No arguments.", err,
 				errlen);
 }
 

@@ -209,6 +209,42 @@ static const con_cmd con_cmds[] = {
 	 "that does not fit, a const variable, a struct or an array are\n"
 	 "errors that say so.  set variable is the same.",
 	 con_cmd_dbg_set, NULL, CON_ARG_EXPR, NULL},
+	{"up", "up [N]",
+	 "select the frame N calls out (the caller)",
+	 "Moves the selected frame of the current process N (1) frames\n"
+	 "toward main and shows it.  Only frame #0's variables are recorded:\n"
+	 "print and info locals in another frame say so.",
+	 con_cmd_dbg_frame, NULL, CON_ARG_NONE, NULL},
+	{"down", "down [N]",
+	 "select the frame N calls in",
+	 "Moves the selected frame N (1) frames toward where the process\n"
+	 "stopped.",
+	 con_cmd_dbg_frame, NULL, CON_ARG_NONE, NULL},
+	{"frame", "frame [N]",
+	 "select frame N, or show the selected one",
+	 "Selects frame N of the current process (0: where it stopped) and\n"
+	 "shows it; without N, shows the selected one.",
+	 con_cmd_dbg_frame, NULL, CON_ARG_NONE, NULL},
+	{"whatis", "whatis VARIABLE",
+	 "the type of a value",
+	 "Prints \"type = struct cell *\" for a value path (x, s.f, a[3],\n"
+	 "*p) where the current process stopped, as the node's table says.",
+	 con_cmd_dbg_whatis, NULL, CON_ARG_EXPR, NULL},
+	{"ptype", "ptype VARIABLE",
+	 "the type of a value, with its members",
+	 "As whatis, but a struct, union or enum is shown with its members\n"
+	 "or constants.",
+	 con_cmd_dbg_whatis, NULL, CON_ARG_EXPR, NULL},
+	{"display", "display [EXPR]",
+	 "show EXPR at every stop of the current process",
+	 "Adds EXPR (anything print takes) to the displays, shown as\n"
+	 "\"1: x = 5\" after every run, continue, step ... that leaves the\n"
+	 "current process stopped; alone, shows them now.",
+	 con_cmd_dbg_display, NULL, CON_ARG_EXPR, NULL},
+	{"undisplay", "undisplay [N...]",
+	 "stop showing displays (all without numbers)",
+	 "Deletes the displays numbered N (info display lists them).",
+	 con_cmd_dbg_undisplay, NULL, CON_ARG_NONE, NULL},
 	{"where", "where",
 	 "the call stack of the current process",
 	 "Prints the stack of the current process at its breakpoint,\n"

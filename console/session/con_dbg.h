@@ -79,6 +79,8 @@ typedef struct con_proc {
 	size_t nvars;                  /* entries in vars */
 	con_frame *stack;              /* innermost first; owned */
 	size_t nstack;                 /* entries in stack */
+	int frame;                     /* frame up, down, frame selected
+					  (0: where it stopped) */
 	td_table **tables;             /* by unit; owned */
 	size_t ntables;                /* entries in tables */
 	int64_t status;                /* exit status */
@@ -322,6 +324,11 @@ int con_dbg_set(con_proc *p, const char *path, const con_xval *v,
  * value (wait with con_dbg_inspect_all_done).  0 or a code with err. */
 int con_dbg_set_var(con_proc *p, const char *path, const char *expr,
 		    con_inspect *q, char *err, size_t errlen);
+
+/* The type of value path path at p's stop: the table it is in, its id,
+ * and the count of a slice (0 if none).  0 or a code with err. */
+int con_dbg_type_of(con_proc *p, const char *path, const td_table **t,
+		    uint32_t *type, uint64_t *slice, char *err, size_t errlen);
 
 /* Evaluates the C expression expr at p's stop (con_expr.h): each value
  * it needs is asked of p and waited for.  0 with *out (free with

@@ -297,3 +297,19 @@ int con_dbg_set_var(con_proc *p, const char *path, const char *expr,
 	con_xval_free(&v);
 	return rc < 0 ? (rc == -1 ? WIRE_EARG : rc) : 0;
 }
+
+/* See con_dbg.h. */
+int con_dbg_type_of(con_proc *p, const char *path, const td_table **t,
+		    uint32_t *type, uint64_t *slice, char *err, size_t errlen)
+{
+	td_path_result res;
+
+	*t = con_dbg_table(p, err, errlen);
+	if (*t == NULL)
+		return WIRE_ESTATE;
+	if (con_dbg_resolve(p, *t, path, &res, err, errlen) < 0)
+		return WIRE_EARG;
+	*type = res.type;
+	*slice = res.slice;
+	return 0;
+}

@@ -15,7 +15,7 @@
 # and says why when it cannot (division by zero, an unknown variable).
 # set var limit = i + 2 ends the loop two rounds later (the program says
 # so); a value that does not fit, a bad line and an unknown variable are
-# errors.
+# errors.  up/down/info frame/info args/whatis/display on the stop.
 . "$(dirname "$0")/../lib/common.sh"
 PARAVT=${PARAVT_OVERRIDE:-$PARAVT}
 cp "$TOP/tests/programs/live_loop.c" "$T/"
@@ -47,7 +47,15 @@ p/x k + 256
 print sizeof(int) * (k > 0)
 print k / (k - k)
 print nosuch + 1
+up
+print k
+info frame
+down
+info args
+whatis k
+display k + 1
 finish
+undisplay
 next
 disable 1
 continue --timeout $_s
@@ -99,6 +107,14 @@ check() {
 	expect_grep "^sizeof\(int\) \* \(k > 0\) = 4\$" "$o" "sizeof"
 	expect_grep "error: division by zero" "$o"
 	expect_grep "error: no variable 'nosuch' in scope at live_loop.c:$((L_BODY + 2))" "$o"
+	expect_grep "^#1 main \(\) at .*live_loop.c:$L_CALL\$" "$o" "up"
+	expect_grep "error: frame #1 of p1: its variables are not recorded" "$o"
+	expect_grep "^Frame #1 of p1 on $1" "$o" "info frame"
+	expect_grep "^#0 step_once \(\) at .*live_loop.c:$((L_BODY + 2))\$" "$o" "down"
+	[ "$(grep -c "^k = $i1\$" "$o")" -ge 2 ] || fail "$1: info args"
+	expect_grep "^type = int\$" "$o" "whatis"
+	expect_grep "^1: k \+ 1 = $((i1 + 1))\$" "$o" "display"
+	expect_grep "^1: k \+ 1: error: no variable 'k' in scope" "$o" "display out of scope"
 	expect_grep "^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 1))\]" "$o" "finish back in main"
 	expect_grep "^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 2))|^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 3))" "$o" "next"
 	i2=$(sed -n 's/^i = //p' "$o" | sed -n 2p)
