@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "con_cmd.h"
+#include "con_cmd_int.h"
 #include "wire.h"
 
 static int con_cmd_help(int argc, char **argv, char *err, size_t errlen);
@@ -199,15 +200,21 @@ static const con_cmd con_cmds[] = {
 	 "stopped process and groups equal answers: \"x = 5  [p1 p3]\".\n"
 	 "p is short for print.",
 	 con_cmd_dbg_print, NULL, CON_ARG_EXPR, con_dbg_print_flags},
-	{"set", "set var VARIABLE = EXPR",
-	 "change a variable of the current process",
+	{"set", "set var VARIABLE = EXPR | set stop-mode all|one",
+	 "change a variable of the current process; the stop mode",
 	 "Stores the value of EXPR (a C expression as print takes, or an\n"
 	 "enum's constant) into VARIABLE (x, s.f, a[3], *p, p->next->v) of\n"
 	 "the stopped current process, converted to its type on the node\n"
 	 "(size, signedness, byte order), and prints what it holds then.\n"
 	 "Integers, chars, enums, floating point, a pointer set to 0; a value\n"
 	 "that does not fit, a const variable, a struct or an array are\n"
-	 "errors that say so.  set variable is the same.",
+	 "errors that say so.  set variable is the same.\n"
+	 "set stop-mode all (the default): when a process stops at a\n"
+	 "breakpoint or after a step, every other running process is\n"
+	 "stopped at its next statement, and continue resumes them all.\n"
+	 "set stop-mode one: the others run on (messages to a stopped\n"
+	 "process wait in PVM's or MPI's queues) and continue resumes the\n"
+	 "current process.",
 	 con_cmd_dbg_set, NULL, CON_ARG_EXPR, NULL},
 	{"up", "up [N]",
 	 "select the frame N calls out (the caller)",
@@ -245,6 +252,20 @@ static const con_cmd con_cmds[] = {
 	 "stop showing displays (all without numbers)",
 	 "Deletes the displays numbered N (info display lists them).",
 	 con_cmd_dbg_undisplay, NULL, CON_ARG_NONE, NULL},
+	{"pset", "pset [NAME = SPEC]",
+	 "name a set of processes, or list the sets",
+	 "SPEC is a list of processes, ranges and names: p3, p1-4,p7,\n"
+	 "workers, all, stopped, running (resolved when used, so processes\n"
+	 "started later join a range).  info procs shows each set.",
+	 con_cmd_dbg_pset, NULL, CON_ARG_NONE, NULL},
+	{"focus", "focus [SPEC | none]",
+	 "the processes continue, step, next, interrupt, print -all act on",
+	 "Makes SPEC (see pset) the focus: continue and the step commands\n"
+	 "resume each stopped process of it, interrupt stops each running\n"
+	 "one, print -all asks its stopped ones.  none: back to the current\n"
+	 "process.  A line [SPEC] COMMAND ... runs one command with that\n"
+	 "focus ([workers] next).",
+	 con_cmd_dbg_focus, NULL, CON_ARG_NONE, NULL},
 	{"where", "where",
 	 "the call stack of the current process",
 	 "Prints the stack of the current process at its breakpoint,\n"
@@ -561,6 +582,8 @@ int con_cmd_exec(const char *line, const char *where)
 	char *argv[CON_CMD_ARGS];
 	int argc, rc;
 
+	if (con_pset_run_prefixed(line, where, &rc))
+		return rc;
 	con_node_check_all(con_cmd_announce, NULL);
 	con_cmd_dbg_events();
 	argc = con_cmd_split(line, buf, sizeof buf, argv, CON_CMD_ARGS, 0,

@@ -384,10 +384,14 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 		con_dbg_rec_start(p, b, file, (int)line);
 		return 1;
 	}
-	con_dbg.current = p;
+	if (bpno != 0 || !p->stop_asked || con_dbg.current == NULL)
+		con_dbg.current = p;
 	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
 	if (b != NULL && b->temp && e != NULL)
 		e->temp = 1;
+	if (!p->stop_asked)
+		con_dbg_stop_others(p);
+	p->stop_asked = 0;
 	return 1;
 }
 

@@ -4,7 +4,8 @@
  * first statement at or after its line, as a debugger moves it), and the
  * session's table of such breakpoints goes to every node (BP_SET), which
  * arms the processes that run and those that start later; `interrupt`
- * (STOP) stops every running process at its next statement.  See
+ * (STOP) stops every running process at its next statement, and so does
+ * a stop of one process in stop-mode all.  See
  * wrappers/pvt_ctl.h and paravt-protocol(5), "Live breakpoints".
  */
 #include <stdio.h>
@@ -130,4 +131,60 @@ int con_dbg_interrupt(int *nodes, char *err, size_t errlen)
 			(*nodes)++;
 	}
 	return rc;
+}
+
+static int con_live_stop_all = 1; /* set stop-mode all (the default) */
+
+/* See con_dbg.h. */
+void con_dbg_set_stop_all(int all)
+{
+	con_live_stop_all = all != 0;
+}
+
+/* See con_dbg.h. */
+int con_dbg_stop_all(void)
+{
+	return con_live_stop_all;
+}
+
+/* See con_dbg.h. */
+int con_dbg_stop_proc(con_proc *p, char *err, size_t errlen)
+{
+	con_node *n = con_dbg_node_up(p->node);
+	int rc;
+
+	if (p->state != CON_PROC_RUNNING) {
+		snprintf(err, errlen, "p%d is not running", p->id);
+		return WIRE_ESTATE;
+	}
+	if (n == NULL) {
+		snprintf(err, errlen, "p%d: node %s is down", p->id, p->node);
+		return WIRE_ESTATE;
+	}
+	rc = wire_pack(wire_peer_out(&n->peer), WIRE_STOP,
+		       wire_peer_seq(&n->peer), n->peer.max_frame,
+		       (uint64_t)p->proc);
+	return con_dbg_flush(n, rc, err, errlen);
+}
+
+/* STOP of stop-mode all: the stop it causes keeps the current process. */
+static void con_live_stop_other(con_proc *p)
+{
+	char err[160];
+
+	if (con_dbg_stop_proc(p, err, sizeof err) == 0)
+		p->stop_asked = 1;
+}
+
+/* See con_dbg_int.h. */
+void con_dbg_stop_others(const con_proc *stopped)
+{
+	con_proc *p;
+
+	if (!con_live_stop_all)
+		return;
+	for (p = con_dbg.procs; p != NULL; p = p->next)
+		if (p != stopped && p->state == CON_PROC_RUNNING &&
+		    !p->launcher)
+			con_live_stop_other(p);
 }
