@@ -210,8 +210,8 @@ static const con_cmd con_cmds[] = {
 	 "that does not fit, a const variable, a struct or an array are\n"
 	 "errors that say so.  set variable is the same.\n"
 	 "set stop-mode all (the default): when a process stops at a\n"
-	 "breakpoint or after a step, every other running process is\n"
-	 "stopped at its next statement, and continue resumes them all.\n"
+	 "breakpoint, every other running process is stopped at its next\n"
+	 "statement, and continue resumes them all.\n"
 	 "set stop-mode one: the others run on (messages to a stopped\n"
 	 "process wait in PVM's or MPI's queues) and continue resumes the\n"
 	 "current process.",

@@ -427,8 +427,9 @@ int con_dbg_interrupt(int *nodes, char *err, size_t errlen);
 /* The same for one running process.  0 or a code with err. */
 int con_dbg_stop_proc(con_proc *p, char *err, size_t errlen);
 
-/* set stop-mode all|one: whether a process that stops (a breakpoint, a
- * step's end) stops every other running process too (all, the default)
+/* set stop-mode all|one: whether a process that stops at a breakpoint
+ * stops every other running process too (all, the default; the end of a
+ * step does not: the processes of a stepped set each end their own)
  * or lets them run on (one: messages to a stopped process wait in PVM's
  * or MPI's own queues). */
 void con_dbg_set_stop_all(int all);

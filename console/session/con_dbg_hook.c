@@ -389,7 +389,7 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
 	if (b != NULL && b->temp && e != NULL)
 		e->temp = 1;
-	if (!p->stop_asked)
+	if (!p->stop_asked && bpno != 0) /* a breakpoint, not a step's end */
 		con_dbg_stop_others(p);
 	p->stop_asked = 0;
 	return 1;
