@@ -61,7 +61,8 @@ static const con_cmd con_cmds[] = {
 	 "its own (a master and its worker), built with the sources that do\n"
 	 "not.",
 	 con_cmd_dbg_load, NULL, CON_ARG_FILE, con_dbg_load_flags},
-	{"break", "break FILE:LINE | FUNCTION [record [VAR[,VAR...]]]",
+	{"break", "break FILE:LINE | FUNCTION [record [VAR[,VAR...]]] "
+	 "[if EXPR]",
 	 "set a breakpoint (or a record breakpoint)",
 	 "Sets a breakpoint before the statement at FILE:LINE (or the next\n"
 	 "line with code, said so) or at the start of FUNCTION.  Set before\n"
@@ -69,6 +70,9 @@ static const con_cmd con_cmds[] = {
 	 "effect at once, also in processes that are running (live, marked\n"
 	 "so by info breakpoints): every statement of the build can stop.\n"
 	 "A `#pragma paravt break` line in the sources is a breakpoint too.\n"
+	 "if EXPR: the process stops only when EXPR (a C expression as print\n"
+	 "takes) is true there; otherwise it goes on and the pass is not a\n"
+	 "hit (the console evaluates it at each pass).\n"
 	 "b is short for break.\n"
 	 "With record, a process that reaches it does not stop for you:\n"
 	 "the console reads the VARs (any expression print takes; none:\n"
@@ -77,7 +81,8 @@ static const con_cmd con_cmds[] = {
 	 "writes the values into the trace file, and lets the process go\n"
 	 "on; run and continue keep waiting.",
 	 con_cmd_dbg_break, NULL, CON_ARG_LOC, NULL},
-	{"tbreak", "tbreak FILE:LINE | FUNCTION [record [VAR[,VAR...]]]",
+	{"tbreak", "tbreak FILE:LINE | FUNCTION [record [VAR[,VAR...]]] "
+	 "[if EXPR]",
 	 "set a breakpoint that stops each process once",
 	 "Like break, but every process stops there only the first time it\n"
 	 "passes; later passes do not stop.  In a parallel program each\n"
@@ -89,6 +94,11 @@ static const con_cmd con_cmds[] = {
 	 "Deletes the breakpoints numbered N.  A deleted breakpoint that is\n"
 	 "still compiled in no longer stops: processes pass it at once.",
 	 con_cmd_dbg_delete, NULL, CON_ARG_BP, NULL},
+	{"condition", "condition N [EXPR]",
+	 "stop at breakpoint N only when EXPR is true",
+	 "Sets the condition of breakpoint N (as break ... if EXPR); without\n"
+	 "EXPR, N stops at every pass again.",
+	 con_cmd_dbg_condition, NULL, CON_ARG_BP, NULL},
 	{"disable", "disable [N...]",
 	 "keep breakpoints but let processes pass them (all without numbers)",
 	 "A disabled breakpoint stays in the list (info breakpoints: Enb n)\n"

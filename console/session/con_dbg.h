@@ -81,6 +81,9 @@ typedef struct con_proc {
 	size_t nstack;                 /* entries in stack */
 	int frame;                     /* frame up, down, frame selected
 					  (0: where it stopped) */
+	int cond_bp;                   /* stopped at this breakpoint, whose
+					  condition is being evaluated (not
+					  shown stopped yet), or 0 */
 	int stop_asked;                /* a STOP of stop-mode all is on its
 					  way: its stop does not make it
 					  the current process */

@@ -384,6 +384,10 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 		con_dbg_rec_start(p, b, file, (int)line);
 		return 1;
 	}
+	if (b != NULL && b->cond != NULL) {
+		p->cond_bp = b->id; /* con_dbg_cond_poll decides */
+		return 1;
+	}
 	if (bpno != 0 || !p->stop_asked || con_dbg.current == NULL)
 		con_dbg.current = p;
 	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);

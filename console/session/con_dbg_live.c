@@ -188,3 +188,58 @@ void con_dbg_stop_others(const con_proc *stopped)
 		    !p->launcher)
 			con_live_stop_other(p);
 }
+
+/* Decides the conditional stop of p (con_dbg_int.h). */
+static void con_live_cond(con_proc *p)
+{
+	char err[400], note[600];
+	bp *b = bp_find(&con_dbg.bps, p->cond_bp);
+	con_dbg_event *e;
+	con_xval v;
+	int rc, yes = 1;
+
+	p->cond_bp = 0;
+	if (b == NULL || b->cond == NULL)
+		goto stop; /* deleted or made plain meanwhile */
+	rc = con_dbg_eval(p, b->cond, &v, err, sizeof err);
+	if (rc < 0 && p->state != CON_PROC_STOPPED)
+		return; /* it ended, or its node went down */
+	if (rc < 0) {
+		snprintf(note, sizeof note, "breakpoint %d: the condition '%s' "
+			 "cannot be evaluated: %s", b->id, b->cond, err);
+		con_dbg_event_add(CON_EV_NOTE, p, NULL, note);
+		goto stop;
+	}
+	yes = v.kind == CON_X_TEXT ? 1 : v.kind == CON_X_FLT ? v.d != 0 :
+	      v.kind == CON_X_INT ? v.i != 0 : v.u != 0;
+	con_xval_free(&v);
+	if (!yes) {
+		if (b->hits > 0)
+			b->hits--; /* a pass, not a stop */
+		(void)con_dbg_resume(p, err, sizeof err);
+		return;
+	}
+stop:
+	con_dbg.current = p;
+	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
+	if (b != NULL && b->temp && e != NULL)
+		e->temp = 1;
+	con_dbg_stop_others(p);
+}
+
+/* See con_dbg_int.h. */
+void con_dbg_cond_poll(void)
+{
+	static int busy; /* an evaluation waits, and waits call us */
+	con_proc *p;
+
+	if (busy)
+		return;
+	busy = 1;
+	for (p = con_dbg.procs; p != NULL; p = p->next)
+		if (p->cond_bp != 0 && p->state == CON_PROC_STOPPED)
+			con_live_cond(p);
+		else
+			p->cond_bp = 0; /* it ended meanwhile */
+	busy = 0;
+}
