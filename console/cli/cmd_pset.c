@@ -3,8 +3,8 @@
  * = SPEC` names a set, `focus SPEC` makes one the set that continue, step,
  * next, finish, until, interrupt and print -all work on, and a line
  * `[SPEC] COMMAND ...` runs one command with that focus.  SPEC is a list
- * of process ranges and names: p3, p1-4,p7, workers, all, stopped,
- * running.  `set stop-mode all|one` lives here too.  Sets are resolved
+ * of process ranges and names: p3, p1-4,p7, @big (the processes on node
+ * big), workers, all, stopped, running.  `set stop-mode all|one` lives here too.  Sets are resolved
  * when used, so processes started later join a range.
  */
 #include <ctype.h>
@@ -83,6 +83,12 @@ static int con_pset_item(const char *item, char *sel, int max, int depth,
 				sel[p->id] = 1;
 		return 0;
 	}
+	if (item[0] == '@') { /* the processes on a node */
+		for (p = con_dbg_proc_first(); p != NULL; p = p->next)
+			if (p->id < max && strcmp(p->node, item + 1) == 0)
+				sel[p->id] = 1;
+		return 0;
+	}
 	if (item[0] != 'p' || !isdigit((unsigned char)item[1]))
 		goto bad;
 	a = strtol(item + 1, &end, 10);
@@ -97,7 +103,7 @@ static int con_pset_item(const char *item, char *sel, int max, int depth,
 	return 0;
 bad:
 	snprintf(err, errlen, "'%s' is not a process (p3), a range (p1-4), "
-		 "a set name, all, stopped or running", item);
+		 "a node (@big), a set name, all, stopped or running", item);
 	return -1;
 }
 

@@ -264,9 +264,10 @@ static const con_cmd con_cmds[] = {
 	 con_cmd_dbg_undisplay, NULL, CON_ARG_NONE, NULL},
 	{"pset", "pset [NAME = SPEC]",
 	 "name a set of processes, or list the sets",
-	 "SPEC is a list of processes, ranges and names: p3, p1-4,p7,\n"
-	 "workers, all, stopped, running (resolved when used, so processes\n"
-	 "started later join a range).  info procs shows each set.",
+	 "SPEC is a list of processes, ranges and names: p3, p1-4,p7, @big\n"
+	 "(the processes on node big), workers, all, stopped, running\n"
+	 "(resolved when used, so processes started later join).  info\n"
+	 "procs shows each set.",
 	 con_cmd_dbg_pset, NULL, CON_ARG_NONE, NULL},
 	{"focus", "focus [SPEC | none]",
 	 "the processes continue, step, next, interrupt, print -all act on",

@@ -36,6 +36,7 @@ pset x = p1
 pset y = x
 pset x = y
 focus nobody
+focus @c
 focus two
 next
 print -all i
@@ -65,6 +66,7 @@ expect_grep "^set two = p2-3: p2 p3\$" "$o" "info procs shows the set"
 expect_grep "pset: NAME must be a word that is not a process" "$o"
 expect_grep "process sets name each other in a loop" "$o"
 expect_grep "'nobody' is not a process" "$o"
+expect_grep "^focus: @c \\(now p3\\)\$" "$o" "a node's processes"
 expect_grep "^focus: two \\(now p2 p3\\)\$" "$o"
 [ "$(grep -c "^\[p[23] on [bc] stopped, main () at .*live_loop.c:$((L_CALL + 1))\]" "$o")" = 2 ] ||
 	fail "next with focus two did not step p2 and p3 to the next line"
