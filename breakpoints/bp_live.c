@@ -20,8 +20,16 @@
  * the breakpoint bp_live_reason() names (0 for an interrupt or a step).
  *
  * Table entries (BP_TABLE's bps): [id, file, line, flags, ignore].
- * Ignore counts are kept per process.  Not thread-safe, like the rest of
- * the runtime.
+ * Ignore counts are kept per process.
+ *
+ * Watchpoints (WATCH at a stop: an object and whether it is a local of
+ * the current frame) keep a copy of the object's bytes; while there is
+ * one, every statement compares them (the task's byte of `armed` stays
+ * on) and a difference stops the process, after a WATCH_HIT that names
+ * the line executed before (the one that changed it); a local's
+ * watchpoint ends, with a stop, when its frame returns.  A watchpoint
+ * whose id the table no longer lists is dropped at the next refresh.
+ * Not thread-safe, like the rest of the runtime.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,8 +61,22 @@ typedef struct bl_ent {
 static volatile uint32_t bl_zero;               /* armed while unattached */
 volatile uint32_t *pvt__armp = &bl_zero;        /* paravt_rt.h */
 
+/* One watchpoint. */
+typedef struct bl_watch {
+	uint32_t id;         /* the console's breakpoint number */
+	unsigned char *addr; /* the object */
+	size_t size;         /* its bytes */
+	unsigned char *old;  /* their copy (owned) */
+	uint32_t depth;      /* frame depth it lives in, 0 for a global */
+} bl_watch;
+
 static struct {
 	pvt_ctl *ctl;        /* the mapped page, or NULL */
+	bl_watch *w;         /* watchpoints (owned) */
+	size_t nw, capw;     /* used, allocated */
+	int prev_line;       /* line of the statement before this one */
+	uint32_t why_watch;  /* the stop is a watchpoint's: PVT_WATCH_* */
+	int why_at;          /* ... and the line that changed it */
 	bl_ent *ent;         /* the table (owned) */
 	size_t n, cap;       /* entries used, allocated */
 	uint32_t gen;        /* its generation */
@@ -74,11 +96,31 @@ static void bl_clear(void)
 	bl.n = 0;
 }
 
-/* Sets or clears the task's byte of the armed word. */
+/* Sets or clears the task's byte of the armed word (on while stepping
+ * or watching). */
 static void bl_task_armed(int on)
 {
 	if (bl.ctl != NULL)
-		bl.ctl->armed.b[PVT_CTL_BY_TASK] = on ? 1 : 0;
+		bl.ctl->armed.b[PVT_CTL_BY_TASK] =
+		    (on || bl.nw > 0) ? 1 : 0;
+}
+
+/* Drops watchpoint k. */
+static void bl_watch_drop(size_t k)
+{
+	free(bl.w[k].old);
+	bl.w[k] = bl.w[--bl.nw];
+}
+
+/* True if the table lists id as a watchpoint. */
+static int bl_watch_listed(uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < bl.n; i++)
+		if (bl.ent[i].id == id && (bl.ent[i].flags & PVT_BPF_WATCH))
+			return 1;
+	return 0;
 }
 
 /* Makes the page file next to the daemon's socket, maps it and fills
@@ -192,6 +234,10 @@ static int bl_take(const wire_msg *m)
 		if (bl_add(&bps->via.array.ptr[i]) != 0)
 			return WIRE_EMALFORMED;
 	bl.gen = (uint32_t)gen;
+	for (i = bl.nw; i-- > 0;)
+		if (!bl_watch_listed(bl.w[i].id))
+			bl_watch_drop(i);
+	bl_task_armed(bl.step != 0);
 	return 0;
 }
 
@@ -261,13 +307,39 @@ static uint32_t bl_match(const char *file, int line)
 	for (i = 0; i < bl.n; i++) {
 		e = &bl.ent[i];
 		if (e->line != line || !(e->flags & PVT_BPF_ENABLED) ||
-		    strcmp(e->file, file) != 0)
+		    (e->flags & PVT_BPF_WATCH) || strcmp(e->file, file) != 0)
 			continue;
 		if (e->ignore > 0) {
 			e->ignore--;
 			continue;
 		}
 		return e->id;
+	}
+	return 0;
+}
+
+/* The watchpoint that stops the task here (why_watch and why_at set),
+ * or 0. */
+static uint32_t bl_watch_check(void)
+{
+	uint32_t d = pvt__rt_stack_depth(), id;
+	size_t i;
+
+	for (i = 0; i < bl.nw; i++) {
+		bl_watch *w = &bl.w[i];
+
+		if (w->depth != 0 && d < w->depth) {
+			bl.why_watch = PVT_WATCH_GONE;
+			id = w->id;
+			bl_watch_drop(i);
+			return id;
+		}
+		if (memcmp(w->addr, w->old, w->size) != 0) {
+			memcpy(w->old, w->addr, w->size);
+			bl.why_watch = PVT_WATCH_CHANGED;
+			bl.why_at = bl.prev_line;
+			return w->id;
+		}
 	}
 	return 0;
 }
@@ -281,6 +353,12 @@ int para_vt_line(pvt_unit *unit, const char *file, int line)
 	(void)unit;
 	if (c == NULL || pvt__rt_peer() == NULL)
 		return 0;
+	if (bl.nw > 0 && (id = bl_watch_check()) != 0) {
+		bl.why = id;
+		bl.prev_line = line;
+		return 1;
+	}
+	bl.prev_line = line;
 	if (c->stop != c->stop_seen) {
 		c->stop_seen = c->stop;
 		bl.why = 0;
@@ -309,7 +387,7 @@ void pvt__bl_stopped(int line)
 	bl.step = 0;
 	bl.step_line = line;
 	bl.step_depth = pvt__rt_stack_depth();
-	bl_task_armed(0);
+	bl_task_armed(0); /* stays on while there are watchpoints */
 }
 
 /* See bp_live.h. */
@@ -320,4 +398,54 @@ int pvt__bl_step(int mode)
 	bl.step = mode;
 	bl_task_armed(1);
 	return 0;
+}
+
+/* See bp_live.h. */
+int pvt__bl_watch(uint32_t id, void *addr, size_t size, int local)
+{
+	bl_watch *nw;
+	size_t i;
+
+	if (bl.ctl == NULL || size == 0)
+		return -1;
+	for (i = 0; i < bl.nw; i++)
+		if (bl.w[i].id == id)
+			break;
+	if (i == bl.nw) {
+		if (bl.nw == bl.capw) {
+			size_t cap = bl.capw ? 2 * bl.capw : 4;
+
+			nw = realloc(bl.w, cap * sizeof *nw);
+			if (nw == NULL)
+				return -1;
+			bl.w = nw;
+			bl.capw = cap;
+		}
+		memset(&bl.w[i], 0, sizeof bl.w[i]);
+		bl.nw++;
+	}
+	free(bl.w[i].old);
+	bl.w[i].old = malloc(size);
+	if (bl.w[i].old == NULL) {
+		bl_watch_drop(i);
+		return -1;
+	}
+	memcpy(bl.w[i].old, addr, size);
+	bl.w[i].id = id;
+	bl.w[i].addr = addr;
+	bl.w[i].size = size;
+	bl.w[i].depth = local ? pvt__rt_stack_depth() : 0;
+	bl_task_armed(bl.step != 0);
+	return 0;
+}
+
+/* See bp_live.h. */
+uint32_t pvt__bl_watch_why(int *at)
+{
+	uint32_t w = bl.why_watch;
+
+	*at = bl.why_at;
+	bl.why_watch = 0;
+	bl.why_at = 0;
+	return w;
 }

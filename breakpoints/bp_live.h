@@ -20,6 +20,14 @@ void pvt__bl_stopped(int line);
  * mode or no control page. */
 int pvt__bl_step(int mode);
 
+/* WATCH: watches size bytes at addr as watchpoint id (replacing one of
+ * the same id); local: it lives in the current frame.  0 or -1. */
+int pvt__bl_watch(uint32_t id, void *addr, size_t size, int local);
+
+/* Why the stop para_vt_line decided is a watchpoint's (PVT_WATCH_*, 0
+ * if it is not), and the line that changed it into *at; cleared. */
+uint32_t pvt__bl_watch_why(int *at);
+
 /* Handles one message while the task waits for the daemon (bp_rt.c): 1
  * to resume, 0 to go on waiting, or an error (then detached). */
 int pvt__bp_handle(const wire_msg *m);

@@ -67,6 +67,8 @@ static void bp_free(bp *b)
 	bp_unland(b);
 	bp_unrecord(b);
 	free(b->cond);
+	free(b->watch);
+	free(b->watch_old);
 	free(b->file);
 	free(b->func);
 	free(b);
@@ -399,6 +401,30 @@ static bp *bp_find_err(const bp_model *m, int id, char *err, size_t errlen)
 	return b;
 }
 
+/* watch EXPR */
+int bp_add_watch(bp_model *m, const char *path, int proc, const char *old,
+		 bp **out)
+{
+	bp *b = calloc(1, sizeof *b);
+
+	if (b == NULL)
+		return BP_ENOMEM;
+	b->id = m->next_id++;
+	b->enabled = 1;
+	b->live = 1;
+	b->watch = bp_strdup(path);
+	b->watch_old = bp_strdup(old);
+	b->watch_proc = proc;
+	if (b->watch == NULL || b->watch_old == NULL) {
+		bp_free(b);
+		m->next_id--;
+		return BP_ENOMEM;
+	}
+	bp_link(m, b);
+	*out = b;
+	return 0;
+}
+
 /* condition N [EXPR] */
 int bp_set_cond(bp_model *m, int id, const char *expr, char *err,
 		size_t errlen)
@@ -453,7 +479,9 @@ bp *bp_hit(bp_model *m, int id)
 /* "FILE:LINE" or "FUNCTION" as the user set it. */
 void bp_where(const bp *b, char *buf, size_t buflen)
 {
-	if (b->func != NULL)
+	if (b->watch != NULL)
+		snprintf(buf, buflen, "%s (p%d)", b->watch, b->watch_proc);
+	else if (b->func != NULL)
 		snprintf(buf, buflen, "%s", b->func);
 	else
 		snprintf(buf, buflen, "%s:%d", b->file != NULL ? b->file : "?",

@@ -51,6 +51,10 @@ typedef struct bp {
 	unsigned ignore;  /* stops still to pass over (ignore N COUNT) */
 	int live;         /* landed on a line probe of the last build (set
 			     after it): armed through the nodes */
+	char *watch;      /* a watchpoint: the value path watched (watch
+			     EXPR), or NULL; owned */
+	int watch_proc;   /* the process it watches (pN) */
+	char *watch_old;  /* the value it had last, as printed; owned */
 	char *cond;       /* stop only if this C expression is true there
 			     (break ... if EXPR, condition N EXPR), or
 			     NULL; owned */
@@ -133,6 +137,11 @@ int bp_land(bp_model *m, int id, const char *file, int line, const char *func,
  * BP_ENOMEM. */
 int bp_land_live(bp_model *m, int id, const char *file, int line,
 		 const char *func, int unit);
+
+/* watch EXPR: adds a watchpoint of path on process proc, whose value is
+ * now old.  0 with *out, or BP_ENOMEM. */
+int bp_add_watch(bp_model *m, const char *path, int proc, const char *old,
+		 bp **out);
 
 /* condition N [EXPR]: sets (or with NULL or "" removes) the condition
  * of breakpoint id.  0, BP_ENOENT with err, or BP_ENOMEM. */

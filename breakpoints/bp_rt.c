@@ -357,6 +357,51 @@ static int bp_unexpected(const wire_msg *m)
 	return pvt__rt_push();
 }
 
+/* Answers one WATCH: the object becomes a watchpoint (bp_live.c), and
+ * VALUE says what it holds now.  0 or an error (then detached). */
+static int bp_watch(const wire_msg *m)
+{
+	const msgpack_object *ro;
+	uint64_t proc, req, table, id;
+	const td_table *t;
+	const td_type *ty;
+	td_request r;
+	uint32_t type;
+	void *addr;
+	char err[200];
+	int frame, rc;
+
+	if (wire_unpack(m, err, sizeof err, &proc, &req, &table, &ro, &id,
+	                &frame) != 0)
+		return bp_malformed(m, err);
+	if (bp_resolve(m, proc, table, ro, &t, &r, err, sizeof err) != 0)
+		return bp_value_error(req, err);
+	rc = td_locate(t, &r, &type, &addr);
+	ty = rc == 0 ? td_type_get(t, type) : NULL;
+	if (ty == NULL)
+		return bp_value_error(req, rc == TD_EUNREADABLE ?
+		                      "its memory cannot be read" :
+		                      "not an object that can be watched");
+	if (pvt__bl_watch((uint32_t)id, addr, (size_t)ty->size, frame) != 0)
+		return bp_value_error(req, "no control page, or out of memory");
+	return bp_value(req, t, &r);
+}
+
+/* Sends WATCH_HIT(proc, id, why, at) before the BP_HIT of a watchpoint's
+ * stop.  0 or an error (then detached). */
+static int bp_send_watch_hit(uint32_t id, uint32_t why, int at)
+{
+	wire_peer *p = pvt__rt_peer();
+	int rc;
+
+	rc = wire_pack(wire_peer_out(p), WIRE_WATCH_HIT, wire_peer_seq(p),
+	               p->max_frame, pvt__rt_proc(), (uint64_t)id,
+	               (uint64_t)why, (uint64_t)(at > 0 ? at : 0));
+	if (rc != 0)
+		return bp_send_fail(rc, "a watchpoint's stop");
+	return 0;
+}
+
 /* Handles STEP like RESUME, with the step's mode (bp_live.c). */
 static int bp_step(const wire_msg *m)
 {
@@ -380,6 +425,8 @@ int pvt__bp_handle(const wire_msg *m)
 		return bp_inspect(m);
 	case WIRE_SET:
 		return bp_set(m);
+	case WIRE_WATCH:
+		return bp_watch(m);
 	case WIRE_RESUME:
 		return bp_resume(m);
 	case WIRE_STEP:
@@ -422,13 +469,19 @@ static void bp_serve(void)
 void para_vt_break(pvt_unit *unit, uint32_t bp, const char *file, int line,
                    const char *func, const pvt_var *vars, uint32_t nvars)
 {
+	uint32_t why;
 	bp_where w;
+	int at;
 
 	pvt__rt_stack_break(func, file, line);
 	if (pvt__rt_peer() == NULL || unit == NULL)
 		return;
-	if (bp == PVT_BP_LIVE)
+	if (bp == PVT_BP_LIVE) {
 		bp = pvt__bl_reason();
+		why = pvt__bl_watch_why(&at);
+		if (why != 0 && bp_send_watch_hit(bp, why, at) != 0)
+			return;
+	}
 	pvt__bl_stopped(line);
 	pvt__ev_break_begin(bp, file, func, line); /* BREAK_START, flush */
 	bp_register(unit);

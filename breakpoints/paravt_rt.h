@@ -108,6 +108,12 @@ int para_vt_line(pvt_unit *unit, const char *file, int line);
 /* Live breakpoint flags (BP_SET / BP_TABLE entries). */
 #define PVT_BPF_ENABLED 0x1u
 #define PVT_BPF_TEMP 0x2u /* the console deletes it at its first hit */
+#define PVT_BPF_WATCH 0x4u /* a watchpoint: the process keeps it while the
+			      table lists its id */
+
+/* Why a watchpoint stopped a process (WATCH_HIT's why). */
+#define PVT_WATCH_CHANGED 1 /* its value changed; at: the line before */
+#define PVT_WATCH_GONE 2    /* the frame of its local variable returned */
 
 /* How a stopped process goes on (STEP's mode). */
 enum pvt_step {

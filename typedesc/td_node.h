@@ -50,6 +50,12 @@ int td_readable(const void *addr, size_t len);
  * else 0. */
 int td_writable(void *addr, size_t len);
 
+/* Finds the object req names (not a bit-field, not a slice) and checks
+ * that it can be read: its type id and address.  0; TD_ETYPE, TD_ERANGE,
+ * TD_EARG, TD_EUNREADABLE. */
+int td_locate(const td_table *t, const td_request *req, uint32_t *type,
+              void **addr);
+
 /* Stores value v (canonical form: an integer, a bool, a float64) into
  * the object req names: an integer, char, bool, enum, floating point or
  * pointer (to 0 only) object, not const, not a bit-field, converted to

@@ -353,16 +353,14 @@ static int td_store_const(const td_table *t, uint32_t id)
 	return 0;
 }
 
-int td_store(const td_table *t, const td_request *req,
-             const msgpack_object *v)
+int td_locate(const td_table *t, const td_request *req, uint32_t *type,
+              void **addr)
 {
 	const td_type *ty;
 	td_pos pos;
-	void *p;
 	int rc;
 
-	if (t == NULL || req == NULL || v == NULL ||
-	    req->nsteps > TD_MAX_STEPS)
+	if (t == NULL || req == NULL || req->nsteps > TD_MAX_STEPS)
 		return TD_EARG;
 	td_probe_begin();
 	memset(&pos, 0, sizeof pos);
@@ -379,14 +377,35 @@ int td_store(const td_table *t, const td_request *req,
 		return TD_EUNREADABLE;
 	if (pos.bitf != NULL || pos.sliced)
 		return TD_ETYPE;
-	if (td_store_const(t, pos.type))
+	ty = td_type_get(t, pos.type);
+	if (ty == NULL || ty->size == 0)
+		return TD_ETYPE;
+	if (!td_readable((const void *)(uintptr_t)pos.addr, (size_t)ty->size))
+		return TD_EUNREADABLE;
+	*type = pos.type;
+	*addr = (void *)(uintptr_t)pos.addr;
+	return 0;
+}
+
+int td_store(const td_table *t, const td_request *req,
+             const msgpack_object *v)
+{
+	const td_type *ty;
+	uint32_t type;
+	void *p;
+	int rc;
+
+	if (v == NULL)
 		return TD_EARG;
-	ty = td_type_strip(t, pos.type);
+	rc = td_locate(t, req, &type, &p);
+	if (rc)
+		return rc;
+	if (td_store_const(t, type))
+		return TD_EARG;
+	ty = td_type_strip(t, type);
 	if (ty == NULL)
 		return TD_ETYPE;
-	p = (void *)(uintptr_t)pos.addr;
-	if (!td_readable(p, (size_t)ty->size) ||
-	    !td_writable(p, (size_t)ty->size))
+	if (!td_writable(p, (size_t)ty->size))
 		return TD_EUNREADABLE;
 	return td_store_scalar(ty, p, v);
 }

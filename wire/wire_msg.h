@@ -79,6 +79,8 @@
 	X(105, STOP, "proc:u")                                                 \
 	X(106, STEP, "proc:u mode:u arg:u")                                    \
 	X(107, SET, "proc:u req:u table:u request:o value:o")                  \
+	X(108, WATCH, "proc:u req:u table:u request:o id:u frame:b")           \
+	X(109, WATCH_HIT, "proc:u id:u why:u at:u")                            \
 	X(112, EVENTS, "proc:u first:u count:u records:d")                     \
 	X(113, EVENT_STRINGS, "proc:u first:u strings:A")                      \
 	X(114, EVENT_RING, "proc:u path:s records:u names:u")                  \

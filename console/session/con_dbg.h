@@ -81,6 +81,9 @@ typedef struct con_proc {
 	size_t nstack;                 /* entries in stack */
 	int frame;                     /* frame up, down, frame selected
 					  (0: where it stopped) */
+	int watch_why;                 /* WATCH_HIT before the stop:
+					  PVT_WATCH_*, or 0 */
+	int watch_at;                  /* ... the line that changed it */
 	int cond_bp;                   /* stopped at this breakpoint, whose
 					  condition is being evaluated (not
 					  shown stopped yet), or 0 */
@@ -323,6 +326,12 @@ int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
  * value, as for con_dbg_inspect.  0 or a code with err. */
 int con_dbg_set(con_proc *p, const char *path, const con_xval *v,
 		con_inspect *q, char *err, size_t errlen);
+
+/* Sends WATCH: path at p's stop becomes watchpoint id in p (a local's
+ * lives as long as its frame); q gets the value it has now.  0 or a code
+ * with err. */
+int con_dbg_watch_set(con_proc *p, const char *path, int id, con_inspect *q,
+		      char *err, size_t errlen);
 
 /* set var PATH = EXPR at p's stop: EXPR evaluated (an enum's constant
  * name too), converted to PATH's type and checked to fit (a sentence

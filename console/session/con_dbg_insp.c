@@ -14,11 +14,19 @@
 #include <string.h>
 
 #include "con_dbg_int.h"
+#include "paravt_rt.h"
 #include "td_node.h"
 #include "wire.h"
 
 #define CON_DBG_PEND (sizeof con_dbg.pend / sizeof con_dbg.pend[0])
 #define CON_DBG_TEXT_MAX (4u << 20)  /* longest printed value */
+
+/* What con_dbg_ask sends besides INSPECT. */
+typedef struct con_ask {
+	const con_xval *set; /* SET of this value, or NULL */
+	int watch_id;        /* WATCH with this id, or 0 */
+	int local;           /* ... of a local of the current frame */
+} con_ask;
 
 /* ---- checks ----------------------------------------------------------- */
 
@@ -110,9 +118,10 @@ int con_dbg_resolve(const con_proc *p, const td_table *t, const char *path,
 
 /* Packs res's request and sends INSPECT for q.  0 or a code. */
 static int con_dbg_send_inspect(con_node *n, con_inspect *q,
-				const con_xval *set, uint32_t *seq, char *err,
+				const con_ask *a, uint32_t *seq, char *err,
 				size_t errlen)
 {
+	const con_xval *set = a->set;
 	msgpack_sbuffer sb, vb;
 	msgpack_packer pk, vk;
 	int rc;
@@ -133,7 +142,13 @@ static int con_dbg_send_inspect(con_node *n, con_inspect *q,
 		return WIRE_ENOMEM;
 	}
 	*seq = wire_peer_seq(&n->peer);
-	if (set == NULL)
+	if (a->watch_id != 0)
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_WATCH, *seq,
+			       n->peer.max_frame, (uint64_t)q->proc->proc,
+			       (uint64_t)q->req, (uint64_t)q->proc->unit,
+			       (const void *)sb.data, sb.size,
+			       (uint64_t)a->watch_id, a->local);
+	else if (set == NULL)
 		rc = wire_pack(wire_peer_out(&n->peer), WIRE_INSPECT, *seq,
 			       n->peer.max_frame, (uint64_t)q->proc->proc,
 			       (uint64_t)q->req, (uint64_t)q->proc->unit,
@@ -163,10 +178,10 @@ static int con_dbg_pend_add(con_inspect *q, uint32_t seq)
 	return WIRE_EBUSY;
 }
 
-/* Resolves path (or takes var) at p's stop and sends INSPECT, or SET of
- * set when it is not NULL. */
+/* Resolves path (or takes var) at p's stop and sends INSPECT, SET or
+ * WATCH as a says. */
 static int con_dbg_ask(con_proc *p, const char *path, const con_var *var,
-		       const con_xval *set, con_inspect *q, char *err,
+		       const con_ask *a, con_inspect *q, char *err,
 		       size_t errlen)
 {
 	const td_table *t;
@@ -193,7 +208,7 @@ static int con_dbg_ask(con_proc *p, const char *path, const con_var *var,
 		q->res.req.addr = var->addr;
 	}
 	q->req = ++con_dbg.next_req;
-	rc = con_dbg_send_inspect(n, q, set, &seq, err, errlen);
+	rc = con_dbg_send_inspect(n, q, a, &seq, err, errlen);
 	if (rc == 0 && con_dbg_pend_add(q, seq) < 0) {
 		snprintf(err, errlen, "too many requests waiting");
 		rc = WIRE_EBUSY;
@@ -205,14 +220,45 @@ static int con_dbg_ask(con_proc *p, const char *path, const con_var *var,
 int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
 		    con_inspect *q, char *err, size_t errlen)
 {
-	return con_dbg_ask(p, path, var, NULL, q, err, errlen);
+	con_ask a = {NULL, 0, 0};
+
+	return con_dbg_ask(p, path, var, &a, q, err, errlen);
 }
 
 /* set var: resolve and send the value; the answer is the new value. */
 int con_dbg_set(con_proc *p, const char *path, const con_xval *v,
 		con_inspect *q, char *err, size_t errlen)
 {
-	return con_dbg_ask(p, path, NULL, v, q, err, errlen);
+	con_ask a = {v, 0, 0};
+
+	return con_dbg_ask(p, path, NULL, &a, q, err, errlen);
+}
+
+/* True if path starts with a parameter or local of p. */
+static int con_dbg_path_local(const con_proc *p, const char *path)
+{
+	size_t i, len;
+
+	while (*path == '*' || *path == '(' || *path == ' ')
+		path++;
+	for (len = 0; isalnum((unsigned char)path[len]) || path[len] == '_';
+	     len++)
+		;
+	for (i = 0; i < p->nvars; i++)
+		if (strlen(p->vars[i].name) == len &&
+		    strncmp(p->vars[i].name, path, len) == 0)
+			return p->vars[i].scope == PVT_PARAM ||
+			       p->vars[i].scope == PVT_LOCAL;
+	return 0;
+}
+
+/* watch: resolve and send WATCH; the answer is the value now. */
+int con_dbg_watch_set(con_proc *p, const char *path, int id, con_inspect *q,
+		      char *err, size_t errlen)
+{
+	con_ask a = {NULL, id, con_dbg_path_local(p, path)};
+
+	return con_dbg_ask(p, path, NULL, &a, q, err, errlen);
 }
 
 /* Takes q out of the pending table and frees its text. */

@@ -354,6 +354,8 @@ static int dmn_task_check(dmn_proc *p, const wire_msg *m, char *err,
 	else if (m->type == WIRE_TASK_CRASH)
 		rc = wire_unpack(m, err, errlen, &num, &sig, file, sizeof file,
 		                 &line, func, sizeof func, &o3);
+	else if (m->type == WIRE_WATCH_HIT)
+		rc = wire_unpack(m, err, errlen, &num, &u1, &u2, &line);
 	if (rc == WIRE_EUNKNOWN)
 		snprintf(err, errlen, "%s is not expected from a task",
 		         wire_type_name(m->type) ? wire_type_name(m->type)
@@ -442,7 +444,8 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	const char *name = wire_type_name(m->type);
 	const msgpack_object *req, *val;
 	char err[WIRE_TEXT_MAX];
-	uint64_t num, u1, u2;
+	uint64_t num, u1, u2, u3;
+	int b;
 	wire_peer *out;
 	dmn_proc *p;
 	int rc;
@@ -452,6 +455,9 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	else if (m->type == WIRE_SET)
 		rc = wire_unpack(m, err, sizeof err, &num, &u1, &u2, &req,
 		                 &val);
+	else if (m->type == WIRE_WATCH)
+		rc = wire_unpack(m, err, sizeof err, &num, &u1, &u2, &req, &u3,
+		                 &b);
 	else if (m->type == WIRE_STEP)
 		rc = wire_unpack(m, err, sizeof err, &num, &u1, &u2);
 	else
@@ -479,7 +485,7 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		             "%s: cannot relay to "
 		             "process %llu",
 		             name, (unsigned long long)num);
-	else if (m->type != WIRE_INSPECT && m->type != WIRE_SET)
+	else if (m->type == WIRE_RESUME || m->type == WIRE_STEP)
 		dmn_ctl_resumed(p);
 	dmn_conn_kick(p->task);
 }
