@@ -76,7 +76,6 @@ struct dmn_evq {
 	long timer;              /* pump timer, or 0 */
 	long ring_timer;         /* drain timer while rings are mapped, or 0 */
 	int ring_busy;           /* a ring was DMN_EV_RING_BUSY full: drain soon */
-	pvt_event *ring_buf;     /* DMN_EV_BATCH records read from a ring */
 	int dropping;            /* the spill file is full (for the log) */
 	uint64_t n_events, n_batches, n_spilled, n_dropped, n_gap, n_acked;
 };
@@ -502,25 +501,55 @@ static void ev_put_one(unsigned char *out, const pvt_event *r, uint64_t seq)
 	wire_ev_put(out, &e);
 }
 
-/* Packs n records from recs (the first is number first) into q's scratch
- * buffer as one bin of canonical records, after the batch and process
- * numbers.  Notes PROG_EXIT and CRASH.  0, or -1 out of memory. */
-static int ev_pack_batch(dmn_evq *q, dmn_proc *p, const char *recs,
-                         uint64_t first, uint64_t n)
+/* A fixed buffer a msgpack packer writes into (ev_fix_write). */
+typedef struct ev_fix {
+	unsigned char *p; /* the buffer */
+	size_t len, cap;  /* bytes written, its size */
+} ev_fix;
+
+/* msgpack write callback into an ev_fix: 0, or -1 when it is full. */
+static int ev_fix_write(void *data, const char *buf, size_t len)
 {
+	ev_fix *f = data;
+
+	if (len > f->cap - f->len)
+		return -1;
+	memcpy(f->p + f->len, buf, len);
+	f->len += len;
+	return 0;
+}
+
+/* A NODE_EVENTS item of n records from recs (native, maybe unaligned:
+ * the process's ring or an EVENTS frame; the first is number first):
+ * the next batch and process numbers, then one bin of canonical
+ * records, converted straight into the item.  Notes PROG_EXIT and
+ * CRASH.  NULL when out of memory. */
+static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, const char *recs,
+                                 uint64_t first, uint64_t n)
+{
+	unsigned char hdr[32];
+	ev_fix f = {hdr, 0, sizeof hdr};
 	msgpack_packer pk;
+	dmn_evitem *it;
 	unsigned char *out;
 	pvt_event r;
 	uint64_t k;
 
-	wire_buf_reset(&q->scratch);
-	msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
-	msgpack_pack_uint64(&pk, ++q->batch);
-	msgpack_pack_uint64(&pk, p->num);
-	msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE);
-	if (wire_buf_reserve(&q->scratch, (size_t)n * WIRE_EV_SIZE) != 0)
-		return -1;
-	out = (unsigned char *)wire_buf_tail(&q->scratch);
+	msgpack_packer_init(&pk, &f, ev_fix_write);
+	if (msgpack_pack_uint64(&pk, q->batch + 1) ||
+	    msgpack_pack_uint64(&pk, p->num) ||
+	    msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE) ||
+	    (it = malloc(sizeof *it + f.len + (size_t)n * WIRE_EV_SIZE)) ==
+	        NULL)
+		return NULL;
+	memset(it, 0, sizeof *it);
+	it->type = WIRE_NODE_EVENTS;
+	it->nf = 3;
+	it->batch = ++q->batch;
+	it->proc = p->num;
+	it->len = f.len + (size_t)n * WIRE_EV_SIZE;
+	memcpy(it->raw, hdr, f.len);
+	out = it->raw + f.len;
 	for (k = 0; k < n; k++) {
 		memcpy(&r, recs + k * PVT_EVENT_SIZE, sizeof r);
 		if (r.kind == PVT_EV_PROG_EXIT)
@@ -529,8 +558,7 @@ static int ev_pack_batch(dmn_evq *q, dmn_proc *p, const char *recs,
 			p->ev_signal = r.aux;
 		ev_put_one(out + k * WIRE_EV_SIZE, &r, first + k);
 	}
-	wire_buf_commit(&q->scratch, (size_t)n * WIRE_EV_SIZE);
-	return 0;
+	return it;
 }
 
 /* Queues an EVENTS_LOST item. */
@@ -565,12 +593,8 @@ static void ev_batches(dmn_evq *q, dmn_proc *p, const char *recs,
 
 	for (i = 0; i < n; i += chunk) {
 		chunk = n - i < DMN_EV_BATCH ? n - i : DMN_EV_BATCH;
-		it = NULL;
-		if (ev_pack_batch(q, p, recs + i * PVT_EVENT_SIZE, first + i,
-		                  chunk) == 0)
-			it = ev_item(WIRE_NODE_EVENTS, 3, q->batch, p->num,
-			             wire_buf_head(&q->scratch),
-			             wire_buf_used(&q->scratch));
+		it = ev_batch_item(q, p, recs + i * PVT_EVENT_SIZE, first + i,
+		                   chunk);
 		q->n_batches++;
 		if (it == NULL || ev_push(q, it) != 0) {
 			if (!q->dropping)
@@ -744,23 +768,27 @@ static int ev_ring_name(void *arg, uint32_t id, const char *s)
  * number of records moved. */
 static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e)
 {
+	const pvt_event *at;
 	dmn_ring_news news;
-	uint64_t first, moved = 0;
+	uint64_t moved = 0;
 	uint32_t n;
 
 	if (e->ring.h == NULL || e->refused)
 		return 0;
-	/* the head before the names: every record read has its names */
-	n = dmn_ring_read(&e->ring, q->ring_buf, DMN_EV_BATCH, &first);
+	/* the head before the names: every record peeked has its names;
+	   the records are converted in place, their slots given back
+	   after */
+	n = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
 	if (dmn_ring_names(&e->ring, ev_ring_name, e) != 0)
 		dmn_log(DMN_WARN, "events: proc %llu: names in its ring "
 		        "unreadable", (unsigned long long)p->num);
 	while (n > 0) {
 		moved += n;
 		q->n_events += n;
-		e->next_seq = first + n;
-		ev_batches(q, p, (const char *)q->ring_buf, first, n);
-		n = dmn_ring_read(&e->ring, q->ring_buf, DMN_EV_BATCH, &first);
+		e->next_seq = e->ring.next + n;
+		ev_batches(q, p, (const char *)at, e->ring.next, n);
+		dmn_ring_take(&e->ring, n);
+		n = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
 		(void)dmn_ring_names(&e->ring, ev_ring_name, e);
 	}
 	dmn_ring_news_get(&e->ring, &news);
@@ -859,9 +887,6 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	if (wire_unpack(m, err, errlen, &proc, path, sizeof path, &recs,
 	                &names) != 0)
 		return WIRE_EMALFORMED;
-	if (q->ring_buf == NULL &&
-	    (q->ring_buf = malloc(DMN_EV_BATCH * sizeof *q->ring_buf)) == NULL)
-		return WIRE_ENOMEM;
 	if ((e = ev_proc(q, p->num, 1)) == NULL) {
 		snprintf(err, errlen, "EVENT_RING: out of memory");
 		return WIRE_ENOMEM;
@@ -1052,7 +1077,6 @@ void dmn_ev_free(dmn_sess *s)
 	ev_log_counts(q);
 	dmn_timer_del(q->w->srv->loop, q->timer);
 	dmn_timer_del(q->w->srv->loop, q->ring_timer);
-	free(q->ring_buf);
 	while (q->head != NULL)
 		ev_pop(q);
 	while ((e = q->procs) != NULL) {
