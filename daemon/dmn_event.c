@@ -29,6 +29,8 @@
 #define DMN_EV_PUMP_MS 20         /* retry while the console's queue is full */
 #define DMN_EV_SCRATCH (8u << 20) /* largest packed batch */
 #define DMN_EV_REC_MAX (16u << 20) /* largest spill record accepted */
+#define DMN_EV_POOL 64            /* whole-batch items kept for reuse */
+#define DMN_EV_HDR 32             /* room for a batch's header fields */
 
 /* What a process has sent so far, by its daemon process number. */
 typedef struct dmn_evproc {
@@ -55,6 +57,8 @@ typedef struct dmn_evitem {
 	uint64_t proc;           /* process it is about */
 	int sent;                /* written to the current controller */
 	int once;                /* LOST: written to some controller */
+	int pooled;              /* room for a whole batch: freed into
+				    the queue's pool (ev_item_free) */
 	size_t len;              /* bytes in raw */
 	unsigned char raw[];     /* packed fields */
 } dmn_evitem;
@@ -76,6 +80,8 @@ struct dmn_evq {
 	long timer;              /* pump timer, or 0 */
 	long ring_timer;         /* drain timer while rings are mapped, or 0 */
 	int ring_busy;           /* a ring was DMN_EV_RING_BUSY full: drain soon */
+	dmn_evitem *pool;        /* freed whole-batch items, for reuse */
+	unsigned npool;          /* items in pool */
 	int dropping;            /* the spill file is full (for the log) */
 	uint64_t n_events, n_batches, n_spilled, n_dropped, n_gap, n_acked;
 };
@@ -163,6 +169,20 @@ static dmn_evitem *ev_item(uint32_t type, uint32_t nf, uint64_t batch,
 	it->len = n;
 	memcpy(it->raw, raw, n);
 	return it;
+}
+
+/* Frees it, or keeps it in q's pool when it has room for a whole batch
+ * (a stream of full batches then reuses the same memory instead of
+ * faulting fresh pages in). */
+static void ev_item_free(dmn_evq *q, dmn_evitem *it)
+{
+	if (it->pooled && q->npool < DMN_EV_POOL) {
+		it->next = q->pool;
+		q->pool = it;
+		q->npool++;
+		return;
+	}
+	free(it);
 }
 
 /* Appends it to the memory list. */
@@ -328,7 +348,7 @@ static void ev_refill(dmn_evq *q)
 		if (it == NULL)
 			break;
 		if (q->head != NULL && q->mem + it->len > q->mem_cap) {
-			free(it);
+			ev_item_free(q, it);
 			return;
 		}
 		q->srd += used;
@@ -358,7 +378,7 @@ static int ev_push(dmn_evq *q, dmn_evitem *it)
 		return 0;
 	}
 	rc = ev_spill_add(q, it);
-	free(it);
+	ev_item_free(q, it);
 	if (rc == 0 && e != NULL)
 		e->queued++;
 	return rc == 0 ? 0 : 1;
@@ -380,7 +400,7 @@ static void ev_pop(dmn_evq *q)
 	if (e != NULL && e->queued > 0)
 		e->queued--;
 	ev_proc_check(q, e);
-	free(it);
+	ev_item_free(q, it);
 }
 
 /* ---- sending ------------------------------------------------------------- */
@@ -527,7 +547,7 @@ static int ev_fix_write(void *data, const char *buf, size_t len)
 static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, const char *recs,
                                  uint64_t first, uint64_t n)
 {
-	unsigned char hdr[32];
+	unsigned char hdr[DMN_EV_HDR];
 	ev_fix f = {hdr, 0, sizeof hdr};
 	msgpack_packer pk;
 	dmn_evitem *it;
@@ -538,11 +558,22 @@ static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, const char *recs,
 	msgpack_packer_init(&pk, &f, ev_fix_write);
 	if (msgpack_pack_uint64(&pk, q->batch + 1) ||
 	    msgpack_pack_uint64(&pk, p->num) ||
-	    msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE) ||
-	    (it = malloc(sizeof *it + f.len + (size_t)n * WIRE_EV_SIZE)) ==
-	        NULL)
+	    msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE))
+		return NULL;
+	if (n == DMN_EV_BATCH && q->pool != NULL) {
+		it = q->pool;
+		q->pool = it->next;
+		q->npool--;
+	} else if (n == DMN_EV_BATCH) {
+		it = malloc(sizeof *it + DMN_EV_HDR +
+		            (size_t)DMN_EV_BATCH * WIRE_EV_SIZE);
+	} else {
+		it = malloc(sizeof *it + f.len + (size_t)n * WIRE_EV_SIZE);
+	}
+	if (it == NULL)
 		return NULL;
 	memset(it, 0, sizeof *it);
+	it->pooled = n == DMN_EV_BATCH;
 	it->type = WIRE_NODE_EVENTS;
 	it->nf = 3;
 	it->batch = ++q->batch;
@@ -1070,6 +1101,7 @@ int dmn_ev_new(dmn_work *w, dmn_sess *s)
 void dmn_ev_free(dmn_sess *s)
 {
 	dmn_evq *q = s != NULL ? s->evq : NULL;
+	dmn_evitem *it;
 	dmn_evproc *e;
 
 	if (q == NULL)
@@ -1087,6 +1119,10 @@ void dmn_ev_free(dmn_sess *s)
 	if (q->sfd >= 0) {
 		close(q->sfd);
 		unlink(q->spath);
+	}
+	while ((it = q->pool) != NULL) {
+		q->pool = it->next;
+		free(it);
 	}
 	wire_buf_destroy(&q->scratch);
 	free(q);
