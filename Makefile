@@ -62,7 +62,7 @@ HOSTCC ?= cc
 CON_PKGS := readline libssh2 msgpack
 # libclang (the instrumenter): Debian's libclang-dev, LLVM 14 layout.
 LLVM_DIR ?= /usr/lib/llvm-14
-CON_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iwire -Iconsole -Iconsole/ana \
+CON_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iwire -Iconsole $(CON_INCLUDES) \
 	-Iwrappers -Itypedesc -Ibreakpoints -I$(LLVM_DIR)/include \
 	$(shell pkg-config --cflags $(CON_PKGS) 2>/dev/null) \
 	-DPVT_PORT_NAME='"$(HOST_PORT)"' -MMD -MP

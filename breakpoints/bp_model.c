@@ -299,6 +299,7 @@ void bp_build_begin(bp_model *m)
 	for (b = m->head; b != NULL; b = b->next) {
 		bp_unland(b);
 		b->built = 0;
+		b->live = 0;
 	}
 }
 
@@ -354,6 +355,60 @@ int bp_land(bp_model *m, int id, const char *file, int line, const char *func,
 	    (func != NULL && b->at_func == NULL) ||
 	    bp_copy_vars(b, vars, nvars) < 0)
 		return BP_ENOMEM;
+	return 0;
+}
+
+/* Records a live landing. */
+int bp_land_live(bp_model *m, int id, const char *file, int line,
+		 const char *func, int unit)
+{
+	bp *b = bp_find(m, id);
+
+	if (b == NULL)
+		return BP_ENOENT;
+	bp_unland(b);
+	b->at_file = bp_strdup(file);
+	b->at_func = bp_strdup(func);
+	b->at_line = line;
+	b->unit = unit;
+	b->landed = b->live = 1;
+	b->built = 0;
+	if ((file != NULL && b->at_file == NULL) ||
+	    (func != NULL && b->at_func == NULL))
+		return BP_ENOMEM;
+	return 0;
+}
+
+/* The breakpoint numbered id, or NULL with a sentence in err. */
+static bp *bp_find_err(const bp_model *m, int id, char *err, size_t errlen)
+{
+	bp *b = bp_find(m, id);
+
+	if (b == NULL)
+		snprintf(err, errlen, "no breakpoint number %d", id);
+	return b;
+}
+
+/* enable / disable N */
+int bp_set_enabled(bp_model *m, int id, int on, char *err, size_t errlen)
+{
+	bp *b = bp_find_err(m, id, err, errlen);
+
+	if (b == NULL)
+		return BP_ENOENT;
+	b->enabled = on != 0;
+	return 0;
+}
+
+/* ignore N COUNT */
+int bp_set_ignore(bp_model *m, int id, unsigned count, char *err,
+		  size_t errlen)
+{
+	bp *b = bp_find_err(m, id, err, errlen);
+
+	if (b == NULL)
+		return BP_ENOENT;
+	b->ignore = count;
 	return 0;
 }
 

@@ -2,12 +2,14 @@
  * bp_model.h — the console's breakpoint model (console side of
  * breakpoints/; plain C99, no console headers).
  *
- * The user edits a list of static breakpoints: `break FILE:LINE`,
- * `break FUNCTION`, `tbreak`, `delete N`.  Breakpoints are compiled into
- * the program, so each one also remembers whether the last build carries
- * it and, if so, where the instrumenter made it land (the statement it
- * stops before, which may be after the line asked for) and which
- * variables it records.  Breakpoints found in the sources (`#pragma
+ * The user edits a list of breakpoints: `break FILE:LINE`, `break
+ * FUNCTION`, `tbreak`, `delete N`, `disable`, `enable`, `ignore`.  Those
+ * set before a build are compiled into the program, so each one also
+ * remembers whether the last build carries it and, if so, where the
+ * instrumenter made it land (the statement it stops before, which may be
+ * after the line asked for) and which variables it records.  Those set
+ * after the build land on a line probe of that build ("live"): the
+ * console arms them on the nodes, without a new build.  Breakpoints found in the sources (`#pragma
  * paravt break`) are added by the build with ids from the same counter.
  *
  * A record breakpoint (`break FILE:LINE record i,sum`, like DDT's
@@ -45,7 +47,10 @@ typedef struct bp {
 	int line;         /* FILE:LINE's line, 0 for a function */
 	char *func;       /* FUNCTION, or NULL */
 	int temp;         /* tbreak: stops each process once */
-	int enabled;      /* 1 (no disable command yet) */
+	int enabled;      /* 0 after disable: passed over */
+	unsigned ignore;  /* stops still to pass over (ignore N COUNT) */
+	int live;         /* landed on a line probe of the last build (set
+			     after it): armed through the nodes */
 	int from_pragma;  /* found as #pragma paravt break by the build */
 	unsigned hits;    /* stops seen since it was set */
 	int built;        /* compiled into the last build */
@@ -115,6 +120,20 @@ void bp_build_begin(bp_model *m);
 int bp_land(bp_model *m, int id, const char *file, int line, const char *func,
 	    int unit, int temp, int from_pragma, const bp_var *vars,
 	    size_t nvars);
+
+/* Records that breakpoint id, set after the build, stops at the line
+ * probe of file:line in func (unit) of that build.  0, BP_ENOENT or
+ * BP_ENOMEM. */
+int bp_land_live(bp_model *m, int id, const char *file, int line,
+		 const char *func, int unit);
+
+/* enable / disable N: 0 or BP_ENOENT with err. */
+int bp_set_enabled(bp_model *m, int id, int on, char *err, size_t errlen);
+
+/* ignore N COUNT: the next COUNT stops are passed over.  0 or BP_ENOENT
+ * with err. */
+int bp_set_ignore(bp_model *m, int id, unsigned count, char *err,
+		  size_t errlen);
 
 /* Counts a stop at breakpoint id.  Returns the breakpoint (borrowed), or
  * NULL if it is not in the list (deleted after the build). */

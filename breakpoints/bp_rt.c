@@ -7,7 +7,7 @@
  *      stops (unit->sent), and remembers the unit in a small registry so
  *      that INSPECTs can name its table by id;
  *   2. sends BP_HIT(proc, bp, file, line, func, unit id, vars, stack);
- *   3. serves the daemon until it says RESUME for this process:
+ *   3. serves the daemon until it says RESUME or STEP for this process:
  *        INSPECT(proc, req, table, request) -> VALUE(proc, req, 1, value)
  *        with the value serialised by td_serve, or VALUE(proc, req, 0,
  *        "sentence") when the request cannot be served;
@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bp_live.h"
 #include "paravt_rt.h"
 #include "rt_core.h"
 #include "rt_event.h"
@@ -302,15 +303,31 @@ static int bp_unexpected(const wire_msg *m)
 	return pvt__rt_push();
 }
 
-/* Handles one message at a breakpoint: 1 to resume, 0 to go on waiting,
- * or an error (the task is then detached). */
-static int bp_handle(const wire_msg *m)
+/* Handles STEP like RESUME, with the step's mode (bp_live.c). */
+static int bp_step(const wire_msg *m)
+{
+	uint64_t proc, mode, arg;
+	char err[200];
+
+	if (wire_unpack(m, err, sizeof err, &proc, &mode, &arg) != 0 ||
+	    proc != pvt__rt_proc() || pvt__bl_step((int)mode) != 0) {
+		(void)wire_peer_send_error(pvt__rt_peer(), WIRE_EMALFORMED,
+		                           m->seq, "bad STEP");
+		return pvt__rt_push() < 0 ? WIRE_EIO : 0;
+	}
+	return 1;
+}
+
+/* See bp_live.h. */
+int pvt__bp_handle(const wire_msg *m)
 {
 	switch (m->type) {
 	case WIRE_INSPECT:
 		return bp_inspect(m);
 	case WIRE_RESUME:
 		return bp_resume(m);
+	case WIRE_STEP:
+		return bp_step(m);
 	case WIRE_BYE:
 	case WIRE_ERROR:
 		bp_daemon_quit(m);
@@ -340,7 +357,7 @@ static void bp_serve(void)
 			pvt__rt_detach(why);
 			return;
 		}
-		if (bp_handle(&m) != 0)
+		if (pvt__bp_handle(&m) != 0)
 			return;
 	}
 }
@@ -354,6 +371,9 @@ void para_vt_break(pvt_unit *unit, uint32_t bp, const char *file, int line,
 	pvt__rt_stack_break(func, file, line);
 	if (pvt__rt_peer() == NULL || unit == NULL)
 		return;
+	if (bp == PVT_BP_LIVE)
+		bp = pvt__bl_reason();
+	pvt__bl_stopped(line);
 	pvt__ev_break_begin(bp, file, func, line); /* BREAK_START, flush */
 	bp_register(unit);
 	if (!unit->sent && unit->table != NULL) {

@@ -11,7 +11,7 @@
 #              every port, built exactly as the daemon builds one);
 #              build/tests/rt_fakedmn (host: the daemon's side, for
 #              tests/integration/70-runtime-bp.sh).
-BP_NODE_SRCS := breakpoints/bp_rt.c
+BP_NODE_SRCS := breakpoints/bp_rt.c breakpoints/bp_live.c
 PVT_LIB := $(B)/lib/libparavt.a
 PVT_HEADERS := $(B)/include/paravt_rt.h $(B)/include/td.h
 PVT_LIB_SRCS := $(PVT_RT_SRCS) $(BP_NODE_SRCS) $(WIRE_SRCS) $(TD_NODE_SRCS)

@@ -22,6 +22,10 @@
  *         para_vt_fn_exit("f", "foo.c", 20);
  *     ... and each statement of a block by
  *         pvt__line = 17;
+ *         if (*pvt__armp && para_vt_line(&pvt__unit, "foo.c", 17)) {
+ *             pvt_var pvt__v[] = { ...the variables in scope... };
+ *             para_vt_break(&pvt__unit, PVT_BP_LIVE, "foo.c", 17, "f",
+ *                           pvt__v, 2); }
  *     ... and a breakpoint at line 17 inserts, before that statement,
  *         { pvt_var pvt__v[] = { {"x", 3, &x, PVT_LOCAL}, ... };
  *           para_vt_break(&pvt__unit, 1, "foo.c", 17, "f", pvt__v, 2); }
@@ -88,6 +92,30 @@ void para_vt_fn_exit(const char *func, const char *file, int line);
  * report and `where` read it).  One variable for the process: threads
  * that run instrumented code at once share it. */
 extern volatile int pvt__line;
+
+/* Line probe template (live breakpoints, stepping, interrupts; see
+ * wrappers/pvt_ctl.h).  *pvt__armp is zero unless the daemon or a step
+ * wants this process to look at its statements; para_vt_line then says
+ * whether it stops before this one (the generated code calls
+ * para_vt_break with PVT_BP_LIVE when it does). */
+extern volatile uint32_t *pvt__armp;
+int para_vt_line(pvt_unit *unit, const char *file, int line);
+
+/* The bp of a stop para_vt_line decided (the runtime reports which live
+ * breakpoint, or 0 for a step or an interrupt). */
+#define PVT_BP_LIVE 0xffffffffu
+
+/* Live breakpoint flags (BP_SET / BP_TABLE entries). */
+#define PVT_BPF_ENABLED 0x1u
+#define PVT_BPF_TEMP 0x2u /* the console deletes it at its first hit */
+
+/* How a stopped process goes on (STEP's mode). */
+enum pvt_step {
+	PVT_STEP_STEP = 1,   /* stop at the next statement, into calls */
+	PVT_STEP_NEXT = 2,   /* ... in this function or its callers */
+	PVT_STEP_FINISH = 3, /* ... once this function has returned */
+	PVT_STEP_UNTIL = 4   /* as next, but past this line (loops run on) */
+};
 
 /* Breakpoint template.  Tells the daemon where the task stopped and which
  * variables are in scope (sending the unit's type table first if this

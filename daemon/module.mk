@@ -6,8 +6,16 @@
 # PORT_NAME, PVM_ARCH, PVM_CFLAGS, PVM_LIBS, PORT_NATIVE, SYSROOT: the target
 # libraries of an emulated port, whose pvmd and pvmgs REXEC runs) as C strings.  It is rewritten on every make but replaced only
 # when its text changes, so nothing is rebuilt needlessly.
-DAEMON_SRCS := $(wildcard daemon/*.c)
-DAEMON_OBJS := $(DAEMON_SRCS:%.c=$(B)/obj/%.o)
+#
+# One static library per room (daemon/README), linked top to bottom:
+#   main.c → relay → work → conn
+# (tests/tools/layers.sh checks the includes and the calls).
+DMN_ROOMS := relay work conn
+$(foreach r,$(DMN_ROOMS),$(eval DMN_$(r)_OBJS := \
+	$(patsubst %.c,$$(B)/obj/%.o,$(wildcard daemon/$(r)/*.c))))
+DMN_LIBS = $(foreach r,$(DMN_ROOMS),$(B)/lib/libdmn_$(r).a)
+DAEMON_SRCS := daemon/main.c $(foreach r,$(DMN_ROOMS),$(wildcard daemon/$(r)/*.c))
+DAEMON_OBJS = $(DAEMON_SRCS:%.c=$(B)/obj/%.o)
 DAEMON_BIN := $(B)/bin/paravtd
 PORTCONF_H := $(B)/include/pvt_portconf.h
 NODE_TARGETS += $(DAEMON_BIN)
@@ -18,8 +26,9 @@ pvt_hash := \#
 pvt_cstr = $(subst ",\",$(subst \,\\,$(strip $(1))))
 pvt_conf_line = '$(subst ','\'',$(pvt_hash)define $(1) "$(call pvt_cstr,$(2))")'
 
-$(DAEMON_OBJS): NODE_CFLAGS += -I$(B)/include -Iwrappers
-$(B)/obj/daemon/dmn_port.o: $(PORTCONF_H)
+$(DAEMON_OBJS): NODE_CFLAGS += -I$(B)/include -Iwrappers \
+	$(foreach r,$(DMN_ROOMS),-Idaemon/$(r))
+$(B)/obj/daemon/work/dmn_port.o: $(PORTCONF_H)
 
 $(PORTCONF_H): FORCE_PORTCONF
 	$(Q)mkdir -p $(dir $@)
@@ -42,6 +51,14 @@ $(PORTCONF_H): FORCE_PORTCONF
 .PHONY: FORCE_PORTCONF
 FORCE_PORTCONF:
 
-$(DAEMON_BIN): $(DAEMON_OBJS) $(WIRE_LIB)
+define dmn_room_lib
+$$(B)/lib/libdmn_$(1).a: $$(DMN_$(1)_OBJS)
+	$$(Q)mkdir -p $$(dir $$@)
+	$$(call say,AR,$$@)rm -f $$@ && $$(AR) rcs $$@ $$(DMN_$(1)_OBJS)
+endef
+$(foreach r,$(DMN_ROOMS),$(eval $(call dmn_room_lib,$(r))))
+
+$(DAEMON_BIN): $(B)/obj/daemon/main.o $(DMN_LIBS) $(WIRE_LIB)
 	$(Q)mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $(DAEMON_OBJS) $(WIRE_LIB) $(MSGPACK_LIBS)
+	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $(B)/obj/daemon/main.o \
+		$(DMN_LIBS) $(WIRE_LIB) $(MSGPACK_LIBS)

@@ -64,4 +64,9 @@ say "stopping the daemons"
 sh "$TOP/tests/demo_pvm.sh"
 rc=$?
 [ $rc -eq 77 ] && rc=0 # skipped (not root, no namespaces): said why
+[ $rc -eq 0 ] || exit $rc
+# Part three: a traced run predicted for another machine.
+sh "$TOP/tests/demo_predict.sh"
+rc=$?
+[ $rc -eq 77 ] && rc=0
 exit $rc

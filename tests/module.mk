@@ -5,7 +5,7 @@ TEST_BINS :=
 FUZZ_BINS :=
 BENCH_BINS :=
 TESTCC ?= cc
-TEST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Iwire -Iconsole \
+TEST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Iwire -Iconsole $(CON_INCLUDES) \
 	$(shell pkg-config --cflags msgpack cmocka 2>/dev/null) -MMD -MP
 
 include tests/unit/module.mk
@@ -36,3 +36,10 @@ check-only: all test-bins
 demo: deps
 	$(Q)$(MAKE) all nodes
 	$(Q)tests/demo.sh
+
+# The prediction's validation against real reruns (issue 15): about two
+# minutes, root, network namespaces, cgroup v1 cpu, tc and Open MPI;
+# not part of check.
+.PHONY: validate
+validate: all
+	$(Q)tests/predict/validate.sh

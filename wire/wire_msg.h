@@ -72,6 +72,12 @@
 	X(98, INSPECT, "proc:u req:u table:u request:o")                       \
 	X(99, VALUE, "proc:u req:u ok:b value:o")                              \
 	X(100, RESUME, "proc:u")                                               \
+	X(101, CTL_PAGE, "proc:u path:s")                                      \
+	X(102, BP_SET, "gen:u bps:o")                                          \
+	X(103, BP_TABLE_GET, "proc:u")                                         \
+	X(104, BP_TABLE, "proc:u gen:u bps:o")                                 \
+	X(105, STOP, "proc:u")                                                 \
+	X(106, STEP, "proc:u mode:u arg:u")                                    \
 	X(112, EVENTS, "proc:u first:u count:u records:d")                     \
 	X(113, EVENT_STRINGS, "proc:u first:u strings:A")                      \
 	X(114, EVENT_RING, "proc:u path:s records:u names:u")                  \

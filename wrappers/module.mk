@@ -50,12 +50,12 @@ $(B)/include/pvt_event.h: wrappers/pvt_event.h
 # The event sink: the daemon's side of the task socket for the tests,
 # built for every port (records are native).  Uses the wire library
 # inside libparavt.a, and the daemon's ring reader (dmn_ring.c) for -r.
-$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers -Idaemon
-$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/obj/daemon/dmn_ring.o \
+$(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers -Idaemon/relay
+$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/obj/daemon/relay/dmn_ring.o \
 		$(B)/lib/libparavt.a
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< \
-		$(B)/obj/daemon/dmn_ring.o $(B)/lib/libparavt.a $(MSGPACK_LIBS)
+		$(B)/obj/daemon/relay/dmn_ring.o $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 
 # MPI (host port, Open MPI's mpicc).
 MPICC ?= mpicc
@@ -63,7 +63,7 @@ ifeq ($(PORT),$(HOST_PORT))
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 PVT_MPI_A := $(B)/lib/libparavt_mpi.a
 PVT_MPI_SO := $(B)/lib/libparavt_mpi.so
-PVT_PIC_SRCS := $(PVT_RT_SRCS) breakpoints/bp_rt.c $(WIRE_SRCS) \
+PVT_PIC_SRCS := $(PVT_RT_SRCS) breakpoints/bp_rt.c breakpoints/bp_live.c $(WIRE_SRCS) \
 	$(TD_NODE_SRCS)
 NODE_TARGETS += $(PVT_MPI_A) $(PVT_MPI_SO)
 

@@ -12,7 +12,9 @@
  *               (para_vt_fn_enter / para_vt_fn_exit)
  *   rt_crash.c  the crash handler (TASK_CRASH, then die of the signal)
  *   rt_start.c  para_vt_start / para_vt_exit
- *   ../breakpoints/bp_rt.c  para_vt_break: BP_HIT, INSPECT, RESUME
+ *   ../breakpoints/bp_rt.c  para_vt_break: BP_HIT, INSPECT, RESUME, STEP
+ *   ../breakpoints/bp_live.c  para_vt_line: the control page, live
+ *               breakpoints, stepping
  *
  * Node side: C99 + POSIX + msgpack-c.
  */
@@ -108,6 +110,9 @@ wire_buf *pvt__rt_scratch_buf(void);
  * last known location, and the current line of the innermost frame. */
 void pvt__rt_stack_break(const char *func, const char *file, int line);
 
+/* Calls active in instrumented functions (also beyond PVT_RT_STACK_MAX). */
+uint32_t pvt__rt_stack_depth(void);
+
 /* The last known location (innermost frame, or the last breakpoint). */
 pvt__rt_loc pvt__rt_stack_last(void);
 
@@ -118,6 +123,13 @@ pvt__rt_loc pvt__rt_stack_last(void);
  * entry.  Allocation-free and async-signal-safe if pk's callback is.
  * 0, or -1 if the packer's callback failed. */
 int pvt__rt_stack_pack(msgpack_packer *pk, uint32_t max, size_t maxstr);
+
+/* ---- live breakpoints (../breakpoints/bp_live.c) ------------------------ */
+
+/* Makes the control page and names it to the daemon (CTL_PAGE), when
+ * the daemon offers "ctl1".  0, or -1 (no live breakpoints: the line
+ * probes stay disarmed). */
+int pvt__bl_start(void);
 
 /* ---- crash handler (rt_crash.c) ---------------------------------------- */
 

@@ -137,6 +137,12 @@ static int rt_frame_line(uint32_t i, uint32_t top)
 }
 
 /* See rt_core.h. */
+/* See rt_core.h. */
+uint32_t pvt__rt_stack_depth(void)
+{
+	return rt_stk.depth;
+}
+
 pvt__rt_loc pvt__rt_stack_last(void)
 {
 	pvt__rt_loc l = rt_stk.last;

@@ -114,6 +114,7 @@ void para_vt_start(void)
 	 * waitpid, only without the location: not worth detaching for. */
 	(void)pvt__rt_crash_install();
 	(void)pvt__ev_init(NULL); /* trace from the start: PROG_START */
+	(void)pvt__bl_start();    /* live breakpoints, when the daemon can */
 }
 
 /* Program exit template (paravt_rt.h). */

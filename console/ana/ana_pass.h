@@ -1,7 +1,7 @@
 /*
  * ana_pass.h — internals shared by the analysis passes (ana_match.c,
- * ana_comp.c, ana_order.c, ana_sort.c; implemented in ana_pass.c).  Not part of the
- * ana.h API.
+ * ana_comp.c, ana_order.c, ana_sort.c; implemented in ana_pass.c,
+ * ana_pass_group.c and ana_pass_walk.c).  Not part of the ana.h API.
  *
  * - Classification of END events: which are point-to-point sends,
  *   receives that got a message, multicasts, synchronising group calls

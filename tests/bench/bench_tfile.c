@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	nb = (uint64_t)(millions * 1e6) / batch;
 	total = nb * batch;
 	snprintf(path, sizeof path, "%s/bench_tfile.%d.pvt", dir, (int)getpid());
-	if (con_tfile_open(path, "bench_tfile", 1, err, sizeof err) < 0) {
+	if (con_tfile_open(path, "bench_tfile", 1, NULL, err, sizeof err) < 0) {
 		fprintf(stderr, "bench_tfile: %s\n", err);
 		return 1;
 	}

@@ -17,13 +17,13 @@ $(BENCH_NAMES:%=build/tests/bench/%): build/tests/bench/%: \
 	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -o $@ $< $(HOST_WIRE_LIB) -lmsgpackc \
 		-lpthread
 
-# Instrumentation speed (console/con_inst*.c, libclang).
+# Instrumentation speed (console/inst/con_inst*.c, libclang).
 BENCH_BINS += build/tests/bench/bench_inst
 TEST_BINS += build/tests/bench/bench_inst
-build/tests/bench/bench_inst: tests/bench/bench_inst.c $(CON_INST_OBJS) \
+build/tests/bench/bench_inst: tests/bench/bench_inst.c $(CON_INST_LIB) \
 		$(HOST_WIRE_LIB)
 	$(Q)mkdir -p $(dir $@)
-	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -Iconsole -o $@ $< $(CON_INST_OBJS) \
+	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) $(CON_INCLUDES) -o $@ $< $(CON_INST_LIB) \
 		$(HOST_WIRE_LIB) -L$(LLVM_DIR)/lib -lclang \
 		-Wl,-rpath,$(LLVM_DIR)/lib
 
@@ -46,14 +46,23 @@ build/tests/bench/bench_ana: tests/bench/bench_ana.c $(ANA_LIB)
 	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -Iconsole/ana -Iwrappers -o $@ $< \
 		$(ANA_LIB) $(ANA_LIBS)
 
-# Trace file write and read throughput (console/con_tfile*.c): linked with
+# Trace file write and read throughput (console/trace/con_tfile*.c): linked with
 # every console object but main.
 BENCH_BINS += build/tests/bench/bench_tfile
 TEST_BINS += build/tests/bench/bench_tfile
 build/tests/bench/bench_tfile: tests/bench/bench_tfile.c \
-		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(CONSOLE_LIBS) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB)
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(CON_CFLAGS) -o $@ $< \
-		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(CONSOLE_LIBS) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS)
+
+# Prediction speed (console/ana/ana_sim.c): a synthetic 64-task trace
+# simulated on a three-level machine, events/s on one core.
+BENCH_BINS += build/tests/bench/bench_sim
+TEST_BINS += build/tests/bench/bench_sim
+build/tests/bench/bench_sim: tests/bench/bench_sim.c $(ANA_LIB)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(BENCH_CFLAGS) -Iconsole/ana -Iwrappers -o $@ $< \
+		$(ANA_LIB) $(ANA_LIBS)

@@ -15,6 +15,9 @@
 # 2d. bench_ana: analysis of a recorded run (matching, compensation,
 #    logical clock, global sort) in events/s over 10 M synthetic events of
 #    64 tasks, and the memory it takes.
+# 2e. bench_sim: performance prediction (paravt predict) in events
+#    simulated per second of CPU over 4 M synthetic events of 64 tasks on a
+#    three-level machine, residual and pure models.
 # 2c. bench_tfile: trace file write and read-back throughput (MB/s,
 #    events/s) and bytes per event, 2 million events in batches of 256.
 # 3. bench_handshake: starts a private paravtd (own HOME, so its own token)
@@ -24,6 +27,9 @@
 # 4. overhead.sh: what a user pays: real programs (MPI and PVM ping-pong,
 #    MPI master/worker) run plainly and traced, alternately,
 #    PARAVT_BENCH_RUNS times each (default 5); medians and ratios.
+# 5. probes.sh: what the line probes of live debugging cost a program
+#    that is not being debugged (a 2-D stencil: plain, instrumented
+#    without probes, with them).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP" || exit 2
@@ -92,6 +98,9 @@ echo
 # 2d. bench_ana: the analysis passes (console/ana), one core.
 "$B/bench_ana" || bench_failed bench_ana $?
 echo
+# 2e. bench_sim: the prediction's simulation (console/ana/ana_sim.c).
+"$B/bench_sim" || bench_failed bench_sim $?
+echo
 
 # 2c. bench_tfile: the console's trace file writer and reader.
 if [ -x "$B/bench_tfile" ]; then
@@ -128,4 +137,6 @@ kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
 dpid=""
 echo
 tests/bench/overhead.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed overhead $?
+echo
+tests/bench/probes.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed probes $?
 finish

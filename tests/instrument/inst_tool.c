@@ -2,8 +2,10 @@
  * inst_tool.c — command-line driver of the instrumenter for the shell
  * tests (tests/integration/25-instrument-*.sh):
  *
- *   inst_tool -o DIR [-b FILE:LINE | -t FILE:LINE | -f FUNC]... SRC...
- *             [-- CFLAG...]
+ *   inst_tool -o DIR [-P] [-b FILE:LINE | -t FILE:LINE | -f FUNC]...
+ *             SRC... [-- CFLAG...]
+ *
+ * -P: no line probes (con_inst_opts.no_probes).
  *
  * Writes every shipped file under DIR (relative names), prints the notes,
  * then one line per landed breakpoint:
@@ -92,6 +94,7 @@ int main(int argc, char **argv)
 	con_bp_spec bps[MAXN];
 	const char *srcs[MAXN], *cflags[MAXN], *dir = NULL;
 	size_t nb = 0, ns = 0, nc = 0;
+	int no_probes = 0;
 	con_inst_opts o;
 	con_inst_result r;
 	char err[1024];
@@ -102,6 +105,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			dir = argv[++i];
+			continue;
+		}
+		if (!strcmp(argv[i], "-P")) {
+			no_probes = 1;
 			continue;
 		}
 		if ((!strcmp(argv[i], "-b") || !strcmp(argv[i], "-t")) &&
@@ -132,6 +139,7 @@ int main(int argc, char **argv)
 	o.nbps = nb;
 	o.next_bp_id = (int)nb + 1;
 	o.build_id = "inst_tool";
+	o.no_probes = no_probes;
 	if (con_inst_run(&o, &r, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
@@ -141,7 +149,7 @@ int main(int argc, char **argv)
 	con_inst_result_free(&r);
 	return i;
 usage:
-	fprintf(stderr, "usage: inst_tool -o DIR [-b FILE:LINE | -t FILE:LINE "
-		"| -f FUNC]... SRC... [-- CFLAG...]\n");
+	fprintf(stderr, "usage: inst_tool -o DIR [-P] [-b FILE:LINE | -t "
+		"FILE:LINE | -f FUNC]... SRC... [-- CFLAG...]\n");
 	return 2;
 }

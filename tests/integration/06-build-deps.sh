@@ -128,12 +128,13 @@ ok "V=1 shows the full commands"
 
 # ---- every rule is quiet --------------------------------------------------
 # A recipe line (tab first, not the continuation of the line before) must
-# start with @, $(Q) or $(call say,...).
+# start with @, $(Q) or $(call say,...) ($$(Q) and $$(call say,...) in a
+# define expanded by $(eval)).
 mkfiles=$(git ls-files Makefile '*module.mk')
 [ "$(echo "$mkfiles" | wc -l)" -gt 5 ] || fail "git ls-files found no module.mk"
 for f in $mkfiles; do
 	awk -v f="$f" '/^\t/ && prev !~ /\\$/ &&
-		$0 !~ /^\t(@|\$\(Q\)|\$\(call say,)/ {
+		$0 !~ /^\t(@|\$\$?\(Q\)|\$\$?\(call say,)/ {
 		print f ":" NR ": " $0 } { prev = $0 }' "$f"
 done >"$T/loud.txt"
 [ ! -s "$T/loud.txt" ] || { cat "$T/loud.txt"; fail "recipe lines that print their command"; }

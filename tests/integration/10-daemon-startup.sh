@@ -31,7 +31,7 @@ expect_grep 'WARNING: listening on 192\.0\.2\.1:0, not on loopback' "$T/out"
 expect_grep '^paravtd: unknown option --bogus$' "$T/out"
 
 "$PARAVTD" --version >"$T/out" 2>&1
-expect_grep '^paravtd 0\.1\.0 \(protocol 3, port linux-x86_64\)$' "$T/out"
+expect_grep "^paravtd 0\.1\.0 \(protocol ${PROTO}, port linux-x86_64\)\$" "$T/out"
 
 "$PARAVTD" --help >"$T/help" 2>&1
 syn=$(MANWIDTH=500 man -l "$TOP/man/paravtd.8" 2>/dev/null | sed -n '/^SYNOPSIS/{n;p;}' | sed 's/^ *//')

@@ -10,7 +10,7 @@ WP=$TOP/build/tests/tools/wirepoke
 "$WP" --exec "$PARAVTD --stdio --name s1 2>$T/s1.err" --token anything \
 	--send PING --send SESSION_OPEN:alice >"$T/out" 2>&1
 cat "$T/out"
-expect_grep '^HELLO version=3 role=daemon node=s1 .*port=linux-x86_64 ' "$T/out"
+expect_grep "^HELLO version=${PROTO} role=daemon node=s1 .*port=linux-x86_64 " "$T/out"
 expect_grep '^AUTH_OK how=transport$' "$T/out"
 expect_grep '^PONG .*clock=ok$' "$T/out"
 expect_grep '^SESSION_OK session=1$' "$T/out"

@@ -10,7 +10,7 @@ start_daemon n1 linux-x86_64
 "$WP" "127.0.0.1:$DPORT_n1" --version 99 --send PING --linger-ms 3000 \
 	>"$T/out" 2>&1
 cat "$T/out"
-expect_grep '^ERROR EVERSION ref=1 protocol version mismatch: peer speaks version 99, this is paravt 0\.1\.0 speaking version 3$' "$T/out"
+expect_grep "^ERROR EVERSION ref=1 protocol version mismatch: peer speaks version 99, this is paravt 0\.1\.0 speaking version ${PROTO}\$" "$T/out"
 expect_grep '^CLOSED$' "$T/out"
 expect_no_grep '^AUTH_OK' "$T/out"
 expect_grep 'EVERSION protocol version mismatch: peer speaks version 99' "$T/n1.log"

@@ -42,7 +42,7 @@ usage=$(grep '^usage:' "$T/err")
 syn=$(groff -mandoc -Tutf8 -P-cbou "$TOP/man/paravt.1" 2>/dev/null |
 	sed -n '/^SYNOPSIS/{n;p;}' | sed 's/^ *//')
 [ "usage: $syn" = "$usage" ] || fail "SYNOPSIS '$syn' differs from usage"
-"$PARAVT" -V | grep -Eq '^paravt [0-9.]+ \(protocol 3\)$' || fail "-V"
+"$PARAVT" -V | grep -Eq "^paravt [0-9.]+ \(protocol ${PROTO}\)\$" || fail "-V"
 "$PARAVT" -h | grep -q -- '--token-file' || fail "-h"
 
 # -e in order, stopping at quit; exit 0 when all succeed.

@@ -27,7 +27,7 @@ check "wrong token (global option)" "authentication failed: bad token" \
 	--token-file "$T/bad.token" -e "node add n1 127.0.0.1:$DPORT_n1"
 
 check "version" \
-	'^paravt: error: node v: protocol version mismatch: peer speaks version 99, this is paravt [0-9.]+ speaking version 3$' \
+	"^paravt: error: node v: protocol version mismatch: peer speaks version 99, this is paravt [0-9.]+ speaking version ${PROTO}\$" \
 	-e "node add v 127.0.0.1:$DPORT_old"
 
 check "nothing listening" '^paravt: error: node z: connect: Connection refused$' \

@@ -86,6 +86,15 @@ run_cmp() {
 	grep -q '^bp 1 walk c const struct cell \* 20 ' "$T/$name.vars" ||
 		{ cat "$T/$name.vars"; fail "$name: table not checked at bp 1"; }
 	ok "$name: same stdout and exit code ($rc1); $(wc -l <"$T/$name.vars") variables checked"
+	# every statement's line probe armed: each stops, same run
+	# shellcheck disable=SC2086
+	RT_STUB_PROBES=1 $pre "$T/$name.inst" >"$T/$name.armed.out" 2>"$T/$name.armed"
+	[ $? = "$rc1" ] || fail "$name: armed probes change the exit code"
+	cmp -s "$T/$name.orig.out" "$T/$name.armed.out" ||
+		fail "$name: armed probes change stdout"
+	n=$(grep -c '^bp 4294967295 ' "$T/$name.armed")
+	[ "$n" -gt 20 ] || { head "$T/$name.armed"; fail "$name: armed probes did not stop ($n)"; }
+	ok "$name: armed line probes: $n variables checked at statements"
 }
 run_cmp host cc ""
 if command -v qemu-s390x >/dev/null 2>&1 && command -v s390x-linux-gnu-gcc >/dev/null 2>&1; then

@@ -62,7 +62,7 @@ R=$T/linux-x86_64.normal
 expect() {
 	grep -qxF -- "$2" "$1" || { cat "$1"; fail "missing line in $1: $2"; }
 }
-expect "$R" 'dmn: HELLO role=task version=3'
+expect "$R" "dmn: HELLO role=task version=${PROTO}"
 expect "$R" 'dmn: TASK_HELLO proc=1 pid=ok'
 expect "$R" 'dmn: TYPE_TABLE proc=1 table=0 build=rt_prog types=13'
 expect "$R" 'dmn: BP_HIT proc=1 bp=1 at rt_prog.c:78 in work table=0'

@@ -6,9 +6,9 @@
 # Needs the daemon's RUN kind "mpi" and its event relay: skipped, saying
 # so, while daemon/ has neither.
 . "$(dirname "$0")/../lib/common.sh"
-grep -q WIRE_NODE_EVENTS "$TOP"/daemon/*.c 2>/dev/null ||
+grep -rq WIRE_NODE_EVENTS "$TOP"/daemon 2>/dev/null ||
 	skip "paravtd does not forward events yet (no NODE_EVENTS in daemon/)"
-grep -q '"mpi"' "$TOP"/daemon/*.c 2>/dev/null ||
+grep -rq '"mpi"' "$TOP"/daemon 2>/dev/null ||
 	skip "paravtd has no RUN kind mpi yet"
 command -v mpirun >/dev/null 2>&1 || skip "no mpirun"
 start_daemon nat linux-x86_64

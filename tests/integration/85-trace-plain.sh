@@ -10,7 +10,7 @@
 # Needs the daemon's event relay (NODE_EVENTS): skipped, saying so, when
 # daemon/ has none yet.
 . "$(dirname "$0")/../lib/common.sh"
-grep -q WIRE_NODE_EVENTS "$TOP"/daemon/*.c 2>/dev/null ||
+grep -rq WIRE_NODE_EVENTS "$TOP"/daemon 2>/dev/null ||
 	skip "paravtd does not forward events yet (no NODE_EVENTS in daemon/)"
 start_daemon nat linux-x86_64
 cd "$T" || fail "cd $T"

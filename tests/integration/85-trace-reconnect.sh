@@ -21,9 +21,9 @@
 # Needs the daemon's RUN kind "pvm" and its event relay: skipped, saying
 # so, while daemon/ has neither.
 . "$(dirname "$0")/../lib/common.sh"
-grep -q WIRE_NODE_EVENTS "$TOP"/daemon/*.c 2>/dev/null ||
+grep -rq WIRE_NODE_EVENTS "$TOP"/daemon 2>/dev/null ||
 	skip "paravtd does not forward events yet (no NODE_EVENTS in daemon/)"
-grep -q '"pvm"' "$TOP"/daemon/*.c 2>/dev/null ||
+grep -rq '"pvm"' "$TOP"/daemon 2>/dev/null ||
 	skip "paravtd has no RUN kind pvm yet"
 start_daemon nat linux-x86_64
 cd "$T" || fail "cd $T"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 85-trace-store.sh — the console's event store (console/con_ev.c,
+# 85-trace-store.sh — the console's event store (console/trace/con_ev.c,
 # con_ev_fmt.c) driven directly by a small C program built here, without
 # daemons (the parts the end-to-end tests cannot force):
 #   - a batch sent again (as to a console that reconnected) is dropped
@@ -187,9 +187,9 @@ int main(void)
 }
 PROG
 # shellcheck disable=SC2046
-cc -std=c11 -D_GNU_SOURCE -Wall -I"$TOP/console" -I"$TOP/wire" \
+cc -std=c11 -D_GNU_SOURCE -Wall -I"$TOP/console/trace" -I"$TOP/console/net" -I"$TOP/wire" \
 	$(pkg-config --cflags msgpack 2>/dev/null) -o "$T/drv" "$T/drv.c" \
-	"$TOP/console/con_ev.c" "$TOP/console/con_ev_fmt.c" "$WIRE_LIB" \
+	"$TOP/console/trace/con_ev.c" "$TOP/console/trace/con_ev_fmt.c" "$WIRE_LIB" \
 	$(pkg-config --libs msgpack 2>/dev/null || echo -lmsgpackc) \
 	2>"$T/cc.err" || { cat "$T/cc.err"; fail "driver does not build"; }
 "$T/drv" >"$T/out" || { cat "$T/out"; fail "driver failed"; }

@@ -10,7 +10,7 @@
 #   - `open OUT` + `info procs`: the master is waiting in pvm_master.c,
 #     each worker's last location is in pvm_worker.c.
 . "$(dirname "$0")/../lib/common.sh"
-grep -q '"pvm"' "$TOP"/daemon/*.c 2>/dev/null ||
+grep -rq '"pvm"' "$TOP"/daemon 2>/dev/null ||
 	skip "paravtd has no RUN kind pvm yet"
 [ -x /usr/lib/pvm3/lib/pvmd ] || [ -x /usr/bin/pvmd ] || [ -e /usr/lib/pvm3 ] ||
 	skip "PVM is not installed"

@@ -26,7 +26,7 @@
 #   - a write error mid-run (file size limit) is reported once, the run
 #     goes on, and the part written is read.
 . "$(dirname "$0")/../lib/common.sh"
-grep -q '"pvm"' "$TOP"/daemon/*.c 2>/dev/null ||
+grep -rq '"pvm"' "$TOP"/daemon 2>/dev/null ||
 	skip "paravtd has no RUN kind pvm yet"
 [ -x /usr/lib/pvm3/lib/pvmd ] || [ -x /usr/bin/pvmd ] || [ -e /usr/lib/pvm3 ] ||
 	skip "PVM is not installed"

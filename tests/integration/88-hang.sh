@@ -24,7 +24,7 @@
 #      held by it at the MPI_Barrier line (mpirun itself has no events and
 #      does not keep the watchdog quiet).
 . "$(dirname "$0")/../lib/common.sh"
-grep -q WIRE_NODE_EVENTS "$TOP"/daemon/*.c 2>/dev/null ||
+grep -rq WIRE_NODE_EVENTS "$TOP"/daemon 2>/dev/null ||
 	skip "paravtd does not forward events yet"
 [ -e /usr/lib/pvm3 ] || skip "PVM is not installed"
 start_daemon nat linux-x86_64

@@ -19,7 +19,7 @@
 #   - headless Chromium renders r.html: the screenshot is a PNG with many
 #     distinct colours (a blank page has one).
 . "$(dirname "$0")/../lib/common.sh"
-grep -q WIRE_NODE_EVENTS "$TOP"/daemon/*.c 2>/dev/null ||
+grep -rq WIRE_NODE_EVENTS "$TOP"/daemon 2>/dev/null ||
 	skip "paravtd does not forward events yet (no NODE_EVENTS in daemon/)"
 [ -x /usr/lib/pvm3/lib/pvmd ] || [ -x /usr/bin/pvmd ] || [ -e /usr/lib/pvm3 ] ||
 	skip "PVM is not installed"

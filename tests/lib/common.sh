@@ -8,6 +8,8 @@
 # or interruption alike.
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+# The protocol version this tree speaks (wire/wire.h).
+PROTO=$(sed -n 's/^#define WIRE_PROTO_VERSION //p' "$TOP/wire/wire.h")
 HOST_BIN=$TOP/build/linux-x86_64/bin
 PARAVT=$HOST_BIN/paravt
 PARAVTD=$HOST_BIN/paravtd

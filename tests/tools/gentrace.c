@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: gentrace FILE ROUNDTRIPS\n");
 		return 2;
 	}
-	if (con_tfile_open(argv[1], "gentrace", 1, err, sizeof err) != 0) {
+	if (con_tfile_open(argv[1], "gentrace", 1, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "gentrace: %s\n", err);
 		return 1;
 	}

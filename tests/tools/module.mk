@@ -16,11 +16,11 @@ GENTRACE := build/tests/tools/gentrace
 TEST_BINS += $(GENTRACE)
 
 $(GENTRACE): tests/tools/gentrace.c \
-		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(CONSOLE_LIBS) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB)
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
-		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(CONSOLE_LIBS) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS) \
 		$(UNIT_LIBS)
 

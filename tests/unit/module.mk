@@ -13,24 +13,22 @@ $(UNIT_BINS): build/tests/unit/%: tests/unit/%.c $(HOST_WIRE_LIB)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(HOST_WIRE_LIB) \
 		$(UNIT_LIBS)
 
-# The instrumenter (console/con_inst*.c): linked with the console objects
+# The instrumenter (console/inst/con_inst*.c): linked with the console objects
 # it needs, libclang (rpath) and the host wire library (wire_buf).
-CON_INST_OBJS = $(patsubst %.c,build/console/obj/%.o,\
-	$(wildcard console/con_inst*.c))
 TEST_BINS += build/tests/unit/test_con_inst
 
-build/tests/unit/test_con_inst: tests/unit/test_con_inst.c $(CON_INST_OBJS) \
+build/tests/unit/test_con_inst: tests/unit/test_con_inst.c $(CON_INST_LIB) \
 		$(HOST_WIRE_LIB)
 	$(Q)mkdir -p $(dir $@)
-	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(CON_INST_OBJS) \
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(CON_INST_LIB) \
 		$(HOST_WIRE_LIB) $(UNIT_LIBS) -L$(LLVM_DIR)/lib -lclang \
 		-Wl,-rpath,$(LLVM_DIR)/lib
 
 # inst_tool: command-line driver of the instrumenter for the shell tests.
-build/tests/inst_tool: tests/instrument/inst_tool.c $(CON_INST_OBJS) \
+build/tests/inst_tool: tests/instrument/inst_tool.c $(CON_INST_LIB) \
 		$(HOST_WIRE_LIB)
 	$(Q)mkdir -p $(dir $@)
-	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(CON_INST_OBJS) $(HOST_WIRE_LIB) \
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -o $@ $< $(CON_INST_LIB) $(HOST_WIRE_LIB) \
 		-L$(LLVM_DIR)/lib -lclang -Wl,-rpath,$(LLVM_DIR)/lib
 TEST_BINS += build/tests/inst_tool
 
@@ -45,7 +43,8 @@ $(ANA_STATS_TESTS): build/tests/unit/%: tests/unit/%.c $(ANA_LIB)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
-# The wait-for graph and deadlock detection (console/ana/ana_hang.c).
+# The wait-for graph, deadlock detection and the report
+# (console/ana/ana_hang.c, ana_hang_text.c).
 TEST_BINS += build/tests/unit/test_ana_hang
 
 build/tests/unit/test_ana_hang: tests/unit/test_ana_hang.c $(ANA_LIB)
@@ -80,15 +79,15 @@ build/tests/unit/test_ana_comm: tests/unit/test_ana_comm.c $(ANA_LIB)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
-# The console's clock registry (console/con_clk.c) with the real clock fit;
+# The console's clock registry (console/net/con_clk.c) with the real clock fit;
 # the test stands in for the trace file hook.
 TEST_BINS += build/tests/unit/test_con_clk
 
 build/tests/unit/test_con_clk: tests/unit/test_con_clk.c \
-		build/console/obj/console/con_clk.o $(ANA_LIB)
+		$(CON_NET_LIB) $(ANA_LIB)
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
-		build/console/obj/console/con_clk.o $(ANA_LIB) $(ANA_LIBS) \
+		$(CON_NET_LIB) $(ANA_LIB) $(ANA_LIBS) \
 		$(UNIT_LIBS)
 
 # The console's breakpoint model (breakpoints/bp_model.c), alone.
@@ -100,15 +99,24 @@ build/tests/unit/test_bp_model: tests/unit/test_bp_model.c \
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Ibreakpoints -o $@ $< breakpoints/bp_model.c \
 		$(UNIT_LIBS)
 
-# The trace file writer and reader (console/con_tfile*.c): linked with
+# The trace file writer and reader (console/trace/con_tfile*.c): linked with
 # every console object but main.
 TEST_BINS += build/tests/unit/test_con_tfile
 
 build/tests/unit/test_con_tfile: tests/unit/test_con_tfile.c \
-		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(CONSOLE_LIBS) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB)
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< \
-		$(filter-out %/con_main.o,$(CONSOLE_OBJS)) $(ANA_LIB) \
+		$(CONSOLE_LIBS) \
 		$(TD_CON_LIB) $(HOST_WIRE_LIB) $(CON_LIBS) $(ANA_LIBS) \
 		$(UNIT_LIBS)
+
+# Performance prediction: the machine file and the simulation
+# (console/ana/ana_sim_mach.c, ana_sim.c).
+TEST_BINS += build/tests/unit/test_ana_sim
+
+build/tests/unit/test_ana_sim: tests/unit/test_ana_sim.c $(ANA_LIB)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
+		$(ANA_LIBS) $(UNIT_LIBS)

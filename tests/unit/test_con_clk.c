@@ -1,10 +1,10 @@
 /*
  * test_con_clk.c — unit tests of the console's clock registry
- * (console/con_clk.c) with the real clock fit (libpvtana.a): samples kept
- * per node in order, the model of a node whose clock runs a known offset
- * ahead, a model fitted again after new samples, the cap on samples that
- * keeps the first ones, forget and reset, and the trace file hook called
- * once per sample (a stand-in for con_tfile.c counts the calls).
+ * (console/net/con_clk.c) with the real clock fit (libpvtana.a): samples
+ * kept per node in order, the model of a node whose clock runs a known
+ * offset ahead, a model fitted again after new samples, the cap on
+ * samples that keeps the first ones, forget and reset, and the listener
+ * (the trace file writer's place, con_clk_listen) told once per sample.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,13 +14,12 @@
 #include <cmocka.h>
 
 #include "con_clk.h"
-#include "con_tfile.h"
 #include "wire.h"
 
-static int ut_tfile_calls; /* con_tfile_clock calls seen */
+static int ut_tfile_calls; /* listener calls seen */
 
 /* Stand-in for the trace file writer: counts the samples it is given. */
-void con_tfile_clock(const char *node, const ana_clock_sample *s)
+static void ut_listener(const char *node, const ana_clock_sample *s)
 {
 	(void)node;
 	(void)s;
@@ -44,11 +43,12 @@ static int ut_setup(void **state)
 {
 	(void)state;
 	con_clk_reset();
+	con_clk_listen(ut_listener);
 	ut_tfile_calls = 0;
 	return 0;
 }
 
-/* Samples stay per node, oldest first; each one reaches the file hook. */
+/* Samples stay per node, oldest first; each one reaches the listener. */
 static void test_samples_per_node(void **state)
 {
 	const ana_clock_sample *s;

@@ -270,10 +270,25 @@ static void test_rel_cflag(void **state)
 	con_inst_result_free(&r);
 }
 
+/* 1 if the statement of line in data is right after its line template
+ * and line probe ("pvt__line = N; if (*pvt__armp ...) { ... } STMT"). */
+static int probed(const char *data, int line, const char *stmt)
+{
+	char mark[64], tail[256];
+	const char *m, *t;
+
+	snprintf(mark, sizeof mark, "pvt__line = %d; if (*pvt__armp && ", line);
+	snprintf(tail, sizeof tail, ", %d, \"f\", pvt__v, 1); } %s", line, stmt);
+	m = strstr(data, mark);
+	t = m ? strstr(m, tail) : NULL;
+	return t != NULL && memchr(m, '\n', (size_t)(t - m)) == NULL;
+}
+
 /* Breakpoints on a statement after a case or goto label land after the
  * label (a jump to the label must reach them); so does the statement line
- * template (pvt__line = N), before the breakpoint, and every statement of
- * a block has one (declarations and empty statements do not). */
+ * template (pvt__line = N) and the line probe, before the breakpoint, and
+ * every statement of a block or a body without braces has them
+ * (declarations and empty statements do not). */
 static void test_labels(void **state)
 {
 	con_bp_spec bps[] = {{1, "labels.c", 6, NULL, 0},
@@ -285,15 +300,51 @@ static void test_labels(void **state)
 	assert_int_equal(bp_by_id(&r, 1)->line, 6);
 	assert_int_equal(bp_by_id(&r, 2)->line, 15);
 	assert_non_null(strstr(source_of(&r)->data,
-			       "case 1:\n\t\tpvt__line = 6; { pvt_var"));
+			       "case 1:\n\t\tpvt__line = 6; if (*pvt__armp && "
+			       "para_vt_line(&pvt__unit, "));
 	assert_non_null(strstr(source_of(&r)->data,
-			       "done:\n\tpvt__line = 15; { pvt_var"));
-	assert_non_null(strstr(source_of(&r)->data, "pvt__line = 4; switch"));
-	assert_non_null(strstr(source_of(&r)->data, "pvt__line = 7; break;"));
+			       "done:\n\tpvt__line = 15; if (*pvt__armp && "));
+	/* the line probe comes first, then the breakpoint's block */
 	assert_non_null(strstr(source_of(&r)->data,
-			       "default:\n\t\tpvt__line = 9; x--;"));
-	assert_non_null(strstr(source_of(&r)->data, "pvt__line = 13; x = 5;"));
+			       ", 6, \"f\", pvt__v, 1); } { pvt_var pvt__v[] = "));
+	assert_true(probed(source_of(&r)->data, 4, "switch"));
+	assert_true(probed(source_of(&r)->data, 7, "break;"));
+	assert_non_null(strstr(source_of(&r)->data,
+			       "default:\n\t\tpvt__line = 9; if (*pvt__armp"));
+	assert_true(probed(source_of(&r)->data, 9, "x--;"));
+	assert_true(probed(source_of(&r)->data, 13, "x = 5;"));
+	/* every probe is a site of the result, in source order */
+	assert_int_equal(r.nsites, 8);
+	assert_int_equal(r.sites[0].line, 4);
+	assert_int_equal(r.sites[5].line, 12);
+	assert_int_equal(r.sites[7].line, 15);
+	/* the body of "if (x)" gets braces around its probe and itself */
+	assert_non_null(strstr(source_of(&r)->data,
+			       "if (x)\n\t\t{ pvt__line = 12; if (*pvt__armp"));
+	assert_true(probed(source_of(&r)->data, 12, "goto done; }"));
+	assert_string_equal(r.funcs[r.sites[0].func], "f");
 	assert_null(r.notes);
+	con_inst_result_free(&r);
+}
+
+/* A source that defines feature-test macros before any header gets the
+ * runtime's header after them (a system header before them would fix
+ * the features too early), with #line directives that keep its lines. */
+static void test_feature_macros(void **state)
+{
+	con_inst_result r;
+	const char *d;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(run1(DIR "feature.c", NULL, 0, &r, err, sizeof err), 0);
+	d = source_of(&r)->data;
+	assert_non_null(strstr(d, "#define _DEFAULT_SOURCE 1\n"
+			       "#include \"paravt_rt.h\"\n"
+			       "static pvt_unit pvt__unit;\n#line 4 \""));
+	assert_true(strstr(d, "#line 1 \"") == d);
+	assert_true(strstr(d, "#define _POSIX_C_SOURCE") <
+		    strstr(d, "#include \"paravt_rt.h\""));
 	con_inst_result_free(&r);
 }
 
@@ -355,6 +406,7 @@ int main(void)
 	    cmocka_unit_test(test_errors),    cmocka_unit_test(test_templates),
 	    cmocka_unit_test(test_headers),   cmocka_unit_test(test_rel_cflag),
 	    cmocka_unit_test(test_labels),    cmocka_unit_test(test_lines),
+	    cmocka_unit_test(test_feature_macros),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

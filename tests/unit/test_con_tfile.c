@@ -106,7 +106,7 @@ static void ut_write(const char *path)
 	int i, p;
 
 	con_ev_reset(); /* open writes what the store holds: nothing */
-	assert_int_equal(con_tfile_open(path, "unit test", 1, err, sizeof err),
+	assert_int_equal(con_tfile_open(path, "unit test", 1, NULL, err, sizeof err),
 			 0);
 	assert_true(con_tfile_active());
 	assert_string_equal(con_tfile_path(), path);
@@ -211,7 +211,7 @@ static void test_open_mid_run(void **state)
 	for (k = 0; k < 3; k++)
 		tcon[k] = con_ev_get(k)->t_con_ns;
 	ut_path("mid.pvt", path, sizeof path);
-	assert_int_equal(con_tfile_open(path, "mid", 1, err, sizeof err), 0);
+	assert_int_equal(con_tfile_open(path, "mid", 1, NULL, err, sizeof err), 0);
 	assert_int_equal(con_tfile_close("off", 0, err, sizeof err), 0);
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,
 					sizeof err), 5);
@@ -422,17 +422,17 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(err, "is not a paravt trace file"));
 	free(d);
 	/* an existing file, a second open, a load while writing */
-	assert_true(con_tfile_open(path, "x", 0, err, sizeof err) < 0);
+	assert_true(con_tfile_open(path, "x", 0, NULL, err, sizeof err) < 0);
 	assert_non_null(strstr(err, "--force overwrites it"));
-	assert_int_equal(con_tfile_open(path, "x", 1, err, sizeof err), 0);
+	assert_int_equal(con_tfile_open(path, "x", 1, NULL, err, sizeof err), 0);
 	assert_true(con_tfile_open(ut_path("o.pvt", other, sizeof other), "x",
-				   1, err, sizeof err) < 0);
+				   1, NULL, err, sizeof err) < 0);
 	assert_non_null(strstr(err, "already writing"));
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,
 					sizeof err), WIRE_ESTATE);
 	assert_int_equal(con_tfile_close("off", 0, err, sizeof err), 0);
 	/* a write error closes the file, reported once */
-	assert_true(con_tfile_open("/dev/full", "x", 1, err, sizeof err) < 0);
+	assert_true(con_tfile_open("/dev/full", "x", 1, NULL, err, sizeof err) < 0);
 	assert_non_null(strstr(err, "No space left on device"));
 	assert_false(con_tfile_active());
 	assert_null(con_tfile_take_error());

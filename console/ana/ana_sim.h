@@ -1,0 +1,214 @@
+/*
+ * ana_sim.h — performance prediction from a trace (issue 15): what the
+ * recorded run would take on another machine.
+ *
+ * The machine (ana_sim_mach.c) is the multi-level model of Klinov's DVM
+ * predictor: nodes with a CPU speed relative to the traced node and a
+ * number of cores (processes that run at once at full speed; more
+ * processes than cores share them), the mapping of the trace's processes
+ * to nodes, and any number of network levels, each with a latency, a
+ * time per byte (or a bandwidth) and a number of parallel links.  Level 0
+ * joins the processes of one node; level 1 joins nodes; a node may name
+ * its groups from the innermost out ("group rack0 room1"): two nodes talk
+ * over level 1 + k, k the first place from which on their groups agree
+ * (same rack: level 1, same room: level 2, else level 3), never above
+ * the top level.  Its text form is paravt-machine(5): ana_sim_parse reads it
+ * (errors give FILE:LINE:COL), ana_sim_format writes it, ana_sim_describe
+ * estimates the traced machine from an analysed trace, ana_sim_set changes
+ * one parameter (paravt predict --sweep).
+ *
+ * The simulation (ana_sim.c) replays the compensated trace (ev.c_ns of
+ * ana_analyze: paravt's own time removed) on the machine: every event of
+ * a process follows the one before it after the recorded interval scaled
+ * by its node's CPU factor (1 / speed, times processes / cores when the
+ * node is oversubscribed), except that a receive END cannot come before
+ * its message arrives (the matched send's START plus the message's
+ * transfer time on the level between the two nodes, after waiting for a
+ * free link) and a group END not before the STARTs of the members it
+ * waits for plus the group's transfer time (a tree: ceil(log2 P) steps,
+ * twice for all-to-all).  Matching is ana_match's: a wildcard receive
+ * takes the message it took in the recorded run.  The traversal is
+ * ana_walk's (dependencies first), the group instances ana_ginst's.
+ *
+ * Two models of a message's time (ana_sim_opts.pure):
+ *   - residual (default): a message keeps what its recorded time had
+ *     beyond the traced machine's model (software overhead, daemon hops)
+ *     and changes by the difference between the target's model and the
+ *     traced machine's: predicting the traced machine itself gives the
+ *     recorded (compensated) times back;
+ *   - pure: a message takes the target model's latency + bytes * time per
+ *     byte alone (the papers' model; exact in hand-computable cases).
+ *
+ * Nothing here prints or does I/O.  Functions return 0 or a negative
+ * ANA_E* code, with a sentence in err where the user can fix something.
+ */
+#ifndef PARAVT_ANA_SIM_H
+#define PARAVT_ANA_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ana.h"
+#include "ana_stats.h"
+
+#define ANA_SIM_GROUPS_MAX 8 /* group names a node may have (levels 2..9) */
+
+/* One network level. */
+typedef struct ana_sim_level {
+	char name[ANA_NAME_MAX];
+	double lat_ns;     /* latency */
+	double byte_ns;    /* time per byte, 0: no bandwidth limit */
+	uint32_t links;    /* transfers at once on the level, 0: unlimited */
+} ana_sim_level;
+
+/* One node of the machine. */
+typedef struct ana_sim_node {
+	char name[ANA_NAME_MAX];
+	double speed;      /* CPU speed relative to the traced node (> 0) */
+	uint32_t cores;    /* processes that run at once at full speed */
+	uint32_t ngroups;  /* groups named (<= ANA_SIM_GROUPS_MAX) */
+	char group[ANA_SIM_GROUPS_MAX][ANA_NAME_MAX]; /* at level 2, 3, ... */
+} ana_sim_node;
+
+/* A process of the trace placed on a node. */
+typedef struct ana_sim_map {
+	char proc[ANA_NAME_MAX]; /* the trace's process name ("p3") */
+	uint32_t node;           /* index into nodes */
+} ana_sim_map;
+
+typedef struct ana_sim_machine {
+	ana_sim_level *lv;  uint32_t nlv, lv_cap;
+	ana_sim_node *node; uint32_t nnode, node_cap;
+	ana_sim_map *map;   uint32_t nmap, map_cap;
+} ana_sim_machine;
+
+/* ---- the machine (ana_sim_mach.c) ---- */
+
+/* An empty machine, or NULL; free with ana_sim_machine_free (NULL ok). */
+ana_sim_machine *ana_sim_machine_new(void);
+void ana_sim_machine_free(ana_sim_machine *m);
+/* A deep copy of m, or NULL (out of memory); the caller frees. */
+ana_sim_machine *ana_sim_machine_dup(const ana_sim_machine *m);
+
+/* Parses the text form (len bytes of text; name is what errors call the
+ * file).  *out gets a new machine (the caller frees) or NULL.  0, or
+ * ANA_EARG with "NAME:LINE:COL: what is wrong" in err, or ANA_ENOMEM. */
+int ana_sim_parse(const char *text, size_t len, const char *name,
+		  ana_sim_machine **out, char *err, size_t errlen);
+
+/* The text form of m, NUL-terminated (the caller frees), or NULL. */
+char *ana_sim_format(const ana_sim_machine *m);
+
+/* The machine the analysed trace tr ran on: its nodes (speed 1, as many
+ * cores as processes ran there), every process mapped where it ran, a
+ * level "core" between processes of one node and, if there are several
+ * nodes, a level "net" between them, each with the latency and time per
+ * byte fitted to the run's messages that were waited for (compensated
+ * receive END minus send START against bytes).  *out: the caller frees.
+ * 0 or a code. */
+int ana_sim_describe(ana_trace *tr, ana_sim_machine **out);
+
+/* Sets one parameter to value (paravt predict --sweep):
+ *   latency, bandwidth, per-byte, links   every level but level 0 (the
+ *                                         only level if there is one)
+ *   LEVEL.latency ...                     one level
+ *   speed, cores                          every node
+ *   NODE.speed, NODE.cores                one node
+ *   PROC.node                             where a process runs
+ * Values as in the file (50us, 1GB/s, 0.5).  0 or ANA_EARG with err. */
+int ana_sim_set(ana_sim_machine *m, const char *param, const char *value,
+		char *err, size_t errlen);
+
+/* The level between nodes a and b of m (0 when a == b). */
+uint32_t ana_sim_level_of(const ana_sim_machine *m, uint32_t a, uint32_t b);
+
+/* ---- the simulation (ana_sim.c) ---- */
+
+typedef struct ana_sim_opts {
+	int pure;     /* 1: pure model of messages; 0: residual (above) */
+	const ana_sim_machine *traced; /* the machine the trace ran on (the
+				  residual model's reference); NULL:
+				  ana_sim_describe of the trace */
+} ana_sim_opts;
+
+/* The DVM characteristics (Klinov) of a run of time T with P tasks:
+ * idle_i = T - T_i (the task's processor had nothing to do: it started
+ * late or ended early), imbalance_i = max_j comp_j - comp_i, lost_i = T -
+ * comp_i (communication, waiting and idling); the job's are the sums, and
+ * its parallel efficiency sum(comp_i) / (P T). */
+typedef struct ana_sim_dvm {
+	int64_t time_ns;              /* T: first event to last */
+	int64_t *idle_ns, *imb_ns, *lost_ns; /* [ntasks] */
+	int64_t idle_total, imb_total, lost_total;
+	double par_eff;
+} ana_sim_dvm;
+
+typedef struct ana_sim_result {
+	ana_stats pred;      /* the figures of info efficiency, predicted */
+	ana_stats rec;       /* the same, recorded (compensated) */
+	ana_sim_dvm pdvm, rdvm; /* DVM characteristics, same two */
+	int64_t *s_ns;       /* [events]: predicted time of every event, per
+				process in event order */
+	uint32_t *node;      /* [ntasks]: the machine's node of each task */
+	uint64_t events;     /* events simulated */
+	uint64_t forced;     /* events a dependency cycle forced */
+	uint64_t link_waits; /* messages that waited for a free link */
+} ana_sim_result;
+
+/* Simulates the analysed trace tr (ana_analyze is run if it was not) on
+ * m.  Every process of tr must be mapped to a node of m.  *r is filled
+ * (free with ana_sim_result_free).  tr's times are left as they were
+ * (the simulation borrows c_ns and o_ns and puts them back).  0, ANA_EARG
+ * with err (mapping), or ANA_ENOMEM. */
+int ana_sim_run(ana_trace *tr, const ana_sim_machine *m,
+		const ana_sim_opts *o, ana_sim_result *r, char *err,
+		size_t errlen);
+void ana_sim_result_free(ana_sim_result *r);
+
+/* Swaps the predicted times of r into tr's c_ns (and back, a second
+ * call), so that what reads the compensated view (the HTML report) shows
+ * the predicted run. */
+void ana_sim_swap(ana_trace *tr, ana_sim_result *r);
+
+/* The DVM characteristics of figures st.  0 or ANA_ENOMEM; free with
+ * ana_sim_dvm_free. */
+int ana_sim_dvm_compute(const ana_stats *st, ana_sim_dvm *d);
+void ana_sim_dvm_free(ana_sim_dvm *d);
+
+/* ---- the search for the best mapping (ana_sim_best.c) ---- */
+
+/* One mapping found by ana_sim_best. */
+typedef struct ana_sim_choice {
+	uint32_t *node;     /* [nprocs]: node of each process (owned) */
+	int64_t time_ns;    /* predicted run time */
+	double eff;         /* predicted E (STK, job) */
+	double par_eff;     /* predicted parallel efficiency (DVM) */
+} ana_sim_choice;
+
+/* What the search did. */
+typedef struct ana_sim_search {
+	uint64_t evaluated;  /* mappings simulated */
+	uint64_t pruned;     /* moves skipped: the node was equivalent to
+				one tried (same speed, cores and groups,
+				both empty) */
+	uint32_t rounds;     /* improving moves made */
+	double space;        /* mappings there are: nodes ^ processes */
+} ana_sim_search;
+
+/* Searches the mappings of tr's processes to m's nodes for the smallest
+ * predicted run time whose E is at least min_eff, as Klinov searches
+ * processor configurations: by classes of mappings that differ in one
+ * process's node only, taking the best of each class (a local minimum)
+ * and moving to the best of all classes, until no class improves; nodes
+ * that cannot differ (same speed, cores and groups, both empty) are
+ * tried once.  It starts from m's mapping.  best[0..nbest) get the best
+ * distinct mappings seen that meet min_eff, fastest first (*nfound of
+ * them; free each with ana_sim_choice_free); *s what it did.  0, ANA_EARG
+ * with err, or ANA_ENOMEM. */
+int ana_sim_best(ana_trace *tr, const ana_sim_machine *m,
+		 const ana_sim_opts *o, double min_eff, uint32_t nbest,
+		 ana_sim_choice *best, uint32_t *nfound, ana_sim_search *s,
+		 char *err, size_t errlen);
+void ana_sim_choice_free(ana_sim_choice *c);
+
+#endif

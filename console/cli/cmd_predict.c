@@ -1,0 +1,528 @@
+/*
+ * cmd_predict.c — `paravt predict`: what a traced run would take on
+ * another machine (issue 15; the model and the simulation are
+ * console/ana/ana_sim.h, the machine file paravt-machine(5)).
+ *
+ *   paravt predict TRACE --describe [-o FILE]
+ *       writes the traced machine as a machine file (a starting point);
+ *   paravt predict TRACE --machine FILE [--pure] [--traced FILE]
+ *                  [-o HTML] [--sweep PARAM=V1,V2,...]
+ *       prints the predicted run time, the figures of `info efficiency`
+ *       per process and for the job, the DVM characteristics (idle time,
+ *       imbalance, lost time) and predicted against recorded per process;
+ *       -o writes the HTML report of the predicted run; --sweep predicts
+ *       once per value and prints a table.
+ *
+ * Every figure is in ms with three decimals, one line per process, fixed
+ * columns, so that scripts can read them (tests/integration/9x-predict.sh).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ana_out.h"
+#include "ana_sim.h"
+#include "ana_stats.h"
+#include "con_ana.h"
+#include "con_sub.h"
+#include "con_tfile.h"
+
+#define CON_PREDICT_USAGE \
+	"usage: paravt predict [-h] TRACE --describe [-o FILE]\n" \
+	"       paravt predict [-h] TRACE --machine FILE [--pure] " \
+	"[--traced FILE]\n" \
+	"                      [--sweep PARAM=V1,V2,...] [-o HTML]\n" \
+	"                      [--best N [--min-eff E]]"
+#define CON_PREDICT_FILE_MAX (16u << 20) /* largest machine file read */
+
+/* What paravt predict was asked. */
+typedef struct con_predict_opts {
+	const char *trace;   /* the trace file */
+	const char *machine; /* --machine */
+	const char *traced;  /* --traced */
+	const char *out;     /* -o */
+	const char *sweep;   /* --sweep PARAM=V1,V2,... */
+	const char *best;    /* --best N */
+	const char *min_eff; /* --min-eff E */
+	int describe;        /* --describe */
+	int pure;            /* --pure */
+} con_predict_opts;
+
+static double ms(int64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static double pct(int64_t pred, int64_t rec)
+{
+	return rec != 0 ? 100.0 * (double)(pred - rec) / (double)rec : 0.0;
+}
+
+/* ---- arguments ---------------------------------------------------------- */
+
+/* The value of option argv[*i] (it needs one), or NULL after a message. */
+static const char *con_predict_val(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc || argv[*i + 1][0] == '\0') {
+		fprintf(stderr, "paravt: %s needs a value\n%s\n", argv[*i],
+			CON_PREDICT_USAGE);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* Fills o from argv.  0, or 2 (usage error, reported). */
+static int con_predict_args(int argc, char **argv, con_predict_opts *o)
+{
+	const char **slot;
+	int i;
+
+	memset(o, 0, sizeof *o);
+	for (i = 1; i < argc; i++) {
+		slot = strcmp(argv[i], "--machine") == 0 ? &o->machine :
+		       strcmp(argv[i], "--traced") == 0 ? &o->traced :
+		       strcmp(argv[i], "--sweep") == 0 ? &o->sweep :
+		       strcmp(argv[i], "--best") == 0 ? &o->best :
+		       strcmp(argv[i], "--min-eff") == 0 ? &o->min_eff :
+		       strcmp(argv[i], "-o") == 0 ? &o->out : NULL;
+		if (slot != NULL) {
+			if ((*slot = con_predict_val(argc, argv, &i)) == NULL)
+				return 2;
+		} else if (strcmp(argv[i], "--describe") == 0) {
+			o->describe = 1;
+		} else if (strcmp(argv[i], "--pure") == 0) {
+			o->pure = 1;
+		} else if (o->trace == NULL && argv[i][0] != '-') {
+			o->trace = argv[i];
+		} else {
+			fprintf(stderr, "paravt: unexpected '%s'\n%s\n",
+				argv[i], CON_PREDICT_USAGE);
+			return 2;
+		}
+	}
+	if (o->trace == NULL || (o->describe == (o->machine != NULL)) ||
+	    (o->describe && (o->sweep || o->pure || o->traced || o->best))) {
+		fprintf(stderr, "paravt: %s\n%s\n", o->trace == NULL ?
+			"which trace file?" : o->describe ?
+			(o->machine ? "--describe or --machine, not both" :
+			 "--describe takes only -o") :
+			"--describe or --machine FILE?", CON_PREDICT_USAGE);
+		return 2;
+	}
+	if ((o->best != NULL && (atoi(o->best) < 1 ||
+				 strspn(o->best, "0123456789") !=
+				 strlen(o->best))) ||
+	    (o->min_eff != NULL && o->best == NULL) ||
+	    (o->best != NULL && o->sweep != NULL)) {
+		fprintf(stderr, "paravt: %s\n%s\n", o->best == NULL ?
+			"--min-eff goes with --best" : o->sweep != NULL ?
+			"--best or --sweep, not both" :
+			"--best wants a number of mappings >= 1",
+			CON_PREDICT_USAGE);
+		return 2;
+	}
+	if (o->sweep != NULL && strchr(o->sweep, '=') == NULL) {
+		fprintf(stderr, "paravt: --sweep wants PARAM=V1,V2,... (e.g. "
+			"latency=10us,100us)\n%s\n", CON_PREDICT_USAGE);
+		return 2;
+	}
+	return 0;
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+/* The machine file path, parsed into *m.  0 or 1 (reported). */
+static int con_predict_machine(const char *path, ana_sim_machine **m)
+{
+	char err[600], *buf = NULL;
+	size_t n = 0, cap = 0, k;
+	FILE *f = fopen(path, "r");
+	int rc = 1;
+
+	*m = NULL;
+	if (f == NULL) {
+		fprintf(stderr, "paravt: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	do {
+		if (n == cap) {
+			char *p = cap >= CON_PREDICT_FILE_MAX ? NULL :
+				  realloc(buf, cap = cap ? cap * 2 : 4096);
+
+			if (p == NULL) {
+				fprintf(stderr, "paravt: %s: %s\n", path,
+					cap >= CON_PREDICT_FILE_MAX ?
+					"larger than 16 MiB: not a machine "
+					"file" : "out of memory");
+				goto out;
+			}
+			buf = p;
+		}
+		k = fread(buf + n, 1, cap - n, f);
+		n += k;
+	} while (k > 0);
+	if (ferror(f)) {
+		fprintf(stderr, "paravt: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	if (ana_sim_parse(buf, n, path, m, err, sizeof err) != 0) {
+		fprintf(stderr, "paravt: %s\n", err);
+		goto out;
+	}
+	rc = 0;
+out:
+	fclose(f);
+	free(buf);
+	return rc;
+}
+
+/* The analysed trace of path, or NULL (reported). */
+static ana_trace *con_predict_trace(const char *path)
+{
+	char err[1200], note[200] = "";
+	ana_trace *tr;
+	long r = con_tfile_load_analysed(path, note, sizeof note, err,
+					 sizeof err);
+
+	if (r == 0 && note[0] != '\0') {
+		fprintf(stderr, "paravt: %s: %s\n", path, note);
+		return NULL;
+	}
+	if (r < 0) {
+		fprintf(stderr, "paravt: %s\n", err);
+		return NULL;
+	}
+	if (note[0] != '\0')
+		fprintf(stderr, "[note: %s: %s]\n", path, note);
+	if ((tr = con_ana_get(err, sizeof err)) == NULL)
+		fprintf(stderr, "paravt: %s: %s\n", path, err);
+	return tr;
+}
+
+/* Writes text to path (stdout when NULL).  0 or 1 (reported). */
+static int con_predict_write(const char *path, const char *text)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+
+	if (f == NULL) {
+		fprintf(stderr, "paravt: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	fputs(text, f);
+	if (path != NULL ? fclose(f) != 0 : fflush(f) != 0) {
+		fprintf(stderr, "paravt: %s: %s\n", path ? path : "stdout",
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the report --------------------------------------------------------- */
+
+/* The per-process table and the job's lines of r. */
+static void con_predict_print(const ana_trace *tr, const ana_sim_machine *m,
+			      const ana_sim_result *r, const uint32_t *order)
+{
+	const ana_task_stats *t, *u;
+	uint32_t k, i;
+
+	printf("%-6s %-12s %11s %11s %11s %11s %6s %11s %11s %11s %11s "
+	       "%7s\n", "Proc", "Node", "T_ms", "C_ms", "W_ms", "comp_ms", "E",
+	       "idle_ms", "imb_ms", "lost_ms", "rec_T_ms", "diff");
+	for (k = 0; k < r->pred.ntasks; k++) {
+		i = order[k];
+		t = &r->pred.task[i];
+		u = &r->rec.task[i];
+		printf("%-6s %-12s %11.3f %11.3f %11.3f %11.3f %6.3f %11.3f "
+		       "%11.3f %11.3f %11.3f %+6.1f%%\n", tr->procs[i].name,
+		       m->node[r->node[i]].name, ms(t->total_ns),
+		       ms(t->comm_ns), ms(t->wait_ns), ms(t->comp_ns), t->eff,
+		       ms(r->pdvm.idle_ns[i]), ms(r->pdvm.imb_ns[i]),
+		       ms(r->pdvm.lost_ns[i]), ms(u->total_ns),
+		       pct(t->total_ns, u->total_ns));
+	}
+	printf("job    E %.3f  E_min %.3f  E_max %.3f  (recorded E %.3f)\n",
+	       r->pred.eff, r->pred.eff_min, r->pred.eff_max, r->rec.eff);
+	printf("job    idle %.3f ms  imbalance %.3f ms  lost %.3f ms  "
+	       "parallel efficiency %.3f  (recorded %.3f ms, %.3f ms, %.3f "
+	       "ms, %.3f)\n", ms(r->pdvm.idle_total), ms(r->pdvm.imb_total),
+	       ms(r->pdvm.lost_total), r->pdvm.par_eff,
+	       ms(r->rdvm.idle_total), ms(r->rdvm.imb_total),
+	       ms(r->rdvm.lost_total), r->rdvm.par_eff);
+	printf("predicted run time %.3f ms  (recorded, compensated %.3f ms: "
+	       "%+.1f%%)\n", ms(r->pred.span_ns), ms(r->rec.span_ns),
+	       pct(r->pred.span_ns, r->rec.span_ns));
+}
+
+/* The HTML report of the predicted run into path.  0 or 1. */
+static int con_predict_html(ana_trace *tr, ana_sim_result *r,
+			    const con_predict_opts *o)
+{
+	char title[1200], err[300];
+	FILE *f = fopen(o->out, "w");
+	int rc;
+
+	if (f == NULL) {
+		fprintf(stderr, "paravt: %s: %s\n", o->out, strerror(errno));
+		return 1;
+	}
+	snprintf(title, sizeof title, "paravt predict: %s on %s (%s model)",
+		 o->trace, o->machine, o->pure ? "pure" : "residual");
+	ana_sim_swap(tr, r);
+	rc = ana_out_html(tr, ANA_VIEW_COMP, title, f, err, sizeof err);
+	ana_sim_swap(tr, r);
+	if (fclose(f) != 0 && rc == 0) {
+		snprintf(err, sizeof err, "%s", strerror(errno));
+		rc = 1;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "paravt: %s: %s\n", o->out, err);
+		return 1;
+	}
+	printf("Report of the predicted run written to %s.\n", o->out);
+	return 0;
+}
+
+/* ---- the commands ------------------------------------------------------- */
+
+/* One simulation of tr on m; 0 or 1 (reported). */
+static int con_predict_run(ana_trace *tr, const ana_sim_machine *m,
+			   const ana_sim_machine *traced, int pure,
+			   ana_sim_result *r)
+{
+	ana_sim_opts so = {pure, traced};
+	char err[300];
+	int rc = ana_sim_run(tr, m, &so, r, err, sizeof err);
+
+	if (rc != 0) {
+		fprintf(stderr, "paravt: %s\n", rc == ANA_ENOMEM ?
+			"out of memory" : err);
+		return 1;
+	}
+	return 0;
+}
+
+/* --sweep PARAM=V1,V2,...: one line per value. */
+static int con_predict_sweep(ana_trace *tr, const ana_sim_machine *m,
+			     const ana_sim_machine *traced,
+			     const con_predict_opts *o)
+{
+	char param[128], err[400], *vals, *v, *save = NULL;
+	const char *eq = strchr(o->sweep, '=');
+	ana_sim_machine *mm;
+	ana_sim_result r;
+	int rc = 0;
+
+	snprintf(param, sizeof param, "%.*s", (int)(eq - o->sweep), o->sweep);
+	if ((vals = strdup(eq + 1)) == NULL)
+		return 1;
+	printf("%-24s %12s %8s %6s %6s %6s %8s %12s\n", "value", "time_ms",
+	       "vs_rec", "E", "E_min", "E_max", "par_eff", "lost_ms");
+	for (v = strtok_r(vals, ",", &save); v != NULL && rc == 0;
+	     v = strtok_r(NULL, ",", &save)) {
+		if ((mm = ana_sim_machine_dup(m)) == NULL) {
+			rc = 1;
+			break;
+		}
+		if (ana_sim_set(mm, param, v, err, sizeof err) != 0) {
+			fprintf(stderr, "paravt: %s\n", err);
+			rc = 1;
+		} else if ((rc = con_predict_run(tr, mm, traced, o->pure,
+						  &r)) == 0) {
+			printf("%-24.*s %12.3f %+7.1f%% %6.3f %6.3f %6.3f %8.3f "
+			       "%12.3f\n", 24, v, ms(r.pred.span_ns),
+			       pct(r.pred.span_ns, r.rec.span_ns), r.pred.eff,
+			       r.pred.eff_min, r.pred.eff_max, r.pdvm.par_eff,
+			       ms(r.pdvm.lost_total));
+			ana_sim_result_free(&r);
+		}
+		ana_sim_machine_free(mm);
+	}
+	free(vals);
+	return rc;
+}
+
+/* The mapping of choice c as "p1=a p2=b ..." (process order of tables). */
+static void con_predict_mapping(const ana_trace *tr, const ana_sim_machine *m,
+				const ana_sim_choice *c, const uint32_t *order)
+{
+	uint32_t k;
+
+	for (k = 0; k < tr->nprocs; k++)
+		printf(" %s=%s", tr->procs[order[k]].name,
+		       m->node[c->node[order[k]]].name);
+	printf("\n");
+}
+
+/* --best N [--min-eff E]: the search of mappings (ana_sim_best). */
+static int con_predict_best(ana_trace *tr, const ana_sim_machine *m,
+			    const ana_sim_machine *traced,
+			    const con_predict_opts *o)
+{
+	uint32_t n = (uint32_t)atoi(o->best), found = 0, k, *order;
+	double min_eff = o->min_eff ? strtod(o->min_eff, NULL) : 0;
+	ana_sim_opts so = {o->pure, traced};
+	ana_sim_choice *best = calloc(n, sizeof *best);
+	ana_sim_search s;
+	char err[400];
+	int rc;
+
+	order = ana_stats_order(tr);
+	if (best == NULL || order == NULL) {
+		free(best);
+		free(order);
+		fprintf(stderr, "paravt: out of memory\n");
+		return 1;
+	}
+	rc = ana_sim_best(tr, m, &so, min_eff, n, best, &found, &s, err,
+			  sizeof err);
+	if (rc != 0) {
+		fprintf(stderr, "paravt: %s\n", err);
+	} else {
+		printf("best mappings with E >= %.3f: %llu of %.0f mappings "
+		       "simulated, %llu moves skipped as equivalent, %u "
+		       "improving moves\n", min_eff,
+		       (unsigned long long)s.evaluated, s.space,
+		       (unsigned long long)s.pruned, s.rounds);
+		if (found == 0)
+			printf("no mapping has E >= %.3f\n", min_eff);
+		else
+			printf("%-4s %12s %6s %8s  %s\n", "rank", "time_ms",
+			       "E", "par_eff", "mapping");
+		for (k = 0; k < found; k++) {
+			printf("%-4u %12.3f %6.3f %8.3f ", k + 1,
+			       ms(best[k].time_ns), best[k].eff,
+			       best[k].par_eff);
+			con_predict_mapping(tr, m, &best[k], order);
+		}
+	}
+	for (k = 0; k < found; k++)
+		ana_sim_choice_free(&best[k]);
+	free(best);
+	free(order);
+	return rc != 0;
+}
+
+/* paravt predict TRACE --machine FILE ... */
+static int con_predict_machine_cmd(ana_trace *tr, const con_predict_opts *o)
+{
+	ana_sim_machine *m = NULL, *traced = NULL;
+	ana_sim_result r;
+	uint32_t *order = NULL;
+	int rc;
+
+	if ((rc = con_predict_machine(o->machine, &m)) != 0 ||
+	    (o->traced && (rc = con_predict_machine(o->traced, &traced))))
+		goto out;
+	printf("Prediction of %s on %s (%s model, %u processes, %u nodes, "
+	       "%u levels)\n", o->trace, o->machine, o->pure ? "pure" :
+	       "residual", tr->nprocs, m->nnode, m->nlv);
+	if (o->sweep != NULL || o->best != NULL) {
+		rc = o->sweep ? con_predict_sweep(tr, m, traced, o) :
+		     con_predict_best(tr, m, traced, o);
+		goto out;
+	}
+	if ((rc = con_predict_run(tr, m, traced, o->pure, &r)) != 0)
+		goto out;
+	order = ana_stats_order(tr);
+	if (order == NULL) {
+		fprintf(stderr, "paravt: out of memory\n");
+		rc = 1;
+	} else {
+		con_predict_print(tr, m, &r, order);
+		if (r.forced > 0)
+			printf("[note: %llu events had a dependency cycle (an "
+			       "inconsistent trace) and were placed by their "
+			       "own times]\n", (unsigned long long)r.forced);
+		if (o->out != NULL)
+			rc = con_predict_html(tr, &r, o);
+	}
+	ana_sim_result_free(&r);
+out:
+	free(order);
+	ana_sim_machine_free(m);
+	ana_sim_machine_free(traced);
+	return rc;
+}
+
+/* paravt predict TRACE --describe [-o FILE] */
+static int con_predict_describe(ana_trace *tr, const con_predict_opts *o)
+{
+	ana_sim_machine *m = NULL;
+	char *text;
+	int rc;
+
+	if (ana_sim_describe(tr, &m) != 0 || (text = ana_sim_format(m)) ==
+					     NULL) {
+		ana_sim_machine_free(m);
+		fprintf(stderr, "paravt: out of memory\n");
+		return 1;
+	}
+	rc = con_predict_write(o->out, text);
+	if (rc == 0 && o->out != NULL)
+		printf("Machine of %s written to %s (%u nodes, %u levels, %u "
+		       "processes).\n", o->trace, o->out, m->nnode, m->nlv,
+		       m->nmap);
+	free(text);
+	ana_sim_machine_free(m);
+	return rc;
+}
+
+static void con_predict_help(void)
+{
+	printf("%s\n\nPredicts how a traced run would go on another machine: "
+	       "replays the trace's\ncompensated computation and its "
+	       "messages (as they were matched) on the\nmachine MACHINE "
+	       "describes (paravt-machine(5): nodes with a CPU speed and\n"
+	       "cores, the processes' mapping, network levels with latency, "
+	       "bandwidth and\nlinks) and prints the predicted run time, the "
+	       "figures of `info efficiency`\nper process and for the job, "
+	       "idle time, imbalance and lost time, and the\npredicted "
+	       "against the recorded time of each process.\n\n"
+	       "  --describe        write the traced machine (-o FILE, else "
+	       "stdout)\n"
+	       "  --machine FILE    the machine to predict for\n"
+	       "  --pure            messages take the model's times alone "
+	       "(default: they\n"
+	       "                    keep what they had beyond the traced "
+	       "machine's model)\n"
+	       "  --traced FILE     the traced machine (default: estimated "
+	       "from the trace)\n"
+	       "  --sweep P=V1,...  one prediction per value of P (latency, "
+	       "bandwidth,\n"
+	       "                    per-byte, links, speed, cores, "
+	       "LEVEL.latency,\n"
+	       "                    NODE.speed, PROC.node, ...): a table\n"
+	       "  -o HTML           the HTML report of the predicted run\n"
+	       "  --best N          search the mappings of processes to the "
+	       "machine's\n"
+	       "                    nodes from its own (one process moved at "
+	       "a time, the\n"
+	       "                    best move taken, equivalent empty nodes "
+	       "tried once):\n"
+	       "                    the N fastest found\n"
+	       "  --min-eff E       only mappings whose predicted E >= E\n\n"
+	       "Exit status: 0 done, 1 unreadable trace or machine file, "
+	       "2 usage.\nSee paravt(1) and paravt-machine(5).\n",
+	       CON_PREDICT_USAGE);
+}
+
+int con_sub_predict(int argc, char **argv)
+{
+	con_predict_opts o;
+	ana_trace *tr;
+	int rc;
+
+	if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
+			  strcmp(argv[1], "--help") == 0)) {
+		con_predict_help();
+		return 0;
+	}
+	if ((rc = con_predict_args(argc, argv, &o)) != 0)
+		return rc;
+	if ((tr = con_predict_trace(o.trace)) == NULL)
+		return 1;
+	return o.describe ? con_predict_describe(tr, &o) :
+	       con_predict_machine_cmd(tr, &o);
+}

@@ -1,0 +1,600 @@
+/*
+ * con_cmd.c — the command table, line splitting, dispatch, help and
+ * completion (con_cmd.h).
+ *
+ * Layout: the top-level commands other than `node` (help, sleep, quit)
+ * and their table; the word splitter; lookup and "did you mean"; dispatch
+ * and error printing; help printing; completion.  The node subcommands
+ * live in cmd_node.c and are reached through the `node` entry.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "con_cmd.h"
+#include "wire.h"
+
+static int con_cmd_help(int argc, char **argv, char *err, size_t errlen);
+static int con_cmd_sleep(int argc, char **argv, char *err, size_t errlen);
+static int con_cmd_quit(int argc, char **argv, char *err, size_t errlen);
+
+/* Option words of run and continue, and of print (completion). */
+static const char *const con_dbg_run_flags[] = {"--timeout", "--exec",
+						NULL};
+static const char *const con_dbg_cont_flags[] = {"--timeout", NULL};
+static const char *const con_dbg_load_flags[] = {"--pvm", "--mpi", "--plain",
+						 "--cflags", "--ldflags",
+						 NULL};
+static const char *const con_dbg_print_flags[] = {"-all", NULL};
+
+/* The top-level commands. */
+static const con_cmd con_cmds[] = {
+	{"node", "node SUBCOMMAND [ARGS...]",
+	 "manage the nodes (add, list, remove, reconnect, ping)",
+	 "Nodes are the machines of the cluster, each reached through its\n"
+	 "paravtd daemon over TCP or SSH.  Subcommands:",
+	 NULL, con_node_cmds, CON_ARG_NONE, NULL},
+	{"load", "load [--pvm|--mpi|--plain] [FLAG...] [--cflags[@PORT] "
+	 "'FLAGS'] [--ldflags[@PORT] 'FLAGS'] FILE...",
+	 "choose the program's C sources and the flags of its Makefile",
+	 "Remembers the C sources of the program and its compiler and linker\n"
+	 "flags; `build` instruments them and has every node compile them.\n"
+	 "FLAGs as in a Makefile: -I DIR, -D NAME[=V], -U NAME, -l LIB,\n"
+	 "-L DIR (absolute: read on the node), -std=, -O, -g, -W..., -f...,\n"
+	 "-m..., -pthread, -Wl,OPTION...  -l, -L and -Wl, go to the link,\n"
+	 "the others to every compile and the link.  --cflags 'FLAGS' and\n"
+	 "--ldflags 'FLAGS' take more (one quoted word, split at blanks);\n"
+	 "--cflags@PORT 'FLAGS' only for the nodes of that port (see node\n"
+	 "list).  Flags that could write outside the build directory or run\n"
+	 "other code (-o, -B, -fplugin, -Wl,-Map ...) are refused, saying\n"
+	 "why.  The kind of program comes from the sources' includes\n"
+	 "(pvm3.h: PVM, mpi.h: MPI) and load says so: \"prog.c: PVM program\n"
+	 "(includes pvm3.h)\"; --pvm, --mpi or --plain overrides it.  In a\n"
+	 "PVM or MPI program each source that defines main is a program of\n"
+	 "its own (a master and its worker), built with the sources that do\n"
+	 "not.",
+	 con_cmd_dbg_load, NULL, CON_ARG_FILE, con_dbg_load_flags},
+	{"break", "break FILE:LINE | FUNCTION [record [VAR[,VAR...]]]",
+	 "set a static breakpoint (or a record breakpoint)",
+	 "Sets a breakpoint before the statement at FILE:LINE (or the next\n"
+	 "line with code) or at the start of FUNCTION.  Breakpoints are\n"
+	 "compiled into the program: set them before `build` (one set\n"
+	 "later takes effect at the next build).  A `#pragma paravt break`\n"
+	 "line in the sources is a breakpoint too.\n"
+	 "With record, a process that reaches it does not stop for you:\n"
+	 "the console reads the VARs (any expression print takes; none:\n"
+	 "every parameter and local), prints one line\n"
+	 "  [p3 rec 2] worker.c:41 i = 3, sum = 17.5\n"
+	 "writes the values into the trace file, and lets the process go\n"
+	 "on; run and continue keep waiting.",
+	 con_cmd_dbg_break, NULL, CON_ARG_LOC, NULL},
+	{"tbreak", "tbreak FILE:LINE | FUNCTION [record [VAR[,VAR...]]]",
+	 "set a breakpoint that stops each process once",
+	 "Like break, but every process stops there only the first time it\n"
+	 "passes; later passes do not stop.  In a parallel program each\n"
+	 "process gets its one stop, not only the first to arrive.  With\n"
+	 "record, each process records once.",
+	 con_cmd_dbg_break, NULL, CON_ARG_LOC, NULL},
+	{"delete", "delete [N...]",
+	 "delete breakpoints (all without numbers)",
+	 "Deletes the breakpoints numbered N.  A deleted breakpoint that is\n"
+	 "still compiled in no longer stops: processes pass it at once.",
+	 con_cmd_dbg_delete, NULL, CON_ARG_BP, NULL},
+	{"build", "build [NODE...]",
+	 "instrument the program and build it on the nodes",
+	 "Instruments the loaded sources with the breakpoints, ships them to\n"
+	 "the nodes (default: every node that is up) and has each daemon\n"
+	 "compile them with its own compiler.  Prints one line per node,\n"
+	 "with the diagnostics of a failed build; the command fails if any\n"
+	 "node failed, but the others still have their build.",
+	 con_cmd_dbg_build, NULL, CON_ARG_NODES, NULL},
+	{"run", "run [NODE...] [--timeout SECS] [--exec PATH] [-- ARGS...] "
+	 "[< FILE] | "
+	 "run pvm [NODE] [--timeout SECS] MASTER|--exec PATH [ARGS...] "
+	 "[< FILE] | "
+	 "run mpi [NODE] [--timeout SECS] [MPIRUN-OPTION...] -np N "
+	 "[PROG|--exec PATH] [ARGS...] [< FILE]",
+	 "start the program and wait until it stops or ends",
+	 "Runs the last build on the nodes named (default: every node whose\n"
+	 "build succeeded) with ARGS, one process each, named p1, p2, ...\n"
+	 "Waits until every process has stopped at a breakpoint, exited or\n"
+	 "crashed (at most SECS, default 60), printing what happens:\n"
+	 "[p1 on big stopped at breakpoint 1, main () at prog.c:42],\n"
+	 "[p1] program output, [p2 exited with status 0],\n"
+	 "[p3 killed by signal SIGSEGV at prog.c:17 in f ()].\n"
+	 "< FILE (last on the line): the first process (each plain one, the\n"
+	 "PVM master, MPI rank 0) reads FILE's contents, then EOF; without\n"
+	 "it standard input is at EOF.  --exec PATH runs a program that is\n"
+	 "on the node instead of a build (MPI and PVM ones traced through\n"
+	 "LD_PRELOAD; events without source lines).\n"
+	 "run pvm starts MASTER (a program of a PVM build) under PVM on\n"
+	 "NODE (default: the first node that built it); the other nodes with\n"
+	 "a build join its virtual machine.  run mpi starts N ranks of PROG\n"
+	 "(default: the first program) with mpirun and the MPIRUN-OPTIONs\n"
+	 "(-x VAR, --map-by, --bind-to, --mca K V, -npernode ...; see\n"
+	 "paravt(1)); with several nodes of the master's port the job spans\n"
+	 "them.  A rank's output shows as [p3 r2] text.  A MASTER or PROG\n"
+	 "that is not a program of the build is an error.  The processes\n"
+	 "they start (workers, ranks) join the list as they appear, and the\n"
+	 "wait covers them too.",
+	 con_cmd_dbg_run, NULL, CON_ARG_NODES, con_dbg_run_flags},
+	{"continue", "continue [PROC...|all] [--timeout SECS]",
+	 "resume stopped processes and wait again",
+	 "Resumes the current process (or those named, or every stopped one\n"
+	 "with all) and waits as run does.",
+	 con_cmd_dbg_continue, NULL, CON_ARG_PROC, con_dbg_cont_flags},
+	{"print", "print [-all] EXPR",
+	 "show a value of the current (or every stopped) process",
+	 "Evaluates EXPR (x, s.f, p->f, a[3], *p, a[2]@10, p->next->v) at\n"
+	 "the breakpoint where the current process stopped and prints it:\n"
+	 "\"x = 5\".  With -all, asks every stopped process and groups equal\n"
+	 "answers: \"x = 5  [p1 p3]\".",
+	 con_cmd_dbg_print, NULL, CON_ARG_EXPR, con_dbg_print_flags},
+	{"where", "where",
+	 "the call stack of the current process",
+	 "Prints the stack of the current process at its breakpoint,\n"
+	 "innermost first: \"#0 f () at prog.c:17\".",
+	 con_cmd_dbg_where, NULL, CON_ARG_NONE, NULL},
+	{"proc", "proc [PROC]",
+	 "select the current process, or show it",
+	 "Makes PROC (pN) the process that print, where and info locals\n"
+	 "look at; without an argument, shows the current one.  The last\n"
+	 "process that stopped becomes current by itself.",
+	 con_cmd_dbg_proc, NULL, CON_ARG_PROC, NULL},
+	{"kill", "kill [PROC|all]",
+	 "end processes (default: all)",
+	 "Has the daemons kill one process, or every live process, and\n"
+	 "waits until they are gone.",
+	 con_cmd_dbg_kill, NULL, CON_ARG_PROC, NULL},
+	{"trace", "trace on|off|filter|show|dump|keep|file|check|export",
+	 "show the send/recv and other events of the processes",
+	 "Events (sends, receives, group calls, spawns, program start and\n"
+	 "exit, crashes) are stored as the nodes forward them.  Subcommands:",
+	 NULL, con_trace_cmds, CON_ARG_NONE, NULL},
+	{"stats", "stats",
+	 "per-process message counts and bytes",
+	 "One line per process: sends, receives (that got a message), bytes\n"
+	 "sent and received, multicasts and group calls, events stored and\n"
+	 "events the daemons reported lost; then the totals.  In a program\n"
+	 "whose messages all arrived, total sends equal total receives.",
+	 con_cmd_stats, NULL, CON_ARG_NONE, NULL},
+	{"open", "open FILE",
+	 "browse a trace file as if it were a live run",
+	 "Reads a paravt trace file (written by `trace file` or `paravt\n"
+	 "trace -o`) into the event store: info procs, stats, trace show,\n"
+	 "trace check, info efficiency/matrix/balance/hang, report and\n"
+	 "print of recorded variables then work on it.  A file cut short\n"
+	 "is read up to its last whole record, with a note saying where.",
+	 con_cmd_open, NULL, CON_ARG_FILE, NULL},
+	{"report", "report [-o FILE] [--view comp|order|raw]",
+	 "write a self-contained HTML report of the events so far",
+	 "Writes one HTML file (inline SVG, no network; default\n"
+	 "paravt-report.html): timeline with send -> receive lines, the\n"
+	 "communication matrix as a heat map, the load-balance polygon and\n"
+	 "the efficiency table.  Times are compensated unless --view says\n"
+	 "otherwise.",
+	 con_cmd_report, NULL, CON_ARG_FILE, NULL},
+	{"info", "info SUBCOMMAND",
+	 "show breakpoints, processes, variables",
+	 "Subcommands:",
+	 NULL, con_info_cmds, CON_ARG_NONE, NULL},
+	{"help", "help [COMMAND [SUBCOMMAND]]",
+	 "list the commands, or describe one",
+	 "Without an argument, lists every command with a one-line summary.\n"
+	 "With one, shows its usage and description.",
+	 con_cmd_help, NULL, CON_ARG_CMD, NULL},
+	{"sleep", "sleep SECONDS",
+	 "pause for a while (scripts)",
+	 "Waits SECONDS (a decimal number up to 86400) before the next\n"
+	 "command; nodes that go down meanwhile are reported afterwards.",
+	 con_cmd_sleep, NULL, CON_ARG_NONE, NULL},
+	{"quit", "quit",
+	 "leave the console (also: exit, Ctrl-D)",
+	 "Says goodbye to every node and leaves.  In a script, the rest of\n"
+	 "the script and of the command line is not run.",
+	 con_cmd_quit, NULL, CON_ARG_NONE, NULL},
+	{"exit", "exit", "same as quit", "Same as quit.",
+	 con_cmd_quit, NULL, CON_ARG_NONE, NULL},
+	{NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL}
+};
+
+/* ---- small commands --------------------------------------------------- */
+
+/* sleep SECONDS */
+static int con_cmd_sleep(int argc, char **argv, char *err, size_t errlen)
+{
+	struct timespec ts;
+	char *end;
+	double s;
+
+	if (argc != 2) {
+		snprintf(err, errlen, "usage: sleep SECONDS");
+		return WIRE_EARG;
+	}
+	s = strtod(argv[1], &end);
+	if (end == argv[1] || *end != '\0' || !(s >= 0 && s <= 86400)) {
+		snprintf(err, errlen, "sleep: bad number of seconds '%s'",
+			 argv[1]);
+		return WIRE_EARG;
+	}
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+/* quit, exit */
+static int con_cmd_quit(int argc, char **argv, char *err, size_t errlen)
+{
+	if (argc != 1) {
+		snprintf(err, errlen, "usage: %s", argv[0]);
+		return WIRE_EARG;
+	}
+	return CON_CMD_QUIT;
+}
+
+/* ---- splitting -------------------------------------------------------- */
+
+/* Shell-like splitting: quotes group, backslash escapes, # starts a comment. */
+int con_cmd_split(const char *line, char *buf, size_t buflen, char **argv,
+		  int max, int partial, char *err, size_t errlen)
+{
+	const char *p = line;
+	char *o = buf, *end = buf + buflen - 1;
+	int argc = 0;
+	char q;
+
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0' || *p == '#')
+			return argc;
+		if (argc == max) {
+			snprintf(err, errlen, "too many words (at most %d)",
+				 max);
+			return -1;
+		}
+		argv[argc++] = o;
+		for (q = 0; *p != '\0' && (q || !isspace((unsigned char)*p));
+		     p++) {
+			if (o >= end) {
+				snprintf(err, errlen, "line too long");
+				return -1;
+			}
+			if (q != 0 && *p == q) {
+				q = 0;
+				continue;
+			}
+			if (q == 0 && (*p == '\'' || *p == '"')) {
+				q = *p;
+				continue;
+			}
+			if (*p == '\\' && q != '\'' && p[1] != '\0')
+				p++;
+			*o++ = *p;
+		}
+		if (q != 0 && !partial) {
+			snprintf(err, errlen, "unterminated %c quote", q);
+			return -1;
+		}
+		*o++ = '\0';
+	}
+}
+
+/* ---- lookup ----------------------------------------------------------- */
+
+/* The entry of tab named word, or NULL. */
+static const con_cmd *con_cmd_lookup(const con_cmd *tab, const char *word)
+{
+	for (; tab->name != NULL; tab++)
+		if (strcmp(tab->name, word) == 0)
+			return tab;
+	return NULL;
+}
+
+/* Edit distance between a and b (both short command words). */
+static size_t con_cmd_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, cur, tmp;
+	size_t row[64];
+
+	if (la >= 64 || lb >= 64)
+		return 64;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < cur)
+				cur = row[j] + 1;
+			if (row[j - 1] + 1 < cur)
+				cur = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = cur;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+/* Suggests the nearest entry (a prefix, or an edit distance of at most 2). */
+void con_cmd_suggest(const con_cmd *tab, const char *word, char *buf,
+		     size_t buflen)
+{
+	const con_cmd *best = NULL;
+	size_t d, bestd = 3;
+
+	for (; tab->name != NULL; tab++) {
+		d = strncmp(tab->name, word, strlen(word)) == 0 ? 1 :
+		    con_cmd_distance(tab->name, word);
+		if (d < bestd) {
+			bestd = d;
+			best = tab;
+		}
+	}
+	if (best != NULL)
+		snprintf(buf, buflen, "did you mean '%s'?", best->name);
+	else
+		snprintf(buf, buflen, "try 'help'");
+}
+
+/* ---- dispatch --------------------------------------------------------- */
+
+/* Finds argv[0] in tab (kind names the table in messages) and runs it,
+ * descending into subcommand tables. */
+static int con_cmd_dispatch(const con_cmd *tab, const char *kind, int argc,
+			    char **argv, char *err, size_t errlen)
+{
+	const con_cmd *c = con_cmd_lookup(tab, argv[0]);
+	char hint[96];
+
+	if (c == NULL) {
+		con_cmd_suggest(tab, argv[0], hint, sizeof hint);
+		snprintf(err, errlen, "unknown %s '%s'; %s", kind, argv[0],
+			 hint);
+		return WIRE_EARG;
+	}
+	if (c->subs == NULL)
+		return c->run(argc, argv, err, errlen);
+	if (argc < 2) {
+		snprintf(err, errlen, "%s: missing subcommand; try 'help %s'",
+			 c->name, c->name);
+		return WIRE_EARG;
+	}
+	snprintf(hint, sizeof hint, "%s subcommand", c->name);
+	return con_cmd_dispatch(c->subs, hint, argc - 1, argv + 1, err,
+				errlen);
+}
+
+/* Prints one error line on stderr, after what stdout holds. */
+void con_cmd_error(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	if (where != NULL)
+		fprintf(stderr, "paravt: %s: error: ", where);
+	else
+		fprintf(stderr, "paravt: error: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Announces a node happening on stderr. */
+void con_cmd_announce(const con_node *n, int kind, const char *text,
+		      void *ctx)
+{
+	fflush(stdout);
+	if (kind == CON_NODE_EV_DOWN)
+		fprintf(stderr, "[node %s is down: %s]\n", n->spec.name, text);
+	else
+		fprintf(stderr, "[node %s: daemon error %s]\n", n->spec.name,
+			text);
+}
+
+/* Checks the nodes, splits the line and runs it; the one place errors print. */
+int con_cmd_exec(const char *line, const char *where)
+{
+	static char buf[CON_CMD_LINE];
+	char err[CON_CMD_ERR];
+	char *argv[CON_CMD_ARGS];
+	int argc, rc;
+
+	con_node_check_all(con_cmd_announce, NULL);
+	con_cmd_dbg_events();
+	argc = con_cmd_split(line, buf, sizeof buf, argv, CON_CMD_ARGS, 0,
+			     err, sizeof err);
+	if (argc <= 0) {
+		if (argc < 0)
+			con_cmd_error(where, "%s", err);
+		return argc;
+	}
+	err[0] = '\0';
+	rc = con_cmd_dispatch(con_cmds, "command", argc, argv, err,
+			      sizeof err);
+	fflush(stdout);
+	if (rc < 0) {
+		con_cmd_error(where, "%s", err[0] != '\0' ? err :
+			      wire_strerror(rc));
+		return -1;
+	}
+	return rc;
+}
+
+/* ---- help ------------------------------------------------------------- */
+
+/* Prints text with every line indented by ind spaces. */
+static void con_cmd_indent(const char *text, int ind)
+{
+	const char *nl;
+
+	while (*text != '\0') {
+		nl = strchr(text, '\n');
+		if (nl == NULL)
+			nl = text + strlen(text);
+		printf("%*s%.*s\n", ind, "", (int)(nl - text), text);
+		text = *nl != '\0' ? nl + 1 : nl;
+	}
+}
+
+/* help CMD [SUB]: usage and description (and those of the subcommands). */
+static void con_cmd_help_one(const con_cmd *c, int sub_level)
+{
+	const con_cmd *s;
+
+	if (sub_level) {
+		printf("  %s\n", c->usage);
+		con_cmd_indent(c->help, 6);
+		return;
+	}
+	printf("usage: %s\n", c->usage);
+	con_cmd_indent(c->help, 2);
+	for (s = c->subs; s != NULL && s->name != NULL; s++)
+		con_cmd_help_one(s, 1);
+}
+
+/* help with no argument: one line per command and subcommand. */
+static void con_cmd_help_list(void)
+{
+	const con_cmd *c, *s;
+	char words[48];
+
+	printf("Commands (\"help COMMAND\" describes one):\n");
+	for (c = con_cmds; c->name != NULL; c++) {
+		if (c->subs == NULL) {
+			printf("  %-16s %s\n", c->name, c->summary);
+			continue;
+		}
+		for (s = c->subs; s->name != NULL; s++) {
+			snprintf(words, sizeof words, "%s %s", c->name,
+				 s->name);
+			printf("  %-16s %s\n", words, s->summary);
+		}
+	}
+}
+
+/* help [COMMAND [SUBCOMMAND]] */
+static int con_cmd_help(int argc, char **argv, char *err, size_t errlen)
+{
+	const con_cmd *c, *s;
+	char hint[96];
+
+	if (argc == 1) {
+		con_cmd_help_list();
+		return 0;
+	}
+	if (argc > 3) {
+		snprintf(err, errlen, "usage: help [COMMAND [SUBCOMMAND]]");
+		return WIRE_EARG;
+	}
+	c = con_cmd_lookup(con_cmds, argv[1]);
+	s = c != NULL && c->subs != NULL && argc > 2 ?
+	    con_cmd_lookup(c->subs, argv[2]) : c;
+	if (c == NULL || s == NULL) {
+		con_cmd_suggest(c == NULL ? con_cmds : c->subs,
+				argv[c == NULL ? 1 : 2], hint, sizeof hint);
+		snprintf(err, errlen, "help: no command '%s%s%s'; %s",
+			 argv[1], c == NULL ? "" : " ",
+			 c == NULL ? "" : argv[2], hint);
+		return WIRE_EARG;
+	}
+	con_cmd_help_one(s, 0);
+	return 0;
+}
+
+/* ---- completion ------------------------------------------------------- */
+
+/* Offers every name of tab that starts with text. */
+static void con_cmd_offer_tab(const con_cmd *tab, const char *text,
+			      void (*add)(const char *, void *), void *ctx)
+{
+	for (; tab != NULL && tab->name != NULL; tab++)
+		if (strncmp(tab->name, text, strlen(text)) == 0)
+			add(tab->name, ctx);
+}
+
+/* Offers the node names that start with text. */
+static void con_cmd_offer_nodes(const char *text,
+				void (*add)(const char *, void *), void *ctx)
+{
+	con_node *n;
+
+	for (n = con_node_first(); n != NULL; n = n->next)
+		if (strncmp(n->spec.name, text, strlen(text)) == 0)
+			add(n->spec.name, ctx);
+}
+
+/* File names: after load, or after an option that names a file. */
+int con_cmd_wants_file(int argc, char **argv)
+{
+	const con_cmd *c;
+
+	if (argc == 0)
+		return 0;
+	if (strcmp(argv[argc - 1], "--token-file") == 0 ||
+	    strcmp(argv[argc - 1], "--key") == 0 ||
+	    strcmp(argv[argc - 1], "--known-hosts") == 0)
+		return 1;
+	c = con_cmd_lookup(con_cmds, argv[0]);
+	return c != NULL && c->arg == CON_ARG_FILE;
+}
+
+/* Expressions and breakpoint locations go on after the completed word. */
+int con_cmd_wants_glue(int argc, char **argv)
+{
+	const con_cmd *c = argc > 0 ? con_cmd_lookup(con_cmds, argv[0]) : NULL;
+
+	return c != NULL && (c->arg == CON_ARG_EXPR || c->arg == CON_ARG_LOC);
+}
+
+/* Walks the tables along the words typed and offers what may come next. */
+void con_cmd_complete(int argc, char **argv, const char *text,
+		      void (*add)(const char *word, void *ctx), void *ctx)
+{
+	const con_cmd *c, *top;
+	const char *const *f;
+	int nargs;
+
+	if (argc == 0) {
+		con_cmd_offer_tab(con_cmds, text, add, ctx);
+		return;
+	}
+	c = top = con_cmd_lookup(con_cmds, argv[0]);
+	if (c == NULL)
+		return;
+	nargs = argc - 1;
+	if (c->subs != NULL) {
+		if (argc == 1) {
+			con_cmd_offer_tab(c->subs, text, add, ctx);
+			return;
+		}
+		c = con_cmd_lookup(c->subs, argv[1]);
+		nargs = argc - 2;
+	}
+	if (c == NULL)
+		return;
+	if (text[0] == '-')
+		for (f = c->flags; f != NULL && *f != NULL; f++)
+			if (strncmp(*f, text, strlen(text)) == 0)
+				add(*f, ctx);
+	if (c->arg == CON_ARG_NODE && nargs == 0)
+		con_cmd_offer_nodes(text, add, ctx);
+	if (c->arg >= CON_ARG_NODES && text[0] != '-')
+		con_cmd_dbg_complete(c->arg, text, add, ctx);
+	if (c->arg == CON_ARG_CMD && nargs == 0)
+		con_cmd_offer_tab(con_cmds, text, add, ctx);
+	if (c->arg == CON_ARG_CMD && nargs == 1) {
+		top = con_cmd_lookup(con_cmds, argv[argc - 1]);
+		if (top != NULL)
+			con_cmd_offer_tab(top->subs, text, add, ctx);
+	}
+}

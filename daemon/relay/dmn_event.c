@@ -1,0 +1,1135 @@
+/*
+ * dmn_event.c — the event relay (dmn_event.h).
+ *
+ * Layout: per-process state (string tables, expected seq), the queue
+ * (items in memory, the spill file), sending to the controller (the
+ * pump), then the handlers for EVENT_STRINGS, EVENTS and EVENTS_ACK.
+ *
+ * An item is one outgoing frame without its type and seq: the message
+ * type, its field count and the packed fields (raw msgpack), so it is
+ * re-sent with a fresh seq by copying bytes, and written to the spill
+ * file as it is.  Spill record: 4-byte big-endian length L, then L bytes:
+ * the msgpack array [type, batch, proc, nfields, flags] followed by the
+ * packed fields.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dmn_event.h"
+#include "dmn_log.h"
+#include "dmn_ring.h"
+#include "pvt_event.h"
+#include "wire_ev.h"
+#include "wire_fmt.h"
+
+#define DMN_EV_PUMP_MS 20         /* retry while the console's queue is full */
+#define DMN_EV_SCRATCH (8u << 20) /* largest packed batch */
+#define DMN_EV_REC_MAX (16u << 20) /* largest spill record accepted */
+#define DMN_EV_POOL 64            /* whole-batch items kept for reuse */
+#define DMN_EV_HDR 32             /* room for a batch's header fields */
+
+/* What a process has sent so far, by its daemon process number. */
+typedef struct dmn_evproc {
+	struct dmn_evproc *next; /* list of w->evq */
+	uint64_t num;            /* process number */
+	uint64_t next_seq;       /* seq expected in its next EVENTS */
+	int refused;             /* layout version unknown: events dropped */
+	char **str;              /* names by id - 1; owned */
+	uint32_t nstr;           /* names known */
+	uint32_t cap;            /* slots in str */
+	uint32_t sent_str;       /* names the current controller has */
+	uint64_t queued;         /* items of it in the queue */
+	int gone;                /* the process ended */
+	dmn_ring ring;           /* its shared-memory ring (ring.h NULL:
+	                            none, its records come as EVENTS) */
+} dmn_evproc;
+
+/* One queued frame. */
+typedef struct dmn_evitem {
+	struct dmn_evitem *next; /* next newer item in memory */
+	uint32_t type;           /* WIRE_NODE_EVENTS or WIRE_EVENTS_LOST */
+	uint32_t nf;             /* fields in raw */
+	uint64_t batch;          /* NODE_EVENTS: its batch; LOST: 0 */
+	uint64_t proc;           /* process it is about */
+	int sent;                /* written to the current controller */
+	int once;                /* LOST: written to some controller */
+	int pooled;              /* room for a whole batch: freed into
+				    the queue's pool (ev_item_free) */
+	size_t len;              /* bytes in raw */
+	unsigned char raw[];     /* packed fields */
+} dmn_evitem;
+
+struct dmn_evq {
+	dmn_work *w;             /* the daemon's work state; borrowed */
+	dmn_sess *sess;          /* the session it belongs to; borrowed */
+	size_t mem_cap;          /* bytes of items kept in memory */
+	uint64_t spill_cap;      /* largest spill file */
+	dmn_evitem *head, *tail; /* items in memory, oldest first */
+	dmn_evitem *cursor;      /* first item not sent, NULL = all sent */
+	size_t mem;              /* bytes of items in memory */
+	int sfd;                 /* spill file, -1 until needed */
+	char spath[DMN_PATH_MAX]; /* its path */
+	uint64_t srd, swr;       /* spill read and write offsets */
+	uint64_t batch;          /* last batch number handed out */
+	dmn_evproc *procs;       /* per-process state */
+	wire_buf scratch;        /* packing buffer */
+	long timer;              /* pump timer, or 0 */
+	long ring_timer;         /* drain timer while rings are mapped, or 0 */
+	int ring_busy;           /* a ring was DMN_EV_RING_BUSY full: drain soon */
+	dmn_evitem *pool;        /* freed whole-batch items, for reuse */
+	unsigned npool;          /* items in pool */
+	int dropping;            /* the spill file is full (for the log) */
+	uint64_t n_events, n_batches, n_spilled, n_dropped, n_gap, n_acked;
+};
+
+/* ---- processes ----------------------------------------------------------- */
+
+/* The state of process num, made if make != 0.  NULL when out of memory
+ * or not there. */
+static dmn_evproc *ev_proc(dmn_evq *q, uint64_t num, int make)
+{
+	dmn_evproc *e;
+
+	for (e = q->procs; e != NULL; e = e->next)
+		if (e->num == num)
+			return e;
+	if (!make || (e = calloc(1, sizeof *e)) == NULL)
+		return NULL;
+	e->num = num;
+	e->next = q->procs;
+	q->procs = e;
+	return e;
+}
+
+/* Frees e if its process ended and nothing queued refers to it. */
+static void ev_proc_check(dmn_evq *q, dmn_evproc *e)
+{
+	dmn_evproc **pp;
+	uint32_t i;
+
+	if (e == NULL || !e->gone || e->queued > 0)
+		return;
+	for (pp = &q->procs; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	for (i = 0; i < e->nstr; i++)
+		free(e->str[i]);
+	free(e->str);
+	dmn_ring_unmap(&e->ring);
+	free(e);
+}
+
+/* Appends one name to e's table.  0 or -1. */
+static int ev_proc_name(dmn_evproc *e, const char *s)
+{
+	char **nv;
+	uint32_t cap;
+
+	if (e->nstr == e->cap) {
+		cap = e->cap ? e->cap * 2 : 64;
+		if (cap > DMN_EV_STRS ||
+		    (nv = realloc(e->str, cap * sizeof *nv)) == NULL)
+			return -1;
+		e->str = nv;
+		e->cap = cap;
+	}
+	if ((e->str[e->nstr] = malloc(strlen(s) + 1)) == NULL)
+		return -1;
+	strcpy(e->str[e->nstr++], s);
+	return 0;
+}
+
+/* ---- the queue ----------------------------------------------------------- */
+
+/* msgpack write callback into a wire_buf. */
+static int ev_buf_write(void *data, const char *buf, size_t len)
+{
+	return wire_buf_append(data, buf, len) == 0 ? 0 : -1;
+}
+
+/* A new item holding the n bytes at raw.  NULL when out of memory. */
+static dmn_evitem *ev_item(uint32_t type, uint32_t nf, uint64_t batch,
+                           uint64_t proc, const void *raw, size_t n)
+{
+	dmn_evitem *it = malloc(sizeof *it + n);
+
+	if (it == NULL)
+		return NULL;
+	memset(it, 0, sizeof *it);
+	it->type = type;
+	it->nf = nf;
+	it->batch = batch;
+	it->proc = proc;
+	it->len = n;
+	memcpy(it->raw, raw, n);
+	return it;
+}
+
+/* Frees it, or keeps it in q's pool when it has room for a whole batch
+ * (a stream of full batches then reuses the same memory instead of
+ * faulting fresh pages in). */
+static void ev_item_free(dmn_evq *q, dmn_evitem *it)
+{
+	if (it->pooled && q->npool < DMN_EV_POOL) {
+		it->next = q->pool;
+		q->pool = it;
+		q->npool++;
+		return;
+	}
+	free(it);
+}
+
+/* Appends it to the memory list. */
+static void ev_mem_add(dmn_evq *q, dmn_evitem *it)
+{
+	if (q->tail != NULL)
+		q->tail->next = it;
+	else
+		q->head = it;
+	q->tail = it;
+	q->mem += it->len;
+	if (q->cursor == NULL)
+		q->cursor = it;
+}
+
+/* Opens the spill file in the work base.  0 or -1. */
+static int ev_spill_open(dmn_evq *q)
+{
+	if (q->sfd >= 0)
+		return 0;
+	if (q->w->base[0] == '\0' ||
+	    dmn_pathf(q->spath, sizeof q->spath, "%s/%ld-s%llu-events.spill",
+	              q->w->base, (long)getpid(),
+	              (unsigned long long)q->sess->id) != 0)
+		return -1;
+	q->sfd = open(q->spath, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+	if (q->sfd < 0) {
+		dmn_log(DMN_WARN, "events: cannot open %s: %s", q->spath,
+		        strerror(errno));
+		return -1;
+	}
+	fcntl(q->sfd, F_SETFD, FD_CLOEXEC);
+	q->srd = q->swr = 0;
+	return 0;
+}
+
+/* Writes n bytes at offset off of the spill file.  0 or -1. */
+static int ev_pwrite(int fd, const void *p, size_t n, uint64_t off)
+{
+	const char *c = p;
+	ssize_t k;
+
+	while (n > 0) {
+		k = pwrite(fd, c, n, (off_t)off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		c += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+/* Reads n bytes at offset off of the spill file.  0 or -1. */
+static int ev_pread(int fd, void *p, size_t n, uint64_t off)
+{
+	char *c = p;
+	ssize_t k;
+
+	while (n > 0) {
+		k = pread(fd, c, n, (off_t)off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		c += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+/* Appends it as a spill record (it is not freed).  0, 1 if the file is
+ * at its cap (LOST items always fit), -1 on an I/O error. */
+static int ev_spill_add(dmn_evq *q, const dmn_evitem *it)
+{
+	msgpack_packer pk;
+	wire_buf *b = &q->scratch;
+	size_t n;
+
+	if (ev_spill_open(q) != 0)
+		return -1;
+	wire_buf_reset(b);
+	wire_buf_append(b, "\0\0\0\0", 4);
+	msgpack_packer_init(&pk, b, ev_buf_write);
+	if (msgpack_pack_array(&pk, 5) || msgpack_pack_uint32(&pk, it->type) ||
+	    msgpack_pack_uint64(&pk, it->batch) ||
+	    msgpack_pack_uint64(&pk, it->proc) ||
+	    msgpack_pack_uint32(&pk, it->nf) ||
+	    msgpack_pack_uint32(&pk, (uint32_t)it->once) ||
+	    wire_buf_append(b, it->raw, it->len) != 0)
+		return -1;
+	n = wire_buf_used(b);
+	if (q->swr + n > q->spill_cap && it->type != WIRE_EVENTS_LOST)
+		return 1;
+	wire_buf_head(b)[0] = (char)((n - 4) >> 24);
+	wire_buf_head(b)[1] = (char)((n - 4) >> 16);
+	wire_buf_head(b)[2] = (char)((n - 4) >> 8);
+	wire_buf_head(b)[3] = (char)(n - 4);
+	if (ev_pwrite(q->sfd, wire_buf_head(b), n, q->swr) != 0) {
+		dmn_log(DMN_WARN, "events: writing %s: %s", q->spath,
+		        strerror(errno));
+		return -1;
+	}
+	q->swr += n;
+	q->n_spilled++;
+	return 0;
+}
+
+/* Reads the next spill record into a new item (not consumed: *used is
+ * its size).  NULL at the end or on an error (the file is then
+ * abandoned, its records counted lost in the log). */
+static dmn_evitem *ev_spill_peek(dmn_evq *q, uint64_t *used)
+{
+	unsigned char hdr[4];
+	msgpack_unpacked up;
+	msgpack_object *o;
+	dmn_evitem *it = NULL;
+	size_t len, off = 0;
+	char *rec;
+
+	if (q->srd >= q->swr || ev_pread(q->sfd, hdr, 4, q->srd) != 0)
+		return NULL;
+	len = (size_t)hdr[0] << 24 | (size_t)hdr[1] << 16 |
+	      (size_t)hdr[2] << 8 | hdr[3];
+	if (len > DMN_EV_REC_MAX || (rec = malloc(len)) == NULL)
+		goto out_bad;
+	msgpack_unpacked_init(&up);
+	if (ev_pread(q->sfd, rec, len, q->srd + 4) == 0 &&
+	    msgpack_unpack_next(&up, rec, len, &off) == MSGPACK_UNPACK_SUCCESS &&
+	    up.data.type == MSGPACK_OBJECT_ARRAY && up.data.via.array.size == 5) {
+		o = up.data.via.array.ptr;
+		it = ev_item((uint32_t)o[0].via.u64, (uint32_t)o[3].via.u64,
+		             o[1].via.u64, o[2].via.u64, rec + off, len - off);
+		if (it != NULL)
+			it->once = (int)o[4].via.u64;
+	}
+	msgpack_unpacked_destroy(&up);
+	free(rec);
+	if (it == NULL)
+		goto out_bad;
+	*used = 4 + len;
+	return it;
+out_bad:
+	dmn_log(DMN_ERROR, "events: spill file %s unreadable at %llu: %llu "
+	        "bytes of queued events lost", q->spath,
+	        (unsigned long long)q->srd,
+	        (unsigned long long)(q->swr - q->srd));
+	q->srd = q->swr;
+	return NULL;
+}
+
+/* Moves spill records into memory while they fit. */
+static void ev_refill(dmn_evq *q)
+{
+	dmn_evitem *it;
+	uint64_t used;
+
+	while (q->sfd >= 0 && q->srd < q->swr) {
+		it = ev_spill_peek(q, &used);
+		if (it == NULL)
+			break;
+		if (q->head != NULL && q->mem + it->len > q->mem_cap) {
+			ev_item_free(q, it);
+			return;
+		}
+		q->srd += used;
+		ev_mem_add(q, it);
+	}
+	if (q->sfd >= 0 && q->srd >= q->swr && q->swr > 0) {
+		q->srd = q->swr = 0;
+		if (ftruncate(q->sfd, 0) != 0)
+			dmn_log(DMN_WARN, "events: truncating %s: %s",
+			        q->spath, strerror(errno));
+	}
+}
+
+/* Queues it (owned from now on): in memory while nothing waits in the
+ * spill file and it fits, else in the spill file.  0, or 1 if it was
+ * dropped because the spill file is full. */
+static int ev_push(dmn_evq *q, dmn_evitem *it)
+{
+	dmn_evproc *e = ev_proc(q, it->proc, 0);
+	int rc;
+
+	if (q->srd >= q->swr &&
+	    (q->head == NULL || q->mem + it->len <= q->mem_cap)) {
+		ev_mem_add(q, it);
+		if (e != NULL)
+			e->queued++;
+		return 0;
+	}
+	rc = ev_spill_add(q, it);
+	ev_item_free(q, it);
+	if (rc == 0 && e != NULL)
+		e->queued++;
+	return rc == 0 ? 0 : 1;
+}
+
+/* Takes the oldest item off the memory list and frees it. */
+static void ev_pop(dmn_evq *q)
+{
+	dmn_evitem *it = q->head;
+	dmn_evproc *e;
+
+	q->head = it->next;
+	if (q->head == NULL)
+		q->tail = NULL;
+	if (q->cursor == it)
+		q->cursor = it->next;
+	q->mem -= it->len;
+	e = ev_proc(q, it->proc, 0);
+	if (e != NULL && e->queued > 0)
+		e->queued--;
+	ev_proc_check(q, e);
+	ev_item_free(q, it);
+}
+
+/* ---- sending ------------------------------------------------------------- */
+
+/* Queues EVENT_STRINGS with the names of e the controller lacks.  0 or an
+ * error. */
+static int ev_send_strings(wire_peer *out, dmn_evproc *e)
+{
+	int rc;
+
+	if (e == NULL || e->sent_str >= e->nstr)
+		return 0;
+	rc = wire_pack(&out->out, WIRE_EVENT_STRINGS, wire_peer_seq(out),
+	               out->max_frame, e->num, (uint64_t)e->sent_str + 1,
+	               (const char *const *)&e->str[e->sent_str],
+	               e->nstr - e->sent_str);
+	if (rc == 0)
+		e->sent_str = e->nstr;
+	return rc;
+}
+
+/* Queues it on out (strings first).  0 or an error (nothing queued). */
+static int ev_send(dmn_evq *q, wire_peer *out, const dmn_evitem *it)
+{
+	msgpack_packer *pk;
+	wire_enc e;
+	int rc;
+
+	if (it->type == WIRE_NODE_EVENTS &&
+	    (rc = ev_send_strings(out, ev_proc(q, it->proc, 0))) != 0)
+		return rc;
+	if ((rc = wire_enc_begin(&e, &out->out, it->type, wire_peer_seq(out),
+	                         it->nf)) == 0) {
+		pk = wire_enc_packer(&e);
+		pk->callback(pk->data, (const char *)it->raw, it->len);
+	}
+	return wire_enc_end(&e, out->max_frame);
+}
+
+static void ev_pump(dmn_evq *q);
+
+/* Timer: try sending again. */
+static void ev_pump_timer(dmn_loop *l, long id, void *ctx)
+{
+	dmn_evq *q = ctx;
+
+	q->timer = 0;
+	ev_pump(q);
+}
+
+/* Arms the pump timer once. */
+static void ev_pump_later(dmn_evq *q, unsigned ms)
+{
+	if (q->timer > 0)
+		return;
+	q->timer = dmn_timer_add(q->w->srv->loop, ms, ev_pump_timer, q);
+	if (q->timer < 0)
+		q->timer = 0;
+}
+
+/* Sends what is unsent to the controller while its output backlog is
+ * small; loads spilled items as memory frees. */
+static void ev_pump(dmn_evq *q)
+{
+	/* only to the session's own console (its queue holds them while
+	 * it is detached) */
+	wire_peer *out = q->sess == q->w->cur ? dmn_work_ctl(q->w) : NULL;
+	dmn_evitem *it;
+	int sent = 0;
+
+	if (out == NULL)
+		return;
+	for (;;) {
+		if (q->cursor == NULL)
+			ev_refill(q);
+		if ((it = q->cursor) == NULL)
+			break;
+		if (it->type == WIRE_EVENTS_LOST && it->once) {
+			it->sent = 1; /* a loss is reported once */
+			q->cursor = it->next;
+			continue;
+		}
+		if (wire_buf_used(&out->out) >= DMN_OUT_HIGH ||
+		    ev_send(q, out, it) != 0) {
+			ev_pump_later(q, DMN_EV_PUMP_MS);
+			break;
+		}
+		it->sent = it->once = 1;
+		q->cursor = it->next;
+		sent = 1;
+	}
+	if (sent)
+		dmn_work_kick(q->w);
+}
+
+/* ---- records to canonical events ----------------------------------------- */
+
+/* Record number seq of a process, r, as the canonical record at out. */
+static void ev_put_one(unsigned char *out, const pvt_event *r, uint64_t seq)
+{
+	wire_ev e;
+
+	e.seq = seq;
+	e.t_ns = r->t_ns;
+	e.delta_ns = r->delta_ns;
+	e.bytes = r->bytes;
+	e.kind = r->kind;
+	e.op = r->op;
+	e.file = r->file;
+	e.func = r->func;
+	e.line = r->line;
+	e.peer = r->peer;
+	e.tag = r->tag;
+	e.result = r->result;
+	e.aux = r->aux;
+	e.comm = r->comm;
+	e.ref = r->ref;
+	wire_ev_put(out, &e);
+}
+
+/* A fixed buffer a msgpack packer writes into (ev_fix_write). */
+typedef struct ev_fix {
+	unsigned char *p; /* the buffer */
+	size_t len, cap;  /* bytes written, its size */
+} ev_fix;
+
+/* msgpack write callback into an ev_fix: 0, or -1 when it is full. */
+static int ev_fix_write(void *data, const char *buf, size_t len)
+{
+	ev_fix *f = data;
+
+	if (len > f->cap - f->len)
+		return -1;
+	memcpy(f->p + f->len, buf, len);
+	f->len += len;
+	return 0;
+}
+
+/* A NODE_EVENTS item of n records from recs (native, maybe unaligned:
+ * the process's ring or an EVENTS frame; the first is number first):
+ * the next batch and process numbers, then one bin of canonical
+ * records, converted straight into the item.  Notes PROG_EXIT and
+ * CRASH.  NULL when out of memory. */
+static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, const char *recs,
+                                 uint64_t first, uint64_t n)
+{
+	unsigned char hdr[DMN_EV_HDR];
+	ev_fix f = {hdr, 0, sizeof hdr};
+	msgpack_packer pk;
+	dmn_evitem *it;
+	unsigned char *out;
+	pvt_event r;
+	uint64_t k;
+
+	msgpack_packer_init(&pk, &f, ev_fix_write);
+	if (msgpack_pack_uint64(&pk, q->batch + 1) ||
+	    msgpack_pack_uint64(&pk, p->num) ||
+	    msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE))
+		return NULL;
+	if (n == DMN_EV_BATCH && q->pool != NULL) {
+		it = q->pool;
+		q->pool = it->next;
+		q->npool--;
+	} else if (n == DMN_EV_BATCH) {
+		it = malloc(sizeof *it + DMN_EV_HDR +
+		            (size_t)DMN_EV_BATCH * WIRE_EV_SIZE);
+	} else {
+		it = malloc(sizeof *it + f.len + (size_t)n * WIRE_EV_SIZE);
+	}
+	if (it == NULL)
+		return NULL;
+	memset(it, 0, sizeof *it);
+	it->pooled = n == DMN_EV_BATCH;
+	it->type = WIRE_NODE_EVENTS;
+	it->nf = 3;
+	it->batch = ++q->batch;
+	it->proc = p->num;
+	it->len = f.len + (size_t)n * WIRE_EV_SIZE;
+	memcpy(it->raw, hdr, f.len);
+	out = it->raw + f.len;
+	for (k = 0; k < n; k++) {
+		memcpy(&r, recs + k * PVT_EVENT_SIZE, sizeof r);
+		if (r.kind == PVT_EV_PROG_EXIT)
+			p->ev_status = r.aux;
+		else if (r.kind == PVT_EV_CRASH)
+			p->ev_signal = r.aux;
+		ev_put_one(out + k * WIRE_EV_SIZE, &r, first + k);
+	}
+	return it;
+}
+
+/* Queues an EVENTS_LOST item. */
+static void ev_lost(dmn_evq *q, uint64_t proc, uint64_t count,
+                    const char *reason)
+{
+	msgpack_packer pk;
+	dmn_evitem *it;
+
+	dmn_log(DMN_WARN, "events: proc %llu: %llu event(s) lost: %s",
+	        (unsigned long long)proc, (unsigned long long)count, reason);
+	wire_buf_reset(&q->scratch);
+	msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
+	msgpack_pack_uint64(&pk, proc);
+	msgpack_pack_uint64(&pk, count);
+	msgpack_pack_str(&pk, strlen(reason));
+	msgpack_pack_str_body(&pk, reason, strlen(reason));
+	it = ev_item(WIRE_EVENTS_LOST, 3, 0, proc,
+	             wire_buf_head(&q->scratch), wire_buf_used(&q->scratch));
+	if (it != NULL)
+		ev_push(q, it);
+}
+
+/* Queues n records from recs (native, maybe unaligned; the first is
+ * number first) of process p as NODE_EVENTS batches.  Notes PROG_EXIT
+ * and CRASH on foreign processes. */
+static void ev_batches(dmn_evq *q, dmn_proc *p, const char *recs,
+                       uint64_t first, uint64_t n)
+{
+	dmn_evitem *it;
+	uint64_t i, chunk;
+
+	for (i = 0; i < n; i += chunk) {
+		chunk = n - i < DMN_EV_BATCH ? n - i : DMN_EV_BATCH;
+		it = ev_batch_item(q, p, recs + i * PVT_EVENT_SIZE, first + i,
+		                   chunk);
+		q->n_batches++;
+		if (it == NULL || ev_push(q, it) != 0) {
+			if (!q->dropping)
+				dmn_log(DMN_WARN, "events: spill file full "
+				        "(%llu bytes): dropping events",
+				        (unsigned long long)q->spill_cap);
+			q->dropping = 1;
+			q->n_dropped += chunk;
+			ev_lost(q, p->num, chunk, it == NULL ? "out of memory"
+			        : "the daemon's event spill file is full");
+		}
+	}
+}
+
+/* ---- handlers ------------------------------------------------------------ */
+
+/* EVENT_STRINGS: appends the names (ids must continue the table). */
+static int ev_strings(dmn_evq *q, dmn_proc *p, const wire_msg *m,
+                      char *err, size_t errlen)
+{
+	const msgpack_object *arr;
+	char name[WIRE_TEXT_MAX];
+	uint64_t proc, first, id;
+	dmn_evproc *e;
+	uint32_t i;
+
+	if (wire_unpack(m, err, errlen, &proc, &first, &arr) != 0)
+		return WIRE_EMALFORMED;
+	if ((e = ev_proc(q, p->num, 1)) == NULL) {
+		snprintf(err, errlen, "EVENT_STRINGS: out of memory");
+		return WIRE_ENOMEM;
+	}
+	if (first == 0 || first > (uint64_t)e->nstr + 1) {
+		snprintf(err, errlen, "EVENT_STRINGS: first id %llu does not "
+		         "follow the %u names known", (unsigned long long)first,
+		         e->nstr);
+		return WIRE_EPROTO;
+	}
+	for (i = 0; i < arr->via.array.size; i++) {
+		id = first + i;
+		if (id <= e->nstr)
+			continue; /* sent again (crash path): known */
+		if (wire_strv_get(arr, i, name, sizeof name) != 0)
+			snprintf(name, sizeof name, "?");
+		if (ev_proc_name(e, name) != 0) {
+			snprintf(err, errlen, "EVENT_STRINGS: more than %d "
+			         "names", DMN_EV_STRS);
+			return WIRE_ETOOBIG;
+		}
+	}
+	return 0;
+}
+
+/* Checks the records of an EVENTS frame: size, numbers, layout.  0, or
+ * an error with err. */
+static int ev_check(dmn_evproc *e, uint64_t first, uint64_t count,
+                    const char *d, size_t n, char *err, size_t errlen)
+{
+	pvt_event r;
+	uint64_t i;
+
+	if (count == 0 || count > n / PVT_EVENT_SIZE + 1 ||
+	    count * PVT_EVENT_SIZE != n) {
+		snprintf(err, errlen, "EVENTS: %llu records need %llu bytes, "
+		         "got %lu", (unsigned long long)count,
+		         (unsigned long long)count * PVT_EVENT_SIZE,
+		         (unsigned long)n);
+		return WIRE_EMALFORMED;
+	}
+	for (i = 0; i < count; i++) {
+		memcpy(&r, d + i * PVT_EVENT_SIZE, sizeof r);
+		if (r.kind == 0 || r.kind > PVT_EV_KIND_MAX) {
+			snprintf(err, errlen, "EVENTS: record %llu has kind "
+			         "%u", (unsigned long long)(first + i),
+			         (unsigned)r.kind);
+			return WIRE_EMALFORMED;
+		}
+		if (r.kind == PVT_EV_PROG_START && r.aux != PVT_EVENT_VERSION) {
+			snprintf(err, errlen, "EVENTS: the task writes another "
+			         "record layout (version field %ld), this daemon "
+			         "reads version %d: rebuild the program with "
+			         "this node's paravt", (long)r.aux,
+			         PVT_EVENT_VERSION);
+			e->refused = 1;
+			return WIRE_EVERSION;
+		}
+	}
+	if (first < e->next_seq) {
+		snprintf(err, errlen, "EVENTS: seq %llu again (expected "
+		         "%llu)", (unsigned long long)first,
+		         (unsigned long long)e->next_seq);
+		return WIRE_EPROTO;
+	}
+	return 0;
+}
+
+/* EVENTS: checks, reports a gap, queues the batches. */
+static int ev_events(dmn_evq *q, dmn_proc *p, const wire_msg *m, char *err,
+                     size_t errlen)
+{
+	uint64_t proc, first, count;
+	const char *d;
+	dmn_evproc *e;
+	size_t n;
+	int rc;
+
+	if (wire_unpack(m, err, errlen, &proc, &first, &count, &d, &n) != 0)
+		return WIRE_EMALFORMED;
+	if ((e = ev_proc(q, p->num, 1)) == NULL) {
+		snprintf(err, errlen, "EVENTS: out of memory");
+		return WIRE_ENOMEM;
+	}
+	if (e->refused) {
+		q->n_dropped += count;
+		return 0; /* said once when the version was seen */
+	}
+	if ((rc = ev_check(e, first, count, d, n, err, errlen)) != 0) {
+		if (rc == WIRE_EVERSION)
+			ev_lost(q, p->num, count, err);
+		return rc;
+	}
+	if (first > e->next_seq) {
+		q->n_gap += first - e->next_seq;
+		ev_lost(q, p->num, first - e->next_seq,
+		        "gap in the task's event numbers");
+	}
+	e->next_seq = first + count;
+	q->n_events += count;
+	ev_batches(q, p, d, first, count);
+	return 0;
+}
+
+/* ---- shared-memory rings ------------------------------------------------- */
+
+/* Queues an EVENTS_WAITED item: process proc's ring was full waits
+ * times, us microseconds in all. */
+static void ev_waited(dmn_evq *q, uint64_t proc, uint64_t waits, uint64_t us)
+{
+	msgpack_packer pk;
+	dmn_evitem *it;
+
+	dmn_log(DMN_INFO, "events: proc %llu waited %llu time(s), %llu us, "
+	        "for room in its ring", (unsigned long long)proc,
+	        (unsigned long long)waits, (unsigned long long)us);
+	wire_buf_reset(&q->scratch);
+	msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
+	msgpack_pack_uint64(&pk, proc);
+	msgpack_pack_uint64(&pk, waits);
+	msgpack_pack_uint64(&pk, us);
+	it = ev_item(WIRE_EVENTS_WAITED, 3, 0, proc,
+	             wire_buf_head(&q->scratch), wire_buf_used(&q->scratch));
+	if (it != NULL)
+		ev_push(q, it);
+}
+
+/* dmn_ring_names callback: appends a name to the process's table (a
+ * name the ring could not hold leaves a gap, named "?"). */
+static int ev_ring_name(void *arg, uint32_t id, const char *s)
+{
+	dmn_evproc *e = arg;
+
+	while (e->nstr + 1 < id)
+		if (ev_proc_name(e, "?") != 0)
+			return -1;
+	return id == e->nstr + 1 ? ev_proc_name(e, s) : 0;
+}
+
+/* Moves what process p wrote into its ring since the last time into the
+ * queue: names first, then the records in batches, then what the task
+ * counted (records dropped, waits for room, names lost).  Returns the
+ * number of records moved. */
+static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e)
+{
+	const pvt_event *at;
+	dmn_ring_news news;
+	uint64_t moved = 0;
+	uint32_t n;
+
+	if (e->ring.h == NULL || e->refused)
+		return 0;
+	/* the head before the names: every record peeked has its names;
+	   the records are converted in place, their slots given back
+	   after */
+	n = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
+	if (dmn_ring_names(&e->ring, ev_ring_name, e) != 0)
+		dmn_log(DMN_WARN, "events: proc %llu: names in its ring "
+		        "unreadable", (unsigned long long)p->num);
+	while (n > 0) {
+		moved += n;
+		q->n_events += n;
+		e->next_seq = e->ring.next + n;
+		ev_batches(q, p, (const char *)at, e->ring.next, n);
+		dmn_ring_take(&e->ring, n);
+		n = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
+		(void)dmn_ring_names(&e->ring, ev_ring_name, e);
+	}
+	dmn_ring_news_get(&e->ring, &news);
+	if (news.dropped > 0)
+		ev_lost(q, p->num, news.dropped, "its event ring was full "
+		        "(PARAVT_RING_FULL=drop)");
+	if (news.waits > 0)
+		ev_waited(q, p->num, news.waits, news.wait_us);
+	if (news.str_lost > 0)
+		dmn_log(DMN_WARN, "events: proc %llu: %u name(s) did not fit "
+		        "its ring; shown as ?", (unsigned long long)p->num,
+		        news.str_lost);
+	return moved;
+}
+
+/* The process numbered num, or NULL. */
+static dmn_proc *ev_find_proc(dmn_work *w, uint64_t num)
+{
+	int i;
+
+	for (i = 0; i < w->cap_procs; i++)
+		if (w->procs[i] != NULL && w->procs[i]->num == num)
+			return w->procs[i];
+	return NULL;
+}
+
+static void ev_ring_timer_arm(dmn_evq *q);
+
+/* Timer: drains every mapped ring, then pumps.  A ring that had filled
+ * past 1/DMN_EV_RING_BUSY since the last drain brings the next one
+ * forward, so a fast writer seldom finds its ring full and waits. */
+static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
+{
+	dmn_evq *q = ctx;
+	dmn_evproc *e;
+	dmn_proc *p;
+
+	(void)l;
+	(void)id;
+	q->ring_timer = 0;
+	q->ring_busy = 0;
+	for (e = q->procs; e != NULL; e = e->next)
+		if (e->ring.h != NULL && (p = ev_find_proc(q->w, e->num)) &&
+		    ev_ring_drain(q, p, e) > e->ring.cap / DMN_EV_RING_BUSY)
+			q->ring_busy = 1;
+	ev_pump(q);
+	ev_ring_timer_arm(q);
+}
+
+/* Arms the drain timer when a ring is mapped and it is not armed. */
+static void ev_ring_timer_arm(dmn_evq *q)
+{
+	dmn_evproc *e;
+
+	if (q->ring_timer > 0)
+		return;
+	for (e = q->procs; e != NULL && e->ring.h == NULL; e = e->next)
+		;
+	if (e == NULL)
+		return;
+	q->ring_timer = dmn_timer_add(q->w->srv->loop, q->ring_busy ?
+	                              DMN_EV_RING_BUSY_MS : DMN_EV_RING_MS,
+	                              ev_ring_timer, q);
+	if (q->ring_timer < 0)
+		q->ring_timer = 0;
+}
+
+/* Whether path's directory is where tasks of p's session make rings:
+ * the task socket's or the session socket's directory. */
+static const char *ev_ring_dir(const dmn_proc *p, const char *path,
+                               char *buf, size_t n)
+{
+	const char *socks[2] = {p->sess->sock, p->sess->ssock}, *slash;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		slash = strrchr(socks[k], '/');
+		if (slash == NULL || (size_t)(slash - socks[k]) >= n)
+			continue;
+		memcpy(buf, socks[k], (size_t)(slash - socks[k]));
+		buf[slash - socks[k]] = '\0';
+		if (strncmp(path, buf, strlen(buf)) == 0)
+			return buf;
+	}
+	return "";
+}
+
+/* EVENT_RING: maps the task's ring and drains it from now on. */
+static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
+                          char *err, size_t errlen)
+{
+	char path[WIRE_TEXT_MAX], dir[DMN_PATH_MAX];
+	uint64_t proc, recs, names;
+	dmn_evproc *e;
+
+	if (wire_unpack(m, err, errlen, &proc, path, sizeof path, &recs,
+	                &names) != 0)
+		return WIRE_EMALFORMED;
+	if ((e = ev_proc(q, p->num, 1)) == NULL) {
+		snprintf(err, errlen, "EVENT_RING: out of memory");
+		return WIRE_ENOMEM;
+	}
+	if (e->ring.h != NULL) {
+		snprintf(err, errlen, "EVENT_RING: proc %llu has a ring",
+		         (unsigned long long)p->num);
+		return WIRE_ESTATE;
+	}
+	if (dmn_ring_map(&e->ring, path, ev_ring_dir(p, path, dir, sizeof dir),
+	                 recs, names, err, errlen) != 0) {
+		dmn_log(DMN_WARN, "events: proc %llu: %s",
+		        (unsigned long long)p->num, err);
+		return WIRE_EARG;
+	}
+	e->next_seq = e->ring.next;
+	ev_ring_timer_arm(q);
+	return 0;
+}
+
+/* The queue of p's session, or NULL. */
+static dmn_evq *ev_q(const dmn_proc *p)
+{
+	return p->sess != NULL ? p->sess->evq : NULL;
+}
+
+void dmn_ev_drain(dmn_work *w, dmn_proc *p)
+{
+	dmn_evq *q = ev_q(p);
+	dmn_evproc *e;
+
+	(void)w;
+	if (q == NULL || (e = ev_proc(q, p->num, 0)) == NULL ||
+	    e->ring.h == NULL)
+		return;
+	ev_ring_drain(q, p, e);
+	ev_pump(q);
+}
+
+int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
+                size_t errlen)
+{
+	dmn_evq *q = ev_q(p);
+	uint64_t proc;
+	int rc;
+
+	if (m->nf < 1 || m->f[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER) {
+		snprintf(err, errlen, "%s: field proc is not an unsigned "
+		         "integer", wire_type_name(m->type));
+		return WIRE_EMALFORMED;
+	}
+	proc = m->f[0].via.u64;
+	if (proc != p->num && !(p->foreign && proc == 0)) {
+		snprintf(err, errlen, "%s names proc %llu, this is proc %llu",
+		         wire_type_name(m->type), (unsigned long long)proc,
+		         (unsigned long long)p->num);
+		return WIRE_EPROTO;
+	}
+	if (q == NULL) {
+		snprintf(err, errlen, "%s: proc %llu has no session",
+		         wire_type_name(m->type), (unsigned long long)p->num);
+		return WIRE_ESTATE;
+	}
+	if (m->type == WIRE_EVENT_STRINGS)
+		rc = ev_strings(q, p, m, err, errlen);
+	else if (m->type == WIRE_EVENT_RING)
+		rc = ev_ring_attach(q, p, m, err, errlen);
+	else if (m->type == WIRE_EVENTS_KICK)
+		rc = 0, dmn_ev_drain(w, p);
+	else
+		rc = ev_events(q, p, m, err, errlen);
+	ev_pump(q);
+	return rc;
+}
+
+void dmn_ev_ack(dmn_work *w, dmn_conn *c, const wire_msg *m)
+{
+	dmn_evq *q = w->cur != NULL ? w->cur->evq : NULL;
+	char err[WIRE_TEXT_MAX];
+	uint64_t batch;
+
+	if (wire_unpack(m, err, sizeof err, &batch) != 0) {
+		dmn_work_err(c, WIRE_EARG, m->seq, "%s", err);
+		return;
+	}
+	if (q == NULL)
+		return;
+	while (q->head != NULL && q->head->sent &&
+	       (q->head->type == WIRE_EVENTS_LOST || q->head->batch <= batch)) {
+		if (q->head->type == WIRE_NODE_EVENTS)
+			q->n_acked++;
+		ev_pop(q);
+	}
+	if (q->dropping && q->srd >= q->swr) {
+		dmn_log(DMN_INFO, "events: spill file drained");
+		q->dropping = 0;
+	}
+	ev_pump(q);
+	dmn_work_sess_check(w, w->cur);
+}
+
+/* Logs what q went through. */
+static void ev_log_counts(const dmn_evq *q)
+{
+	dmn_log(DMN_INFO, "events of session %llu: %llu received in %llu "
+	        "batches, %llu acknowledged, %llu spilled, %llu dropped, "
+	        "%llu missing (gaps); %lu bytes waiting in memory, %llu in "
+	        "the spill file", (unsigned long long)q->sess->id,
+	        (unsigned long long)q->n_events,
+	        (unsigned long long)q->n_batches,
+	        (unsigned long long)q->n_acked,
+	        (unsigned long long)q->n_spilled,
+	        (unsigned long long)q->n_dropped,
+	        (unsigned long long)q->n_gap, (unsigned long)q->mem,
+	        (unsigned long long)(q->swr - q->srd));
+}
+
+void dmn_ev_controller(dmn_work *w)
+{
+	dmn_evq *q = w->cur != NULL ? w->cur->evq : NULL;
+	dmn_evproc *e;
+	dmn_evitem *it;
+
+	if (q == NULL)
+		return;
+	for (it = q->head; it != NULL; it = it->next)
+		it->sent = 0;
+	for (e = q->procs; e != NULL; e = e->next)
+		e->sent_str = 0;
+	q->cursor = q->head;
+	ev_log_counts(q);
+	ev_pump_later(q, 0);
+}
+
+uint64_t dmn_ev_pending(const dmn_sess *s)
+{
+	const dmn_evitem *it;
+	uint64_t n = 0;
+
+	if (s == NULL || s->evq == NULL)
+		return 0;
+	for (it = s->evq->head; it != NULL; it = it->next)
+		n++;
+	return n + (s->evq->swr > s->evq->srd);
+}
+
+void dmn_ev_proc_gone(dmn_work *w, dmn_proc *p)
+{
+	dmn_evq *q = ev_q(p);
+	dmn_evproc *e;
+
+	(void)w;
+	if (q == NULL || (e = ev_proc(q, p->num, 0)) == NULL)
+		return;
+	if (e->ring.h != NULL)
+		ev_ring_drain(q, p, e); /* all it wrote, also if killed */
+	dmn_ring_unmap(&e->ring);
+	e->gone = 1;
+	ev_proc_check(q, e);
+	ev_pump(q);
+}
+
+int dmn_ev_new(dmn_work *w, dmn_sess *s)
+{
+	const dmn_config *cfg = w->srv->cfg;
+	dmn_evq *q = calloc(1, sizeof *q);
+
+	if (q == NULL)
+		return -1;
+	q->w = w;
+	q->sess = s;
+	q->sfd = -1;
+	q->mem_cap = cfg->events_mem ? cfg->events_mem : DMN_EV_MEM_DEFAULT;
+	q->spill_cap = cfg->events_spill ? cfg->events_spill
+	                                 : DMN_EV_SPILL_DEFAULT;
+	wire_buf_init(&q->scratch, DMN_EV_SCRATCH);
+	s->evq = q;
+	return 0;
+}
+
+void dmn_ev_free(dmn_sess *s)
+{
+	dmn_evq *q = s != NULL ? s->evq : NULL;
+	dmn_evitem *it;
+	dmn_evproc *e;
+
+	if (q == NULL)
+		return;
+	ev_log_counts(q);
+	dmn_timer_del(q->w->srv->loop, q->timer);
+	dmn_timer_del(q->w->srv->loop, q->ring_timer);
+	while (q->head != NULL)
+		ev_pop(q);
+	while ((e = q->procs) != NULL) {
+		e->gone = 1;
+		e->queued = 0;
+		ev_proc_check(q, e);
+	}
+	if (q->sfd >= 0) {
+		close(q->sfd);
+		unlink(q->spath);
+	}
+	while ((it = q->pool) != NULL) {
+		q->pool = it->next;
+		free(it);
+	}
+	wire_buf_destroy(&q->scratch);
+	free(q);
+	s->evq = NULL;
+}
+
+const dmn_relay_ops dmn_ev_relay = {
+	dmn_ev_new, dmn_ev_free, dmn_ev_pending, dmn_ev_ack,
+	dmn_ev_controller, dmn_ev_drain, dmn_ev_proc_gone, dmn_ev_task
+};

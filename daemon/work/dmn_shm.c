@@ -1,0 +1,65 @@
+/*
+ * dmn_shm.c — mapping a task's shared file (dmn_work.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dmn_work.h"
+
+
+/* Whether path is "DIR/PREFIX..." with no other slash and no "..", DIR
+ * being the directory of sock. */
+static int shm_path_in(const char *path, const char *sock,
+                       const char *prefix)
+{
+	const char *slash = strrchr(sock, '/');
+	size_t n;
+
+	if (slash == NULL || slash == sock)
+		return 0;
+	n = (size_t)(slash - sock);
+	return strncmp(path, sock, n) == 0 && path[n] == '/' &&
+	       strncmp(path + n + 1, prefix, strlen(prefix)) == 0 &&
+	       strchr(path + n + 1, '/') == NULL &&
+	       strstr(path + n + 1, "..") == NULL;
+}
+
+/* See dmn_work.h. */
+void *dmn_shm_map(const dmn_proc *p, const char *path, const char *prefix,
+                  size_t len, const char *what, char *err, size_t errlen)
+{
+	struct stat st;
+	void *m;
+	int fd;
+
+	if (!shm_path_in(path, p->sess->sock, prefix) &&
+	    !shm_path_in(path, p->sess->ssock, prefix)) {
+		snprintf(err, errlen, "%s %s refused: not in this session's "
+		         "directory", what, path);
+		return NULL;
+	}
+	fd = open(path, O_RDWR | O_NOFOLLOW);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s %s: %s", what, path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || (size_t)st.st_size != len) {
+		snprintf(err, errlen, "%s %s refused: not a regular file of "
+		         "ours of %lu bytes", what, path, (unsigned long)len);
+		(void)close(fd);
+		return NULL;
+	}
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	(void)close(fd);
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "%s %s: %s", what, path, strerror(errno));
+		return NULL;
+	}
+	return m;
+}

@@ -1,0 +1,486 @@
+/*
+ * test_ana_sim.c — unit tests of performance prediction (ana_sim.h): the
+ * machine file (good files, bad files with their line and column, the
+ * writer read back, one parameter changed), and the simulation on traces
+ * built by hand whose predicted times are worked out in the comments:
+ * one message between two nodes (pure model), a faster CPU, the traced
+ * machine itself (the recorded times back), a slower network in the
+ * residual model, a barrier, links that make a message wait, and the DVM
+ * characteristics.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ana.h"
+#include "ana_sim.h"
+#include "../../wrappers/pvt_event.h"
+
+#define TID(p) ((int32_t)(0x40001 + (p)))
+
+/* ---- the machine file ---------------------------------------------------- */
+
+static ana_sim_machine *ut_parse(const char *text)
+{
+	ana_sim_machine *m = NULL;
+	char err[512] = "";
+
+	if (ana_sim_parse(text, strlen(text), "m.conf", &m, err,
+			  sizeof err) != 0)
+		fail_msg("parse failed: %s", err);
+	return m;
+}
+
+static const char *ut_good =
+	"# two racks\n"
+	"level core latency 1us bandwidth 1GB/s\n"
+	"level rack latency 10us per-byte 10ns links 2   # in a rack\n"
+	"level top  latency 0.1ms bandwidth 100Mbit/s\n"
+	"\n"
+	"node a speed 2 cores 4 group r1\n"
+	"node b group r1\n"
+	"node c speed 0.5 cores 2 group r2\n"
+	"map p0 a\n"
+	"map p1 c\n";
+
+static void test_parse_good(void **state)
+{
+	ana_sim_machine *m = ut_parse(ut_good);
+
+	(void)state;
+	assert_int_equal(m->nlv, 3);
+	assert_string_equal(m->lv[0].name, "core");
+	assert_float_equal(m->lv[0].lat_ns, 1000, 1e-9);
+	assert_float_equal(m->lv[0].byte_ns, 1, 1e-12);
+	assert_int_equal(m->lv[0].links, 0);
+	assert_float_equal(m->lv[1].lat_ns, 10000, 1e-9);
+	assert_float_equal(m->lv[1].byte_ns, 10, 1e-12);
+	assert_int_equal(m->lv[1].links, 2);
+	assert_float_equal(m->lv[2].lat_ns, 100000, 1e-6);
+	assert_float_equal(m->lv[2].byte_ns, 80, 1e-9); /* 12.5 MB/s */
+	assert_int_equal(m->nnode, 3);
+	assert_float_equal(m->node[0].speed, 2, 0);
+	assert_int_equal(m->node[0].cores, 4);
+	assert_float_equal(m->node[1].speed, 1, 0); /* defaults */
+	assert_int_equal(m->node[1].cores, 1);
+	assert_int_equal(m->nmap, 2);
+	assert_int_equal(m->map[1].node, 2);
+	/* levels: same node 0, same rack 1, else the top */
+	assert_int_equal(ana_sim_level_of(m, 0, 0), 0);
+	assert_int_equal(ana_sim_level_of(m, 0, 1), 1);
+	assert_int_equal(ana_sim_level_of(m, 0, 2), 2);
+	ana_sim_machine_free(m);
+}
+
+/* Each bad file and the start of its error: file, line, column. */
+static void test_parse_bad(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{"level l latency 1us bandwidth 1GB/s\nnode a\nnod b\n",
+		 "m.conf:3:1: unknown statement 'nod'"},
+		{"level l latency 1xs bandwidth 1GB/s\nnode a\n",
+		 "m.conf:1:17: '1xs': unknown unit 'xs'"},
+		{"level l latency 5 bandwidth 1GB/s\nnode a\n",
+		 "m.conf:1:17: '5': no unit"},
+		{"level l latency 1us\nnode a\n",
+		 "m.conf:1:1: level 'l' needs a bandwidth"},
+		{"level l latency 1us bandwidth 1GB/s per-byte 1ns\nnode a\n",
+		 "m.conf:1:37: give bandwidth or per-byte once"},
+		{"level l latency 1us bandwidth 0GB/s\nnode a\n",
+		 "m.conf:1:31: bandwidth '0GB/s' must be above 0"},
+		{"level l latency 1us bandwidth 1GB/s\n  node a speed 0\n",
+		 "m.conf:2:16: speed '0' must be above 0"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a cores 0\n",
+		 "m.conf:2:14: '0' is not a number of cores"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a colour red\n",
+		 "m.conf:2:8: unknown node setting 'colour'"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a\nnode a\n",
+		 "m.conf:3:6: node 'a' is defined twice"},
+		{"level l latency 1us bandwidth 1GB/s\nmap p0 zz\nnode a\n",
+		 "m.conf:2:8: no node 'zz'"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a\nmap p0\n",
+		 "m.conf:3:5: map needs a process and a node"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a\nmap p0 a\n"
+		 "map p0 a\n", "m.conf:4:5: process 'p0' is mapped twice"},
+		{"node a\n", "m.conf:1:1: no level"},
+		{"level l latency 1us bandwidth 1GB/s\n", "m.conf:1:1: no node"},
+		{"level l latency\nnode a\n",
+		 "m.conf:1:9: 'latency' needs a value"},
+		{"level l latency 1us bandwidth 1GB/s links -1\nnode a\n",
+		 "m.conf:1:43: '-1' is not a number of links"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a group 1 2 3 4 5 "
+		 "6 7 8 9\n", "m.conf:2:30: more than 8 groups"},
+	};
+	ana_sim_machine *m;
+	char err[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		m = (ana_sim_machine *)1;
+		err[0] = '\0';
+		assert_int_equal(ana_sim_parse(bad[i].text, strlen(bad[i].text),
+					       "m.conf", &m, err, sizeof err),
+				 ANA_EARG);
+		assert_null(m);
+		if (strncmp(err, bad[i].want, strlen(bad[i].want)) != 0)
+			fail_msg("case %zu: got '%s', want '%s...'", i, err,
+				 bad[i].want);
+	}
+}
+
+/* The writer's text reads back to the same machine. */
+static void test_format_roundtrip(void **state)
+{
+	ana_sim_machine *m = ut_parse(ut_good), *m2;
+	char *text = ana_sim_format(m);
+
+	(void)state;
+	assert_non_null(text);
+	m2 = ut_parse(text);
+	assert_int_equal(m2->nlv, m->nlv);
+	for (uint32_t i = 0; i < m->nlv; i++) {
+		assert_float_equal(m2->lv[i].lat_ns, m->lv[i].lat_ns, 1e-6);
+		assert_float_equal(m2->lv[i].byte_ns, m->lv[i].byte_ns, 1e-9);
+		assert_int_equal(m2->lv[i].links, m->lv[i].links);
+	}
+	assert_int_equal(m2->nnode, 3);
+	assert_string_equal(m2->node[2].group[0], "r2");
+	assert_float_equal(m2->node[2].speed, 0.5, 0);
+	assert_int_equal(m2->nmap, 2);
+	assert_int_equal(m2->map[1].node, 2);
+	free(text);
+	ana_sim_machine_free(m);
+	ana_sim_machine_free(m2);
+}
+
+static void test_set(void **state)
+{
+	ana_sim_machine *m = ut_parse(ut_good);
+	char err[300];
+
+	(void)state;
+	assert_int_equal(ana_sim_set(m, "latency", "5us", err, sizeof err), 0);
+	assert_float_equal(m->lv[0].lat_ns, 1000, 0); /* not level 0 */
+	assert_float_equal(m->lv[1].lat_ns, 5000, 0);
+	assert_float_equal(m->lv[2].lat_ns, 5000, 0);
+	assert_int_equal(ana_sim_set(m, "core.bandwidth", "2GB/s", err,
+				     sizeof err), 0);
+	assert_float_equal(m->lv[0].byte_ns, 0.5, 1e-12);
+	assert_int_equal(ana_sim_set(m, "c.speed", "3", err, sizeof err), 0);
+	assert_float_equal(m->node[2].speed, 3, 0);
+	assert_int_equal(ana_sim_set(m, "p1.node", "b", err, sizeof err), 0);
+	assert_int_equal(m->map[1].node, 1);
+	assert_int_equal(ana_sim_set(m, "zz.speed", "1", err, sizeof err),
+			 ANA_EARG);
+	assert_string_equal(err, "zz.speed=1: no level, node or mapped "
+			    "process 'zz'");
+	assert_int_equal(ana_sim_set(m, "latency", "fast", err, sizeof err),
+			 ANA_EARG);
+	assert_int_equal(ana_sim_set(m, "p1.node", "zz", err, sizeof err),
+			 ANA_EARG);
+	ana_sim_machine_free(m);
+}
+
+/* ---- traces -------------------------------------------------------------- */
+
+static uint32_t ut_ev(ana_trace *tr, uint32_t p, uint16_t kind, uint16_t op,
+		      int64_t t, int32_t peer, int32_t result, int64_t bytes,
+		      int32_t aux)
+{
+	ana_ev e;
+
+	memset(&e, 0, sizeof e);
+	e.t_ns = t;
+	e.kind = kind;
+	e.op = op;
+	e.bytes = bytes;
+	e.peer = peer;
+	e.tag = kind == PVT_EV_GROUP_START || kind == PVT_EV_GROUP_END ?
+		-1 : 1;
+	e.result = result;
+	e.aux = aux;
+	e.seq = tr->procs[p].nev;
+	assert_int_equal(ana_add_event(tr, p, &e), 0);
+	return tr->procs[p].nev - 1;
+}
+
+/* Processes p0 (node a) and p1 (node b), PROG_START at 0. */
+static ana_trace *ut_two(void)
+{
+	ana_trace *tr = ana_new();
+
+	assert_non_null(tr);
+	assert_int_equal(ana_add_node(tr, "a", "linux-x86_64", NULL), 0);
+	assert_int_equal(ana_add_node(tr, "b", "linux-x86_64", NULL), 1);
+	assert_int_equal(ana_add_proc(tr, "p0", 0), 0);
+	assert_int_equal(ana_add_proc(tr, "p1", 1), 1);
+	ut_ev(tr, 0, PVT_EV_PROG_START, PVT_OP_NONE, 0, TID(0), 0, -1,
+	      PVT_EVENT_VERSION);
+	ut_ev(tr, 1, PVT_EV_PROG_START, PVT_OP_NONE, 0, TID(1), 0, -1,
+	      PVT_EVENT_VERSION);
+	return tr;
+}
+
+/* One message of 1000 bytes:
+ *   p0: send 1000-1100, exit 1200
+ *   p1: recv 100-60000 (it waited: sent at 1000), exit 61000
+ * Compensation changes nothing (no Δ; the receive ends 59000 after the
+ * send START, the latency it had). */
+static ana_trace *ut_message(void)
+{
+	ana_trace *tr = ut_two();
+
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 1000, TID(1), 0, -1,
+	      0);
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1100, TID(1), 0, 1000,
+	      0);
+	ut_ev(tr, 0, PVT_EV_PROG_EXIT, PVT_OP_NONE, 1200, -1, 0, -1, 0);
+	ut_ev(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 100, TID(0), 0, -1,
+	      0);
+	ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV, 60000, TID(0), 7, 1000,
+	      0);
+	ut_ev(tr, 1, PVT_EV_PROG_EXIT, PVT_OP_NONE, 61000, -1, 0, -1, 0);
+	assert_int_equal(ana_analyze(tr, NULL), 0);
+	assert_int_equal(tr->sum.pairs, 1);
+	assert_int_equal(tr->procs[1].ev[2].c_ns, 60000);
+	return tr;
+}
+
+static const char *ut_net =
+	"level core latency 1us bandwidth 1GB/s\n"
+	"level net latency 10us bandwidth 100MB/s\n"
+	"node a\nnode b\nmap p0 a\nmap p1 b\n";
+
+static ana_sim_result ut_run(ana_trace *tr, const ana_sim_machine *m,
+			     int pure)
+{
+	ana_sim_opts o = {pure, NULL};
+	ana_sim_result r;
+	char err[300] = "";
+
+	if (ana_sim_run(tr, m, &o, &r, err, sizeof err) != 0)
+		fail_msg("simulation failed: %s", err);
+	return r;
+}
+
+/* Pure model, net level: 10 us + 1000 B * 10 ns = 20 us.  The receive
+ * ends at max(100 + own, 1000 + 20000) = 21000 (own: p1's only receive
+ * waited, nobody has one that did not: 0); p1 exits 1000 later: 22000,
+ * the predicted run time.  p1: T 22000, inside the receive 100..21000
+ * = 20900 (communication and waiting), computing 1100. */
+static void test_message_pure(void **state)
+{
+	ana_trace *tr = ut_message();
+	ana_sim_machine *m = ut_parse(ut_net);
+	ana_sim_result r = ut_run(tr, m, 1);
+
+	(void)state;
+	assert_int_equal(r.events, 8);
+	assert_int_equal(r.s_ns[6], 21000);  /* p1's RECV_END */
+	assert_int_equal(r.pred.span_ns, 22000);
+	assert_int_equal(r.pdvm.time_ns, 22000);
+	assert_int_equal(r.pred.task[1].total_ns, 22000);
+	assert_int_equal(r.pred.task[1].comm_ns, 20900);
+	assert_int_equal(r.pred.task[1].wait_ns, 20900);
+	assert_int_equal(r.pred.task[1].comp_ns, 1100);
+	assert_int_equal(r.rec.span_ns, 61000); /* recorded, untouched */
+	assert_int_equal(tr->procs[1].ev[2].c_ns, 60000); /* put back */
+	/* p0: T 1200 (C 100) -> idle 20800, imbalance 1100 - 1100 = 0,
+	 * lost 22000 - 1100 */
+	assert_int_equal(r.pdvm.idle_ns[0], 20800);
+	assert_int_equal(r.pdvm.imb_ns[0], 0);
+	assert_int_equal(r.pdvm.lost_ns[0], 20900);
+	assert_float_equal(r.pdvm.par_eff, 2200.0 / 44000.0, 1e-12);
+	ana_sim_result_free(&r);
+	/* both on node a: level core, 1 us + 1000 B * 1 ns = 2 us */
+	ana_sim_set(m, "p1.node", "a", NULL, 0);
+	m->node[0].cores = 2;
+	r = ut_run(tr, m, 1);
+	assert_int_equal(r.s_ns[6], 3000);
+	assert_int_equal(r.pred.span_ns, 4000);
+	ana_sim_result_free(&r);
+	ana_sim_machine_free(m);
+	ana_free(tr);
+}
+
+/* Node a twice as fast: p0's send starts at 500, the receive ends at
+ * 500 + 20000, p1 exits at 21500; sharing one core with p1 (cores 1, two
+ * processes) makes it as slow as before: 1000 + 20000 and 22000. */
+static void test_message_speed(void **state)
+{
+	ana_trace *tr = ut_message();
+	ana_sim_machine *m = ut_parse(ut_net);
+	ana_sim_result r;
+
+	(void)state;
+	m->node[0].speed = 2;
+	r = ut_run(tr, m, 1);
+	assert_int_equal(r.s_ns[1], 500);
+	assert_int_equal(r.s_ns[6], 20500);
+	assert_int_equal(r.pred.span_ns, 21500);
+	ana_sim_result_free(&r);
+	m->map[1].node = 0; /* p1 on a too: level core 2000, a shared */
+	r = ut_run(tr, m, 1);
+	assert_int_equal(r.s_ns[1], 1000);
+	assert_int_equal(r.s_ns[6], 3000);
+	ana_sim_result_free(&r);
+	ana_sim_machine_free(m);
+	ana_free(tr);
+}
+
+/* The traced machine (ana_sim_describe) in the residual model gives the
+ * recorded times back; 10 us more latency on the net adds 10 us to the
+ * message: 60000 -> 70000, run 71000.  The description: two nodes, one
+ * process each, a level between them whose latency is the one message's
+ * 59 us. */
+static void test_message_residual(void **state)
+{
+	ana_trace *tr = ut_message();
+	ana_sim_machine *m = NULL;
+	ana_sim_result r;
+	uint64_t k;
+
+	(void)state;
+	assert_int_equal(ana_sim_describe(tr, &m), 0);
+	assert_int_equal(m->nnode, 2);
+	assert_int_equal(m->nlv, 2);
+	assert_int_equal(m->nmap, 2);
+	assert_int_equal(m->node[1].cores, 1);
+	assert_float_equal(m->lv[1].lat_ns, 59000, 1e-6);
+	r = ut_run(tr, m, 0);
+	k = 0;
+	for (uint32_t p = 0; p < tr->nprocs; p++)
+		for (uint32_t i = 0; i < tr->procs[p].nev; i++, k++)
+			assert_int_equal(r.s_ns[k], tr->procs[p].ev[i].c_ns);
+	assert_int_equal(r.pred.span_ns, r.rec.span_ns);
+	ana_sim_result_free(&r);
+	m->lv[1].lat_ns += 10000;
+	r = ut_run(tr, m, 0);
+	assert_int_equal(r.s_ns[6], 70000);
+	assert_int_equal(r.pred.span_ns, 71000);
+	ana_sim_result_free(&r);
+	ana_sim_machine_free(m);
+	ana_free(tr);
+}
+
+/* A barrier of the two (PVM, count 2): p0 starts it at 100, p1 at 500,
+ * both leave at 600.  Pure model, net 10 us, no bytes: a tree of
+ * ceil(log2 2) = 1 step, twice (everyone waits for everyone): 20 us.
+ * p0 leaves at max(100 + own, 500 + 20000) = 20500 (own: its shortest
+ * barrier, 500); p1 at max(500 + 100, 100 + 20000) = 20100. */
+static void test_barrier(void **state)
+{
+	ana_trace *tr = ut_two();
+	ana_sim_machine *m = ut_parse(ut_net);
+	ana_sim_result r;
+
+	(void)state;
+	ut_ev(tr, 0, PVT_EV_GROUP_START, PVT_OP_PVM_BARRIER, 100, -1, 0, -1,
+	      2);
+	ut_ev(tr, 0, PVT_EV_GROUP_END, PVT_OP_PVM_BARRIER, 600, -1, 0, -1, 2);
+	ut_ev(tr, 1, PVT_EV_GROUP_START, PVT_OP_PVM_BARRIER, 500, -1, 0, -1,
+	      2);
+	ut_ev(tr, 1, PVT_EV_GROUP_END, PVT_OP_PVM_BARRIER, 600, -1, 0, -1, 2);
+	assert_int_equal(ana_analyze(tr, NULL), 0);
+	assert_int_equal(tr->sum.groups, 1);
+	assert_int_equal(tr->procs[0].ev[2].c_ns, 600);
+	assert_int_equal(tr->procs[1].ev[2].c_ns, 600);
+	m->lv[1].byte_ns = 0;
+	r = ut_run(tr, m, 1);
+	assert_int_equal(r.s_ns[2], 20500);
+	assert_int_equal(r.s_ns[5], 20100);
+	ana_sim_result_free(&r);
+	ana_sim_machine_free(m);
+	ana_free(tr);
+}
+
+/* Two messages from p0 to p1 sent at once (1000 B each, sends START at
+ * 1000 and 1010) over one link of 10 ns a byte: the second waits for the
+ * first's 10 us on the link.  Pure model: the first arrives at 1000 +
+ * 20000 = 21000, the second at 1010 + 9990 (wait) + 20000 = 31000. */
+static void test_links(void **state)
+{
+	ana_trace *tr = ut_two();
+	ana_sim_machine *m = ut_parse(ut_net);
+	ana_sim_result r;
+
+	(void)state;
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 1000, TID(1), 0, -1,
+	      0);
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1005, TID(1), 0, 1000,
+	      0);
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 1010, TID(1), 0, -1,
+	      0);
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1015, TID(1), 0, 1000,
+	      0);
+	ut_ev(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 100, TID(0), 0, -1,
+	      0);
+	ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV, 50000, TID(0), 7, 1000,
+	      0);
+	ut_ev(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 50100, TID(0), 0, -1,
+	      0);
+	ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV, 50200, TID(0), 7, 1000,
+	      0);
+	assert_int_equal(ana_analyze(tr, NULL), 0);
+	assert_int_equal(tr->sum.pairs, 2);
+	/* unlimited links: the second arrives at 21010, before its receive
+	 * starts (21100) and takes what it took (100) */
+	r = ut_run(tr, m, 1);
+	assert_int_equal(r.s_ns[7], 21000);
+	assert_int_equal(r.s_ns[9], 21200); /* 21100 + own 100 */
+	assert_int_equal(r.link_waits, 0);
+	ana_sim_result_free(&r);
+	m->lv[1].links = 1;
+	r = ut_run(tr, m, 1);
+	assert_int_equal(r.s_ns[7], 21000);
+	assert_int_equal(r.s_ns[9], 31000);
+	assert_int_equal(r.link_waits, 1);
+	ana_sim_result_free(&r);
+	ana_sim_machine_free(m);
+	ana_free(tr);
+}
+
+/* A process with no node in the machine is an error that names it. */
+static void test_unmapped(void **state)
+{
+	ana_trace *tr = ut_message();
+	ana_sim_machine *m = ut_parse("level l latency 1us bandwidth inf\n"
+				      "node x\nmap p0 x\n");
+	ana_sim_result r;
+	ana_sim_opts o = {1, NULL};
+	char err[300];
+
+	(void)state;
+	assert_int_equal(ana_sim_run(tr, m, &o, &r, err, sizeof err),
+			 ANA_EARG);
+	assert_string_equal(err, "process p1 is not mapped to a node of the "
+			    "target machine (map p1 NODE)");
+	ana_sim_machine_free(m);
+	ana_free(tr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_format_roundtrip),
+		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_message_pure),
+		cmocka_unit_test(test_message_speed),
+		cmocka_unit_test(test_message_residual),
+		cmocka_unit_test(test_barrier),
+		cmocka_unit_test(test_links),
+		cmocka_unit_test(test_unmapped),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
