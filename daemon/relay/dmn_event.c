@@ -46,6 +46,7 @@ typedef struct dmn_evproc {
 	int gone;                /* the process ended */
 	dmn_ring ring;           /* its shared-memory ring (ring.h NULL:
 	                            none, its records come as EVENTS) */
+	uint64_t drained_ns;     /* when the drain timer last drained it */
 } dmn_evproc;
 
 /* One queued frame. */
@@ -79,7 +80,7 @@ struct dmn_evq {
 	wire_buf scratch;        /* packing buffer */
 	long timer;              /* pump timer, or 0 */
 	long ring_timer;         /* drain timer while rings are mapped, or 0 */
-	int ring_busy;           /* a ring was DMN_EV_RING_BUSY full: drain soon */
+	unsigned ring_ms;        /* the next drain's delay (ev_ring_timer) */
 	dmn_evitem *pool;        /* freed whole-batch items, for reuse */
 	unsigned npool;          /* items in pool */
 	int dropping;            /* the spill file is full (for the log) */
@@ -848,23 +849,50 @@ static dmn_proc *ev_find_proc(dmn_work *w, uint64_t num)
 
 static void ev_ring_timer_arm(dmn_evq *q);
 
-/* Timer: drains every mapped ring, then pumps.  A ring that had filled
- * past 1/DMN_EV_RING_BUSY since the last drain brings the next one
- * forward, so a fast writer seldom finds its ring full and waits. */
+/* The delay in ms after which a ring that took moved records in
+ * elapsed ns is 1/DMN_EV_RING_BUSY full again at the same rate, within
+ * DMN_EV_RING_BUSY_MS .. DMN_EV_RING_MS. */
+static unsigned ev_ring_delay(const dmn_evproc *e, uint64_t moved,
+                              uint64_t elapsed)
+{
+	uint64_t ns;
+
+	if (moved == 0)
+		return DMN_EV_RING_MS;
+	ns = elapsed / moved * (e->ring.cap / DMN_EV_RING_BUSY);
+	if (ns < (uint64_t)DMN_EV_RING_BUSY_MS * 1000000)
+		return DMN_EV_RING_BUSY_MS;
+	return ns > (uint64_t)DMN_EV_RING_MS * 1000000 ? DMN_EV_RING_MS
+	                                               : (unsigned)(ns / 1000000);
+}
+
+/* Timer: drains every mapped ring, then pumps.  The next drain comes
+ * when the fastest writer's ring will be 1/DMN_EV_RING_BUSY full at its
+ * rate since the last one (at most DMN_EV_RING_MS, at least
+ * DMN_EV_RING_BUSY_MS later): a fast writer is drained in large
+ * batches and seldom finds its ring full. */
 static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
 {
 	dmn_evq *q = ctx;
+	uint64_t now = wire_now_ns(), moved;
+	unsigned ms = DMN_EV_RING_MS, d;
 	dmn_evproc *e;
 	dmn_proc *p;
 
 	(void)l;
 	(void)id;
 	q->ring_timer = 0;
-	q->ring_busy = 0;
-	for (e = q->procs; e != NULL; e = e->next)
-		if (e->ring.h != NULL && (p = ev_find_proc(q->w, e->num)) &&
-		    ev_ring_drain(q, p, e) > e->ring.cap / DMN_EV_RING_BUSY)
-			q->ring_busy = 1;
+	for (e = q->procs; e != NULL; e = e->next) {
+		if (e->ring.h == NULL || (p = ev_find_proc(q->w, e->num)) == NULL)
+			continue;
+		moved = ev_ring_drain(q, p, e);
+		d = ev_ring_delay(e, moved, now > e->drained_ns ?
+		                  now - e->drained_ns : 1);
+		e->drained_ns = now;
+		if (d < ms)
+			ms = d;
+	}
+	q->ring_ms = ms;
 	ev_pump(q);
 	ev_ring_timer_arm(q);
 }
@@ -880,8 +908,8 @@ static void ev_ring_timer_arm(dmn_evq *q)
 		;
 	if (e == NULL)
 		return;
-	q->ring_timer = dmn_timer_add(q->w->srv->loop, q->ring_busy ?
-	                              DMN_EV_RING_BUSY_MS : DMN_EV_RING_MS,
+	q->ring_timer = dmn_timer_add(q->w->srv->loop, q->ring_ms ? q->ring_ms
+	                                                   : DMN_EV_RING_MS,
 	                              ev_ring_timer, q);
 	if (q->ring_timer < 0)
 		q->ring_timer = 0;
@@ -934,6 +962,7 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 		return WIRE_EARG;
 	}
 	e->next_seq = e->ring.next;
+	e->drained_ns = wire_now_ns();
 	ev_ring_timer_arm(q);
 	return 0;
 }

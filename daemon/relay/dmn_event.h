@@ -42,7 +42,7 @@
 #define DMN_EV_SPILL_DEFAULT ((uint64_t)256 << 20) /* spill file cap */
 #define DMN_EV_BATCH 1024                           /* events per batch */
 #define DMN_EV_RING_MS 20                           /* ring drain period */
-#define DMN_EV_RING_BUSY_MS 1         /* ... after a ring filled past 1/4 */
+#define DMN_EV_RING_BUSY_MS 1   /* shortest: when a ring fills 1/4 that fast */
 #define DMN_EV_RING_BUSY 4
 #define DMN_EV_STRS 65536                           /* names per process */
 
