@@ -214,7 +214,7 @@ static void bl_refresh(void)
 		return;
 	for (;;) {
 		rc = wire_peer_wait(p, &m, wire_now_ns() + BL_TABLE_NS);
-		if (rc != 0) {
+		if (rc < 0) {
 			pvt__rt_detach("no breakpoint table from the daemon");
 			return;
 		}

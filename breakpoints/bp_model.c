@@ -289,6 +289,15 @@ int bp_delete(bp_model *m, int id, char *err, size_t errlen)
 	return 0;
 }
 
+/* Takes back a breakpoint just added. */
+void bp_discard(bp_model *m, int id)
+{
+	char err[64];
+
+	if (bp_delete(m, id, err, sizeof err) == 0 && id == m->next_id - 1)
+		m->next_id--;
+}
+
 /* ---- builds and hits -------------------------------------------------- */
 
 /* Forgets the landings of the previous build. */

@@ -100,6 +100,10 @@ int bp_set_record(bp *b, const char *list, char *err, size_t errlen);
  * ("" for an ordinary breakpoint). */
 void bp_record_text(const bp *b, char *buf, size_t buflen);
 
+/* Takes back breakpoint id, just added by bp_add, that could not be set
+ * (its number is given again to the next one).  NULL-safe. */
+void bp_discard(bp_model *m, int id);
+
 /* Deletes breakpoint id.  0 or BP_ENOENT with err. */
 int bp_delete(bp_model *m, int id, char *err, size_t errlen);
 

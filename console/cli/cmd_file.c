@@ -222,7 +222,7 @@ static void con_tfile_cmd_row(const con_ev_src *s)
 /* The event store's processes (a trace read with open): info procs when
  * the debugger has none.  State is how the trace says each ended, else
  * what it was doing at the end of the trace. */
-int con_tfile_info_procs(void)
+int con_tfile_cmd_info_procs(void)
 {
 	size_t i;
 
@@ -314,7 +314,7 @@ static void con_tfile_cmd_varnames(char *buf, size_t n)
 }
 
 /* print EXPR on an opened trace: its recorded values. */
-int con_tfile_print_var(const char *expr, char *err, size_t errlen)
+int con_tfile_cmd_print_var(const char *expr, char *err, size_t errlen)
 {
 	const con_tfile_meta *m = con_tfile_loaded();
 	const con_tfile_var_info *v;

@@ -11,7 +11,7 @@
  *
  * The watchdog is a con_dbg_watch watcher, installed only while run or
  * continue waits for the processes to settle (con_hang_watchdog, called
- * by cmd_dbg.c).  When no event has arrived for PARAVT_HANG_TIMEOUT
+ * by cmd_run.c).  When no event has arrived for PARAVT_HANG_TIMEOUT
  * seconds (default 10; 0 turns it off) and no process computes (every
  * running process with events is inside a receive, probe, group call or
  * MPI wait; the others are stopped or ended), it prints

@@ -1,5 +1,7 @@
 /*
- * cmd_run.c — the `run` command (con_cmd.h):
+ * cmd_run.c — the commands that run a build: `run` (con_cmd.h), then
+ * `continue` and `kill`, and the wait for the processes to settle that
+ * run and continue share (and paravt trace, con_batch.c):
  *
  *   run [NODE...] [--timeout SECS] [--exec PATH [ARGS...]] [-- ARGS...]
  *       [< FILE]
@@ -19,7 +21,7 @@
  * wire_flags.h here and again by the daemon.
  *
  * Layout: the input file; run pvm/mpi's words; run mpi's options; the
- * command.
+ * command; continue, kill and the wait.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,9 +30,14 @@
 #include <sys/stat.h>
 
 #include "con_cmd.h"
+#include "con_cmd_int.h"
 #include "con_dbg.h"
+#include "con_ev.h"
 #include "wire.h"
 #include "wire_flags.h"
+
+#define CON_DBG_QUIET_SECS 0.2  /* events are over after this silence */
+#define CON_DBG_QUIET_MAX 3.0   /* longest wait for that silence */
 
 /* What one run command asked for (words borrowed from argv). */
 typedef struct con_run_cmd {
@@ -344,4 +351,165 @@ out_free:
 	free((void *)c.o.in_data);
 	free(c.o.launch);
 	return rc;
+}
+
+/* ---- continue, kill and the wait -------------------------------------- */
+
+/* Reads "--timeout SECS" at argv[*i] into *secs.  1 if it was there, 0
+ * if not, -1 with err. */
+int con_cmd_dbg_timeout(int argc, char **argv, int *i, double *secs,
+			char *err, size_t errlen)
+{
+	char *end;
+
+	if (strcmp(argv[*i], "--timeout") != 0)
+		return 0;
+	if (*i + 1 >= argc || (*secs = strtod(argv[*i + 1], &end), *end) ||
+	    !(*secs > 0 && *secs <= 86400)) {
+		snprintf(err, errlen, "%s: --timeout needs 0 < SECS <= 86400",
+			 argv[0]);
+		return -1;
+	}
+	++*i;
+	return 1;
+}
+
+/* Says which processes are still running after a wait that timed out. */
+static void con_cmd_dbg_still_running(double secs)
+{
+	con_proc *p;
+
+	printf("[still running after %g s:", secs);
+	for (p = con_dbg_proc_first(); p != NULL; p = p->next)
+		if (p->state == CON_PROC_RUNNING)
+			printf(" p%d", p->id);
+	printf("; use continue to wait more, or kill]\n");
+}
+
+/* Wait condition: no event batch arrived for CON_DBG_QUIET_SECS (the
+ * last batches of processes that just ended are in). */
+static int con_cmd_dbg_quiet(void *ctx)
+{
+	uint64_t last = con_ev_last_arrival(), now = wire_now_ns();
+
+	return now - last > (uint64_t)(CON_DBG_QUIET_SECS * 1e9);
+}
+
+/* True if some process is stopped at a breakpoint. */
+static int con_cmd_dbg_any_stopped(void)
+{
+	con_proc *p;
+
+	for (p = con_dbg_proc_first(); p != NULL; p = p->next)
+		if (p->state == CON_PROC_STOPPED)
+			return 1;
+	return 0;
+}
+
+/* Waits until the processes settle and reports a timeout or Ctrl-C.
+ * When every process ended and events arrived, waits on a little for
+ * the last batches, and again for processes that started meanwhile (PVM
+ * workers, MPI ranks whose PROC_START came late).  A stop at a
+ * breakpoint gives the prompt back at once. */
+static int con_cmd_dbg_settled_rc; /* how the last settle ended */
+
+void con_cmd_dbg_settle(double secs)
+{
+	int rc;
+
+	con_hang_watchdog(1);
+	rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
+	if (rc == 0 && con_ev_last_arrival() != 0 &&
+	    !con_cmd_dbg_any_stopped()) {
+		con_cmd_dbg_wait(con_cmd_dbg_quiet, NULL, CON_DBG_QUIET_MAX);
+		rc = con_cmd_dbg_wait(con_dbg_settled, NULL, secs);
+	}
+	con_hang_watchdog(0);
+	if (rc == WIRE_ETIMEOUT)
+		con_cmd_dbg_still_running(secs);
+	if (rc == WIRE_ESTATE)
+		printf("[interrupted: processes go on; see info procs]\n");
+	con_ev_cmd_live_flush();
+	if (rc == CON_DBG_EWATCH)
+		printf("[stopped waiting: %s]\n", con_dbg_watch_why());
+	con_cmd_dbg_settled_rc = rc;
+}
+
+/* How the wait of the last run or continue ended: 0 (settled),
+ * WIRE_ETIMEOUT, WIRE_ESTATE (interrupted) or CON_DBG_EWATCH. */
+int con_cmd_dbg_last_settle(void)
+{
+	return con_cmd_dbg_settled_rc;
+}
+
+/* continue [PROC...|all] [--timeout SECS] */
+int con_cmd_dbg_continue(int argc, char **argv, char *err, size_t errlen)
+{
+	double secs = CON_DBG_RUN_SECS;
+	int i, r, any = 0, all = 0;
+	con_proc *p;
+
+	con_dbg_init();
+	for (i = 1; i < argc; i++) {
+		r = con_cmd_dbg_timeout(argc, argv, &i, &secs, err, errlen);
+		if (r < 0)
+			return WIRE_EARG;
+		if (r > 0)
+			continue;
+		if (strcmp(argv[i], "all") == 0) {
+			all = 1;
+			continue;
+		}
+		p = con_dbg_proc_find(argv[i], err, errlen);
+		if (p == NULL || con_dbg_resume(p, err, errlen) < 0)
+			return WIRE_EARG;
+		any = 1;
+	}
+	for (p = con_dbg_proc_first(); all && p != NULL; p = p->next)
+		if (p->state == CON_PROC_STOPPED) {
+			if (con_dbg_resume(p, err, errlen) < 0)
+				return WIRE_EIO;
+			any = 1;
+		}
+	if (!any && !all) {
+		p = con_dbg_current();
+		if (p == NULL) {
+			snprintf(err, errlen, "no current process (run first)");
+			return WIRE_ESTATE;
+		}
+		if (con_dbg_resume(p, err, errlen) < 0)
+			return WIRE_ESTATE;
+	} else if (!any) {
+		snprintf(err, errlen, "no process is stopped");
+		return WIRE_ESTATE;
+	}
+	con_cmd_dbg_settle(secs);
+	return 0;
+}
+
+/* kill [PROC|all] */
+int con_cmd_dbg_kill(int argc, char **argv, char *err, size_t errlen)
+{
+	con_proc *p = NULL;
+	int rc;
+
+	con_dbg_init();
+	if (argc > 2) {
+		snprintf(err, errlen, "usage: kill [PROC|all]");
+		return WIRE_EARG;
+	}
+	if (argc == 2 && strcmp(argv[1], "all") != 0) {
+		p = con_dbg_proc_find(argv[1], err, errlen);
+		if (p == NULL)
+			return WIRE_EARG;
+	}
+	rc = con_dbg_kill(p, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (con_cmd_dbg_wait(con_dbg_killed, p, CON_DBG_KILL_SECS) < 0) {
+		snprintf(err, errlen, "kill: processes still alive after %g s",
+			 CON_DBG_KILL_SECS);
+		return WIRE_ETIMEOUT;
+	}
+	return 0;
 }

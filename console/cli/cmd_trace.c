@@ -1,7 +1,8 @@
 /*
- * con_ev_cmd.c — the tracing commands: `trace on|off`, `trace filter`,
- * `trace show`, the hidden `trace dump`, and `stats`; and the live
- * display of events while tracing is on (con_cmd.h).
+ * cmd_trace.c — the tracing commands: `trace on|off`, `trace filter`,
+ * `trace show`, the hidden `trace dump`, `trace keep`; and the live
+ * display of events while tracing is on (con_cmd.h).  `stats` is in
+ * cmd_stats.c.
  *
  * Like the rest of the command layer, this prints on stdout and returns
  * errors as sentences.  The live display keeps a cursor (the arrival
@@ -17,9 +18,10 @@
  * analysis (con_ana.h): compensated times by default, measured times
  * repaired by the logical clock with --measured, every record in arrival
  * order with the node's own times with --raw.  The analysis names events
- * by (process, index); the show index below finds the stored record of
- * each (by source and seq) so that the line is the one `trace on` prints,
- * with the view's time.  Receives the analysis flagged are marked: a
+ * by (process, index); the show index (cmd_trace_index.c) finds the
+ * stored record of each (by source and seq) so that the line is the one
+ * `trace on` prints, with the view's time.  Receives the analysis
+ * flagged are marked (cmd_trace_index.c too): a
  * wildcard receive that took another path than the program would have
  * taken without paravt (every view), a receive moved by compensation
  * (--raw).
@@ -30,7 +32,7 @@
 
 #include "con_ana.h"
 #include "con_cmd.h"
-#include "con_dbg.h"
+#include "con_cmd_int.h"
 #include "con_ev.h"
 #include "../wrappers/pvt_event.h"
 #include "wire.h"
@@ -71,24 +73,6 @@ enum con_show_mode {
 	CON_SHOW_MEASURED, /* global order, measured times repaired */
 	CON_SHOW_RAW       /* every record, arrival order, node times */
 };
-
-/* Where each analysed event is in the store: per source, the arrival
- * numbers of its stored events in seq order. */
-typedef struct con_show_index {
-	size_t nsrcs;      /* sources */
-	size_t *off;       /* [nsrcs + 1]: source i's slice of num */
-	uint64_t *num;     /* arrival numbers */
-	size_t *src_of;    /* [nprocs]: analysis process -> source */
-	uint32_t nprocs;   /* entries in src_of */
-} con_show_index;
-
-static int con_show_index_build(con_show_index *x, const ana_trace *tr);
-static void con_show_index_free(con_show_index *x);
-static const con_ev_rec *con_show_at(const ana_trace *tr,
-				     const con_show_index *x, uint64_t k,
-				     int view, con_ev_rec *out);
-static void con_show_marks(const ana_trace *tr, uint32_t p, uint32_t i,
-			   int raw, char *line, size_t n);
 
 /* The subcommands of `trace` ("dump" is meant for tests). */
 const con_cmd con_trace_cmds[] = {
@@ -375,166 +359,6 @@ static int con_trace_filter(int argc, char **argv, char *err,
 	return 0;
 }
 
-/* ---- show: the store's index of analysed events ----------------------- */
-
-static void con_show_index_free(con_show_index *x)
-{
-	free(x->off);
-	free(x->num);
-	free(x->src_of);
-	memset(x, 0, sizeof *x);
-}
-
-/* Fills the arrival numbers of every source's events into x->num, in
- * arrival (= seq) order, sliced by x->off.  0 or -1 (memory). */
-static int con_show_index_nums(con_show_index *x)
-{
-	uint64_t num, first = con_ev_oldest(), end = con_ev_next();
-	const con_ev_rec *e;
-	size_t *at, i;
-
-	x->off = calloc(x->nsrcs + 1, sizeof *x->off);
-	x->num = malloc((size_t)(end - first + 1) * sizeof *x->num);
-	at = calloc(x->nsrcs + 1, sizeof *at);
-	if (x->off == NULL || x->num == NULL || at == NULL) {
-		free(at);
-		return -1;
-	}
-	for (num = first; num < end; num++)
-		if ((e = con_ev_get(num)) != NULL && e->src < x->nsrcs)
-			x->off[e->src + 1]++;
-	for (i = 0; i < x->nsrcs; i++)
-		x->off[i + 1] += x->off[i];
-	memcpy(at, x->off, x->nsrcs * sizeof *at);
-	for (num = first; num < end; num++)
-		if ((e = con_ev_get(num)) != NULL && e->src < x->nsrcs)
-			x->num[at[e->src]++] = num;
-	free(at);
-	return 0;
-}
-
-/* Builds the index of the store for the analysis tr.  0 or -1. */
-static int con_show_index_build(con_show_index *x, const ana_trace *tr)
-{
-	uint32_t p;
-
-	memset(x, 0, sizeof *x);
-	x->nsrcs = con_ev_nsrcs();
-	x->nprocs = tr->nprocs;
-	x->src_of = calloc(tr->nprocs + 1, sizeof *x->src_of);
-	if (x->src_of == NULL || con_show_index_nums(x) != 0) {
-		con_show_index_free(x);
-		return -1;
-	}
-	for (p = 0; p < tr->nprocs; p++)
-		x->src_of[p] = con_ana_src_of(p);
-	return 0;
-}
-
-/* The stored record of event e of analysis process p, or NULL. */
-static const con_ev_rec *con_show_rec(const con_show_index *x, uint32_t p,
-				      const ana_ev *e)
-{
-	size_t src = p < x->nprocs ? x->src_of[p] : (size_t)-1;
-	size_t lo, hi, mid;
-	const con_ev_rec *r;
-
-	if (src >= x->nsrcs)
-		return NULL;
-	lo = x->off[src];
-	hi = x->off[src + 1];
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		r = con_ev_get(x->num[mid]);
-		if (r == NULL)
-			return NULL;
-		if (r->seq == e->seq)
-			return r;
-		if (r->seq < e->seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* The index in its process of the analysed event of stored record r
- * (its process in *p), or ANA_NONE. */
-static uint32_t con_show_ana_idx(const ana_trace *tr, const con_ev_rec *r,
-				 uint32_t *p)
-{
-	const ana_proc *pr;
-	uint32_t lo = 0, hi, mid;
-
-	*p = con_ana_proc_of(r->src);
-	if (tr == NULL || *p >= tr->nprocs)
-		return ANA_NONE;
-	pr = &tr->procs[*p];
-	hi = pr->nev;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (pr->ev[mid].seq == r->seq)
-			return mid;
-		if (pr->ev[mid].seq < r->seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return ANA_NONE;
-}
-
-/* ---- show: marks ------------------------------------------------------ */
-
-/* The sender the diverged wildcard receive (p, i) would have got first
- * without paravt: the source of the process's next wildcard receive
- * (ana_comp.c compares consecutive ones), or -1. */
-static int32_t con_show_other_src(const ana_trace *tr, uint32_t p,
-				  uint32_t i)
-{
-	const ana_proc *pr = &tr->procs[p];
-	uint32_t j;
-
-	for (j = i + 1; j < pr->nev; j++)
-		if ((pr->ev[j].flags & ANA_F_WILDCARD) &&
-		    pr->ev[j].match.proc != ANA_NONE)
-			return pr->ev[j].peer;
-	return -1;
-}
-
-/* Appends the marks of analysed event i of process p to line: a diverged
- * wildcard receive and a receive the program freed always, a moved
- * receive when raw. */
-static void con_show_marks(const ana_trace *tr, uint32_t p, uint32_t i,
-			   int raw, char *line, size_t n)
-{
-	const ana_ev *e = &tr->procs[p].ev[i];
-	size_t len = strlen(line);
-	int32_t other;
-	char who[32];
-
-	if (e->kind != PVT_EV_RECV_END)
-		return;
-	if (e->op >= PVT_OP_MPI_INIT && e->aux == PVT_RECV_FREED && len < n)
-		len += (size_t)snprintf(line + len, n - len,
-					"  [request freed: completed by "
-					"MPI_Finalize]");
-	if (raw && (e->flags & ANA_F_MOVED) && len < n)
-		len += (size_t)snprintf(line + len, n - len,
-					"  [moved: wait recomputed from the "
-					"send]");
-	if (!(e->flags & ANA_F_DIVERGED) || len >= n)
-		return;
-	other = con_show_other_src(tr, p, i);
-	if (other < 0)
-		snprintf(who, sizeof who, "another task");
-	else if (e->op < PVT_OP_MPI_INIT)
-		snprintf(who, sizeof who, "t%x", (unsigned)other);
-	else
-		snprintf(who, sizeof who, "rank %d", other);
-	snprintf(line + len, n - len, "  [other path: without paravt %s's "
-		 "message came first]", who);
-}
-
 /* ---- show ------------------------------------------------------------- */
 
 /* The arrival number from which the last n matching events start. */
@@ -569,22 +393,6 @@ static void con_trace_show_raw(uint64_t n, const ana_trace *tr)
 			con_show_marks(tr, p, i, 1, line, sizeof line);
 		printf("%s\n", line);
 	}
-}
-
-/* The stored record of tr->order[k] with the view's time in t_con_ns
- * (into *out), or NULL when it is not in the store. */
-static const con_ev_rec *con_show_at(const ana_trace *tr,
-				     const con_show_index *x, uint64_t k,
-				     int view, con_ev_rec *out)
-{
-	const ana_ev *a = ana_get(tr, tr->order[k]);
-	const con_ev_rec *r = a ? con_show_rec(x, tr->order[k].proc, a) : NULL;
-
-	if (r == NULL)
-		return NULL;
-	*out = *r;
-	out->t_con_ns = ana_time(a, view);
-	return out;
 }
 
 /* Prints the last n events of tr->order (sorted in view) that pass the
@@ -745,104 +553,4 @@ static int con_trace_keep(int argc, char **argv, char *err, size_t errlen)
 	       (unsigned long long)(con_ev_next() - con_ev_oldest()),
 	       (unsigned long long)con_ev_dropped());
 	return 0;
-}
-
-/* ---- stats ------------------------------------------------------------ */
-
-/* Prints one line of the stats table. */
-static void con_stats_line(const char *who, const char *node,
-			   const char *tid, const con_ev_stats *st)
-{
-	printf("%-6s %-10s %-8s %7llu %7llu %11llu %11llu %5llu %8llu "
-	       "%6llu\n", who, node, tid, (unsigned long long)st->sends,
-	       (unsigned long long)st->recvs,
-	       (unsigned long long)st->bytes_out,
-	       (unsigned long long)st->bytes_in,
-	       (unsigned long long)st->colls,
-	       (unsigned long long)st->events, (unsigned long long)st->lost);
-}
-
-/* The Tid cell of source s: a PVM tid in PVM's hex form, an MPI rank
- * in decimal, "-" when unknown. */
-static void con_ev_cmd_tid(const con_ev_src *s, char *buf, size_t n)
-{
-	if (s == NULL || !s->have_tid)
-		snprintf(buf, n, "-");
-	else if (s->mpi) /* an MPI rank */
-		snprintf(buf, n, "%d", s->tid);
-	else
-		snprintf(buf, n, "t%x", (unsigned)s->tid);
-}
-
-/* qsort order of sources: by process number. */
-static int con_stats_cmp(const void *a, const void *b)
-{
-	const con_ev_src *x = *(con_ev_src *const *)a;
-	const con_ev_src *y = *(con_ev_src *const *)b;
-
-	return (x->pid_id > y->pid_id) - (x->pid_id < y->pid_id);
-}
-
-/* stats: per process counts from the stored events (rows by process
- * number), and the total. */
-int con_cmd_stats(int argc, char **argv, char *err, size_t errlen)
-{
-	con_ev_src **v, *s;
-	con_ev_stats t;
-	char who[16], tid[16];
-	size_t i, n = con_ev_nsrcs();
-
-	con_ev_cmd_live();
-	n = con_ev_nsrcs();
-	if (n == 0) {
-		printf("No events.\n");
-		return 0;
-	}
-	v = calloc(n, sizeof *v);
-	if (v == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return WIRE_ENOMEM;
-	}
-	for (i = 0; i < n; i++)
-		v[i] = con_ev_src_at(i);
-	qsort(v, n, sizeof *v, con_stats_cmp);
-	printf("%-6s %-10s %-8s %7s %7s %11s %11s %5s %8s %6s\n", "Proc",
-	       "Node", "Tid", "Sends", "Recvs", "BytesOut", "BytesIn", "Coll",
-	       "Events", "Lost");
-	for (i = 0; i < n; i++) {
-		s = v[i];
-		snprintf(who, sizeof who, "p%d", s->pid_id);
-		con_ev_cmd_tid(s, tid, sizeof tid);
-		con_stats_line(who, s->node, tid, &s->st);
-	}
-	free(v);
-	con_ev_totals(&t);
-	con_stats_line("total", "", "", &t);
-	if (t.waits > 0)
-		printf("(event rings full: the tasks waited %llu time%s, "
-		       "%.3f ms in all, for their daemons; paravt's own "
-		       "time)\n", (unsigned long long)t.waits,
-		       t.waits == 1 ? "" : "s", (double)t.wait_us / 1e3);
-	if (t.dups > 0 || con_ev_dropped() > 0)
-		printf("(%llu duplicate events ignored; %llu dropped from the "
-		       "store)\n", (unsigned long long)t.dups,
-		       (unsigned long long)con_ev_dropped());
-	return 0;
-}
-
-/* The Tid, State and Where cells `info procs` takes from the events of
- * p (borrowed strings in the caller's buffers).  activity is set to -1
- * when nothing is known. */
-void con_ev_cmd_proc(const con_proc *p, char *tid, size_t tidlen,
-		     int *activity, char *where, size_t wlen)
-{
-	const con_ev_src *s = con_ev_src_find(p->node, p->proc);
-
-	con_ev_cmd_tid(s, tid, tidlen);
-	*activity = s != NULL ? con_ev_activity(s) : -1;
-	where[0] = '\0';
-	if (s != NULL && s->line > 0)
-		snprintf(where, wlen, "%.300s:%d %.200s",
-			 con_ev_str(s, s->file), s->line,
-			 con_ev_str(s, s->func));
 }

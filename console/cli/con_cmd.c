@@ -26,6 +26,7 @@ static int con_cmd_quit(int argc, char **argv, char *err, size_t errlen);
 static const char *const con_dbg_run_flags[] = {"--timeout", "--exec",
 						NULL};
 static const char *const con_dbg_cont_flags[] = {"--timeout", NULL};
+static const char *const con_dbg_step_flags[] = {"-p", "--timeout", NULL};
 static const char *const con_dbg_load_flags[] = {"--pvm", "--mpi", "--plain",
 						 "--cflags", "--ldflags",
 						 NULL};
@@ -59,12 +60,14 @@ static const con_cmd con_cmds[] = {
 	 "not.",
 	 con_cmd_dbg_load, NULL, CON_ARG_FILE, con_dbg_load_flags},
 	{"break", "break FILE:LINE | FUNCTION [record [VAR[,VAR...]]]",
-	 "set a static breakpoint (or a record breakpoint)",
+	 "set a breakpoint (or a record breakpoint)",
 	 "Sets a breakpoint before the statement at FILE:LINE (or the next\n"
-	 "line with code) or at the start of FUNCTION.  Breakpoints are\n"
-	 "compiled into the program: set them before `build` (one set\n"
-	 "later takes effect at the next build).  A `#pragma paravt break`\n"
-	 "line in the sources is a breakpoint too.\n"
+	 "line with code, said so) or at the start of FUNCTION.  Set before\n"
+	 "`build`, it is compiled into the program; set after it, it takes\n"
+	 "effect at once, also in processes that are running (live, marked\n"
+	 "so by info breakpoints): every statement of the build can stop.\n"
+	 "A `#pragma paravt break` line in the sources is a breakpoint too.\n"
+	 "b is short for break.\n"
 	 "With record, a process that reaches it does not stop for you:\n"
 	 "the console reads the VARs (any expression print takes; none:\n"
 	 "every parameter and local), prints one line\n"
@@ -84,6 +87,21 @@ static const con_cmd con_cmds[] = {
 	 "Deletes the breakpoints numbered N.  A deleted breakpoint that is\n"
 	 "still compiled in no longer stops: processes pass it at once.",
 	 con_cmd_dbg_delete, NULL, CON_ARG_BP, NULL},
+	{"disable", "disable [N...]",
+	 "keep breakpoints but let processes pass them (all without numbers)",
+	 "A disabled breakpoint stays in the list (info breakpoints: Enb n)\n"
+	 "and stops nothing until enable; running processes see it at once.",
+	 con_cmd_dbg_enable, NULL, CON_ARG_BP, NULL},
+	{"enable", "enable [N...]",
+	 "make disabled breakpoints stop again (all without numbers)",
+	 "The opposite of disable.",
+	 con_cmd_dbg_enable, NULL, CON_ARG_BP, NULL},
+	{"ignore", "ignore N COUNT",
+	 "pass breakpoint N COUNT times before it stops",
+	 "The next COUNT times a process reaches breakpoint N it goes on;\n"
+	 "each process counts its own passes (a live breakpoint's count is\n"
+	 "kept by the processes).  ignore N 0 ends it.",
+	 con_cmd_dbg_ignore, NULL, CON_ARG_BP, NULL},
 	{"build", "build [NODE...]",
 	 "instrument the program and build it on the nodes",
 	 "Instruments the loaded sources with the breakpoints, ships them to\n"
@@ -125,19 +143,60 @@ static const con_cmd con_cmds[] = {
 	{"continue", "continue [PROC...|all] [--timeout SECS]",
 	 "resume stopped processes and wait again",
 	 "Resumes the current process (or those named, or every stopped one\n"
-	 "with all) and waits as run does.",
+	 "with all) and waits as run does.  c is short for continue.",
 	 con_cmd_dbg_continue, NULL, CON_ARG_PROC, con_dbg_cont_flags},
+	{"step", "step [-p PROC] [COUNT] [--timeout SECS]",
+	 "run the current process to its next statement (into calls)",
+	 "Resumes the current process (or PROC) and stops it again at the\n"
+	 "next statement it executes, inside a function it calls if that\n"
+	 "one was built with paravt; COUNT times.  The other processes stay\n"
+	 "as they are.  Prints where it stopped: [p1 on n stopped, f () at\n"
+	 "prog.c:18].  s is short for step.",
+	 con_cmd_dbg_step, NULL, CON_ARG_NONE, con_dbg_step_flags},
+	{"next", "next [-p PROC] [COUNT] [--timeout SECS]",
+	 "run the current process to its next statement here (over calls)",
+	 "As step, but stops only in the same function or one of its\n"
+	 "callers: calls run to their end.  n is short for next.",
+	 con_cmd_dbg_step, NULL, CON_ARG_NONE, con_dbg_step_flags},
+	{"finish", "finish [-p PROC] [--timeout SECS]",
+	 "run the current process until its function returns",
+	 "Stops the process at the first statement after the current\n"
+	 "function returned (in its caller).",
+	 con_cmd_dbg_step, NULL, CON_ARG_NONE, con_dbg_step_flags},
+	{"until", "until [-p PROC] [COUNT] [--timeout SECS]",
+	 "as next, but out of a loop: only past the current line",
+	 "As next, but in the same function stops only at a line after the\n"
+	 "current one, so a loop runs to its end.  u is short for until.",
+	 con_cmd_dbg_step, NULL, CON_ARG_NONE, con_dbg_step_flags},
+	{"advance", "advance FILE:LINE | FUNCTION [-p PROC] [--timeout SECS]",
+	 "run the current process to a location",
+	 "Sets a temporary breakpoint at the location (tbreak) and\n"
+	 "continues the current process (or PROC).",
+	 con_cmd_dbg_advance, NULL, CON_ARG_LOC, con_dbg_step_flags},
+	{"interrupt", "interrupt [--timeout SECS]",
+	 "stop every running process at its next statement",
+	 "Asks every node to stop its running processes (those built with\n"
+	 "paravt) before the next statement they execute; a process blocked\n"
+	 "in a receive stops when the receive returns.  Waits as continue\n"
+	 "does (default 10 s).",
+	 con_cmd_dbg_interrupt, NULL, CON_ARG_NONE, con_dbg_cont_flags},
+	{"wait", "wait [--timeout SECS]",
+	 "wait until the running processes stop or end",
+	 "Waits as run and continue do, without resuming anything: after a\n"
+	 "breakpoint was set while the processes run, or after run or\n"
+	 "continue gave up waiting.",
+	 con_cmd_dbg_wait_cmd, NULL, CON_ARG_NONE, con_dbg_cont_flags},
 	{"print", "print [-all] EXPR",
 	 "show a value of the current (or every stopped) process",
 	 "Evaluates EXPR (x, s.f, p->f, a[3], *p, a[2]@10, p->next->v) at\n"
 	 "the breakpoint where the current process stopped and prints it:\n"
 	 "\"x = 5\".  With -all, asks every stopped process and groups equal\n"
-	 "answers: \"x = 5  [p1 p3]\".",
+	 "answers: \"x = 5  [p1 p3]\".  p is short for print.",
 	 con_cmd_dbg_print, NULL, CON_ARG_EXPR, con_dbg_print_flags},
 	{"where", "where",
 	 "the call stack of the current process",
 	 "Prints the stack of the current process at its breakpoint,\n"
-	 "innermost first: \"#0 f () at prog.c:17\".",
+	 "innermost first: \"#0 f () at prog.c:17\".  bt is short for where.",
 	 con_cmd_dbg_where, NULL, CON_ARG_NONE, NULL},
 	{"proc", "proc [PROC]",
 	 "select the current process, or show it",
@@ -297,6 +356,23 @@ static const con_cmd *con_cmd_lookup(const con_cmd *tab, const char *word)
 	return NULL;
 }
 
+/* gdb's short names of commands (help names them with each command). */
+static const char *const con_cmd_short[][2] = {
+	{"b", "break"}, {"c", "continue"}, {"n", "next"}, {"s", "step"},
+	{"p", "print"}, {"bt", "where"}, {"u", "until"}, {NULL, NULL}
+};
+
+/* The command a top-level word names: itself or what it is short for. */
+static const char *con_cmd_long(const char *word)
+{
+	int i;
+
+	for (i = 0; con_cmd_short[i][0] != NULL; i++)
+		if (strcmp(con_cmd_short[i][0], word) == 0)
+			return con_cmd_short[i][1];
+	return word;
+}
+
 /* Edit distance between a and b (both short command words). */
 static size_t con_cmd_distance(const char *a, const char *b)
 {
@@ -352,9 +428,12 @@ void con_cmd_suggest(const con_cmd *tab, const char *word, char *buf,
 static int con_cmd_dispatch(const con_cmd *tab, const char *kind, int argc,
 			    char **argv, char *err, size_t errlen)
 {
-	const con_cmd *c = con_cmd_lookup(tab, argv[0]);
+	const con_cmd *c;
 	char hint[96];
 
+	if (tab == con_cmds)
+		argv[0] = (char *)con_cmd_long(argv[0]);
+	c = con_cmd_lookup(tab, argv[0]);
 	if (c == NULL) {
 		con_cmd_suggest(tab, argv[0], hint, sizeof hint);
 		snprintf(err, errlen, "unknown %s '%s'; %s", kind, argv[0],

@@ -63,10 +63,15 @@ int con_node_cmd_parse_add(int argc, char **argv, con_node_spec *spec,
 /* The subcommands of `info` (cmd_dbg.c). */
 extern const con_cmd con_info_cmds[];
 
+/* info breakpoints (cmd_break.c); info procs, locals, globals
+ * (cmd_print.c). */
+con_cmd_fn con_info_breakpoints, con_info_procs, con_info_locals,
+	con_info_globals;
+
 /* The subcommands of `trace` (cmd_trace.c). */
 extern const con_cmd con_trace_cmds[];
 
-/* stats (cmd_trace.c). */
+/* stats (cmd_stats.c). */
 con_cmd_fn con_cmd_stats;
 
 /* Prints what `trace on` shows since the last call: with --raw every
@@ -84,19 +89,24 @@ struct con_proc;
 void con_ev_cmd_proc(const struct con_proc *p, char *tid, size_t tidlen,
 		     int *activity, char *where, size_t wlen);
 
-/* The debugger's commands (cmd_dbg.c; run: cmd_run.c). */
+/* The debugger's commands: load, build (cmd_build.c); break, delete,
+ * enable, disable, ignore (cmd_break.c); run, continue, kill
+ * (cmd_run.c); step, next, finish, until, advance, interrupt, wait
+ * (cmd_step.c); proc, where, print (cmd_print.c). */
 con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
+	con_cmd_dbg_enable, con_cmd_dbg_ignore, con_cmd_dbg_step,
+	con_cmd_dbg_advance, con_cmd_dbg_interrupt, con_cmd_dbg_wait_cmd,
 	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,
 	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
 	con_cmd_dbg_print;
 
 /* Reads "--timeout SECS" at argv[*i] into *secs: 1 if it was there, 0
- * if not, -1 with err (cmd_dbg.c). */
+ * if not, -1 with err (cmd_run.c). */
 int con_cmd_dbg_timeout(int argc, char **argv, int *i, double *secs,
 			char *err, size_t errlen);
 
 /* Waits (at most secs) until the processes of a run settle, printing
- * what happens, and says how the wait ended (cmd_dbg.c). */
+ * what happens, and says how the wait ended (cmd_run.c). */
 void con_cmd_dbg_settle(double secs);
 
 /* How the wait of the last run or continue ended: 0 (settled),
@@ -111,6 +121,16 @@ int con_cmd_dbg_last_settle(void);
 con_cmd_fn con_cmd_open, con_trace_file, con_trace_check, con_trace_export,
 	con_cmd_report, con_info_efficiency, con_info_matrix, con_info_balance,
 	con_info_hang;
+
+/* info procs of a trace read with open (cmd_file.c): the event store's
+ * processes with how the trace says they ended.  Returns 0. */
+int con_tfile_cmd_info_procs(void);
+
+/* print EXPR on a trace read with open (cmd_file.c): every value of
+ * EXPR that `record` breakpoints captured, one line each ("p3
+ * pvm_worker.c:81 (breakpoint 1, hit 2): n = 5").  0, or WIRE_EARG with
+ * err when the trace has none of EXPR. */
+int con_tfile_cmd_print_var(const char *expr, char *err, size_t errlen);
 
 /* The hang watchdog (cmd_hang.c): on (run and continue, while they
  * wait) reports a run with no event for PARAVT_HANG_TIMEOUT seconds

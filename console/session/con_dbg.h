@@ -276,6 +276,11 @@ void con_dbg_select(con_proc *p);
 /* Sends RESUME to a stopped process; it is running again.  0 or code. */
 int con_dbg_resume(con_proc *p, char *err, size_t errlen);
 
+/* Sends STEP mode (enum pvt_step, paravt_rt.h) to a stopped process: it
+ * runs to the next statement the mode names and stops there again
+ * (breakpoint 0).  0 or a code with err. */
+int con_dbg_step(con_proc *p, int mode, char *err, size_t errlen);
+
 /* Sends KILL for one process (p) or every process of every node (p
  * NULL).  0 or a code with err. */
 int con_dbg_kill(con_proc *p, char *err, size_t errlen);

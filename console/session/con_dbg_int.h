@@ -1,7 +1,9 @@
 /*
  * con_dbg_int.h — what the con_dbg*.c files share (not for other modules).
  *
- *   con_dbg.c        state, events, waiting, the frame hook, processes
+ *   con_dbg.c        state, events, processes
+ *   con_dbg_hook.c   the frame hook and the task and run messages
+ *   con_dbg_wait.c   settling, resume, kill, the wait loop
  *   con_dbg_load.c   load: options and flags, PVM/MPI detection
  *   con_dbg_build.c  instrumentation, shipping and BUILD
  *   con_dbg_insp.c   INSPECT requests and VALUE answers
@@ -86,6 +88,21 @@ int con_strv_add(char ***v, size_t *n, const char *fmt, ...)
 
 /* con_dbg.c: drops the processes that ended (before a new run). */
 void con_dbg_forget_ended(void);
+
+/* con_dbg.c: processes.  con_proc_known: the process (node, proc), or
+ * NULL; con_proc_get: the same, created when unknown (borrowed; NULL if
+ * out of memory); con_proc_clear_stop frees what a stop recorded
+ * (variables and stack); con_proc_set_where writes "f () at prog.c:17"
+ * into p->where. */
+con_proc *con_proc_known(const con_node *n, uint64_t proc);
+con_proc *con_proc_get(const con_node *n, uint64_t proc);
+void con_proc_clear_stop(con_proc *p);
+void con_proc_set_where(con_proc *p, const char *func, const char *file,
+			uint64_t line);
+
+/* con_dbg_hook.c: the frame hook con_dbg_init installs (con_node.h):
+ * takes the frames of the session's messages.  1 if consumed. */
+int con_dbg_on_msg(con_node *n, const wire_msg *m, void *ctx);
 
 /* con_dbg_run.c: mpirun (a launcher) and its ranks.
  * con_dbg_launcher_line takes one line of l's output (queued as its

@@ -1,17 +1,17 @@
 /*
  * con_out.h — the console's bound on what one process prints.
  *
- * Every line a process writes reaches the console (con_dbg.c assembles
- * the lines).  The first PARAVT_OUTPUT_CAP bytes of a process's lines
- * (default CON_OUT_CAP_DEFAULT; `paravt trace --output-cap`) are shown;
- * the lines beyond go, with those shown, to a file (con_out_dir()/pN.out,
- * kept after the console ends) and are counted, so that a program that
- * loops printing a prompt can neither flood the terminal nor keep the
- * console from its time limit.  The first line not shown is replaced by
- * a note naming the file; when the process ends (or the console does)
- * a note says how many bytes were not shown.  The file itself stops at
- * PARAVT_OUTPUT_FILE_CAP bytes (default CON_OUT_FILE_CAP_DEFAULT; 0: no
- * limit), which the last note says too.
+ * Every line a process writes reaches the console (con_dbg_hook.c
+ * assembles the lines).  The first PARAVT_OUTPUT_CAP bytes of a process's
+ * lines (default CON_OUT_CAP_DEFAULT; `paravt trace --output-cap`) are
+ * shown; the lines beyond go, with those shown, to a file
+ * (con_out_dir()/pN.out, kept after the console ends) and are counted,
+ * so that a program that loops printing a prompt can neither flood the
+ * terminal nor keep the console from its time limit.  The first line not
+ * shown is replaced by a note naming the file; when the process ends (or
+ * the console does) a note says how many bytes were not shown.  The file
+ * itself stops at PARAVT_OUTPUT_FILE_CAP bytes (default
+ * CON_OUT_FILE_CAP_DEFAULT; 0: no limit), which the last note says too.
  *
  * Notes go back to the caller as sentences (the caller queues them as
  * the process's events); nothing here prints.

@@ -19,10 +19,11 @@
  * they stay exact when the ring has forgotten events.
  *
  * This module never prints and knows nothing of sockets: the debugger
- * module (con_dbg.c) hands it the decoded msgpack objects and acknowledges
- * the batches; the command layer (cmd_trace.c: trace, stats) reads it.  Formatting
- * an event into a caller's buffer is here so that live display, `trace
- * show` and tests agree on one line format.
+ * module (con_dbg_hook.c) hands it the decoded msgpack objects and
+ * acknowledges the batches; the command layer (cmd_trace.c: trace;
+ * cmd_stats.c: stats) reads it.  Formatting an event into a caller's
+ * buffer is here so that live display, `trace show` and tests agree on
+ * one line format.
  */
 #ifndef PARAVT_CON_EV_H
 #define PARAVT_CON_EV_H

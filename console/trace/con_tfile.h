@@ -163,14 +163,4 @@ const con_tfile_meta *con_tfile_loaded(void);
 /* The node called name of the last load, or NULL. */
 const con_tfile_node_info *con_tfile_loaded_node(const char *name);
 
-/* info procs of a trace read with open (cmd_file.c): the event
- * store's processes with how the trace says they ended.  Returns 0. */
-int con_tfile_info_procs(void);
-
-/* print EXPR on a trace read with open (cmd_file.c): every value
- * of EXPR that `record` breakpoints captured, one line each ("p3
- * pvm_worker.c:81 (breakpoint 1, hit 2): n = 5").  0, or WIRE_EARG with
- * err when the trace has none of EXPR. */
-int con_tfile_print_var(const char *expr, char *err, size_t errlen);
-
 #endif

@@ -117,8 +117,8 @@ static int ctl_keep(dmn_sess *s, const msgpack_object *bps, uint64_t gen)
 		return -1;
 	}
 	free(s->bps);
+	s->bps_len = sb.size; /* release empties sb */
 	s->bps = msgpack_sbuffer_release(&sb);
-	s->bps_len = sb.size;
 	s->nbps = bps->via.array.size;
 	s->bps_gen = gen;
 	return 0;

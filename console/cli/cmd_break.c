@@ -1,0 +1,207 @@
+/*
+ * cmd_break.c — the breakpoint commands: `break` and `tbreak` (with
+ * `record` for a breakpoint that records variables and goes on),
+ * `delete`, `disable`, `enable`, `ignore`, and `info breakpoints` with
+ * where each landed in the last build.  Before a build a breakpoint is
+ * compiled in; after it, it lands on a line probe of the build and is
+ * armed on the nodes at once (con_dbg_live_land, con_dbg_live_sync).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "con_cmd.h"
+#include "con_cmd_int.h"
+#include "con_dbg.h"
+#include "wire.h"
+
+/* Makes b a record breakpoint from `record [VAR[,VAR...]]` at argv[2].
+ * 0 or WIRE_EARG with err (b is deleted then). */
+static int con_cmd_dbg_record(bp *b, int argc, char **argv, char *err,
+			      size_t errlen)
+{
+	char list[CON_DBG_EXPR];
+
+	list[0] = '\0';
+	if (strcmp(argv[2], "record") != 0) {
+		snprintf(err, errlen, "%s: expected 'record' after the "
+			 "location, not '%s'", argv[0], argv[2]);
+	} else if (argc > 3 &&
+		   con_cmd_dbg_join(argc, argv, 3, list, sizeof list) < 0) {
+		snprintf(err, errlen, "%s: record list too long", argv[0]);
+	} else if (bp_set_record(b, list, err, errlen) == 0) {
+		return 0;
+	}
+	bp_discard(con_dbg_bps(), b->id);
+	return WIRE_EARG;
+}
+
+/* Arms breakpoint b, set after the build, on the nodes: it lands on a
+ * line probe of the build (a note when it moved) and the table goes to
+ * every node.  0, or WIRE_EARG with err (b is taken back then). */
+static int con_cmd_break_live(bp *b, char *err, size_t errlen)
+{
+	char note[1200];
+
+	if (con_dbg_live_land(b, note, sizeof note, err, errlen) < 0) {
+		bp_discard(con_dbg_bps(), b->id);
+		return WIRE_EARG;
+	}
+	if (note[0] != '\0')
+		printf("%s\n", note);
+	return con_dbg_live_sync(err, errlen) < 0 ? WIRE_EIO : 0;
+}
+
+/* The table of live breakpoints to the nodes again, after a change. */
+static int con_cmd_break_sync(char *err, size_t errlen)
+{
+	return con_dbg_build_number() > 0 &&
+	       con_dbg_live_sync(err, errlen) < 0 ? WIRE_EIO : 0;
+}
+
+/* break / tbreak LOCATION [record [VAR[,VAR...]]] */
+int con_cmd_dbg_break(int argc, char **argv, char *err, size_t errlen)
+{
+	int temp = strcmp(argv[0], "tbreak") == 0;
+	char where[1100], rec[CON_DBG_EXPR];
+	bp *b;
+
+	con_dbg_init();
+	if (argc < 2) {
+		snprintf(err, errlen, "usage: %s FILE:LINE | FUNCTION "
+			 "[record [VAR[,VAR...]]]", argv[0]);
+		return WIRE_EARG;
+	}
+	if (bp_add(con_dbg_bps(), argv[1], temp, &b, err, errlen) < 0)
+		return WIRE_EARG;
+	if (argc > 2 && con_cmd_dbg_record(b, argc, argv, err, errlen) < 0)
+		return WIRE_EARG;
+	if (con_dbg_build_number() > 0 &&
+	    con_cmd_break_live(b, err, errlen) < 0)
+		return WIRE_EARG;
+	bp_where(b, where, sizeof where);
+	bp_record_text(b, rec, sizeof rec);
+	printf("%s %d at %s%s%s%s\n", temp ? "Temporary breakpoint" :
+	       "Breakpoint", b->id, b->func != NULL ? "function " : "",
+	       where, b->record ? ", recording " : "", rec);
+	return 0;
+}
+
+/* delete [N...]: without numbers, every breakpoint. */
+int con_cmd_dbg_delete(int argc, char **argv, char *err, size_t errlen)
+{
+	bp_model *m;
+	long id;
+	int i;
+
+	con_dbg_init();
+	m = con_dbg_bps();
+	if (argc == 1) {
+		bp_model_destroy(m);
+		printf("deleted every breakpoint\n");
+		return con_cmd_break_sync(err, errlen);
+	}
+	for (i = 1; i < argc; i++) {
+		if (con_cmd_number(argv[0], "breakpoint number", argv[i], 1,
+				   1000000, &id, err, errlen) < 0 ||
+		    bp_delete(m, (int)id, err, errlen) < 0)
+			return WIRE_EARG;
+	}
+	return con_cmd_break_sync(err, errlen);
+}
+
+/* enable / disable [N...]: without numbers, every breakpoint. */
+int con_cmd_dbg_enable(int argc, char **argv, char *err, size_t errlen)
+{
+	int on = strcmp(argv[0], "enable") == 0, i;
+	bp *b;
+	long id;
+
+	con_dbg_init();
+	if (argc == 1)
+		for (b = con_dbg_bps()->head; b != NULL; b = b->next)
+			b->enabled = on;
+	for (i = 1; i < argc; i++)
+		if (con_cmd_number(argv[0], "breakpoint number", argv[i], 1,
+				   1000000, &id, err, errlen) < 0 ||
+		    bp_set_enabled(con_dbg_bps(), (int)id, on, err,
+				   errlen) < 0)
+			return WIRE_EARG;
+	return con_cmd_break_sync(err, errlen);
+}
+
+/* ignore N COUNT */
+int con_cmd_dbg_ignore(int argc, char **argv, char *err, size_t errlen)
+{
+	long id, count;
+
+	con_dbg_init();
+	if (argc != 3) {
+		snprintf(err, errlen, "usage: ignore N COUNT");
+		return WIRE_EARG;
+	}
+	if (con_cmd_number(argv[0], "breakpoint number", argv[1], 1,
+			   1000000, &id, err, errlen) < 0 ||
+	    con_cmd_number(argv[0], "count", argv[2], 0, 1000000000,
+			   &count, err, errlen) < 0 ||
+	    bp_set_ignore(con_dbg_bps(), (int)id, (unsigned)count, err,
+			  errlen) < 0)
+		return WIRE_EARG;
+	printf("Will ignore next %ld crossings of breakpoint %ld.\n", count,
+	       id);
+	return con_cmd_break_sync(err, errlen);
+}
+
+/* The "Landed" cell of a breakpoint. */
+static void con_cmd_dbg_landed(const bp *b, char *buf, size_t n)
+{
+	if (con_dbg_build_number() == 0)
+		snprintf(buf, n, "-");
+	else if (!b->landed)
+		snprintf(buf, n, "not compiled in: rebuild with `build`");
+	else if (b->live && b->line != 0 && b->line != b->at_line)
+		snprintf(buf, n, "%s:%d in %s (live; moved from line %d)",
+			 b->at_file, b->at_line, b->at_func, b->line);
+	else if (b->live)
+		snprintf(buf, n, "%s:%d in %s (live)", b->at_file, b->at_line,
+			 b->at_func);
+	else if (b->line != 0 && b->line != b->at_line)
+		snprintf(buf, n, "%s:%d in %s (moved from line %d)",
+			 b->at_file, b->at_line, b->at_func, b->line);
+	else
+		snprintf(buf, n, "%s:%d in %s%s", b->at_file, b->at_line,
+			 b->at_func, b->from_pragma ? " (#pragma)" : "");
+}
+
+/* info breakpoints */
+int con_info_breakpoints(int argc, char **argv, char *err,
+			 size_t errlen)
+{
+	char where[1100], landed[1200], rec[CON_DBG_EXPR];
+	bp *b;
+
+	con_dbg_init();
+	b = con_dbg_bps()->head;
+	if (b == NULL) {
+		printf("No breakpoints.\n");
+		return 0;
+	}
+	printf("%-4s %-10s %-4s %-3s %-24s %-4s %s\n", "Num", "Type", "Disp",
+	       "Enb", "Where", "Hits", "Landed");
+	for (; b != NULL; b = b->next) {
+		bp_where(b, where, sizeof where);
+		con_cmd_dbg_landed(b, landed, sizeof landed);
+		printf("%-4d %-10s %-4s %-3s %-24s %-4u %s\n", b->id,
+		       b->record ? "record" : "breakpoint",
+		       b->temp ? "once" : "keep", b->enabled ? "y" : "n",
+		       where, b->hits, landed);
+		if (b->record) {
+			bp_record_text(b, rec, sizeof rec);
+			printf("     records %s, then goes on\n", rec);
+		}
+		if (b->ignore > 0)
+			printf("     will ignore the next %u crossings\n",
+			       b->ignore);
+	}
+	return 0;
+}

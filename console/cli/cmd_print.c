@@ -1,0 +1,372 @@
+/*
+ * cmd_print.c — the commands that look at processes: `info procs` (every
+ * process with its state and where it is), `proc` (choose the current
+ * one), `where` (its stack), `print [-all] EXPR` (a value from one or
+ * every stopped process) and `info locals` / `info globals`.  On a trace
+ * read with `open` and no run, info procs and print answer from the
+ * trace (cmd_file.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "con_cmd.h"
+#include "con_cmd_int.h"
+#include "con_dbg.h"
+#include "con_ev.h"
+#include "con_tfile.h"
+#include "paravt_rt.h"
+#include "wire.h"
+
+/* The state of p as a word ("killed" for a signal sent to it). */
+static const char *con_cmd_dbg_state(const con_proc *p)
+{
+	static const char *const w[] = {"running", "stopped", "exited",
+					"crashed"};
+
+	if (p->state == CON_PROC_CRASHED && p->sig != 0 &&
+	    !con_dbg_sig_fault(p->sig))
+		return "killed";
+	return p->state >= 0 && p->state <= CON_PROC_CRASHED ? w[p->state] :
+	       "?";
+}
+
+/* The Where cell of p: location, exit status or crash. */
+static void con_cmd_dbg_proc_where(const con_proc *p, char *buf, size_t n)
+{
+	char sig[32];
+
+	if (p->state == CON_PROC_EXITED && p->status == CON_STATUS_UNKNOWN)
+		snprintf(buf, n, "status unknown");
+	else if (p->state == CON_PROC_EXITED)
+		snprintf(buf, n, "status %lld", (long long)p->status);
+	else if (p->state == CON_PROC_CRASHED && p->sig != 0)
+		snprintf(buf, n, "%s%s%s", con_dbg_signame(p->sig, sig,
+							   sizeof sig),
+			 p->where[0] != '\0' ? " at " : "", p->where);
+	else
+		snprintf(buf, n, "%s", p->where);
+}
+
+/* The Tid, State and Where cells of p.  A running process's state is
+ * what its events say (computing, communicating, waiting); Where is the
+ * breakpoint, crash or exit, else the last location of its events. */
+static void con_cmd_dbg_proc_row(const con_proc *p, char *tid, size_t tn,
+				 const char **state, char *where, size_t wn)
+{
+	char evwhere[WIRE_TEXT_MAX];
+	int act;
+
+	con_ev_cmd_proc(p, tid, tn, &act, evwhere, sizeof evwhere);
+	con_cmd_dbg_proc_where(p, where, wn);
+	*state = con_cmd_dbg_state(p);
+	if (p->state == CON_PROC_RUNNING && act >= 0)
+		*state = con_ev_activity_name(act);
+	if (where[0] == '\0' || (p->state == CON_PROC_RUNNING &&
+				 evwhere[0] != '\0'))
+		snprintf(where, wn, "%s", evwhere);
+}
+
+/* True if some process has a tid (PVM) or rank (MPI): only then does
+ * info procs show the Tid column. */
+static int con_cmd_dbg_any_tid(void)
+{
+	char tid[16], where[8];
+	con_proc *p;
+	int act;
+
+	for (p = con_dbg_proc_first(); p != NULL; p = p->next) {
+		con_ev_cmd_proc(p, tid, sizeof tid, &act, where, sizeof where);
+		if (strcmp(tid, "-") != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* info procs */
+int con_info_procs(int argc, char **argv, char *err, size_t errlen)
+{
+	char id[16], tid[16], where[WIRE_TEXT_MAX + 64];
+	const char *state;
+	con_proc *p;
+	int tids;
+
+	con_dbg_init();
+	if (con_dbg_proc_first() == NULL && con_ev_nsrcs() > 0)
+		return con_tfile_cmd_info_procs(); /* a trace read with open */
+	if (con_dbg_proc_first() == NULL) {
+		printf("No processes.\n");
+		return 0;
+	}
+	tids = con_cmd_dbg_any_tid();
+	printf("  %-5s %-12s %-8s %s%-13s %s\n", "Id", "Node", "Pid",
+	       tids ? "Tid      " : "", "State", "Where");
+	for (p = con_dbg_proc_first(); p != NULL; p = p->next) {
+		snprintf(id, sizeof id, "p%d", p->id);
+		con_cmd_dbg_proc_row(p, tid, sizeof tid, &state, where,
+				     sizeof where);
+		printf("%c %-5s %-12s %-8llu %-*s%s%-13s %s\n",
+		       p == con_dbg_current() ? '*' : ' ', id, p->node,
+		       (unsigned long long)p->pid, tids ? 8 : 0,
+		       tids ? tid : "", tids ? " " : "", state, where);
+	}
+	return 0;
+}
+
+/* proc [PROC]: selects the current process, or shows it. */
+int con_cmd_dbg_proc(int argc, char **argv, char *err, size_t errlen)
+{
+	con_proc *p;
+
+	con_dbg_init();
+	if (argc > 2) {
+		snprintf(err, errlen, "usage: proc [PROC]");
+		return WIRE_EARG;
+	}
+	p = argc == 2 ? con_dbg_proc_find(argv[1], err, errlen) :
+	    con_dbg_current();
+	if (p == NULL) {
+		if (argc == 1)
+			snprintf(err, errlen, "no current process");
+		return WIRE_EARG;
+	}
+	con_dbg_select(p);
+	printf("[current process p%d on %s, %s%s%s]\n", p->id, p->node,
+	       con_cmd_dbg_state(p), p->where[0] != '\0' ? ", " : "",
+	       p->where);
+	return 0;
+}
+
+/* The current process if it is stopped, else NULL with err. */
+static con_proc *con_cmd_dbg_stopped(char *err, size_t errlen)
+{
+	con_proc *p = con_dbg_current();
+
+	if (p == NULL) {
+		snprintf(err, errlen, "no current process (run first, or "
+			 "select one with 'proc pN')");
+		return NULL;
+	}
+	if (p->state != CON_PROC_STOPPED) {
+		snprintf(err, errlen, "p%d is %s, not stopped at a breakpoint",
+			 p->id, con_cmd_dbg_state(p));
+		return NULL;
+	}
+	return p;
+}
+
+/* where: the stack of the current process, innermost first. */
+int con_cmd_dbg_where(int argc, char **argv, char *err, size_t errlen)
+{
+	con_proc *p;
+	size_t i;
+
+	con_dbg_init();
+	p = con_cmd_dbg_stopped(err, errlen);
+	if (p == NULL)
+		return WIRE_ESTATE;
+	if (p->nstack == 0)
+		printf("#0 %s\n", p->where);
+	for (i = 0; i < p->nstack; i++)
+		printf("#%zu %s () at %s:%d\n", i, p->stack[i].func,
+		       p->stack[i].file, p->stack[i].line);
+	return 0;
+}
+
+/* print on one process: ask, wait, print.  0 or a code with err. */
+static int con_cmd_dbg_print_one(con_proc *p, const char *expr, char *err,
+				 size_t errlen)
+{
+	con_inspect q;
+	con_inspect_set s = {&q, 1};
+	int rc;
+
+	rc = con_dbg_inspect(p, expr, NULL, &q, err, errlen);
+	if (rc == 0)
+		rc = con_cmd_dbg_wait(con_dbg_inspect_all_done, &s,
+				      CON_DBG_VALUE_SECS);
+	if (rc == WIRE_ETIMEOUT || rc == WIRE_ESTATE) {
+		snprintf(err, errlen, rc == WIRE_ESTATE ? "interrupted" :
+			 "p%d did not answer within %g s", p->id,
+			 CON_DBG_VALUE_SECS);
+	} else if (rc == 0 && !q.ok) {
+		snprintf(err, errlen, "%s: %s", expr,
+			 q.text != NULL ? q.text : "no value");
+		rc = WIRE_EARG;
+	} else if (rc == 0) {
+		printf("%s = %s\n", expr, q.text);
+	}
+	con_dbg_inspect_done(&q);
+	return rc;
+}
+
+/* The line print -all shows for request q (or its error err). */
+static char *con_cmd_dbg_all_line(const char *expr, const con_inspect *q,
+				  const char *err)
+{
+	char *line = NULL;
+	int rc;
+
+	if (err != NULL)
+		rc = asprintf(&line, "%s: error: %s", expr, err);
+	else if (q->ok)
+		rc = asprintf(&line, "%s = %s", expr, q->text);
+	else
+		rc = asprintf(&line, "%s: error: %s", expr,
+			      q->text != NULL ? q->text : "no answer");
+	return rc < 0 ? NULL : line;
+}
+
+/* Prints the lines of print -all grouped by equal text, in the order of
+ * first appearance: "x = 5  [p1 p3]". */
+static void con_cmd_dbg_groups(char **lines, con_proc **procs, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (lines[i] == NULL)
+			continue;
+		printf("%s  [p%d", lines[i], procs[i]->id);
+		for (j = i + 1; j < n; j++)
+			if (lines[j] != NULL && strcmp(lines[i], lines[j]) == 0) {
+				printf(" p%d", procs[j]->id);
+				free(lines[j]);
+				lines[j] = NULL;
+			}
+		printf("]\n");
+		free(lines[i]);
+		lines[i] = NULL;
+	}
+}
+
+/* Number of stopped processes. */
+static size_t con_cmd_dbg_nstopped(void)
+{
+	con_proc *p;
+	size_t n = 0;
+
+	for (p = con_dbg_proc_first(); p != NULL; p = p->next)
+		n += p->state == CON_PROC_STOPPED;
+	return n;
+}
+
+/* print -all EXPR: asks every stopped process at once, then groups. */
+static int con_cmd_dbg_print_all(const char *expr, char *err, size_t errlen)
+{
+	size_t n = con_cmd_dbg_nstopped(), k = 0, i;
+	con_inspect *q = calloc(n + 1, sizeof *q);
+	char **lines = calloc(n + 1, sizeof *lines), **errs;
+	con_proc **procs = calloc(n + 1, sizeof *procs), *p;
+	con_inspect_set s;
+	char e[CON_CMD_ERR];
+
+	errs = calloc(n + 1, sizeof *errs);
+	if (n == 0 || q == NULL || lines == NULL || procs == NULL ||
+	    errs == NULL) {
+		snprintf(err, errlen, n == 0 ? "no process is stopped" :
+			 "out of memory");
+		free(q), free(lines), free(procs), free(errs);
+		return n == 0 ? WIRE_ESTATE : WIRE_ENOMEM;
+	}
+	for (p = con_dbg_proc_first(); p != NULL && k < n; p = p->next) {
+		if (p->state != CON_PROC_STOPPED)
+			continue;
+		procs[k] = p;
+		if (con_dbg_inspect(p, expr, NULL, &q[k], e, sizeof e) < 0)
+			errs[k] = strdup(e);
+		k++;
+	}
+	s.q = q;
+	s.n = k;
+	con_cmd_dbg_wait(con_dbg_inspect_all_done, &s, CON_DBG_VALUE_SECS);
+	for (i = 0; i < k; i++) {
+		lines[i] = con_cmd_dbg_all_line(expr, &q[i], errs[i] != NULL ?
+						errs[i] : q[i].done ? NULL :
+						"no answer in time");
+		con_dbg_inspect_done(&q[i]);
+		free(errs[i]);
+	}
+	con_cmd_dbg_groups(lines, procs, k);
+	free(q), free(lines), free(procs), free(errs);
+	return 0;
+}
+
+/* print [-all] EXPR */
+int con_cmd_dbg_print(int argc, char **argv, char *err, size_t errlen)
+{
+	char expr[CON_DBG_EXPR];
+	int all = argc > 1 && strcmp(argv[1], "-all") == 0;
+	con_proc *p;
+
+	con_dbg_init();
+	if (con_cmd_dbg_join(argc, argv, 1 + all, expr, sizeof expr) < 0) {
+		snprintf(err, errlen, "usage: print [-all] EXPR");
+		return WIRE_EARG;
+	}
+	if (con_dbg_proc_first() == NULL && con_tfile_loaded()->nvars > 0)
+		return con_tfile_cmd_print_var(expr, err, errlen); /* opened */
+	if (all)
+		return con_cmd_dbg_print_all(expr, err, errlen);
+	p = con_cmd_dbg_stopped(err, errlen);
+	if (p == NULL)
+		return WIRE_ESTATE;
+	return con_cmd_dbg_print_one(p, expr, err, errlen);
+}
+
+/* Prints "name = value" for every variable of the current process whose
+ * scope is a or b; none says so. */
+static int con_cmd_dbg_vars(int a, int b, const char *none, char *err,
+			    size_t errlen)
+{
+	con_proc *p = con_cmd_dbg_stopped(err, errlen);
+	con_inspect *q;
+	con_inspect_set s;
+	size_t i, k = 0;
+	char e[CON_CMD_ERR];
+
+	if (p == NULL)
+		return WIRE_ESTATE;
+	q = calloc(p->nvars + 1, sizeof *q);
+	if (q == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	for (i = 0; i < p->nvars; i++)
+		if ((p->vars[i].scope == a || p->vars[i].scope == b) &&
+		    con_dbg_inspect(p, NULL, &p->vars[i], &q[k++], e,
+				    sizeof e) < 0)
+			q[k - 1].done = 1;
+	s.q = q;
+	s.n = k;
+	con_cmd_dbg_wait(con_dbg_inspect_all_done, &s, CON_DBG_VALUE_SECS);
+	for (i = 0, k = 0; i < p->nvars; i++) {
+		if (p->vars[i].scope != a && p->vars[i].scope != b)
+			continue;
+		if (q[k].ok)
+			printf("%s = %s\n", p->vars[i].name, q[k].text);
+		else
+			printf("%s: error: %s\n", p->vars[i].name,
+			       q[k].text != NULL ? q[k].text : "no answer");
+		con_dbg_inspect_done(&q[k++]);
+	}
+	if (k == 0)
+		printf("%s\n", none);
+	free(q);
+	return 0;
+}
+
+/* info locals */
+int con_info_locals(int argc, char **argv, char *err, size_t errlen)
+{
+	con_dbg_init();
+	return con_cmd_dbg_vars(PVT_PARAM, PVT_LOCAL, "No locals.", err,
+				errlen);
+}
+
+/* info globals */
+int con_info_globals(int argc, char **argv, char *err, size_t errlen)
+{
+	con_dbg_init();
+	return con_cmd_dbg_vars(PVT_GLOBAL, PVT_STATIC, "No globals.", err,
+				errlen);
+}

@@ -1,0 +1,109 @@
+#!/bin/sh
+# 95-live-break.sh — live debugging (issue 14) without a rebuild, on a
+# native node and on an s390x and an i386 node under qemu: the program
+# (tests/programs/live_loop.c) is built once and run; then, while it
+# runs, a breakpoint is set and the process stops there; step goes into
+# step_once, finish comes back to main, next stays in main; disable lets
+# the process run on, enable stops it again; ignore 1 3 passes three
+# times (i moves by 4); a breakpoint on a line without code moves to the
+# next statement and says so; delete leaves none; interrupt stops the
+# running process.
+# Bad input gets an error and leaves the process as it was: a file, a
+# line, a function that are not in the build, step on a running process,
+# ignore of an unknown breakpoint or with a bad count.
+. "$(dirname "$0")/../lib/common.sh"
+PARAVT=${PARAVT_OVERRIDE:-$PARAVT}
+cp "$TOP/tests/programs/live_loop.c" "$T/"
+cd "$T" || fail "cd $T"
+line() { grep -n "LIVE:$1" live_loop.c | cut -d: -f1; }
+L_CALL=$(line call) L_BODY=$(line body)
+[ -n "$L_CALL" ] && [ -n "$L_BODY" ] || fail "LIVE markers"
+
+# session NODE PORT SECS: the whole session on one node, its output in
+# $T/NODE.out.
+session() {
+	_n=$1 _port=$2 _s=$3
+	cat >"$T/$_n.cmd" <<EOF
+node add $_n 127.0.0.1:$_port
+load live_loop.c
+build
+run --timeout $_s -- 2000
+step
+break nosuch.c:5
+break live_loop.c:9999
+break no_such_function
+break live_loop.c:$L_CALL
+wait --timeout 60
+print i
+step
+print k
+finish
+next
+disable 1
+continue --timeout $_s
+enable 1
+wait --timeout 60
+print i
+ignore 1 3
+ignore 99 1
+ignore 1 many
+continue --timeout 60
+print i
+delete 1
+break live_loop.c:$L_BODY
+continue --timeout 60
+delete
+info breakpoints
+continue --timeout 1
+interrupt --timeout 60
+kill
+EOF
+	timeout -k 5 600 "$PARAVT" -x "$T/$_n.cmd" </dev/null >"$T/$_n.out" 2>&1
+	echo "---- $_n:"; cat "$T/$_n.out"
+}
+
+# check NODE: what every node's session must show.
+check() {
+	o=$T/$1.out
+	expect_grep "^build on $1: ok" "$o"
+	expect_grep "^\[still running after .*p1" "$o"
+	expect_grep "step: no process is stopped \(interrupt, or wait for a breakpoint\)" "$o" "step on a running process"
+	expect_grep "no code at or after line 5 of nosuch.c in the build" "$o"
+	expect_grep "no code at or after line 9999 of live_loop.c in the build" "$o"
+	expect_grep "no function no_such_function\(\) with a statement in the build" "$o"
+	expect_grep "^Breakpoint 1 at live_loop.c:$L_CALL\$" "$o"
+	expect_grep "^\[p1 on $1 stopped at breakpoint 1, main \(\) at .*live_loop.c:$L_CALL\]" "$o"
+	expect_grep "^\[p1 on $1 stopped, step_once \(\) at .*live_loop.c:$((L_BODY + 2))\]" "$o" "step into step_once"
+	i1=$(sed -n 's/^i = //p' "$o" | sed -n 1p)
+	[ "$(sed -n 's/^k = //p' "$o" | sed -n 1p)" = "$i1" ] || fail "$1: k is not i ($i1)"
+	expect_grep "^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 1))\]" "$o" "finish back in main"
+	expect_grep "^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 2))|^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 3))" "$o" "next"
+	i2=$(sed -n 's/^i = //p' "$o" | sed -n 2p)
+	i3=$(sed -n 's/^i = //p' "$o" | sed -n 3p)
+	[ -n "$i2" ] && [ "$i2" -gt "$((i1 + 1))" ] || fail "$1: disable did not let it run on ($i1 -> $i2)"
+	[ "$i3" = "$((i2 + 4))" ] || fail "$1: ignore 1 3: i went from $i2 to $i3, not $((i2 + 4))"
+	expect_grep "no breakpoint number 99" "$o"
+	expect_grep "ignore: bad count 'many'" "$o"
+	expect_grep "^breakpoint 2 moved to .*live_loop.c:$((L_BODY + 2)) \(no code on line $L_BODY\)" "$o"
+	expect_grep "^\[p1 on $1 stopped at breakpoint 2, step_once \(\) at" "$o"
+	expect_grep "^No breakpoints." "$o"
+	expect_grep "^\[p1 on $1 stopped, (main|step_once) \(\) at" "$o" "interrupt"
+	[ "$(grep -c "stopped, " "$o")" -ge 4 ] || fail "$1: too few statement stops"
+	expect_no_grep "running without paravt" "$o"
+	ok "$1: set while running, step/finish/next, disable/enable, ignore ($i2 -> $i3), moved line, interrupt, errors"
+}
+
+start_daemon nat linux-x86_64
+session nat "$DPORT_nat" 1
+check nat
+
+for p in linux-s390x-qemu:big linux-i386-qemu:i32; do
+	port=${p%%:*} n=${p#*:}
+	if [ ! -x "$TOP/build/$port/bin/paravtd" ]; then
+		echo "skip: build/$port/bin/paravtd not built (make nodes)"
+		continue
+	fi
+	start_daemon "$n" "$port"
+	eval "session $n \"\$DPORT_$n\" 4"
+	check "$n"
+done
