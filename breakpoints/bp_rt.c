@@ -209,6 +209,39 @@ static int bp_value(uint64_t req, const td_table *t, const td_request *r)
 	return pvt__rt_push();
 }
 
+/* Checks what an INSPECT or SET names: this process, a table of it, a
+ * well-formed request into *r.  0, or -1 with a sentence in err. */
+static int bp_resolve(const wire_msg *m, uint64_t proc, uint64_t table,
+                      const msgpack_object *ro, const td_table **t,
+                      td_request *r, char *err, size_t n)
+{
+	if (proc != pvt__rt_proc()) {
+		snprintf(err, n, "%s for process %llu reached process %llu",
+		         wire_type_name(m->type), (unsigned long long)proc,
+		         (unsigned long long)pvt__rt_proc());
+		return -1;
+	}
+	*t = bp_table(table);
+	if (*t == NULL) {
+		snprintf(err, n, "no type table %llu in this process",
+		         (unsigned long long)table);
+		return -1;
+	}
+	if (td_request_unpack(ro, r) != 0) {
+		snprintf(err, n, "malformed value request");
+		return -1;
+	}
+	return 0;
+}
+
+/* A message whose fields do not decode: an ERROR, then go on. */
+static int bp_malformed(const wire_msg *m, const char *err)
+{
+	(void)wire_peer_send_error(pvt__rt_peer(), WIRE_EMALFORMED, m->seq,
+	                           err);
+	return pvt__rt_push();
+}
+
 /* Answers one INSPECT.  0 or an error (then detached). */
 static int bp_inspect(const wire_msg *m)
 {
@@ -217,30 +250,51 @@ static int bp_inspect(const wire_msg *m)
 	const td_table *t;
 	td_request r;
 	char err[200];
+
+	if (wire_unpack(m, err, sizeof err, &proc, &req, &table, &ro) != 0)
+		return bp_malformed(m, err);
+	if (bp_resolve(m, proc, table, ro, &t, &r, err, sizeof err) != 0)
+		return bp_value_error(req, err);
+	return bp_value(req, t, &r);
+}
+
+/* The sentence of a td_store failure. */
+static const char *bp_store_why(int rc)
+{
+	switch (rc) {
+	case TD_ERANGE:
+		return "the value does not fit in the variable's type";
+	case TD_EARG:
+		return "the variable is const, or a pointer can be set to 0 "
+		       "only";
+	case TD_ETYPE:
+		return "only a number, a char, an enum or a pointer can be "
+		       "set (not a struct, an array or a bit-field)";
+	case TD_EUNREADABLE:
+		return "its memory cannot be written";
+	default:
+		return td_strerror(rc);
+	}
+}
+
+/* Answers one SET: stores the value, then answers VALUE with what the
+ * variable holds now.  0 or an error (then detached). */
+static int bp_set(const wire_msg *m)
+{
+	const msgpack_object *ro, *vo;
+	uint64_t proc, req, table;
+	const td_table *t;
+	td_request r;
+	char err[200];
 	int rc;
 
-	rc = wire_unpack(m, err, sizeof err, &proc, &req, &table, &ro);
-	if (rc != 0) {
-		(void)wire_peer_send_error(pvt__rt_peer(), WIRE_EMALFORMED,
-		                           m->seq, err);
-		return pvt__rt_push();
-	}
-	if (proc != pvt__rt_proc()) {
-		snprintf(err, sizeof err,
-		         "INSPECT for process %llu reached "
-		         "process %llu",
-		         (unsigned long long)proc,
-		         (unsigned long long)pvt__rt_proc());
+	if (wire_unpack(m, err, sizeof err, &proc, &req, &table, &ro, &vo) != 0)
+		return bp_malformed(m, err);
+	if (bp_resolve(m, proc, table, ro, &t, &r, err, sizeof err) != 0)
 		return bp_value_error(req, err);
-	}
-	t = bp_table(table);
-	if (t == NULL) {
-		snprintf(err, sizeof err, "no type table %llu in this process",
-		         (unsigned long long)table);
-		return bp_value_error(req, err);
-	}
-	if (td_request_unpack(ro, &r) != 0)
-		return bp_value_error(req, "malformed value request");
+	rc = td_store(t, &r, vo);
+	if (rc != 0)
+		return bp_value_error(req, bp_store_why(rc));
 	return bp_value(req, t, &r);
 }
 
@@ -324,6 +378,8 @@ int pvt__bp_handle(const wire_msg *m)
 	switch (m->type) {
 	case WIRE_INSPECT:
 		return bp_inspect(m);
+	case WIRE_SET:
+		return bp_set(m);
 	case WIRE_RESUME:
 		return bp_resume(m);
 	case WIRE_STEP:

@@ -45,6 +45,21 @@ int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
  * The pipe is opened on first use; td_probe_close releases it. */
 int td_readable(const void *addr, size_t len);
 
+/* 1 if len bytes at addr can be written without a fault (each page's
+ * first byte is read and written back unchanged through the probe pipe),
+ * else 0. */
+int td_writable(void *addr, size_t len);
+
+/* Stores value v (canonical form: an integer, a bool, a float64) into
+ * the object req names: an integer, char, bool, enum, floating point or
+ * pointer (to 0 only) object, not const, not a bit-field, converted to
+ * its size, signedness and the node's byte order.  0; TD_ETYPE (not such
+ * an object), TD_ERANGE (the value does not fit), TD_EARG (const, or a
+ * pointer set to other than 0), TD_EUNREADABLE (memory on the way, or
+ * the object, cannot be read or written). */
+int td_store(const td_table *t, const td_request *req,
+             const msgpack_object *v);
+
 /* Forgets the pages td_readable found readable.  td_pack_value and
  * td_serve call it when they start; call it before a series of
  * td_readable calls of your own if memory may have changed since. */

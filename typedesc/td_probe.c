@@ -117,3 +117,48 @@ int td_readable(const void *addr, size_t len)
 	}
 	return 1;
 }
+
+/* 1 if the byte at a can be written: the kernel reads it into the pipe
+ * and writes it back in place (EFAULT, never SIGSEGV, for a page that is
+ * read-only); the byte is the same, so memory does not change. */
+static int td_probe_wbyte(char *a)
+{
+	char c;
+	ssize_t n;
+
+	do
+		n = write(td_pfd[1], a, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		return 0;
+	do
+		n = read(td_pfd[0], a, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1)
+		return 1;
+	do /* not writable: drain the byte */
+		n = read(td_pfd[0], &c, 1);
+	while (n < 0 && errno == EINTR);
+	return 0;
+}
+
+/* One write probe per page touched by [addr, addr + len). */
+int td_writable(void *addr, size_t len)
+{
+	uintptr_t a = (uintptr_t)addr, end, next;
+
+	if (len == 0)
+		return 1;
+	if (addr == NULL || a + (len - 1) < a || td_probe_open() < 0)
+		return 0;
+	end = a + (len - 1);
+	for (;;) {
+		if (!td_probe_wbyte((char *)a))
+			return 0;
+		next = (a / td_page + 1) * td_page;
+		if (next == 0 || next > end)
+			break;
+		a = next;
+	}
+	return 1;
+}

@@ -235,3 +235,158 @@ int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
 		return td_serve_unreadable(pk, pos.addr);
 	return td_serve_final(pk, t, &pos, lim);
 }
+
+/* ---- storing a value (td_store) ------------------------------------- */
+
+/* v as a signed and an unsigned 64-bit integer (floats truncated);
+ * 0, or TD_ETYPE when v is not a number. */
+static int td_store_int(const msgpack_object *v, int64_t *s, uint64_t *u,
+                        int *neg)
+{
+	*neg = 0;
+	if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
+		*u = v->via.u64;
+		*s = (int64_t)*u;
+	} else if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER) {
+		*s = v->via.i64;
+		*u = (uint64_t)*s;
+		*neg = 1;
+	} else if (v->type == MSGPACK_OBJECT_BOOLEAN) {
+		*s = v->via.boolean;
+		*u = (uint64_t)*s;
+	} else {
+		return TD_ETYPE;
+	}
+	return 0;
+}
+
+/* Whether an integer fits size bytes of that signedness. */
+static int td_store_fits(int64_t s, uint64_t u, int neg, uint64_t size,
+                         int is_signed)
+{
+	if (size >= 8)
+		return is_signed ? !( !neg && u > (uint64_t)INT64_MAX) : !neg;
+	if (is_signed)
+		return s >= -((int64_t)1 << (8 * size - 1)) &&
+		       s < ((int64_t)1 << (8 * size - 1)) &&
+		       !(!neg && u > (uint64_t)INT64_MAX);
+	return !neg && u < ((uint64_t)1 << (8 * size));
+}
+
+/* Writes the low size bytes of x at p in the node's byte order. */
+static void td_store_bytes(void *p, uint64_t x, uint64_t size)
+{
+	uint8_t b1 = (uint8_t)x;
+	uint16_t b2 = (uint16_t)x;
+	uint32_t b4 = (uint32_t)x;
+
+	if (size == 1)
+		memcpy(p, &b1, 1);
+	else if (size == 2)
+		memcpy(p, &b2, 2);
+	else if (size == 4)
+		memcpy(p, &b4, 4);
+	else
+		memcpy(p, &x, 8);
+}
+
+/* Stores v into the scalar object ty at p. */
+static int td_store_scalar(const td_type *ty, void *p,
+                           const msgpack_object *v)
+{
+	int64_t s;
+	uint64_t u;
+	int neg;
+
+	if (ty->kind == TD_FLOAT || ty->kind == TD_DOUBLE) {
+		double d;
+		float f;
+
+		if (v->type == MSGPACK_OBJECT_FLOAT64 ||
+		    v->type == MSGPACK_OBJECT_FLOAT32)
+			d = v->via.f64;
+		else if (td_store_int(v, &s, &u, &neg) == 0)
+			d = neg ? (double)s : (double)u;
+		else
+			return TD_ETYPE;
+		if (ty->kind == TD_FLOAT && ty->size == sizeof f) {
+			f = (float)d;
+			memcpy(p, &f, sizeof f);
+		} else if (ty->size == sizeof d) {
+			memcpy(p, &d, sizeof d);
+		} else {
+			return TD_ETYPE;
+		}
+		return 0;
+	}
+	if (td_store_int(v, &s, &u, &neg) != 0)
+		return TD_ETYPE;
+	if (ty->kind == TD_POINTER || ty->kind == TD_FUNCPTR) {
+		if (u != 0 || (ty->size != 4 && ty->size != 8))
+			return TD_EARG;
+	} else if (ty->kind == TD_BOOL) {
+		u = u != 0;
+	} else if (ty->kind < TD_CHAR || (ty->kind > TD_ULLONG &&
+	                                    ty->kind != TD_ENUM)) {
+		return TD_ETYPE;
+	} else if (ty->size > 8 ||
+	           !td_store_fits(s, u, neg, ty->size, ty->is_signed)) {
+		return TD_ERANGE;
+	}
+	td_store_bytes(p, u, ty->size);
+	return 0;
+}
+
+/* True if the type id, or a typedef it goes through, is const. */
+static int td_store_const(const td_table *t, uint32_t id)
+{
+	const td_type *ty = td_type_get(t, id);
+	int guard = 64;
+
+	while (ty != NULL && guard-- > 0) {
+		if (ty->quals & TD_Q_CONST)
+			return 1;
+		if (ty->kind != TD_TYPEDEF)
+			return 0;
+		ty = td_type_get(t, ty->base);
+	}
+	return 0;
+}
+
+int td_store(const td_table *t, const td_request *req,
+             const msgpack_object *v)
+{
+	const td_type *ty;
+	td_pos pos;
+	void *p;
+	int rc;
+
+	if (t == NULL || req == NULL || v == NULL ||
+	    req->nsteps > TD_MAX_STEPS)
+		return TD_EARG;
+	td_probe_begin();
+	memset(&pos, 0, sizeof pos);
+	pos.type = req->type;
+	pos.addr = req->addr;
+	if (td_type_get(t, pos.type) == NULL)
+		return TD_ETYPE;
+	if (pos.addr > (uint64_t)UINTPTR_MAX)
+		return TD_EUNREADABLE;
+	rc = td_serve_walk(t, req, &pos);
+	if (rc)
+		return rc;
+	if (pos.bad)
+		return TD_EUNREADABLE;
+	if (pos.bitf != NULL || pos.sliced)
+		return TD_ETYPE;
+	if (td_store_const(t, pos.type))
+		return TD_EARG;
+	ty = td_type_strip(t, pos.type);
+	if (ty == NULL)
+		return TD_ETYPE;
+	p = (void *)(uintptr_t)pos.addr;
+	if (!td_readable(p, (size_t)ty->size) ||
+	    !td_writable(p, (size_t)ty->size))
+		return TD_EUNREADABLE;
+	return td_store_scalar(ty, p, v);
+}

@@ -78,6 +78,7 @@
 	X(104, BP_TABLE, "proc:u gen:u bps:o")                                 \
 	X(105, STOP, "proc:u")                                                 \
 	X(106, STEP, "proc:u mode:u arg:u")                                    \
+	X(107, SET, "proc:u req:u table:u request:o value:o")                  \
 	X(112, EVENTS, "proc:u first:u count:u records:d")                     \
 	X(113, EVENT_STRINGS, "proc:u first:u strings:A")                      \
 	X(114, EVENT_RING, "proc:u path:s records:u names:u")                  \

@@ -52,6 +52,20 @@ const con_cmd con_info_cmds[] = {
 	 "Prints \"name = value\" for every parameter and local variable\n"
 	 "recorded at the breakpoint the current process is stopped at.",
 	 con_info_locals, NULL, CON_ARG_NONE, NULL},
+	{"args", "info args",
+	 "parameters of the current process's function, with values",
+	 "Prints \"name = value\" for the parameters recorded where the\n"
+	 "current process stopped.",
+	 con_info_args, NULL, CON_ARG_NONE, NULL},
+	{"frame", "info frame",
+	 "the selected frame of the current process",
+	 "Where the selected frame (up, down, frame) is, who called it, and\n"
+	 "whether its variables were recorded (frame #0's only).",
+	 con_info_frame, NULL, CON_ARG_NONE, NULL},
+	{"display", "info display",
+	 "the expressions shown at every stop",
+	 "Lists the displays with their numbers (display, undisplay).",
+	 con_info_display, NULL, CON_ARG_NONE, NULL},
 	{"globals", "info globals",
 	 "globals and statics used at the breakpoint, with values",
 	 "Prints \"name = value\" for every global and static variable\n"

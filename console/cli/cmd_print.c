@@ -152,6 +152,12 @@ static con_proc *con_cmd_dbg_stopped(char *err, size_t errlen)
 			 p->id, con_cmd_dbg_state(p));
 		return NULL;
 	}
+	if (p->frame != 0) {
+		snprintf(err, errlen, "frame #%d of p%d: its variables are not "
+			 "recorded, only those of frame #0 where it stopped "
+			 "(frame 0)", p->frame, p->id);
+		return NULL;
+	}
 	return p;
 }
 
@@ -173,14 +179,49 @@ int con_cmd_dbg_where(int argc, char **argv, char *err, size_t errlen)
 	return 0;
 }
 
+/* The line of a C expression (not a plain path, or with a format) on
+ * p: "EXPR = VALUE".  A new string, or NULL with err. */
+static char *con_cmd_expr_line(con_proc *p, const char *expr, int fmt,
+			       char *err, size_t errlen)
+{
+	char val[4096];
+	con_xval v;
+	char *line = NULL;
+
+	if (con_dbg_eval(p, expr, &v, err, errlen) < 0)
+		return NULL;
+	if (con_xval_format(&v, fmt, val, sizeof val) != 0)
+		snprintf(err, errlen, "%s", val);
+	else if (asprintf(&line, "%s = %s", expr, val) < 0)
+		line = NULL;
+	con_xval_free(&v);
+	return line;
+}
+
+/* True if expr is printed through con_expr (an expression, or a path
+ * with a format) rather than as a value path. */
+static int con_cmd_is_expr(const char *expr, int fmt)
+{
+	return fmt != 0 || !con_expr_is_path(expr);
+}
+
 /* print on one process: ask, wait, print.  0 or a code with err. */
-static int con_cmd_dbg_print_one(con_proc *p, const char *expr, char *err,
-				 size_t errlen)
+static int con_cmd_dbg_print_one(con_proc *p, const char *expr, int fmt,
+				 char *err, size_t errlen)
 {
 	con_inspect q;
 	con_inspect_set s = {&q, 1};
+	char *line;
 	int rc;
 
+	if (con_cmd_is_expr(expr, fmt)) {
+		line = con_cmd_expr_line(p, expr, fmt, err, errlen);
+		if (line == NULL)
+			return WIRE_EARG;
+		printf("%s\n", line);
+		free(line);
+		return 0;
+	}
 	rc = con_dbg_inspect(p, expr, NULL, &q, err, errlen);
 	if (rc == 0)
 		rc = con_cmd_dbg_wait(con_dbg_inspect_all_done, &s,
@@ -251,7 +292,8 @@ static size_t con_cmd_dbg_nstopped(void)
 }
 
 /* print -all EXPR: asks every stopped process at once, then groups. */
-static int con_cmd_dbg_print_all(const char *expr, char *err, size_t errlen)
+static int con_cmd_dbg_print_all(const char *expr, int fmt, char *err,
+				 size_t errlen)
 {
 	size_t n = con_cmd_dbg_nstopped(), k = 0, i;
 	con_inspect *q = calloc(n + 1, sizeof *q);
@@ -272,14 +314,23 @@ static int con_cmd_dbg_print_all(const char *expr, char *err, size_t errlen)
 		if (p->state != CON_PROC_STOPPED)
 			continue;
 		procs[k] = p;
-		if (con_dbg_inspect(p, expr, NULL, &q[k], e, sizeof e) < 0)
+		if (con_cmd_is_expr(expr, fmt)) {
+			lines[k] = con_cmd_expr_line(p, expr, fmt, e, sizeof e);
+			if (lines[k] == NULL &&
+			    asprintf(&lines[k], "%s: error: %s", expr, e) < 0)
+				lines[k] = NULL;
+		} else if (con_dbg_inspect(p, expr, NULL, &q[k], e,
+					   sizeof e) < 0) {
 			errs[k] = strdup(e);
+		}
 		k++;
 	}
 	s.q = q;
 	s.n = k;
 	con_cmd_dbg_wait(con_dbg_inspect_all_done, &s, CON_DBG_VALUE_SECS);
 	for (i = 0; i < k; i++) {
+		if (lines[i] != NULL)
+			continue; /* an expression's, done above */
 		lines[i] = con_cmd_dbg_all_line(expr, &q[i], errs[i] != NULL ?
 						errs[i] : q[i].done ? NULL :
 						"no answer in time");
@@ -291,26 +342,36 @@ static int con_cmd_dbg_print_all(const char *expr, char *err, size_t errlen)
 	return 0;
 }
 
-/* print [-all] EXPR */
+/* print [-all] [/FMT] EXPR */
 int con_cmd_dbg_print(int argc, char **argv, char *err, size_t errlen)
 {
 	char expr[CON_DBG_EXPR];
-	int all = argc > 1 && strcmp(argv[1], "-all") == 0;
+	int all = argc > 1 && strcmp(argv[1], "-all") == 0, fmt = 0;
+	int first = 1 + all; /* the word the expression starts at */
 	con_proc *p;
 
 	con_dbg_init();
-	if (con_cmd_dbg_join(argc, argv, 1 + all, expr, sizeof expr) < 0) {
-		snprintf(err, errlen, "usage: print [-all] EXPR");
+	if (argc > first && argv[first][0] == '/') {
+		fmt = argv[first][1];
+		if (fmt == '\0' || argv[first][2] != '\0') {
+			snprintf(err, errlen, "print: bad format '%s' (/d /u /x "
+				 "/o /t /c /f)", argv[first]);
+			return WIRE_EARG;
+		}
+		first++;
+	}
+	if (con_cmd_dbg_join(argc, argv, first, expr, sizeof expr) < 0) {
+		snprintf(err, errlen, "usage: print [-all] [/FMT] EXPR");
 		return WIRE_EARG;
 	}
 	if (con_dbg_proc_first() == NULL && con_tfile_loaded()->nvars > 0)
 		return con_tfile_cmd_print_var(expr, err, errlen); /* opened */
 	if (all)
-		return con_cmd_dbg_print_all(expr, err, errlen);
+		return con_cmd_dbg_print_all(expr, fmt, err, errlen);
 	p = con_cmd_dbg_stopped(err, errlen);
 	if (p == NULL)
 		return WIRE_ESTATE;
-	return con_cmd_dbg_print_one(p, expr, err, errlen);
+	return con_cmd_dbg_print_one(p, expr, fmt, err, errlen);
 }
 
 /* Prints "name = value" for every variable of the current process whose
@@ -363,10 +424,92 @@ int con_info_locals(int argc, char **argv, char *err, size_t errlen)
 				errlen);
 }
 
+/* info args */
+int con_info_args(int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc, (void)argv;
+	con_dbg_init();
+	return con_cmd_dbg_vars(PVT_PARAM, PVT_PARAM, "No arguments.", err,
+				errlen);
+}
+
 /* info globals */
 int con_info_globals(int argc, char **argv, char *err, size_t errlen)
 {
 	con_dbg_init();
 	return con_cmd_dbg_vars(PVT_GLOBAL, PVT_STATIC, "No globals.", err,
 				errlen);
+}
+
+/* The '=' of an assignment in s (not of ==, <=, >=, !=), or NULL. */
+static char *con_cmd_assign_eq(char *s)
+{
+	char *e;
+
+	for (e = strchr(s, '='); e != NULL; e = strchr(e + 2, '=')) {
+		if (e[1] == '=')
+			continue;
+		if (e > s && strchr("<>!=", e[-1]) != NULL)
+			continue;
+		return e;
+	}
+	return NULL;
+}
+
+/* Cuts blanks off both ends of s in place. */
+static char *con_cmd_trim(char *s)
+{
+	size_t n;
+
+	while (*s == ' ')
+		s++;
+	n = strlen(s);
+	while (n > 0 && s[n - 1] == ' ')
+		s[--n] = '\0';
+	return s;
+}
+
+/* set var PATH = EXPR (set variable ...) */
+int con_cmd_dbg_set(int argc, char **argv, char *err, size_t errlen)
+{
+	char line[CON_DBG_EXPR], *eq, *lhs, *rhs;
+	con_inspect q;
+	con_inspect_set s = {&q, 1};
+	con_proc *p;
+	int rc, first = 1;
+
+	con_dbg_init();
+	if (argc > 1 && (strcmp(argv[1], "var") == 0 ||
+			 strcmp(argv[1], "variable") == 0))
+		first = 2;
+	if (con_cmd_dbg_join(argc, argv, first, line, sizeof line) < 0 ||
+	    (eq = con_cmd_assign_eq(line)) == NULL) {
+		snprintf(err, errlen, "usage: set var VARIABLE = EXPR");
+		return WIRE_EARG;
+	}
+	*eq = '\0';
+	lhs = con_cmd_trim(line);
+	rhs = con_cmd_trim(eq + 1);
+	if (*lhs == '\0' || *rhs == '\0') {
+		snprintf(err, errlen, "usage: set var VARIABLE = EXPR");
+		return WIRE_EARG;
+	}
+	p = con_cmd_dbg_stopped(err, errlen);
+	if (p == NULL)
+		return WIRE_ESTATE;
+	rc = con_dbg_set_var(p, lhs, rhs, &q, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = con_cmd_dbg_wait(con_dbg_inspect_all_done, &s, CON_DBG_VALUE_SECS);
+	if (rc != 0)
+		snprintf(err, errlen, "p%d did not answer within %g s", p->id,
+			 CON_DBG_VALUE_SECS);
+	else if (!q.ok)
+		snprintf(err, errlen, "%s: not set: %s", lhs,
+			 q.text != NULL ? q.text : "no answer");
+	else
+		printf("%s = %s\n", lhs, q.text);
+	rc = rc != 0 ? WIRE_ETIMEOUT : q.ok ? 0 : WIRE_EARG;
+	con_dbg_inspect_done(&q);
+	return rc;
 }

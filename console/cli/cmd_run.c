@@ -433,6 +433,7 @@ void con_cmd_dbg_settle(double secs)
 	if (rc == CON_DBG_EWATCH)
 		printf("[stopped waiting: %s]\n", con_dbg_watch_why());
 	con_cmd_dbg_settled_rc = rc;
+	con_cmd_display_show();
 }
 
 /* How the wait of the last run or continue ended: 0 (settled),

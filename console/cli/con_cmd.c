@@ -30,7 +30,8 @@ static const char *const con_dbg_step_flags[] = {"-p", "--timeout", NULL};
 static const char *const con_dbg_load_flags[] = {"--pvm", "--mpi", "--plain",
 						 "--cflags", "--ldflags",
 						 NULL};
-static const char *const con_dbg_print_flags[] = {"-all", NULL};
+static const char *const con_dbg_print_flags[] = {"-all", "/x", "/d", "/u",
+						  "/o", "/t", "/c", "/f", NULL};
 
 /* The top-level commands. */
 static const con_cmd con_cmds[] = {
@@ -186,13 +187,64 @@ static const con_cmd con_cmds[] = {
 	 "breakpoint was set while the processes run, or after run or\n"
 	 "continue gave up waiting.",
 	 con_cmd_dbg_wait_cmd, NULL, CON_ARG_NONE, con_dbg_cont_flags},
-	{"print", "print [-all] EXPR",
+	{"print", "print [-all] [/FMT] EXPR",
 	 "show a value of the current (or every stopped) process",
-	 "Evaluates EXPR (x, s.f, p->f, a[3], *p, a[2]@10, p->next->v) at\n"
-	 "the breakpoint where the current process stopped and prints it:\n"
-	 "\"x = 5\".  With -all, asks every stopped process and groups equal\n"
-	 "answers: \"x = 5  [p1 p3]\".  p is short for print.",
+	 "Evaluates EXPR where the current process stopped and prints it:\n"
+	 "\"x = 5\".  EXPR is a value (x, s.f, p->f, a[3], *p, a[2]@10,\n"
+	 "p->next->v: structs and arrays shown whole) or a C expression over\n"
+	 "them: + - * / % << >> & | ^ ~ ! && || == != < > <= >= ?:, indexes\n"
+	 "computed (a[i + 1]), casts to arithmetic types, sizeof (the node's\n"
+	 "sizes); integers in 64 bits, as the same on every architecture.\n"
+	 "/FMT: /d /u /x /o /t /c /f (also p/x EXPR).  With -all, asks every\n"
+	 "stopped process and groups equal answers: \"x = 5  [p1 p3]\".\n"
+	 "p is short for print.",
 	 con_cmd_dbg_print, NULL, CON_ARG_EXPR, con_dbg_print_flags},
+	{"set", "set var VARIABLE = EXPR",
+	 "change a variable of the current process",
+	 "Stores the value of EXPR (a C expression as print takes, or an\n"
+	 "enum's constant) into VARIABLE (x, s.f, a[3], *p, p->next->v) of\n"
+	 "the stopped current process, converted to its type on the node\n"
+	 "(size, signedness, byte order), and prints what it holds then.\n"
+	 "Integers, chars, enums, floating point, a pointer set to 0; a value\n"
+	 "that does not fit, a const variable, a struct or an array are\n"
+	 "errors that say so.  set variable is the same.",
+	 con_cmd_dbg_set, NULL, CON_ARG_EXPR, NULL},
+	{"up", "up [N]",
+	 "select the frame N calls out (the caller)",
+	 "Moves the selected frame of the current process N (1) frames\n"
+	 "toward main and shows it.  Only frame #0's variables are recorded:\n"
+	 "print and info locals in another frame say so.",
+	 con_cmd_dbg_frame, NULL, CON_ARG_NONE, NULL},
+	{"down", "down [N]",
+	 "select the frame N calls in",
+	 "Moves the selected frame N (1) frames toward where the process\n"
+	 "stopped.",
+	 con_cmd_dbg_frame, NULL, CON_ARG_NONE, NULL},
+	{"frame", "frame [N]",
+	 "select frame N, or show the selected one",
+	 "Selects frame N of the current process (0: where it stopped) and\n"
+	 "shows it; without N, shows the selected one.",
+	 con_cmd_dbg_frame, NULL, CON_ARG_NONE, NULL},
+	{"whatis", "whatis VARIABLE",
+	 "the type of a value",
+	 "Prints \"type = struct cell *\" for a value path (x, s.f, a[3],\n"
+	 "*p) where the current process stopped, as the node's table says.",
+	 con_cmd_dbg_whatis, NULL, CON_ARG_EXPR, NULL},
+	{"ptype", "ptype VARIABLE",
+	 "the type of a value, with its members",
+	 "As whatis, but a struct, union or enum is shown with its members\n"
+	 "or constants.",
+	 con_cmd_dbg_whatis, NULL, CON_ARG_EXPR, NULL},
+	{"display", "display [EXPR]",
+	 "show EXPR at every stop of the current process",
+	 "Adds EXPR (anything print takes) to the displays, shown as\n"
+	 "\"1: x = 5\" after every run, continue, step ... that leaves the\n"
+	 "current process stopped; alone, shows them now.",
+	 con_cmd_dbg_display, NULL, CON_ARG_EXPR, NULL},
+	{"undisplay", "undisplay [N...]",
+	 "stop showing displays (all without numbers)",
+	 "Deletes the displays numbered N (info display lists them).",
+	 con_cmd_dbg_undisplay, NULL, CON_ARG_NONE, NULL},
 	{"where", "where",
 	 "the call stack of the current process",
 	 "Prints the stack of the current process at its breakpoint,\n"
@@ -480,10 +532,31 @@ void con_cmd_announce(const con_node *n, int kind, const char *text,
 			text);
 }
 
+/* gdb's "p/x EXPR": a command word with a format glued on becomes two
+ * words, "p" and "/x" (fmt holds the second).  Returns the new argc, or
+ * -1 when there is no room for one more word. */
+static int con_cmd_unglue(int argc, char **argv, int max, char *fmt,
+			  size_t n)
+{
+	char *slash = strchr(argv[0], '/');
+	int i;
+
+	if (slash == NULL || slash == argv[0])
+		return argc;
+	if (argc + 1 > max)
+		return -1;
+	snprintf(fmt, n, "%s", slash);
+	*slash = '\0';
+	for (i = argc; i > 1; i--)
+		argv[i] = argv[i - 1];
+	argv[1] = fmt;
+	return argc + 1;
+}
+
 /* Checks the nodes, splits the line and runs it; the one place errors print. */
 int con_cmd_exec(const char *line, const char *where)
 {
-	static char buf[CON_CMD_LINE];
+	static char buf[CON_CMD_LINE], fmt[16];
 	char err[CON_CMD_ERR];
 	char *argv[CON_CMD_ARGS];
 	int argc, rc;
@@ -492,6 +565,9 @@ int con_cmd_exec(const char *line, const char *where)
 	con_cmd_dbg_events();
 	argc = con_cmd_split(line, buf, sizeof buf, argv, CON_CMD_ARGS, 0,
 			     err, sizeof err);
+	if (argc > 0 && (argc = con_cmd_unglue(argc, argv, CON_CMD_ARGS, fmt,
+					       sizeof fmt)) < 0)
+		snprintf(err, sizeof err, "too many words on the line");
 	if (argc <= 0) {
 		if (argc < 0)
 			con_cmd_error(where, "%s", err);

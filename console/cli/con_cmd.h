@@ -66,7 +66,7 @@ extern const con_cmd con_info_cmds[];
 /* info breakpoints (cmd_break.c); info procs, locals, globals
  * (cmd_print.c). */
 con_cmd_fn con_info_breakpoints, con_info_procs, con_info_locals,
-	con_info_globals;
+	con_info_globals, con_info_args, con_info_frame, con_info_display;
 
 /* The subcommands of `trace` (cmd_trace.c). */
 extern const con_cmd con_trace_cmds[];
@@ -92,10 +92,13 @@ void con_ev_cmd_proc(const struct con_proc *p, char *tid, size_t tidlen,
 /* The debugger's commands: load, build (cmd_build.c); break, delete,
  * enable, disable, ignore (cmd_break.c); run, continue, kill
  * (cmd_run.c); step, next, finish, until, advance, interrupt, wait
- * (cmd_step.c); proc, where, print (cmd_print.c). */
+ * (cmd_step.c); proc, where, print, set var (cmd_print.c); up, down,
+ * frame, whatis, ptype, display, undisplay (cmd_frame.c). */
 con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
 	con_cmd_dbg_enable, con_cmd_dbg_ignore, con_cmd_dbg_step,
 	con_cmd_dbg_advance, con_cmd_dbg_interrupt, con_cmd_dbg_wait_cmd,
+	con_cmd_dbg_set, con_cmd_dbg_frame, con_cmd_dbg_whatis,
+	con_cmd_dbg_display, con_cmd_dbg_undisplay,
 	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,
 	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
 	con_cmd_dbg_print;

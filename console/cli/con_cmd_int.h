@@ -20,6 +20,10 @@
  * (cmd_dbg.c).  Returns what con_dbg_wait returns. */
 int con_cmd_dbg_wait(con_dbg_cond *cond, void *ctx, double secs);
 
+/* Shows every display on the current process if it is stopped
+ * (cmd_frame.c; after each wait). */
+void con_cmd_display_show(void);
+
 /* Joins argv[from..] with spaces into buf (cmd_dbg.c): the words after
  * `record` ("i, sum") or an expression.  0 or -1 if empty or long. */
 int con_cmd_dbg_join(int argc, char **argv, int from, char *buf,

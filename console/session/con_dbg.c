@@ -185,6 +185,7 @@ void con_proc_clear_stop(con_proc *p)
 	p->vars = NULL;
 	p->stack = NULL;
 	p->nvars = p->nstack = 0;
+	p->frame = 0;
 }
 
 /* Frees one process. */

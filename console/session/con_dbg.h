@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "bp_model.h"
+#include "con_expr.h"
 #include "con_node.h"
 #include "con_out.h"
 #include "td_con.h"
@@ -78,6 +79,8 @@ typedef struct con_proc {
 	size_t nvars;                  /* entries in vars */
 	con_frame *stack;              /* innermost first; owned */
 	size_t nstack;                 /* entries in stack */
+	int frame;                     /* frame up, down, frame selected
+					  (0: where it stopped) */
 	td_table **tables;             /* by unit; owned */
 	size_t ntables;                /* entries in tables */
 	int64_t status;                /* exit status */
@@ -292,6 +295,8 @@ int con_dbg_killed(void *ctx);
 
 /* One inspection request and its answer. */
 typedef struct con_inspect {
+	con_xval val;         /* the value as a number, when it is one
+				 (con_expr.h); owned */
 	con_proc *proc;       /* process asked (borrowed) */
 	uint32_t req;         /* request number */
 	td_path_result res;   /* what was asked, for printing */
@@ -306,6 +311,30 @@ typedef struct con_inspect {
  * path, process not stopped). */
 int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
 		    con_inspect *q, char *err, size_t errlen);
+
+/* Sends SET of value v (an integer or a float: con_dbg_set_value
+ * converts) to what path names at p's stop; q gets the answer, the new
+ * value, as for con_dbg_inspect.  0 or a code with err. */
+int con_dbg_set(con_proc *p, const char *path, const con_xval *v,
+		con_inspect *q, char *err, size_t errlen);
+
+/* set var PATH = EXPR at p's stop: EXPR evaluated (an enum's constant
+ * name too), converted to PATH's type and checked to fit (a sentence
+ * naming the range when not), stored by the process; *q gets the new
+ * value (wait with con_dbg_inspect_all_done).  0 or a code with err. */
+int con_dbg_set_var(con_proc *p, const char *path, const char *expr,
+		    con_inspect *q, char *err, size_t errlen);
+
+/* The type of value path path at p's stop: the table it is in, its id,
+ * and the count of a slice (0 if none).  0 or a code with err. */
+int con_dbg_type_of(con_proc *p, const char *path, const td_table **t,
+		    uint32_t *type, uint64_t *slice, char *err, size_t errlen);
+
+/* Evaluates the C expression expr at p's stop (con_expr.h): each value
+ * it needs is asked of p and waited for.  0 with *out (free with
+ * con_xval_free), or a code with err. */
+int con_dbg_eval(con_proc *p, const char *expr, con_xval *out, char *err,
+		 size_t errlen);
 
 /* Wait condition over an array: ctx is a con_inspect_set. */
 typedef struct con_inspect_set {

@@ -64,8 +64,7 @@ static int con_dbg_first_name(const con_proc *p, const char *path, char *err,
 }
 
 /* The table of p's current unit, or NULL with err. */
-static const td_table *con_dbg_table(const con_proc *p, char *err,
-				     size_t errlen)
+const td_table *con_dbg_table(const con_proc *p, char *err, size_t errlen)
 {
 	if (p->state != CON_PROC_STOPPED) {
 		snprintf(err, errlen, "p%d is %s, not stopped at a breakpoint",
@@ -81,9 +80,8 @@ static const td_table *con_dbg_table(const con_proc *p, char *err,
 }
 
 /* Resolves path against p's scope into res.  0 or a code with err. */
-static int con_dbg_resolve(const con_proc *p, const td_table *t,
-			   const char *path, td_path_result *res, char *err,
-			   size_t errlen)
+int con_dbg_resolve(const con_proc *p, const td_table *t, const char *path,
+		    td_path_result *res, char *err, size_t errlen)
 {
 	td_scope_var *scope;
 	size_t i;
@@ -111,26 +109,43 @@ static int con_dbg_resolve(const con_proc *p, const td_table *t,
 /* ---- sending ---------------------------------------------------------- */
 
 /* Packs res's request and sends INSPECT for q.  0 or a code. */
-static int con_dbg_send_inspect(con_node *n, con_inspect *q, uint32_t *seq,
-				char *err, size_t errlen)
+static int con_dbg_send_inspect(con_node *n, con_inspect *q,
+				const con_xval *set, uint32_t *seq, char *err,
+				size_t errlen)
 {
-	msgpack_sbuffer sb;
-	msgpack_packer pk;
+	msgpack_sbuffer sb, vb;
+	msgpack_packer pk, vk;
 	int rc;
 
 	msgpack_sbuffer_init(&sb);
+	msgpack_sbuffer_init(&vb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	if (td_request_pack(&pk, &q->res.req) != 0) {
+	msgpack_packer_init(&vk, &vb, msgpack_sbuffer_write);
+	if (td_request_pack(&pk, &q->res.req) != 0 ||
+	    (set != NULL && (set->kind == CON_X_FLT ?
+			     msgpack_pack_double(&vk, set->d) :
+			     set->kind == CON_X_INT ?
+			     msgpack_pack_int64(&vk, set->i) :
+			     msgpack_pack_uint64(&vk, set->u)) != 0)) {
 		msgpack_sbuffer_destroy(&sb);
+		msgpack_sbuffer_destroy(&vb);
 		snprintf(err, errlen, "cannot encode the request");
 		return WIRE_ENOMEM;
 	}
 	*seq = wire_peer_seq(&n->peer);
-	rc = wire_pack(wire_peer_out(&n->peer), WIRE_INSPECT, *seq,
-		       n->peer.max_frame, (uint64_t)q->proc->proc,
-		       (uint64_t)q->req, (uint64_t)q->proc->unit,
-		       (const void *)sb.data, sb.size);
+	if (set == NULL)
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_INSPECT, *seq,
+			       n->peer.max_frame, (uint64_t)q->proc->proc,
+			       (uint64_t)q->req, (uint64_t)q->proc->unit,
+			       (const void *)sb.data, sb.size);
+	else
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_SET, *seq,
+			       n->peer.max_frame, (uint64_t)q->proc->proc,
+			       (uint64_t)q->req, (uint64_t)q->proc->unit,
+			       (const void *)sb.data, sb.size,
+			       (const void *)vb.data, vb.size);
 	msgpack_sbuffer_destroy(&sb);
+	msgpack_sbuffer_destroy(&vb);
 	return con_dbg_flush(n, rc, err, errlen);
 }
 
@@ -148,9 +163,11 @@ static int con_dbg_pend_add(con_inspect *q, uint32_t seq)
 	return WIRE_EBUSY;
 }
 
-/* print / info locals: resolve and ask. */
-int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
-		    con_inspect *q, char *err, size_t errlen)
+/* Resolves path (or takes var) at p's stop and sends INSPECT, or SET of
+ * set when it is not NULL. */
+static int con_dbg_ask(con_proc *p, const char *path, const con_var *var,
+		       const con_xval *set, con_inspect *q, char *err,
+		       size_t errlen)
 {
 	const td_table *t;
 	con_node *n;
@@ -176,12 +193,26 @@ int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
 		q->res.req.addr = var->addr;
 	}
 	q->req = ++con_dbg.next_req;
-	rc = con_dbg_send_inspect(n, q, &seq, err, errlen);
+	rc = con_dbg_send_inspect(n, q, set, &seq, err, errlen);
 	if (rc == 0 && con_dbg_pend_add(q, seq) < 0) {
 		snprintf(err, errlen, "too many requests waiting");
 		rc = WIRE_EBUSY;
 	}
 	return rc;
+}
+
+/* print / info locals: resolve and ask. */
+int con_dbg_inspect(con_proc *p, const char *path, const con_var *var,
+		    con_inspect *q, char *err, size_t errlen)
+{
+	return con_dbg_ask(p, path, var, NULL, q, err, errlen);
+}
+
+/* set var: resolve and send the value; the answer is the new value. */
+int con_dbg_set(con_proc *p, const char *path, const con_xval *v,
+		con_inspect *q, char *err, size_t errlen)
+{
+	return con_dbg_ask(p, path, NULL, v, q, err, errlen);
 }
 
 /* Takes q out of the pending table and frees its text. */
@@ -194,6 +225,7 @@ void con_dbg_inspect_done(con_inspect *q)
 			con_dbg.pend[i] = NULL;
 	free(q->text);
 	q->text = NULL;
+	con_xval_free(&q->val);
 }
 
 /* Every request of the set is answered; a request whose process stopped
@@ -253,6 +285,8 @@ static void con_dbg_print_value(con_inspect *q, const msgpack_object *v)
 	if (rc == 0) {
 		q->ok = 1;
 		q->text = strndup(wire_buf_head(&b), wire_buf_used(&b));
+		con_dbg_scalar(q->proc->tables[q->proc->unit], &q->res, v,
+			       q->text, &q->val);
 	} else if (asprintf(&q->text, "cannot show the value: %s", err) < 0) {
 		q->text = NULL;
 	}

@@ -138,6 +138,19 @@ con_node *con_dbg_node_up(const char *name);
  * a failure into a sentence.  rc is wire_pack's result.  0 or a code. */
 int con_dbg_flush(con_node *n, int rc, char *err, size_t errlen);
 
+/* con_dbg_insp.c: the type table of p's current unit (p must be
+ * stopped), and path resolved against p's variables and t.  NULL / a
+ * code with err. */
+const td_table *con_dbg_table(const con_proc *p, char *err, size_t errlen);
+int con_dbg_resolve(const con_proc *p, const td_table *t, const char *path,
+		    td_path_result *res, char *err, size_t errlen);
+
+/* con_dbg_expr.c: the answer v to res as a number for expressions
+ * (integers, enums, chars, floating point, pointers), or as text (a
+ * copy of text) for what is not a number. */
+void con_dbg_scalar(const td_table *t, const td_path_result *res,
+		    const msgpack_object *v, const char *text, con_xval *out);
+
 /* con_dbg_insp.c: VALUE and ERROR answers.  1 if consumed. */
 int con_dbg_on_value(con_node *n, const wire_msg *m);
 int con_dbg_insp_error(con_node *n, uint32_t ref_seq, const char *text);

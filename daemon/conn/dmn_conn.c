@@ -365,6 +365,7 @@ static int dmn_is_session_msg(uint32_t type)
 	case WIRE_RUN:
 	case WIRE_KILL:
 	case WIRE_INSPECT:
+	case WIRE_SET:
 	case WIRE_RESUME:
 	case WIRE_STEP:
 	case WIRE_BP_SET:

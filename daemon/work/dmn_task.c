@@ -440,7 +440,7 @@ void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 {
 	const char *name = wire_type_name(m->type);
-	const msgpack_object *req;
+	const msgpack_object *req, *val;
 	char err[WIRE_TEXT_MAX];
 	uint64_t num, u1, u2;
 	wire_peer *out;
@@ -449,6 +449,9 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 
 	if (m->type == WIRE_INSPECT)
 		rc = wire_unpack(m, err, sizeof err, &num, &u1, &u2, &req);
+	else if (m->type == WIRE_SET)
+		rc = wire_unpack(m, err, sizeof err, &num, &u1, &u2, &req,
+		                 &val);
 	else if (m->type == WIRE_STEP)
 		rc = wire_unpack(m, err, sizeof err, &num, &u1, &u2);
 	else
@@ -476,7 +479,7 @@ void dmn_task_to_task(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		             "%s: cannot relay to "
 		             "process %llu",
 		             name, (unsigned long long)num);
-	else if (m->type != WIRE_INSPECT)
+	else if (m->type != WIRE_INSPECT && m->type != WIRE_SET)
 		dmn_ctl_resumed(p);
 	dmn_conn_kick(p->task);
 }

@@ -608,6 +608,7 @@ void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 		dmn_run_kill(w, c, m);
 		break;
 	case WIRE_INSPECT:
+	case WIRE_SET:
 	case WIRE_RESUME:
 	case WIRE_STEP:
 		dmn_task_to_task(w, c, m);

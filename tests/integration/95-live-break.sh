@@ -10,7 +10,12 @@
 # running process.
 # Bad input gets an error and leaves the process as it was: a file, a
 # line, a function that are not in the build, step on a running process,
-# ignore of an unknown breakpoint or with a bad count.
+# ignore of an unknown breakpoint or with a bad count.  print evaluates C
+# expressions with the same result on the three (k * 3 + 1, p/x, sizeof),
+# and says why when it cannot (division by zero, an unknown variable).
+# set var limit = i + 2 ends the loop two rounds later (the program says
+# so); a value that does not fit, a bad line and an unknown variable are
+# errors.  up/down/info frame/info args/whatis/display on the stop.
 . "$(dirname "$0")/../lib/common.sh"
 PARAVT=${PARAVT_OVERRIDE:-$PARAVT}
 cp "$TOP/tests/programs/live_loop.c" "$T/"
@@ -37,7 +42,20 @@ wait --timeout 60
 print i
 step
 print k
+print k * 3 + 1
+p/x k + 256
+print sizeof(int) * (k > 0)
+print k / (k - k)
+print nosuch + 1
+up
+print k
+info frame
+down
+info args
+whatis k
+display k + 1
 finish
+undisplay
 next
 disable 1
 continue --timeout $_s
@@ -56,7 +74,15 @@ delete
 info breakpoints
 continue --timeout 1
 interrupt --timeout 60
-kill
+break live_loop.c:$L_CALL
+continue --timeout 60
+print i
+set var limit = i + 2
+set var limit = 1e20
+set var limit == 3
+set var nosuch = 1
+delete
+continue --timeout 120
 EOF
 	timeout -k 5 600 "$PARAVT" -x "$T/$_n.cmd" </dev/null >"$T/$_n.out" 2>&1
 	echo "---- $_n:"; cat "$T/$_n.out"
@@ -76,6 +102,19 @@ check() {
 	expect_grep "^\[p1 on $1 stopped, step_once \(\) at .*live_loop.c:$((L_BODY + 2))\]" "$o" "step into step_once"
 	i1=$(sed -n 's/^i = //p' "$o" | sed -n 1p)
 	[ "$(sed -n 's/^k = //p' "$o" | sed -n 1p)" = "$i1" ] || fail "$1: k is not i ($i1)"
+	expect_grep "^k \* 3 \+ 1 = $((3 * i1 + 1))\$" "$o" "an expression"
+	expect_grep "^k \+ 256 = $(printf '0x%x' $((i1 + 256)))\$" "$o" "p/x"
+	expect_grep "^sizeof\(int\) \* \(k > 0\) = 4\$" "$o" "sizeof"
+	expect_grep "error: division by zero" "$o"
+	expect_grep "error: no variable 'nosuch' in scope at live_loop.c:$((L_BODY + 2))" "$o"
+	expect_grep "^#1 main \(\) at .*live_loop.c:$L_CALL\$" "$o" "up"
+	expect_grep "error: frame #1 of p1: its variables are not recorded" "$o"
+	expect_grep "^Frame #1 of p1 on $1" "$o" "info frame"
+	expect_grep "^#0 step_once \(\) at .*live_loop.c:$((L_BODY + 2))\$" "$o" "down"
+	[ "$(grep -c "^k = $i1\$" "$o")" -ge 2 ] || fail "$1: info args"
+	expect_grep "^type = int\$" "$o" "whatis"
+	expect_grep "^1: k \+ 1 = $((i1 + 1))\$" "$o" "display"
+	expect_grep "^1: k \+ 1: error: no variable 'k' in scope" "$o" "display out of scope"
 	expect_grep "^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 1))\]" "$o" "finish back in main"
 	expect_grep "^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 2))|^\[p1 on $1 stopped, main \(\) at .*live_loop.c:$((L_CALL + 3))" "$o" "next"
 	i2=$(sed -n 's/^i = //p' "$o" | sed -n 2p)
@@ -89,8 +128,15 @@ check() {
 	expect_grep "^No breakpoints." "$o"
 	expect_grep "^\[p1 on $1 stopped, (main|step_once) \(\) at" "$o" "interrupt"
 	[ "$(grep -c "stopped, " "$o")" -ge 4 ] || fail "$1: too few statement stops"
+	i4=$(sed -n 's/^i = //p' "$o" | sed -n 4p)
+	expect_grep "^limit = $((i4 + 2))\$" "$o" "set var"
+	expect_grep "error: 1e\+20 does not fit in limit int" "$o"
+	expect_grep "error: usage: set var VARIABLE = EXPR" "$o"
+	expect_grep "error: no variable 'nosuch' in scope" "$o"
+	expect_grep "^\[p1\] done after $((i4 + 2)) rounds" "$o" "set var changes the program's run"
+	expect_grep "^\[p1 exited with status 0\]" "$o"
 	expect_no_grep "running without paravt" "$o"
-	ok "$1: set while running, step/finish/next, disable/enable, ignore ($i2 -> $i3), moved line, interrupt, errors"
+	ok "$1: set while running, step/finish/next, disable/enable, ignore ($i2 -> $i3), moved line, interrupt, set var ($((i4 + 2)) rounds), errors"
 }
 
 start_daemon nat linux-x86_64

@@ -1,0 +1,315 @@
+/*
+ * con_dbg_expr.c — print's C expressions on a stopped process
+ * (con_dbg.h: con_dbg_eval): every value path the expression needs is
+ * asked of the process as print asks for one (INSPECT, waiting for the
+ * VALUE), its canonical value turned into a number here
+ * (con_dbg_scalar); sizeof comes from the process's type table, so it
+ * is the node's.  The arithmetic itself is con_expr.c's.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "con_dbg_int.h"
+#include "td_con.h"
+#include "wire.h"
+
+/* The type id behind typedefs. */
+static const td_type *con_dbg_untypedef(const td_table *t, uint32_t id)
+{
+	const td_type *ty = id < t->ntypes ? &t->types[id] : NULL;
+	int guard = 64;
+
+	while (ty != NULL && ty->kind == TD_TYPEDEF && guard-- > 0)
+		ty = ty->base < t->ntypes ? &t->types[ty->base] : NULL;
+	return ty;
+}
+
+/* See con_dbg_int.h. */
+void con_dbg_scalar(const td_table *t, const td_path_result *res,
+		    const msgpack_object *v, const char *text, con_xval *out)
+{
+	const td_type *ty = res->slice ? NULL : con_dbg_untypedef(t, res->type);
+	const msgpack_object *pv = v;
+
+	memset(out, 0, sizeof *out);
+	out->kind = CON_X_TEXT;
+	if (ty == NULL)
+		goto text;
+	if (ty->kind == TD_POINTER && v->type == MSGPACK_OBJECT_ARRAY &&
+	    v->via.array.size > 0)
+		pv = &v->via.array.ptr[0]; /* char *: [ptr, string] */
+	if ((ty->kind == TD_POINTER || ty->kind == TD_FUNCPTR) &&
+	    pv->type == MSGPACK_OBJECT_EXT && pv->via.ext.type == TD_EXT_PTR &&
+	    pv->via.ext.size == 9) {
+		out->kind = CON_X_PTR;
+		out->u = td_get_be64((const unsigned char *)pv->via.ext.ptr);
+		return;
+	}
+	if ((ty->kind == TD_FLOAT || ty->kind == TD_DOUBLE) &&
+	    (v->type == MSGPACK_OBJECT_FLOAT64 ||
+	     v->type == MSGPACK_OBJECT_FLOAT32)) {
+		out->kind = CON_X_FLT;
+		out->d = v->via.f64;
+		return;
+	}
+	if (ty->kind >= TD_BOOL && ty->kind <= TD_ULLONG) {
+		out->is_char = ty->kind >= TD_CHAR && ty->kind <= TD_UCHAR;
+	} else if (ty->kind != TD_ENUM) {
+		goto text;
+	}
+	if (v->type == MSGPACK_OBJECT_BOOLEAN) {
+		out->kind = CON_X_INT;
+		out->i = v->via.boolean;
+	} else if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER) {
+		out->kind = CON_X_INT;
+		out->i = v->via.i64;
+	} else if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
+		out->kind = ty->is_signed || v->via.u64 <= INT64_MAX ?
+			    CON_X_INT : CON_X_UINT;
+		out->i = (int64_t)v->via.u64;
+		out->u = v->via.u64;
+		if (!ty->is_signed && ty->kind != TD_ENUM && ty->kind != TD_BOOL)
+			out->kind = CON_X_UINT;
+	} else {
+		goto text;
+	}
+	return;
+text:
+	out->kind = CON_X_TEXT;
+	out->text = text != NULL ? strdup(text) : NULL;
+}
+
+/* The process an evaluation runs on. */
+typedef struct con_eval_ctx {
+	con_proc *p;
+	const td_table *t;
+} con_eval_ctx;
+
+/* con_expr_fetch_fn: asks p for path and waits for the answer. */
+static int con_eval_fetch(void *ctx, const char *path, con_xval *out,
+			  char *err, size_t errlen)
+{
+	con_eval_ctx *e = ctx;
+	con_inspect q;
+	con_inspect_set s = {&q, 1};
+	int rc, ok;
+
+	if (con_dbg_inspect(e->p, path, NULL, &q, err, errlen) < 0)
+		return -1;
+	rc = con_dbg_wait(con_dbg_inspect_all_done, &s, CON_DBG_VALUE_SECS,
+			  NULL, NULL, NULL);
+	ok = rc == 0 && q.ok;
+	if (rc != 0)
+		snprintf(err, errlen, "p%d did not answer for '%s'", e->p->id,
+			 path);
+	else if (!q.ok)
+		snprintf(err, errlen, "%s", q.text != NULL ? q.text :
+			 "no value");
+	if (ok) {
+		*out = q.val;
+		memset(&q.val, 0, sizeof q.val);
+	}
+	con_dbg_inspect_done(&q);
+	return ok ? 0 : -1;
+}
+
+/* con_expr_size_fn: sizes from p's type table (the node's sizes). */
+static int con_eval_size(void *ctx, const char *name, int is_type,
+			 uint64_t *out, char *err, size_t errlen)
+{
+	con_eval_ctx *e = ctx;
+	const td_type *ty = NULL;
+	td_path_result res;
+	uint32_t i;
+
+	if (is_type) {
+		for (i = 0; i < e->t->ntypes && ty == NULL; i++)
+			if (strcmp(e->t->types[i].name, name) == 0)
+				ty = &e->t->types[i];
+		if (ty == NULL) {
+			snprintf(err, errlen, "sizeof(%s): the program uses no "
+				 "%s here, so its size on the node is not "
+				 "known", name, name);
+			return -1;
+		}
+		*out = ty->size;
+		return 0;
+	}
+	if (con_dbg_resolve(e->p, e->t, name, &res, err, errlen) < 0)
+		return -1;
+	ty = res.type < e->t->ntypes ? &e->t->types[res.type] : NULL;
+	*out = ty == NULL ? 0 : ty->size * (res.slice ? res.slice : 1);
+	return 0;
+}
+
+/* See con_dbg.h. */
+int con_dbg_eval(con_proc *p, const char *expr, con_xval *out, char *err,
+		 size_t errlen)
+{
+	con_eval_ctx e;
+
+	e.p = p;
+	e.t = con_dbg_table(p, err, errlen);
+	if (e.t == NULL)
+		return WIRE_ESTATE;
+	if (con_expr_eval(expr, con_eval_fetch, con_eval_size, &e, out, err,
+			  errlen) != 0)
+		return WIRE_EARG;
+	return 0;
+}
+
+/* The value of enum type ty called name, into *out.  1 if found. */
+static int con_dbg_enum_const(const td_type *ty, const char *name,
+			      con_xval *out)
+{
+	uint32_t i;
+
+	for (i = 0; ty->kind == TD_ENUM && i < ty->nconsts; i++)
+		if (strcmp(ty->consts[i].name, name) == 0) {
+			memset(out, 0, sizeof *out);
+			out->kind = CON_X_INT;
+			out->i = ty->consts[i].value;
+			return 1;
+		}
+	return 0;
+}
+
+/* True if type id is const, itself or through its typedefs. */
+static int con_dbg_is_const(const td_table *t, uint32_t id)
+{
+	const td_type *ty = id < t->ntypes ? &t->types[id] : NULL;
+	int guard = 64;
+
+	while (ty != NULL && guard-- > 0) {
+		if (ty->quals & TD_Q_CONST)
+			return 1;
+		if (ty->kind != TD_TYPEDEF)
+			return 0;
+		ty = ty->base < t->ntypes ? &t->types[ty->base] : NULL;
+	}
+	return 0;
+}
+
+/* Converts v to what an object of type ty holds; a sentence in err when
+ * it cannot (path names the object).  0 or -1. */
+static int con_dbg_convert(const td_type *ty, const char *path, con_xval *v,
+			   char *err, size_t errlen)
+{
+	int64_t lo = 0;
+	uint64_t hi;
+	unsigned bits = (unsigned)(ty->size * 8);
+	char val[64];
+
+	con_xval_format(v, 0, val, sizeof val);
+	if (v->kind == CON_X_TEXT) {
+		snprintf(err, errlen, "the value is not a number");
+		return -1;
+	}
+	if (ty->kind == TD_FLOAT || ty->kind == TD_DOUBLE) {
+		v->d = v->kind == CON_X_FLT ? v->d : v->kind == CON_X_INT ?
+		       (double)v->i : (double)v->u;
+		v->kind = CON_X_FLT;
+		return 0;
+	}
+	if (ty->kind == TD_POINTER || ty->kind == TD_FUNCPTR) {
+		if ((v->kind == CON_X_FLT ? v->d != 0 : v->u != 0 || v->i != 0)) {
+			snprintf(err, errlen, "%s is a pointer: it can be set "
+				 "to 0 only", path);
+			return -1;
+		}
+		v->kind = CON_X_UINT;
+		v->u = 0;
+		return 0;
+	}
+	if (ty->kind < TD_BOOL || (ty->kind > TD_ULLONG && ty->kind != TD_ENUM) ||
+	    bits == 0 || bits > 64) {
+		snprintf(err, errlen, "%s is a %s: only numbers, chars, enums "
+			 "and pointers can be set", path, ty->name);
+		return -1;
+	}
+	if (v->kind == CON_X_FLT && !(v->d > -9.2e18 && v->d < 1.8e19)) {
+		snprintf(err, errlen, "%s does not fit in %s %s", val, path,
+			 ty->name);
+		return -1;
+	}
+	if (v->kind == CON_X_FLT) { /* as C converts: toward zero */
+		v->i = (int64_t)v->d;
+		v->u = (uint64_t)v->i;
+		v->kind = v->d < 0 ? CON_X_INT : CON_X_UINT;
+	}
+	if (ty->kind == TD_BOOL) {
+		v->u = v->kind == CON_X_INT ? v->i != 0 : v->u != 0;
+		v->kind = CON_X_UINT;
+		return 0;
+	}
+	if (ty->is_signed) {
+		lo = bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+		hi = bits == 64 ? (uint64_t)INT64_MAX :
+		     ((uint64_t)1 << (bits - 1)) - 1;
+	} else {
+		hi = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+	}
+	if ((v->kind == CON_X_INT && (v->i < lo || (v->i >= 0 &&
+					   (uint64_t)v->i > hi))) ||
+	    (v->kind == CON_X_UINT && v->u > hi)) {
+		snprintf(err, errlen, "%s does not fit in %s %s (%lld to %llu)",
+			 val, path, ty->name, (long long)lo,
+			 (unsigned long long)hi);
+		return -1;
+	}
+	return 0;
+}
+
+/* See con_dbg.h. */
+int con_dbg_set_var(con_proc *p, const char *path, const char *expr,
+		    con_inspect *q, char *err, size_t errlen)
+{
+	const td_table *t = con_dbg_table(p, err, errlen);
+	const td_type *ty;
+	td_path_result res;
+	con_xval v;
+	int rc;
+
+	if (t == NULL)
+		return WIRE_ESTATE;
+	if (!con_expr_is_path(path) ||
+	    con_dbg_resolve(p, t, path, &res, err, errlen) < 0) {
+		if (!con_expr_is_path(path))
+			snprintf(err, errlen, "'%s' is not a variable, a member "
+				 "or an element", path);
+		return WIRE_EARG;
+	}
+	ty = res.slice ? NULL : con_dbg_untypedef(t, res.type);
+	if (ty == NULL) {
+		snprintf(err, errlen, "%s: a slice cannot be set", path);
+		return WIRE_EARG;
+	}
+	if (con_dbg_is_const(t, res.type)) {
+		snprintf(err, errlen, "%s is const", path);
+		return WIRE_EARG;
+	}
+	if (!con_dbg_enum_const(ty, expr, &v) &&
+	    (rc = con_dbg_eval(p, expr, &v, err, errlen)) < 0)
+		return rc;
+	rc = con_dbg_convert(ty, path, &v, err, errlen);
+	if (rc == 0)
+		rc = con_dbg_set(p, path, &v, q, err, errlen);
+	con_xval_free(&v);
+	return rc < 0 ? (rc == -1 ? WIRE_EARG : rc) : 0;
+}
+
+/* See con_dbg.h. */
+int con_dbg_type_of(con_proc *p, const char *path, const td_table **t,
+		    uint32_t *type, uint64_t *slice, char *err, size_t errlen)
+{
+	td_path_result res;
+
+	*t = con_dbg_table(p, err, errlen);
+	if (*t == NULL)
+		return WIRE_ESTATE;
+	if (con_dbg_resolve(p, *t, path, &res, err, errlen) < 0)
+		return WIRE_EARG;
+	*type = res.type;
+	*slice = res.slice;
+	return 0;
+}

@@ -1,0 +1,66 @@
+/*
+ * con_expr.h — C expressions over a stopped process's variables, for
+ * `print EXPR`: literals, variables and value paths (x, s.f, p->f,
+ * a[i + 1], *p, a[2]@5), the arithmetic, comparison, bitwise and logical
+ * operators of C with its precedence, ?:, casts to arithmetic types and
+ * sizeof.  Pure: the values of paths come from the caller (fetch), so
+ * the same expression gives the same value whatever the node's byte
+ * order; arithmetic is done in 64 bits (unsigned when an operand is) or
+ * in double.  Errors are one sentence naming the sub-expression; nothing
+ * prints.
+ */
+#ifndef PARAVT_CON_EXPR_H
+#define PARAVT_CON_EXPR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Kinds of values. */
+enum con_xkind {
+	CON_X_INT,  /* signed integer (also char, enum, bool) */
+	CON_X_UINT, /* unsigned integer */
+	CON_X_FLT,  /* floating point */
+	CON_X_PTR,  /* an address */
+	CON_X_TEXT  /* not a number (a struct, an array, a slice): text */
+};
+
+/* A value. */
+typedef struct con_xval {
+	int kind;      /* enum con_xkind */
+	int64_t i;     /* CON_X_INT */
+	uint64_t u;    /* CON_X_UINT, CON_X_PTR */
+	double d;      /* CON_X_FLT */
+	char *text;    /* CON_X_TEXT: the printed value; owned */
+	int is_char;   /* an integer of a char type (printed as 65 'A') */
+} con_xval;
+
+/* Gives the value of value path path (as td_path_eval reads it) in *out.
+ * 0, or -1 with a sentence in err. */
+typedef int con_expr_fetch_fn(void *ctx, const char *path, con_xval *out,
+			      char *err, size_t errlen);
+
+/* sizeof: of the type called name (is_type) or of the value of path
+ * name, on the process's machine.  0 with *out, or -1 with err. */
+typedef int con_expr_size_fn(void *ctx, const char *name, int is_type,
+			     uint64_t *out, char *err, size_t errlen);
+
+/* Evaluates expr.  0 with *out (free with con_xval_free), or -1 with
+ * err ("division by zero in 'a / b'", "'s' is a struct: not a
+ * number"). */
+int con_expr_eval(const char *expr, con_expr_fetch_fn *fetch,
+		  con_expr_size_fn *size, void *ctx, con_xval *out, char *err,
+		  size_t errlen);
+
+/* True if expr is a value path and nothing else (print shows it as it
+ * always did: structs, arrays, strings). */
+int con_expr_is_path(const char *expr);
+
+/* Prints v into buf in format fmt: 0 natural, 'd' decimal, 'u'
+ * unsigned, 'x' hex, 'o' octal, 't' binary, 'c' character, 'f' float.
+ * 0, or -1 with a sentence in buf (a format that does not apply). */
+int con_xval_format(const con_xval *v, int fmt, char *buf, size_t n);
+
+/* Frees what v owns. */
+void con_xval_free(con_xval *v);
+
+#endif
