@@ -66,6 +66,7 @@ static void bp_free(bp *b)
 {
 	bp_unland(b);
 	bp_unrecord(b);
+	free(b->cond);
 	free(b->file);
 	free(b->func);
 	free(b);
@@ -396,6 +397,24 @@ static bp *bp_find_err(const bp_model *m, int id, char *err, size_t errlen)
 	if (b == NULL)
 		snprintf(err, errlen, "no breakpoint number %d", id);
 	return b;
+}
+
+/* condition N [EXPR] */
+int bp_set_cond(bp_model *m, int id, const char *expr, char *err,
+		size_t errlen)
+{
+	bp *b = bp_find_err(m, id, err, errlen);
+	char *c = NULL;
+
+	if (b == NULL)
+		return BP_ENOENT;
+	if (expr != NULL && expr[0] != '\0' && (c = bp_strdup(expr)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return BP_ENOMEM;
+	}
+	free(b->cond);
+	b->cond = c;
+	return 0;
 }
 
 /* enable / disable N */

@@ -51,6 +51,9 @@ typedef struct bp {
 	unsigned ignore;  /* stops still to pass over (ignore N COUNT) */
 	int live;         /* landed on a line probe of the last build (set
 			     after it): armed through the nodes */
+	char *cond;       /* stop only if this C expression is true there
+			     (break ... if EXPR, condition N EXPR), or
+			     NULL; owned */
 	int from_pragma;  /* found as #pragma paravt break by the build */
 	unsigned hits;    /* stops seen since it was set */
 	int built;        /* compiled into the last build */
@@ -130,6 +133,11 @@ int bp_land(bp_model *m, int id, const char *file, int line, const char *func,
  * BP_ENOMEM. */
 int bp_land_live(bp_model *m, int id, const char *file, int line,
 		 const char *func, int unit);
+
+/* condition N [EXPR]: sets (or with NULL or "" removes) the condition
+ * of breakpoint id.  0, BP_ENOENT with err, or BP_ENOMEM. */
+int bp_set_cond(bp_model *m, int id, const char *expr, char *err,
+		size_t errlen);
 
 /* enable / disable N: 0 or BP_ENOENT with err. */
 int bp_set_enabled(bp_model *m, int id, int on, char *err, size_t errlen);

@@ -5,8 +5,9 @@
 # node; the virtual machine's other host is the s390x node, whose pvmd its
 # own daemon starts.  Six workers stop at a breakpoint (in
 # tests/programs/pvm_worker.c, before each sends its result), their
-# variables are printed from both architectures at once, then they
-# continue and the traced messages are shown in the global order (clock
+# variables are printed from both architectures at once, the workers on
+# the s390x node step one statement (`[@b] next`, no rebuild) and print
+# again, then they continue and the traced messages are shown in the global order (clock
 # models, compensation), with the figures, a trace file, an HTML report
 # and a Perfetto export.  `run` returns once the workers are stopped and
 # the master has been blocked in its receive for 2 s (--timeout is only
@@ -46,6 +47,7 @@ cat >"$T/pvm.pvt" <<EOS
 node add a $A:$(cat "$T/a.port")
 node add b $B:$(cat "$T/b.port")
 node list
+set stop-mode one
 load --pvm pvm_master.c pvm_worker.c
 break pvm_worker.c:$BP
 build
@@ -57,6 +59,8 @@ print -all sum
 print -all dsum
 print -all out
 print -all arch
+[@b] next
+[@b] print -all dsum / n
 continue all --timeout 90
 stats
 trace check

@@ -59,20 +59,43 @@ static int con_cmd_break_sync(char *err, size_t errlen)
 	       con_dbg_live_sync(err, errlen) < 0 ? WIRE_EIO : 0;
 }
 
-/* break / tbreak LOCATION [record [VAR[,VAR...]]] */
+/* The words from "if" on (argv[at..]) as b's condition; argc is cut to
+ * at.  0, or WIRE_EARG with err (b taken back). */
+static int con_cmd_break_if(bp *b, int *argc, char **argv, int at, char *err,
+			    size_t errlen)
+{
+	char cond[CON_DBG_EXPR];
+
+	if (con_cmd_dbg_join(*argc, argv, at + 1, cond, sizeof cond) < 0 ||
+	    bp_set_cond(con_dbg_bps(), b->id, cond, err, errlen) < 0) {
+		if (cond[0] == '\0' || at + 1 >= *argc)
+			snprintf(err, errlen, "%s: a condition after 'if'",
+				 argv[0]);
+		bp_discard(con_dbg_bps(), b->id);
+		return WIRE_EARG;
+	}
+	*argc = at;
+	return 0;
+}
+
+/* break / tbreak LOCATION [record [VAR[,VAR...]]] [if EXPR] */
 int con_cmd_dbg_break(int argc, char **argv, char *err, size_t errlen)
 {
-	int temp = strcmp(argv[0], "tbreak") == 0;
+	int temp = strcmp(argv[0], "tbreak") == 0, i;
 	char where[1100], rec[CON_DBG_EXPR];
 	bp *b;
 
 	con_dbg_init();
 	if (argc < 2) {
 		snprintf(err, errlen, "usage: %s FILE:LINE | FUNCTION "
-			 "[record [VAR[,VAR...]]]", argv[0]);
+			 "[record [VAR[,VAR...]]] [if EXPR]", argv[0]);
 		return WIRE_EARG;
 	}
 	if (bp_add(con_dbg_bps(), argv[1], temp, &b, err, errlen) < 0)
+		return WIRE_EARG;
+	for (i = 2; i < argc && strcmp(argv[i], "if") != 0; i++)
+		;
+	if (i < argc && con_cmd_break_if(b, &argc, argv, i, err, errlen) < 0)
 		return WIRE_EARG;
 	if (argc > 2 && con_cmd_dbg_record(b, argc, argv, err, errlen) < 0)
 		return WIRE_EARG;
@@ -81,9 +104,33 @@ int con_cmd_dbg_break(int argc, char **argv, char *err, size_t errlen)
 		return WIRE_EARG;
 	bp_where(b, where, sizeof where);
 	bp_record_text(b, rec, sizeof rec);
-	printf("%s %d at %s%s%s%s\n", temp ? "Temporary breakpoint" :
+	printf("%s %d at %s%s%s%s%s%s\n", temp ? "Temporary breakpoint" :
 	       "Breakpoint", b->id, b->func != NULL ? "function " : "",
-	       where, b->record ? ", recording " : "", rec);
+	       where, b->record ? ", recording " : "", rec,
+	       b->cond != NULL ? " if " : "", b->cond != NULL ? b->cond : "");
+	return 0;
+}
+
+/* condition N [EXPR]: without EXPR, the breakpoint stops always. */
+int con_cmd_dbg_condition(int argc, char **argv, char *err, size_t errlen)
+{
+	char cond[CON_DBG_EXPR];
+	long id;
+
+	con_dbg_init();
+	if (argc < 2) {
+		snprintf(err, errlen, "usage: condition N [EXPR]");
+		return WIRE_EARG;
+	}
+	cond[0] = '\0';
+	if (con_cmd_number(argv[0], "breakpoint number", argv[1], 1, 1000000,
+			   &id, err, errlen) < 0 ||
+	    (argc > 2 && con_cmd_dbg_join(argc, argv, 2, cond,
+					  sizeof cond) < 0) ||
+	    bp_set_cond(con_dbg_bps(), (int)id, cond, err, errlen) < 0)
+		return WIRE_EARG;
+	if (cond[0] == '\0')
+		printf("Breakpoint %ld now unconditional.\n", id);
 	return 0;
 }
 
@@ -202,6 +249,8 @@ int con_info_breakpoints(int argc, char **argv, char *err,
 		if (b->ignore > 0)
 			printf("     will ignore the next %u crossings\n",
 			       b->ignore);
+		if (b->cond != NULL)
+			printf("     stop only if %s\n", b->cond);
 	}
 	return 0;
 }

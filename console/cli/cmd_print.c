@@ -110,6 +110,7 @@ int con_info_procs(int argc, char **argv, char *err, size_t errlen)
 		       (unsigned long long)p->pid, tids ? 8 : 0,
 		       tids ? tid : "", tids ? " " : "", state, where);
 	}
+	con_pset_info();
 	return 0;
 }
 
@@ -280,14 +281,35 @@ static void con_cmd_dbg_groups(char **lines, con_proc **procs, size_t n)
 	}
 }
 
-/* Number of stopped processes. */
+/* True if p is one print -all asks: stopped, and of the focus if one
+ * is set. */
+static int con_cmd_dbg_asked(const con_proc *p)
+{
+	char err[200];
+	con_proc **v;
+	size_t n, i;
+	int in = 0;
+
+	if (p->state != CON_PROC_STOPPED)
+		return 0;
+	if (con_pset_focus() == NULL)
+		return 1;
+	if (con_pset_resolve(con_pset_focus(), &v, &n, err, sizeof err) < 0)
+		return 0;
+	for (i = 0; i < n && !in; i++)
+		in = v[i] == p;
+	free(v);
+	return in;
+}
+
+/* Number of processes print -all asks. */
 static size_t con_cmd_dbg_nstopped(void)
 {
 	con_proc *p;
 	size_t n = 0;
 
 	for (p = con_dbg_proc_first(); p != NULL; p = p->next)
-		n += p->state == CON_PROC_STOPPED;
+		n += con_cmd_dbg_asked(p);
 	return n;
 }
 
@@ -311,7 +333,7 @@ static int con_cmd_dbg_print_all(const char *expr, int fmt, char *err,
 		return n == 0 ? WIRE_ESTATE : WIRE_ENOMEM;
 	}
 	for (p = con_dbg_proc_first(); p != NULL && k < n; p = p->next) {
-		if (p->state != CON_PROC_STOPPED)
+		if (!con_cmd_dbg_asked(p))
 			continue;
 		procs[k] = p;
 		if (con_cmd_is_expr(expr, fmt)) {
@@ -479,6 +501,8 @@ int con_cmd_dbg_set(int argc, char **argv, char *err, size_t errlen)
 	int rc, first = 1;
 
 	con_dbg_init();
+	if (argc > 1 && strcmp(argv[1], "stop-mode") == 0)
+		return con_cmd_stop_mode(argc - 1, argv + 1, err, errlen);
 	if (argc > 1 && (strcmp(argv[1], "var") == 0 ||
 			 strcmp(argv[1], "variable") == 0))
 		first = 2;

@@ -443,6 +443,28 @@ int con_cmd_dbg_last_settle(void)
 	return con_cmd_dbg_settled_rc;
 }
 
+/* Resumes every stopped process of spec (the focus, or all in stop-mode
+ * all).  0, or WIRE_ESTATE with err when none is stopped. */
+static int con_cmd_resume_set(const char *spec, char *err, size_t errlen)
+{
+	con_proc **v;
+	size_t n, i;
+	int any = 0;
+
+	if (con_pset_resolve(spec, &v, &n, err, errlen) < 0)
+		return WIRE_EARG;
+	for (i = 0; i < n; i++)
+		if (v[i]->state == CON_PROC_STOPPED &&
+		    con_dbg_resume(v[i], err, errlen) == 0)
+			any = 1;
+	free(v);
+	if (!any && strcmp(spec, "stopped") == 0)
+		snprintf(err, errlen, "no process is stopped");
+	else if (!any)
+		snprintf(err, errlen, "no process of %s is stopped", spec);
+	return any ? 0 : WIRE_ESTATE;
+}
+
 /* continue [PROC...|all] [--timeout SECS] */
 int con_cmd_dbg_continue(int argc, char **argv, char *err, size_t errlen)
 {
@@ -472,7 +494,12 @@ int con_cmd_dbg_continue(int argc, char **argv, char *err, size_t errlen)
 				return WIRE_EIO;
 			any = 1;
 		}
-	if (!any && !all) {
+	if (!any && !all && (con_pset_focus() != NULL || con_dbg_stop_all())) {
+		r = con_cmd_resume_set(con_pset_focus() != NULL ?
+				       con_pset_focus() : "stopped", err, errlen);
+		if (r < 0)
+			return r;
+	} else if (!any && !all) {
 		p = con_dbg_current();
 		if (p == NULL) {
 			snprintf(err, errlen, "no current process (run first)");

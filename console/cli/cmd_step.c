@@ -9,6 +9,7 @@
  * depth (breakpoints/bp_live.c); no rebuild is needed.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "con_cmd.h"
@@ -56,17 +57,39 @@ static con_proc *con_step_proc(int argc, char **argv, int *i, char *err,
 	return p;
 }
 
+/* Steps every stopped process of the focus once.  The number stepped,
+ * or -1 with err. */
+static int con_step_focus(int mode, char *err, size_t errlen)
+{
+	con_proc **v;
+	size_t n, k;
+	int stepped = 0;
+
+	if (con_pset_resolve(con_pset_focus(), &v, &n, err, errlen) < 0)
+		return -1;
+	for (k = 0; k < n; k++)
+		if (v[k]->state == CON_PROC_STOPPED &&
+		    con_dbg_step(v[k], mode, err, errlen) == 0)
+			stepped++;
+	free(v);
+	if (stepped == 0)
+		snprintf(err, errlen, "no process of the focus (%s) is "
+			 "stopped", con_pset_focus());
+	return stepped > 0 ? stepped : -1;
+}
+
 /* step | next | finish | until [-p PROC] [COUNT] [--timeout SECS] */
 int con_cmd_dbg_step(int argc, char **argv, char *err, size_t errlen)
 {
 	int mode = con_step_mode(argv[0]), i = 1, r;
+	int focus = con_pset_focus() != NULL &&
+		    !(argc > 1 && strcmp(argv[1], "-p") == 0);
 	double secs = CON_DBG_RUN_SECS;
 	long count = 1, k;
-	con_proc *p;
+	con_proc *p = NULL;
 
 	con_dbg_init();
-	p = con_step_proc(argc, argv, &i, err, errlen);
-	if (p == NULL)
+	if (!focus && (p = con_step_proc(argc, argv, &i, err, errlen)) == NULL)
 		return WIRE_ESTATE;
 	for (; i < argc; i++) {
 		r = con_cmd_dbg_timeout(argc, argv, &i, &secs, err, errlen);
@@ -77,10 +100,14 @@ int con_cmd_dbg_step(int argc, char **argv, char *err, size_t errlen)
 			return WIRE_EARG;
 	}
 	for (k = 0; k < count; k++) {
-		if (p->state != CON_PROC_STOPPED)
+		if (focus) {
+			if (con_step_focus(mode, err, errlen) < 0)
+				return k == 0 ? WIRE_ESTATE : 0;
+		} else if (p->state != CON_PROC_STOPPED) {
 			break; /* it ended, or the wait ran out */
-		if (con_dbg_step(p, mode, err, errlen) < 0)
+		} else if (con_dbg_step(p, mode, err, errlen) < 0) {
 			return WIRE_ESTATE;
+		}
 		con_cmd_dbg_settle(secs);
 		if (con_cmd_dbg_last_settle() != 0)
 			break;
@@ -145,8 +172,31 @@ int con_cmd_dbg_wait_cmd(int argc, char **argv, char *err, size_t errlen)
 	return 0;
 }
 
-/* interrupt [--timeout SECS]: every running process stops at its next
- * statement. */
+/* interrupt with a focus: each running process of it. */
+static int con_step_interrupt_focus(double secs, char *err, size_t errlen)
+{
+	con_proc **v;
+	size_t n, k;
+	int asked = 0;
+
+	if (con_pset_resolve(con_pset_focus(), &v, &n, err, errlen) < 0)
+		return WIRE_EARG;
+	for (k = 0; k < n; k++)
+		if (v[k]->state == CON_PROC_RUNNING &&
+		    con_dbg_stop_proc(v[k], err, errlen) == 0)
+			asked++;
+	free(v);
+	if (asked == 0) {
+		snprintf(err, errlen, "interrupt: no process of the focus (%s) "
+			 "is running", con_pset_focus());
+		return WIRE_ESTATE;
+	}
+	con_cmd_dbg_settle(secs);
+	return 0;
+}
+
+/* interrupt [--timeout SECS]: every running process (of the focus)
+ * stops at its next statement. */
 int con_cmd_dbg_interrupt(int argc, char **argv, char *err, size_t errlen)
 {
 	double secs = 10;
@@ -155,6 +205,8 @@ int con_cmd_dbg_interrupt(int argc, char **argv, char *err, size_t errlen)
 	con_dbg_init();
 	if (con_step_secs(argc, argv, &secs, err, errlen) < 0)
 		return WIRE_EARG;
+	if (con_pset_focus() != NULL)
+		return con_step_interrupt_focus(secs, err, errlen);
 	if (con_dbg_interrupt(&nodes, err, errlen) < 0)
 		return WIRE_EIO;
 	if (nodes == 0) {

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "con_cmd.h"
+#include "con_cmd_int.h"
 #include "wire.h"
 
 static int con_cmd_help(int argc, char **argv, char *err, size_t errlen);
@@ -60,7 +61,8 @@ static const con_cmd con_cmds[] = {
 	 "its own (a master and its worker), built with the sources that do\n"
 	 "not.",
 	 con_cmd_dbg_load, NULL, CON_ARG_FILE, con_dbg_load_flags},
-	{"break", "break FILE:LINE | FUNCTION [record [VAR[,VAR...]]]",
+	{"break", "break FILE:LINE | FUNCTION [record [VAR[,VAR...]]] "
+	 "[if EXPR]",
 	 "set a breakpoint (or a record breakpoint)",
 	 "Sets a breakpoint before the statement at FILE:LINE (or the next\n"
 	 "line with code, said so) or at the start of FUNCTION.  Set before\n"
@@ -68,6 +70,9 @@ static const con_cmd con_cmds[] = {
 	 "effect at once, also in processes that are running (live, marked\n"
 	 "so by info breakpoints): every statement of the build can stop.\n"
 	 "A `#pragma paravt break` line in the sources is a breakpoint too.\n"
+	 "if EXPR: the process stops only when EXPR (a C expression as print\n"
+	 "takes) is true there; otherwise it goes on and the pass is not a\n"
+	 "hit (the console evaluates it at each pass).\n"
 	 "b is short for break.\n"
 	 "With record, a process that reaches it does not stop for you:\n"
 	 "the console reads the VARs (any expression print takes; none:\n"
@@ -76,7 +81,8 @@ static const con_cmd con_cmds[] = {
 	 "writes the values into the trace file, and lets the process go\n"
 	 "on; run and continue keep waiting.",
 	 con_cmd_dbg_break, NULL, CON_ARG_LOC, NULL},
-	{"tbreak", "tbreak FILE:LINE | FUNCTION [record [VAR[,VAR...]]]",
+	{"tbreak", "tbreak FILE:LINE | FUNCTION [record [VAR[,VAR...]]] "
+	 "[if EXPR]",
 	 "set a breakpoint that stops each process once",
 	 "Like break, but every process stops there only the first time it\n"
 	 "passes; later passes do not stop.  In a parallel program each\n"
@@ -88,6 +94,11 @@ static const con_cmd con_cmds[] = {
 	 "Deletes the breakpoints numbered N.  A deleted breakpoint that is\n"
 	 "still compiled in no longer stops: processes pass it at once.",
 	 con_cmd_dbg_delete, NULL, CON_ARG_BP, NULL},
+	{"condition", "condition N [EXPR]",
+	 "stop at breakpoint N only when EXPR is true",
+	 "Sets the condition of breakpoint N (as break ... if EXPR); without\n"
+	 "EXPR, N stops at every pass again.",
+	 con_cmd_dbg_condition, NULL, CON_ARG_BP, NULL},
 	{"disable", "disable [N...]",
 	 "keep breakpoints but let processes pass them (all without numbers)",
 	 "A disabled breakpoint stays in the list (info breakpoints: Enb n)\n"
@@ -199,15 +210,21 @@ static const con_cmd con_cmds[] = {
 	 "stopped process and groups equal answers: \"x = 5  [p1 p3]\".\n"
 	 "p is short for print.",
 	 con_cmd_dbg_print, NULL, CON_ARG_EXPR, con_dbg_print_flags},
-	{"set", "set var VARIABLE = EXPR",
-	 "change a variable of the current process",
+	{"set", "set var VARIABLE = EXPR | set stop-mode all|one",
+	 "change a variable of the current process; the stop mode",
 	 "Stores the value of EXPR (a C expression as print takes, or an\n"
 	 "enum's constant) into VARIABLE (x, s.f, a[3], *p, p->next->v) of\n"
 	 "the stopped current process, converted to its type on the node\n"
 	 "(size, signedness, byte order), and prints what it holds then.\n"
 	 "Integers, chars, enums, floating point, a pointer set to 0; a value\n"
 	 "that does not fit, a const variable, a struct or an array are\n"
-	 "errors that say so.  set variable is the same.",
+	 "errors that say so.  set variable is the same.\n"
+	 "set stop-mode all (the default): when a process stops at a\n"
+	 "breakpoint, every other running process is stopped at its next\n"
+	 "statement, and continue resumes them all.\n"
+	 "set stop-mode one: the others run on (messages to a stopped\n"
+	 "process wait in PVM's or MPI's queues) and continue resumes the\n"
+	 "current process.",
 	 con_cmd_dbg_set, NULL, CON_ARG_EXPR, NULL},
 	{"up", "up [N]",
 	 "select the frame N calls out (the caller)",
@@ -245,6 +262,21 @@ static const con_cmd con_cmds[] = {
 	 "stop showing displays (all without numbers)",
 	 "Deletes the displays numbered N (info display lists them).",
 	 con_cmd_dbg_undisplay, NULL, CON_ARG_NONE, NULL},
+	{"pset", "pset [NAME = SPEC]",
+	 "name a set of processes, or list the sets",
+	 "SPEC is a list of processes, ranges and names: p3, p1-4,p7, @big\n"
+	 "(the processes on node big), workers, all, stopped, running\n"
+	 "(resolved when used, so processes started later join).  info\n"
+	 "procs shows each set.",
+	 con_cmd_dbg_pset, NULL, CON_ARG_NONE, NULL},
+	{"focus", "focus [SPEC | none]",
+	 "the processes continue, step, next, interrupt, print -all act on",
+	 "Makes SPEC (see pset) the focus: continue and the step commands\n"
+	 "resume each stopped process of it, interrupt stops each running\n"
+	 "one, print -all asks its stopped ones.  none: back to the current\n"
+	 "process.  A line [SPEC] COMMAND ... runs one command with that\n"
+	 "focus ([workers] next).",
+	 con_cmd_dbg_focus, NULL, CON_ARG_NONE, NULL},
 	{"where", "where",
 	 "the call stack of the current process",
 	 "Prints the stack of the current process at its breakpoint,\n"
@@ -561,6 +593,8 @@ int con_cmd_exec(const char *line, const char *where)
 	char *argv[CON_CMD_ARGS];
 	int argc, rc;
 
+	if (con_pset_run_prefixed(line, where, &rc))
+		return rc;
 	con_node_check_all(con_cmd_announce, NULL);
 	con_cmd_dbg_events();
 	argc = con_cmd_split(line, buf, sizeof buf, argv, CON_CMD_ARGS, 0,

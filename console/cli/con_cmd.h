@@ -93,12 +93,14 @@ void con_ev_cmd_proc(const struct con_proc *p, char *tid, size_t tidlen,
  * enable, disable, ignore (cmd_break.c); run, continue, kill
  * (cmd_run.c); step, next, finish, until, advance, interrupt, wait
  * (cmd_step.c); proc, where, print, set var (cmd_print.c); up, down,
- * frame, whatis, ptype, display, undisplay (cmd_frame.c). */
+ * frame, whatis, ptype, display, undisplay (cmd_frame.c); focus, pset
+ * (cmd_pset.c). */
 con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
 	con_cmd_dbg_enable, con_cmd_dbg_ignore, con_cmd_dbg_step,
 	con_cmd_dbg_advance, con_cmd_dbg_interrupt, con_cmd_dbg_wait_cmd,
 	con_cmd_dbg_set, con_cmd_dbg_frame, con_cmd_dbg_whatis,
-	con_cmd_dbg_display, con_cmd_dbg_undisplay,
+	con_cmd_dbg_display, con_cmd_dbg_undisplay, con_cmd_dbg_focus,
+	con_cmd_dbg_pset, con_cmd_dbg_condition,
 	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,
 	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
 	con_cmd_dbg_print;

@@ -20,6 +20,20 @@
  * (cmd_dbg.c).  Returns what con_dbg_wait returns. */
 int con_cmd_dbg_wait(con_dbg_cond *cond, void *ctx, double secs);
 
+/* Process sets (cmd_pset.c).  con_pset_resolve: the processes spec
+ * names (a new array of *n, caller frees; 0 or -1 with err);
+ * con_pset_focus: the focus's spec, or NULL for the current process;
+ * con_pset_info: the sets and their processes, for info procs;
+ * con_pset_run_prefixed: runs "[SPEC] COMMAND" with that focus (1 and
+ * the command's result in *rc), or 0 when line has no prefix;
+ * con_cmd_stop_mode: set stop-mode all|one. */
+int con_pset_resolve(const char *spec, con_proc ***out, size_t *n, char *err,
+		     size_t errlen);
+const char *con_pset_focus(void);
+void con_pset_info(void);
+int con_pset_run_prefixed(const char *line, const char *where, int *rc);
+int con_cmd_stop_mode(int argc, char **argv, char *err, size_t errlen);
+
 /* Shows every display on the current process if it is stopped
  * (cmd_frame.c; after each wait). */
 void con_cmd_display_show(void);

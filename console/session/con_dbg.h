@@ -81,6 +81,12 @@ typedef struct con_proc {
 	size_t nstack;                 /* entries in stack */
 	int frame;                     /* frame up, down, frame selected
 					  (0: where it stopped) */
+	int cond_bp;                   /* stopped at this breakpoint, whose
+					  condition is being evaluated (not
+					  shown stopped yet), or 0 */
+	int stop_asked;                /* a STOP of stop-mode all is on its
+					  way: its stop does not make it
+					  the current process */
 	td_table **tables;             /* by unit; owned */
 	size_t ntables;                /* entries in tables */
 	int64_t status;                /* exit status */
@@ -420,5 +426,16 @@ int con_dbg_live_sync(char *err, size_t errlen);
 /* Asks every up node to stop its running processes at their next
  * statement (STOP); *nodes gets how many were asked.  0 or an error. */
 int con_dbg_interrupt(int *nodes, char *err, size_t errlen);
+
+/* The same for one running process.  0 or a code with err. */
+int con_dbg_stop_proc(con_proc *p, char *err, size_t errlen);
+
+/* set stop-mode all|one: whether a process that stops at a breakpoint
+ * stops every other running process too (all, the default; the end of a
+ * step does not: the processes of a stepped set each end their own)
+ * or lets them run on (one: messages to a stopped process wait in PVM's
+ * or MPI's own queues). */
+void con_dbg_set_stop_all(int all);
+int con_dbg_stop_all(void);
 
 #endif

@@ -384,10 +384,18 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 		con_dbg_rec_start(p, b, file, (int)line);
 		return 1;
 	}
-	con_dbg.current = p;
+	if (b != NULL && b->cond != NULL) {
+		p->cond_bp = b->id; /* con_dbg_cond_poll decides */
+		return 1;
+	}
+	if (bpno != 0 || !p->stop_asked || con_dbg.current == NULL)
+		con_dbg.current = p;
 	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
 	if (b != NULL && b->temp && e != NULL)
 		e->temp = 1;
+	if (!p->stop_asked && bpno != 0) /* a breakpoint, not a step's end */
+		con_dbg_stop_others(p);
+	p->stop_asked = 0;
 	return 1;
 }
 

@@ -145,6 +145,17 @@ const td_table *con_dbg_table(const con_proc *p, char *err, size_t errlen);
 int con_dbg_resolve(const con_proc *p, const td_table *t, const char *path,
 		    td_path_result *res, char *err, size_t errlen);
 
+/* con_dbg_live.c: decides the stops at conditional breakpoints (a
+ * process with cond_bp set): the condition is evaluated where it
+ * stopped; true makes the stop the user's (event, current process,
+ * stop-mode all), false resumes it and takes the hit back; an error
+ * stops it with a note.  Called on every round of a wait. */
+void con_dbg_cond_poll(void);
+
+/* con_dbg_live.c: in stop-mode all, asks every other running process to
+ * stop (a process stopped at a breakpoint or after a step). */
+void con_dbg_stop_others(const con_proc *stopped);
+
 /* con_dbg_expr.c: the answer v to res as a number for expressions
  * (integers, enums, chars, floating point, pointers), or as text (a
  * copy of text) for what is not a number. */

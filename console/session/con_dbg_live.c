@@ -4,7 +4,8 @@
  * first statement at or after its line, as a debugger moves it), and the
  * session's table of such breakpoints goes to every node (BP_SET), which
  * arms the processes that run and those that start later; `interrupt`
- * (STOP) stops every running process at its next statement.  See
+ * (STOP) stops every running process at its next statement, and so does
+ * a stop of one process in stop-mode all.  See
  * wrappers/pvt_ctl.h and paravt-protocol(5), "Live breakpoints".
  */
 #include <stdio.h>
@@ -130,4 +131,115 @@ int con_dbg_interrupt(int *nodes, char *err, size_t errlen)
 			(*nodes)++;
 	}
 	return rc;
+}
+
+static int con_live_stop_all = 1; /* set stop-mode all (the default) */
+
+/* See con_dbg.h. */
+void con_dbg_set_stop_all(int all)
+{
+	con_live_stop_all = all != 0;
+}
+
+/* See con_dbg.h. */
+int con_dbg_stop_all(void)
+{
+	return con_live_stop_all;
+}
+
+/* See con_dbg.h. */
+int con_dbg_stop_proc(con_proc *p, char *err, size_t errlen)
+{
+	con_node *n = con_dbg_node_up(p->node);
+	int rc;
+
+	if (p->state != CON_PROC_RUNNING) {
+		snprintf(err, errlen, "p%d is not running", p->id);
+		return WIRE_ESTATE;
+	}
+	if (n == NULL) {
+		snprintf(err, errlen, "p%d: node %s is down", p->id, p->node);
+		return WIRE_ESTATE;
+	}
+	rc = wire_pack(wire_peer_out(&n->peer), WIRE_STOP,
+		       wire_peer_seq(&n->peer), n->peer.max_frame,
+		       (uint64_t)p->proc);
+	return con_dbg_flush(n, rc, err, errlen);
+}
+
+/* STOP of stop-mode all: the stop it causes keeps the current process. */
+static void con_live_stop_other(con_proc *p)
+{
+	char err[160];
+
+	if (con_dbg_stop_proc(p, err, sizeof err) == 0)
+		p->stop_asked = 1;
+}
+
+/* See con_dbg_int.h. */
+void con_dbg_stop_others(const con_proc *stopped)
+{
+	con_proc *p;
+
+	if (!con_live_stop_all)
+		return;
+	for (p = con_dbg.procs; p != NULL; p = p->next)
+		if (p != stopped && p->state == CON_PROC_RUNNING &&
+		    !p->launcher)
+			con_live_stop_other(p);
+}
+
+/* Decides the conditional stop of p (con_dbg_int.h). */
+static void con_live_cond(con_proc *p)
+{
+	char err[400], note[600];
+	bp *b = bp_find(&con_dbg.bps, p->cond_bp);
+	con_dbg_event *e;
+	con_xval v;
+	int rc, yes = 1;
+
+	p->cond_bp = 0;
+	if (b == NULL || b->cond == NULL)
+		goto stop; /* deleted or made plain meanwhile */
+	rc = con_dbg_eval(p, b->cond, &v, err, sizeof err);
+	if (rc < 0 && p->state != CON_PROC_STOPPED)
+		return; /* it ended, or its node went down */
+	if (rc < 0) {
+		snprintf(note, sizeof note, "breakpoint %d: the condition '%s' "
+			 "cannot be evaluated: %s", b->id, b->cond, err);
+		con_dbg_event_add(CON_EV_NOTE, p, NULL, note);
+		goto stop;
+	}
+	yes = v.kind == CON_X_TEXT ? 1 : v.kind == CON_X_FLT ? v.d != 0 :
+	      v.kind == CON_X_INT ? v.i != 0 : v.u != 0;
+	con_xval_free(&v);
+	if (!yes) {
+		if (b->hits > 0)
+			b->hits--; /* a pass, not a stop */
+		(void)con_dbg_resume(p, err, sizeof err);
+		return;
+	}
+stop:
+	con_dbg.current = p;
+	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
+	if (b != NULL && b->temp && e != NULL)
+		e->temp = 1;
+	con_dbg_stop_others(p);
+}
+
+/* See con_dbg_int.h. */
+void con_dbg_cond_poll(void)
+{
+	static int busy; /* an evaluation waits, and waits call us */
+	con_proc *p;
+
+	if (busy)
+		return;
+	busy = 1;
+	for (p = con_dbg.procs; p != NULL; p = p->next)
+		if (p->cond_bp != 0 && p->state == CON_PROC_STOPPED)
+			con_live_cond(p);
+		else
+			p->cond_bp = 0; /* it ended meanwhile */
+	busy = 0;
 }

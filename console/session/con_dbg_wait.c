@@ -51,6 +51,7 @@ static void con_dbg_reap(void)
 		}
 	con_dbg_build_reap();
 	con_dbg_rec_poll();
+	con_dbg_cond_poll();
 	con_dbg_launchers_poll(0);
 }
 
@@ -79,6 +80,9 @@ int con_dbg_settled(void *ctx)
 
 	if (con_dbg_rec_busy(NULL))
 		return 0;
+	for (p = con_dbg.procs; p != NULL; p = p->next)
+		if (p->cond_bp != 0 && p->state == CON_PROC_STOPPED)
+			return 0; /* its condition is not decided yet */
 	for (r = con_dbg.runs; r != NULL; r = r->next)
 		if (r->pending)
 			return 0;

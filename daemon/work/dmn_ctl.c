@@ -199,9 +199,13 @@ void dmn_ctl_stop(dmn_work *w, dmn_conn *c, const wire_msg *m)
 		             (unsigned long long)proc);
 }
 
-/* See dmn_work.h. */
+/* See dmn_work.h.  A stop asked while p was already stopped (at a
+ * breakpoint of its own) is moot: taken back, or p would stop again at
+ * its first statement. */
 void dmn_ctl_resumed(dmn_proc *p)
 {
+	if (p->ctl != NULL)
+		p->ctl->stop = p->ctl->stop_seen;
 	ctl_arm(p);
 }
 

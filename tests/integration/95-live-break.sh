@@ -15,7 +15,9 @@
 # and says why when it cannot (division by zero, an unknown variable).
 # set var limit = i + 2 ends the loop two rounds later (the program says
 # so); a value that does not fit, a bad line and an unknown variable are
-# errors.  up/down/info frame/info args/whatis/display on the stop.
+# errors.  up/down/info frame/info args/whatis/display on the stop.  A
+# breakpoint with a condition stops only where it holds; a condition that
+# cannot be evaluated stops with a note.
 . "$(dirname "$0")/../lib/common.sh"
 PARAVT=${PARAVT_OVERRIDE:-$PARAVT}
 cp "$TOP/tests/programs/live_loop.c" "$T/"
@@ -74,7 +76,12 @@ delete
 info breakpoints
 continue --timeout 1
 interrupt --timeout 60
-break live_loop.c:$L_CALL
+break live_loop.c:$L_CALL if i % 10 == 3
+continue --timeout 60
+print i % 10
+condition 3 nosuch > 0
+continue --timeout 60
+condition 3
 continue --timeout 60
 print i
 set var limit = i + 2
@@ -128,6 +135,10 @@ check() {
 	expect_grep "^No breakpoints." "$o"
 	expect_grep "^\[p1 on $1 stopped, (main|step_once) \(\) at" "$o" "interrupt"
 	[ "$(grep -c "stopped, " "$o")" -ge 4 ] || fail "$1: too few statement stops"
+	expect_grep "^Breakpoint 3 at live_loop.c:$L_CALL if i % 10 == 3\$" "$o"
+	expect_grep "^i % 10 = 3\$" "$o" "a conditional breakpoint"
+	expect_grep "breakpoint 3: the condition 'nosuch > 0' cannot be evaluated" "$o"
+	expect_grep "^Breakpoint 3 now unconditional.\$" "$o"
 	i4=$(sed -n 's/^i = //p' "$o" | sed -n 4p)
 	expect_grep "^limit = $((i4 + 2))\$" "$o" "set var"
 	expect_grep "error: 1e\+20 does not fit in limit int" "$o"
