@@ -58,6 +58,13 @@
 #define MSG_NOSIGNAL 0
 #endif
 
+/* Keeps a function out of line (GCC, clang; elsewhere a hint only). */
+#if defined(__GNUC__) || defined(__clang__)
+#define EV_NOINLINE __attribute__((noinline))
+#else
+#define EV_NOINLINE
+#endif
+
 #define PVT_EV_BUF 4096                    /* records per buffer */
 #define PVT_EV_FLUSH_NS (100ull * 1000000) /* timer: 100 ms */
 #define PVT_EV_STRS 256                    /* intern table's first size */
@@ -91,6 +98,12 @@ static struct {
 	uint32_t str_cap;               /* entries of str */
 	uint32_t nstr;                  /* ids handed out (last id) */
 	uint32_t sent;                  /* ids sent to the daemon */
+	int fast;                       /* records go straight into the
+					   ring: a ring, not calibrating, no
+					   busy probes (ev_fast_set) */
+	const void *c_file, *c_func;    /* the last file and function name
+					   interned by a probe ... */
+	uint32_t c_file_id, c_func_id;  /* ... and their ids */
 	uint64_t records, flushes, flush_ns; /* statistics */
 	uint64_t ring_waits, ring_wait_ns;   /* full ring: waits, their time */
 } ev = {.mode = PVT_TRACE_EVENTS};
@@ -112,6 +125,14 @@ static int ev_mt;
 		if (ev_mt)                                                  \
 			(void)pthread_mutex_unlock(&ev_lock);               \
 	} while (0)
+
+/* Sets ev.fast: whether a record needs nothing but its slot in the
+ * ring (ev_put's first branch).  Called whenever one of its conditions
+ * changes. */
+static void ev_fast_set(void)
+{
+	ev.fast = ev.ring.h != NULL && !ev.calibrating && !ev.busy;
+}
 
 /* See rt_event.h. */
 void pvt__ev_threads(int on)
@@ -206,6 +227,24 @@ static inline uint32_t ev_intern(const char *s)
 	if (ev.cap != 0 && ev.key[i = ev_slot(s)] == s)
 		return ev.id[i];
 	return ev_intern_new(s);
+}
+
+/* The id of a name through a one-entry cache (a probe's file, a
+ * probe's function: the same call site again and again costs a
+ * comparison, not a hash). */
+static inline uint32_t ev_intern_c(const char *s, const void **key,
+                                   uint32_t *id)
+{
+	uint32_t i;
+
+	if (s == *key && s != NULL)
+		return *id;
+	i = ev_intern(s);
+	if (i != 0) {
+		*key = s;
+		*id = i;
+	}
+	return i;
 }
 
 /* A name kept by content (pvt__ev_strid). */
@@ -326,19 +365,36 @@ static void ev_put_buf(uint64_t t, int kind, int op, uint32_t file,
 		(void)ev_flush();
 }
 
+/* ev_put when the record cannot simply go into the ring's next slot:
+ * into the ring after waiting for room (or dropped), or into buf.  Kept
+ * out of line so that ev_put's common case stays a handful of stores in
+ * every probe. */
+EV_NOINLINE static void ev_put_slow(uint64_t t, int kind, int op,
+                                    uint32_t file, uint32_t func, int line,
+                                    int32_t peer, int32_t tag, int64_t bytes,
+                                    int32_t result, int32_t aux,
+                                    uint32_t comm, uint32_t ref)
+{
+	if (ev.ring.h != NULL)
+		ev_put_ring(t, kind, op, file, func, line, peer, tag, bytes,
+		            result, aux, comm, ref);
+	else
+		ev_put_buf(t, kind, op, file, func, line, peer, tag, bytes,
+		           result, aux, comm, ref);
+}
+
 /* Writes a record (file and func: interned ids, ev_intern): into the
  * ring when there is one, else into the next slot of buf (not committed
  * while calibrating), then spends PARAVT_PROBE_BUSY_NS.  Every caller
- * adds its cost to Δ.  Inline, with
- * the common case first: a ring with room, no busy probes — a handful of
- * stores. */
+ * adds its cost to Δ.  Inline, with the common case first (ev.fast: a
+ * ring, no busy probes; and room in it): the record's stores and one
+ * release store of the head. */
 static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
                           uint32_t func, int line, int32_t peer,
                           int32_t tag, int64_t bytes, int32_t result,
                           int32_t aux, uint32_t comm, uint32_t ref)
 {
-	if (ev.ring.h != NULL && ev.ring.head - ev.ring.tail < ev.ring.cap &&
-	    !ev.calibrating && !ev.busy) {
+	if (ev.fast && ev.ring.head - ev.ring.tail < ev.ring.cap) {
 		ev_fill(pvt__ring_slot(&ev.ring), t, kind, op, file, func,
 		        line, peer, tag, bytes, result, aux, comm, ref);
 		pvt__ring_commit(&ev.ring);
@@ -346,12 +402,8 @@ static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
 		ev.records++;
 		return;
 	}
-	if (ev.ring.h != NULL)
-		ev_put_ring(t, kind, op, file, func, line, peer, tag, bytes,
-		            result, aux, comm, ref);
-	else
-		ev_put_buf(t, kind, op, file, func, line, peer, tag, bytes,
-		           result, aux, comm, ref);
+	ev_put_slow(t, kind, op, file, func, line, peer, tag, bytes, result,
+	            aux, comm, ref);
 }
 
 /* Queues EVENT_STRINGS for the ids not sent yet.  0 or an error. */
@@ -435,8 +487,9 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	pr->comm = comm;
 	pr->ref = ref;
 	EV_LOCK();
-	pr->file = ev_intern(file); /* once: the END reuses them */
-	pr->func = ev_intern(func);
+	/* once: the END reuses them */
+	pr->file = ev_intern_c(file, &ev.c_file, &ev.c_file_id);
+	pr->func = ev_intern_c(func, &ev.c_func, &ev.c_func_id);
 	ev_put(pr->t0, kind, op, pr->file, pr->func, line, peer, tag, bytes, 0,
 	       aux, comm, ref);
 	if (!ev.busy)
@@ -518,7 +571,23 @@ static uint64_t ev_median(uint64_t *v, int n)
 	return v[n / 2];
 }
 
-/* The median time of two back-to-back clock reads (what a measurement
+/* The mean of the middle 90% of n values (sorts them): the clock ticks
+ * in steps as large as a probe's parts here (10 ns on the machine this
+ * was written on), which a median rounds to a step, one way or the
+ * other, and a mean averages out; the 5% at each end leave out
+ * interrupts. */
+static uint64_t ev_trimmed_mean(uint64_t *v, int n)
+{
+	uint64_t sum = 0;
+	int i, lo = n / 20, hi = n - n / 20;
+
+	(void)ev_median(v, n);
+	for (i = lo; i < hi; i++)
+		sum += v[i];
+	return (sum + (uint64_t)(hi - lo) / 2) / (uint64_t)(hi - lo);
+}
+
+/* The (trimmed mean) time of two back-to-back clock reads (what a measurement
  * from outside adds to what it measures). */
 static uint64_t ev_clock_cost(uint64_t *d)
 {
@@ -529,13 +598,17 @@ static uint64_t ev_clock_cost(uint64_t *d)
 		a = pvt__ev_now();
 		d[i] = pvt__ev_now() - a;
 	}
-	return ev_median(d, PVT_EV_CALIB);
+	return ev_trimmed_mean(d, PVT_EV_CALIB);
 }
 
+/* The private ring of ev_time_fast. */
+static pvt_ring_hdr ev_cal_hdr;
+static pvt_event ev_cal_rec[PVT_RING_MIN];
+
 /* Times PVT_EV_CALIB empty probes (records written, not kept) from the
- * outside: the median of (outside time - what the probe added to Δ) in
- * *unseen and of the outside time in *whole, less the outside reads'
- * own cost. */
+ * outside: the trimmed mean of (outside time - what the probe added to
+ * Δ) in *unseen and of the outside time in *whole, less the outside
+ * reads' own cost. */
 static void ev_time_probes(uint64_t *d, uint64_t *unseen, uint64_t *whole)
 {
 	static uint64_t w[PVT_EV_CALIB];
@@ -544,6 +617,8 @@ static void ev_time_probes(uint64_t *d, uint64_t *unseen, uint64_t *whole)
 	int i;
 
 	for (i = 0; i < PVT_EV_CALIB; i++) {
+		if (ev.ring.h == &ev_cal_hdr)
+			ev.ring.tail = ev.ring.head; /* always room */
 		before = ev.delta;
 		a = pvt__ev_now();
 		(void)pvt__ev_begin(&pr, PVT_EV_SPECIAL_START, PVT_OP_NONE,
@@ -556,15 +631,47 @@ static void ev_time_probes(uint64_t *d, uint64_t *unseen, uint64_t *whole)
 		                                 : 0;
 	}
 	rd = ev_clock_cost(d + PVT_EV_CALIB); /* d has room for both */
-	*unseen = ev_median(d, PVT_EV_CALIB);
+	*unseen = ev_trimmed_mean(d, PVT_EV_CALIB);
 	*unseen = *unseen > rd ? *unseen - rd : 0;
-	*whole = ev_median(w, PVT_EV_CALIB);
+	*whole = ev_trimmed_mean(w, PVT_EV_CALIB);
 	*whole = *whole > rd ? *whole - rd : 0;
 }
 
-/* Calibrates Δ per record: half the whole cost of an empty probe; and,
- * for busy probes that measure their own spans, the part of a probe its
- * own clock reads miss (probe_c). */
+/* ev_time_probes on the path a record takes into the ring (ev_put's
+ * first branch), with a header in private memory standing in for the
+ * shared one: nothing the probes write is published.  They write into
+ * the ring's own free slots past its head (cold cache lines, as real
+ * records find them; the daemon reads nothing beyond the head, and the
+ * next real records overwrite them), or, when the ring has not that
+ * much room, into a small private ring. */
+static void ev_time_fast(uint64_t *d, uint64_t *unseen, uint64_t *whole)
+{
+	pvt__ring real = ev.ring;
+	uint64_t seq = ev.seq, records = ev.records;
+
+	memset(&ev.ring, 0, sizeof ev.ring);
+	ev.ring.h = &ev_cal_hdr;
+	if (real.cap - (real.head - real.tail) >= 2 * PVT_EV_CALIB + 2) {
+		ev.ring.rec = real.rec;
+		ev.ring.cap = real.cap;
+		ev.ring.mask = real.mask;
+		ev.ring.head = ev.ring.tail = real.head;
+	} else {
+		ev.ring.rec = ev_cal_rec;
+		ev.ring.cap = PVT_RING_MIN;
+		ev.ring.mask = PVT_RING_MIN - 1;
+	}
+	ev_fast_set();
+	ev_time_probes(d, unseen, whole);
+	ev.ring = real;
+	ev.seq = seq;
+	ev.records = records;
+	ev_fast_set();
+}
+
+/* Calibrates Δ per record: half the whole cost of an empty probe (on the
+ * path of real records); and, for busy probes that measure their own
+ * spans, the part of a probe its own clock reads miss (probe_c). */
 static void ev_calibrate(void)
 {
 	static uint64_t d[2 * PVT_EV_CALIB];
@@ -574,14 +681,21 @@ static void ev_calibrate(void)
 	ev.probe_c = ev.half = 0;
 	ev.busy = 1; /* measured spans, for probe_c (the spin is not run:
 			records are not kept while calibrating) */
+	ev_fast_set();
 	ev_time_probes(d, &unseen, &whole);
 	ev.probe_c = unseen;
 	ev.busy = 0;
-	ev_time_probes(d, &unseen, &whole);
+	if (ev.ring.h != NULL) {
+		ev.calibrating = 0;
+		ev_time_fast(d, &unseen, &whole);
+	} else {
+		ev_time_probes(d, &unseen, &whole);
+	}
 	ev.half = whole / 2;
 	ev.delta = delta;
 	ev.busy = busy;
 	ev.calibrating = 0;
+	ev_fast_set();
 }
 
 /* Reads PARAVT_TRACE and PARAVT_PROBE_BUSY_NS. */
@@ -640,6 +754,7 @@ static void ev_kick(void)
 static void ev_atfork_child(void)
 {
 	pvt__ring_forget(&ev.ring);
+	ev_fast_set();
 }
 
 /* The ring's size and full policy from PARAVT_RING_EVENTS and

@@ -50,6 +50,8 @@
 #define CON_BATCH_FOREVER "86400"  /* run's own wait: the longest */
 #define CON_BATCH_QUIET_NS 300000000ull  /* last events are in after this */
 #define CON_BATCH_QUIET_SECS 3.0         /* longest wait for them */
+#define CON_BATCH_KEEP 65536u            /* events kept in memory (the
+					    file has them all) */
 #define CON_BATCH_CONTINUES 10000        /* #pragma stops continued */
 #define CON_BATCH_DEFAULT_NODE "local 127.0.0.1:7420"
 
@@ -222,6 +224,11 @@ static int con_batch_setup(const con_batch_opts *o)
 	int i, quit = 0, failed;
 
 	con_node_set_token_file(o->token);
+	/* every event goes to the file; memory keeps the newest for the
+	   hang watchdog's report (a script's `trace keep N` overrides):
+	   a store that grew with the run cost the console a page fault
+	   every 40 events */
+	con_ev_set_max(CON_BATCH_KEEP);
 	if (con_batch_add_nodes(o) < 0)
 		return -1;
 	if (o->script != NULL) {

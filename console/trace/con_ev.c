@@ -197,6 +197,10 @@ static con_ev_rec *con_ev_slot(void)
 		con_ev.count--;
 		con_ev.dropped++;
 	}
+	/* the ring's size is a power of two unless `trace keep N` said
+	   otherwise: then a mask, not a division, per event */
+	if ((con_ev.cap & (con_ev.cap - 1)) == 0)
+		return &con_ev.ring[con_ev.next & (con_ev.cap - 1)];
 	return &con_ev.ring[con_ev.next % con_ev.cap];
 }
 

@@ -29,6 +29,8 @@
 #define DMN_EV_PUMP_MS 20         /* retry while the console's queue is full */
 #define DMN_EV_SCRATCH (8u << 20) /* largest packed batch */
 #define DMN_EV_REC_MAX (16u << 20) /* largest spill record accepted */
+#define DMN_EV_POOL 64            /* whole-batch items kept for reuse */
+#define DMN_EV_HDR 32             /* room for a batch's header fields */
 
 /* What a process has sent so far, by its daemon process number. */
 typedef struct dmn_evproc {
@@ -44,6 +46,7 @@ typedef struct dmn_evproc {
 	int gone;                /* the process ended */
 	dmn_ring ring;           /* its shared-memory ring (ring.h NULL:
 	                            none, its records come as EVENTS) */
+	uint64_t drained_ns;     /* when the drain timer last drained it */
 } dmn_evproc;
 
 /* One queued frame. */
@@ -55,6 +58,8 @@ typedef struct dmn_evitem {
 	uint64_t proc;           /* process it is about */
 	int sent;                /* written to the current controller */
 	int once;                /* LOST: written to some controller */
+	int pooled;              /* room for a whole batch: freed into
+				    the queue's pool (ev_item_free) */
 	size_t len;              /* bytes in raw */
 	unsigned char raw[];     /* packed fields */
 } dmn_evitem;
@@ -75,8 +80,9 @@ struct dmn_evq {
 	wire_buf scratch;        /* packing buffer */
 	long timer;              /* pump timer, or 0 */
 	long ring_timer;         /* drain timer while rings are mapped, or 0 */
-	int ring_busy;           /* a ring was DMN_EV_RING_BUSY full: drain soon */
-	pvt_event *ring_buf;     /* DMN_EV_BATCH records read from a ring */
+	unsigned ring_ms;        /* the next drain's delay (ev_ring_timer) */
+	dmn_evitem *pool;        /* freed whole-batch items, for reuse */
+	unsigned npool;          /* items in pool */
 	int dropping;            /* the spill file is full (for the log) */
 	uint64_t n_events, n_batches, n_spilled, n_dropped, n_gap, n_acked;
 };
@@ -164,6 +170,20 @@ static dmn_evitem *ev_item(uint32_t type, uint32_t nf, uint64_t batch,
 	it->len = n;
 	memcpy(it->raw, raw, n);
 	return it;
+}
+
+/* Frees it, or keeps it in q's pool when it has room for a whole batch
+ * (a stream of full batches then reuses the same memory instead of
+ * faulting fresh pages in). */
+static void ev_item_free(dmn_evq *q, dmn_evitem *it)
+{
+	if (it->pooled && q->npool < DMN_EV_POOL) {
+		it->next = q->pool;
+		q->pool = it;
+		q->npool++;
+		return;
+	}
+	free(it);
 }
 
 /* Appends it to the memory list. */
@@ -329,7 +349,7 @@ static void ev_refill(dmn_evq *q)
 		if (it == NULL)
 			break;
 		if (q->head != NULL && q->mem + it->len > q->mem_cap) {
-			free(it);
+			ev_item_free(q, it);
 			return;
 		}
 		q->srd += used;
@@ -359,7 +379,7 @@ static int ev_push(dmn_evq *q, dmn_evitem *it)
 		return 0;
 	}
 	rc = ev_spill_add(q, it);
-	free(it);
+	ev_item_free(q, it);
 	if (rc == 0 && e != NULL)
 		e->queued++;
 	return rc == 0 ? 0 : 1;
@@ -381,7 +401,7 @@ static void ev_pop(dmn_evq *q)
 	if (e != NULL && e->queued > 0)
 		e->queued--;
 	ev_proc_check(q, e);
-	free(it);
+	ev_item_free(q, it);
 }
 
 /* ---- sending ------------------------------------------------------------- */
@@ -502,25 +522,66 @@ static void ev_put_one(unsigned char *out, const pvt_event *r, uint64_t seq)
 	wire_ev_put(out, &e);
 }
 
-/* Packs n records from recs (the first is number first) into q's scratch
- * buffer as one bin of canonical records, after the batch and process
- * numbers.  Notes PROG_EXIT and CRASH.  0, or -1 out of memory. */
-static int ev_pack_batch(dmn_evq *q, dmn_proc *p, const char *recs,
-                         uint64_t first, uint64_t n)
+/* A fixed buffer a msgpack packer writes into (ev_fix_write). */
+typedef struct ev_fix {
+	unsigned char *p; /* the buffer */
+	size_t len, cap;  /* bytes written, its size */
+} ev_fix;
+
+/* msgpack write callback into an ev_fix: 0, or -1 when it is full. */
+static int ev_fix_write(void *data, const char *buf, size_t len)
 {
+	ev_fix *f = data;
+
+	if (len > f->cap - f->len)
+		return -1;
+	memcpy(f->p + f->len, buf, len);
+	f->len += len;
+	return 0;
+}
+
+/* A NODE_EVENTS item of n records from recs (native, maybe unaligned:
+ * the process's ring or an EVENTS frame; the first is number first):
+ * the next batch and process numbers, then one bin of canonical
+ * records, converted straight into the item.  Notes PROG_EXIT and
+ * CRASH.  NULL when out of memory. */
+static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, const char *recs,
+                                 uint64_t first, uint64_t n)
+{
+	unsigned char hdr[DMN_EV_HDR];
+	ev_fix f = {hdr, 0, sizeof hdr};
 	msgpack_packer pk;
+	dmn_evitem *it;
 	unsigned char *out;
 	pvt_event r;
 	uint64_t k;
 
-	wire_buf_reset(&q->scratch);
-	msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
-	msgpack_pack_uint64(&pk, ++q->batch);
-	msgpack_pack_uint64(&pk, p->num);
-	msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE);
-	if (wire_buf_reserve(&q->scratch, (size_t)n * WIRE_EV_SIZE) != 0)
-		return -1;
-	out = (unsigned char *)wire_buf_tail(&q->scratch);
+	msgpack_packer_init(&pk, &f, ev_fix_write);
+	if (msgpack_pack_uint64(&pk, q->batch + 1) ||
+	    msgpack_pack_uint64(&pk, p->num) ||
+	    msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE))
+		return NULL;
+	if (n == DMN_EV_BATCH && q->pool != NULL) {
+		it = q->pool;
+		q->pool = it->next;
+		q->npool--;
+	} else if (n == DMN_EV_BATCH) {
+		it = malloc(sizeof *it + DMN_EV_HDR +
+		            (size_t)DMN_EV_BATCH * WIRE_EV_SIZE);
+	} else {
+		it = malloc(sizeof *it + f.len + (size_t)n * WIRE_EV_SIZE);
+	}
+	if (it == NULL)
+		return NULL;
+	memset(it, 0, sizeof *it);
+	it->pooled = n == DMN_EV_BATCH;
+	it->type = WIRE_NODE_EVENTS;
+	it->nf = 3;
+	it->batch = ++q->batch;
+	it->proc = p->num;
+	it->len = f.len + (size_t)n * WIRE_EV_SIZE;
+	memcpy(it->raw, hdr, f.len);
+	out = it->raw + f.len;
 	for (k = 0; k < n; k++) {
 		memcpy(&r, recs + k * PVT_EVENT_SIZE, sizeof r);
 		if (r.kind == PVT_EV_PROG_EXIT)
@@ -529,8 +590,7 @@ static int ev_pack_batch(dmn_evq *q, dmn_proc *p, const char *recs,
 			p->ev_signal = r.aux;
 		ev_put_one(out + k * WIRE_EV_SIZE, &r, first + k);
 	}
-	wire_buf_commit(&q->scratch, (size_t)n * WIRE_EV_SIZE);
-	return 0;
+	return it;
 }
 
 /* Queues an EVENTS_LOST item. */
@@ -565,12 +625,8 @@ static void ev_batches(dmn_evq *q, dmn_proc *p, const char *recs,
 
 	for (i = 0; i < n; i += chunk) {
 		chunk = n - i < DMN_EV_BATCH ? n - i : DMN_EV_BATCH;
-		it = NULL;
-		if (ev_pack_batch(q, p, recs + i * PVT_EVENT_SIZE, first + i,
-		                  chunk) == 0)
-			it = ev_item(WIRE_NODE_EVENTS, 3, q->batch, p->num,
-			             wire_buf_head(&q->scratch),
-			             wire_buf_used(&q->scratch));
+		it = ev_batch_item(q, p, recs + i * PVT_EVENT_SIZE, first + i,
+		                   chunk);
 		q->n_batches++;
 		if (it == NULL || ev_push(q, it) != 0) {
 			if (!q->dropping)
@@ -744,23 +800,27 @@ static int ev_ring_name(void *arg, uint32_t id, const char *s)
  * number of records moved. */
 static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e)
 {
+	const pvt_event *at;
 	dmn_ring_news news;
-	uint64_t first, moved = 0;
+	uint64_t moved = 0;
 	uint32_t n;
 
 	if (e->ring.h == NULL || e->refused)
 		return 0;
-	/* the head before the names: every record read has its names */
-	n = dmn_ring_read(&e->ring, q->ring_buf, DMN_EV_BATCH, &first);
+	/* the head before the names: every record peeked has its names;
+	   the records are converted in place, their slots given back
+	   after */
+	n = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
 	if (dmn_ring_names(&e->ring, ev_ring_name, e) != 0)
 		dmn_log(DMN_WARN, "events: proc %llu: names in its ring "
 		        "unreadable", (unsigned long long)p->num);
 	while (n > 0) {
 		moved += n;
 		q->n_events += n;
-		e->next_seq = first + n;
-		ev_batches(q, p, (const char *)q->ring_buf, first, n);
-		n = dmn_ring_read(&e->ring, q->ring_buf, DMN_EV_BATCH, &first);
+		e->next_seq = e->ring.next + n;
+		ev_batches(q, p, (const char *)at, e->ring.next, n);
+		dmn_ring_take(&e->ring, n);
+		n = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
 		(void)dmn_ring_names(&e->ring, ev_ring_name, e);
 	}
 	dmn_ring_news_get(&e->ring, &news);
@@ -789,23 +849,50 @@ static dmn_proc *ev_find_proc(dmn_work *w, uint64_t num)
 
 static void ev_ring_timer_arm(dmn_evq *q);
 
-/* Timer: drains every mapped ring, then pumps.  A ring that had filled
- * past 1/DMN_EV_RING_BUSY since the last drain brings the next one
- * forward, so a fast writer seldom finds its ring full and waits. */
+/* The delay in ms after which a ring that took moved records in
+ * elapsed ns is 1/DMN_EV_RING_BUSY full again at the same rate, within
+ * DMN_EV_RING_BUSY_MS .. DMN_EV_RING_MS. */
+static unsigned ev_ring_delay(const dmn_evproc *e, uint64_t moved,
+                              uint64_t elapsed)
+{
+	uint64_t ns;
+
+	if (moved == 0)
+		return DMN_EV_RING_MS;
+	ns = elapsed / moved * (e->ring.cap / DMN_EV_RING_BUSY);
+	if (ns < (uint64_t)DMN_EV_RING_BUSY_MS * 1000000)
+		return DMN_EV_RING_BUSY_MS;
+	return ns > (uint64_t)DMN_EV_RING_MS * 1000000 ? DMN_EV_RING_MS
+	                                               : (unsigned)(ns / 1000000);
+}
+
+/* Timer: drains every mapped ring, then pumps.  The next drain comes
+ * when the fastest writer's ring will be 1/DMN_EV_RING_BUSY full at its
+ * rate since the last one (at most DMN_EV_RING_MS, at least
+ * DMN_EV_RING_BUSY_MS later): a fast writer is drained in large
+ * batches and seldom finds its ring full. */
 static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
 {
 	dmn_evq *q = ctx;
+	uint64_t now = wire_now_ns(), moved;
+	unsigned ms = DMN_EV_RING_MS, d;
 	dmn_evproc *e;
 	dmn_proc *p;
 
 	(void)l;
 	(void)id;
 	q->ring_timer = 0;
-	q->ring_busy = 0;
-	for (e = q->procs; e != NULL; e = e->next)
-		if (e->ring.h != NULL && (p = ev_find_proc(q->w, e->num)) &&
-		    ev_ring_drain(q, p, e) > e->ring.cap / DMN_EV_RING_BUSY)
-			q->ring_busy = 1;
+	for (e = q->procs; e != NULL; e = e->next) {
+		if (e->ring.h == NULL || (p = ev_find_proc(q->w, e->num)) == NULL)
+			continue;
+		moved = ev_ring_drain(q, p, e);
+		d = ev_ring_delay(e, moved, now > e->drained_ns ?
+		                  now - e->drained_ns : 1);
+		e->drained_ns = now;
+		if (d < ms)
+			ms = d;
+	}
+	q->ring_ms = ms;
 	ev_pump(q);
 	ev_ring_timer_arm(q);
 }
@@ -821,8 +908,8 @@ static void ev_ring_timer_arm(dmn_evq *q)
 		;
 	if (e == NULL)
 		return;
-	q->ring_timer = dmn_timer_add(q->w->srv->loop, q->ring_busy ?
-	                              DMN_EV_RING_BUSY_MS : DMN_EV_RING_MS,
+	q->ring_timer = dmn_timer_add(q->w->srv->loop, q->ring_ms ? q->ring_ms
+	                                                   : DMN_EV_RING_MS,
 	                              ev_ring_timer, q);
 	if (q->ring_timer < 0)
 		q->ring_timer = 0;
@@ -859,9 +946,6 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	if (wire_unpack(m, err, errlen, &proc, path, sizeof path, &recs,
 	                &names) != 0)
 		return WIRE_EMALFORMED;
-	if (q->ring_buf == NULL &&
-	    (q->ring_buf = malloc(DMN_EV_BATCH * sizeof *q->ring_buf)) == NULL)
-		return WIRE_ENOMEM;
 	if ((e = ev_proc(q, p->num, 1)) == NULL) {
 		snprintf(err, errlen, "EVENT_RING: out of memory");
 		return WIRE_ENOMEM;
@@ -878,6 +962,7 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 		return WIRE_EARG;
 	}
 	e->next_seq = e->ring.next;
+	e->drained_ns = wire_now_ns();
 	ev_ring_timer_arm(q);
 	return 0;
 }
@@ -1045,6 +1130,7 @@ int dmn_ev_new(dmn_work *w, dmn_sess *s)
 void dmn_ev_free(dmn_sess *s)
 {
 	dmn_evq *q = s != NULL ? s->evq : NULL;
+	dmn_evitem *it;
 	dmn_evproc *e;
 
 	if (q == NULL)
@@ -1052,7 +1138,6 @@ void dmn_ev_free(dmn_sess *s)
 	ev_log_counts(q);
 	dmn_timer_del(q->w->srv->loop, q->timer);
 	dmn_timer_del(q->w->srv->loop, q->ring_timer);
-	free(q->ring_buf);
 	while (q->head != NULL)
 		ev_pop(q);
 	while ((e = q->procs) != NULL) {
@@ -1063,6 +1148,10 @@ void dmn_ev_free(dmn_sess *s)
 	if (q->sfd >= 0) {
 		close(q->sfd);
 		unlink(q->spath);
+	}
+	while ((it = q->pool) != NULL) {
+		q->pool = it->next;
+		free(it);
 	}
 	wire_buf_destroy(&q->scratch);
 	free(q);

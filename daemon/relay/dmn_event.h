@@ -17,7 +17,7 @@
  * its console receives them, so EVENTS_ACK(batch) is cumulative.  Only
  * the console controlling a session gets its batches; a detached
  * session's events wait in its queue for a console that attaches.  The queue
- * lives in memory up to a cap (--events-mem, 8 MiB), then in a spill file
+ * lives in memory up to a cap (--events-mem, 64 MiB), then in a spill file
  * (<work base>/<pid>-events.spill, length-prefixed msgpack records, read
  * back in order as the memory drains) up to its cap (--events-spill,
  * 256 MiB); beyond that whole EVENTS frames are dropped and counted as
@@ -38,11 +38,11 @@
 
 #include "dmn_work.h"
 
-#define DMN_EV_MEM_DEFAULT (8u << 20)              /* bytes in memory */
+#define DMN_EV_MEM_DEFAULT (64u << 20)             /* bytes in memory */
 #define DMN_EV_SPILL_DEFAULT ((uint64_t)256 << 20) /* spill file cap */
 #define DMN_EV_BATCH 1024                           /* events per batch */
 #define DMN_EV_RING_MS 20                           /* ring drain period */
-#define DMN_EV_RING_BUSY_MS 1         /* ... after a ring filled past 1/4 */
+#define DMN_EV_RING_BUSY_MS 1   /* shortest: when a ring fills 1/4 that fast */
 #define DMN_EV_RING_BUSY 4
 #define DMN_EV_STRS 65536                           /* names per process */
 

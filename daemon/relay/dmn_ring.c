@@ -136,26 +136,42 @@ int dmn_ring_names(dmn_ring *r, int (*name)(void *arg, uint32_t id,
 }
 
 /* See dmn_ring.h. */
-uint32_t dmn_ring_read(dmn_ring *r, pvt_event *out, uint32_t max,
-                       uint64_t *first)
+uint32_t dmn_ring_peek(dmn_ring *r, uint32_t max, const pvt_event **at)
 {
 	uint32_t head = pvt_ring_load(&r->h->head), n = head - r->tail;
-	uint32_t at, run;
+	uint32_t i = r->tail & r->mask;
 
 	if (n > r->cap)
 		n = r->cap; /* a task that wrote garbage: take one ring */
+	if (n > r->cap - i)
+		n = r->cap - i; /* the rest after the wrap: the next peek */
 	if (n > max)
 		n = max;
-	if (n == 0)
-		return 0;
-	at = r->tail & r->mask;
-	run = r->cap - at < n ? r->cap - at : n;
-	memcpy(out, r->rec + at, (size_t)run * PVT_EVENT_SIZE);
-	memcpy(out + run, r->rec, (size_t)(n - run) * PVT_EVENT_SIZE);
-	*first = r->next;
+	*at = r->rec + i;
+	return n;
+}
+
+/* See dmn_ring.h. */
+void dmn_ring_take(dmn_ring *r, uint32_t n)
+{
 	r->next += n;
 	r->tail += n;
 	pvt_ring_store(&r->h->tail, r->tail);
+}
+
+/* See dmn_ring.h. */
+uint32_t dmn_ring_read(dmn_ring *r, pvt_event *out, uint32_t max,
+                       uint64_t *first)
+{
+	const pvt_event *at;
+	uint32_t n = 0, k;
+
+	*first = r->next;
+	while (n < max && (k = dmn_ring_peek(r, max - n, &at)) > 0) {
+		memcpy(out + n, at, (size_t)k * PVT_EVENT_SIZE);
+		dmn_ring_take(r, k);
+		n += k;
+	}
 	return n;
 }
 

@@ -9,9 +9,10 @@
  * refused with a sentence.  Once mapped, the file is removed: the
  * mapping outlives it, and a killed task leaves nothing behind.
  *
- * Reading copies the records out (they may wrap around the end of the
- * ring) into a caller's buffer in runs and gives their slots back by
- * storing the tail; names are read in order from the name area.  The
+ * Reading either looks at the records in place (dmn_ring_peek, a run
+ * up to the end of the ring) and gives their slots back afterwards by
+ * storing the tail (dmn_ring_take), or copies them out into a caller's
+ * buffer (dmn_ring_read); names are read in order from the name area.  The
  * counters the task keeps (dropped records, waits, names that did not
  * fit) are reported as differences since the last read.
  *
@@ -60,6 +61,18 @@ void dmn_ring_unmap(dmn_ring *r);
 int dmn_ring_names(dmn_ring *r, int (*name)(void *arg, uint32_t id,
 					    const char *s),
 		   void *arg);
+
+/* The oldest records not read yet, as far as they run on without
+ * wrapping around the end of the ring (the rest comes from the next
+ * call), at most max: *at points at the first, in the mapping, where it
+ * stays until dmn_ring_take gives the slots back.  Returns how many (0:
+ * none).  Loads the task's head: what the name area holds after this
+ * call names every record it returns. */
+uint32_t dmn_ring_peek(dmn_ring *r, uint32_t max, const pvt_event **at);
+
+/* Gives the first n records of the last peek back to the task (they
+ * are read: r->next moves on by n). */
+void dmn_ring_take(dmn_ring *r, uint32_t n);
 
 /* Copies up to max records written since the last read into out (native
  * layout), sets *first to the number of the first, gives their slots
