@@ -202,7 +202,10 @@ int con_cmd_dbg_ignore(int argc, char **argv, char *err, size_t errlen)
 /* The "Landed" cell of a breakpoint. */
 static void con_cmd_dbg_landed(const bp *b, char *buf, size_t n)
 {
-	if (con_dbg_build_number() == 0)
+	if (b->watch != NULL)
+		snprintf(buf, n, "on p%d, value %s", b->watch_proc,
+			 b->watch_old != NULL ? b->watch_old : "?");
+	else if (con_dbg_build_number() == 0)
 		snprintf(buf, n, "-");
 	else if (!b->landed)
 		snprintf(buf, n, "not compiled in: rebuild with `build`");
@@ -239,6 +242,7 @@ int con_info_breakpoints(int argc, char **argv, char *err,
 		bp_where(b, where, sizeof where);
 		con_cmd_dbg_landed(b, landed, sizeof landed);
 		printf("%-4d %-10s %-4s %-3s %-24s %-4u %s\n", b->id,
+		       b->watch != NULL ? "watchpoint" :
 		       b->record ? "record" : "breakpoint",
 		       b->temp ? "once" : "keep", b->enabled ? "y" : "n",
 		       where, b->hits, landed);
@@ -253,4 +257,50 @@ int con_info_breakpoints(int argc, char **argv, char *err,
 			printf("     stop only if %s\n", b->cond);
 	}
 	return 0;
+}
+
+/* watch VARIABLE: a watchpoint on the current process. */
+int con_cmd_dbg_watch(int argc, char **argv, char *err, size_t errlen)
+{
+	char path[CON_DBG_EXPR];
+	con_inspect q;
+	con_inspect_set s = {&q, 1};
+	con_proc *p = con_dbg_current();
+	bp *b;
+	int rc;
+
+	con_dbg_init();
+	if (con_cmd_dbg_join(argc, argv, 1, path, sizeof path) < 0 ||
+	    !con_expr_is_path(path)) {
+		snprintf(err, errlen, "usage: watch VARIABLE (x, s.f, a[3], "
+			 "*p)");
+		return WIRE_EARG;
+	}
+	if (p == NULL || p->state != CON_PROC_STOPPED || p->frame != 0) {
+		snprintf(err, errlen, "watch: the current process must be "
+			 "stopped (frame 0) to find %s", path);
+		return WIRE_ESTATE;
+	}
+	if (bp_add_watch(con_dbg_bps(), path, p->id, "?", &b) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	rc = con_dbg_watch_set(p, path, b->id, &q, err, errlen);
+	if (rc == 0 &&
+	    con_cmd_dbg_wait(con_dbg_inspect_all_done, &s, CON_DBG_VALUE_SECS))
+		snprintf(err, errlen, "p%d did not answer", p->id), rc = -1;
+	else if (rc == 0 && !q.ok)
+		snprintf(err, errlen, "watch %s: %s", path,
+			 q.text != NULL ? q.text : "refused"), rc = -1;
+	if (rc == 0) {
+		free(b->watch_old);
+		b->watch_old = strdup(q.text);
+		printf("Watchpoint %d: %s = %s (p%d)\n", b->id, path, q.text,
+		       p->id);
+		rc = con_dbg_live_sync(err, errlen);
+	} else {
+		bp_discard(con_dbg_bps(), b->id);
+	}
+	con_dbg_inspect_done(&q);
+	return rc < 0 ? WIRE_EARG : 0;
 }

@@ -107,6 +107,14 @@ const con_cmd con_info_cmds[] = {
 
 /* ---- events ----------------------------------------------------------- */
 
+/* True if breakpoint id is a watchpoint. */
+static int con_cmd_bp_is_watch(int id)
+{
+	const bp *b = bp_find(con_dbg_bps(), id);
+
+	return b != NULL && b->watch != NULL;
+}
+
 /* Prints one event as a bracketed line. */
 static void con_cmd_dbg_event(const con_dbg_event *e)
 {
@@ -122,9 +130,10 @@ static void con_cmd_dbg_event(const con_dbg_event *e)
 			printf("[p%d on %s stopped, %s]\n", e->proc, e->node,
 			       e->text);
 		else
-			printf("[p%d on %s stopped at %sbreakpoint %d, %s]\n",
+			printf("[p%d on %s stopped at %s%s %d, %s]\n",
 			       e->proc, e->node, e->temp ? "temporary " : "",
-			       e->bp, e->text);
+			       con_cmd_bp_is_watch(e->bp) ? "watchpoint" :
+			       "breakpoint", e->bp, e->text);
 		break;
 	case CON_EV_OUTPUT:
 		if (e->rank >= 0) /* an MPI rank's, through mpirun */

@@ -94,6 +94,15 @@ static const con_cmd con_cmds[] = {
 	 "Deletes the breakpoints numbered N.  A deleted breakpoint that is\n"
 	 "still compiled in no longer stops: processes pass it at once.",
 	 con_cmd_dbg_delete, NULL, CON_ARG_BP, NULL},
+	{"watch", "watch VARIABLE",
+	 "stop the current process when a value changes",
+	 "A software watchpoint on VARIABLE (x, s.f, a[3], *p) of the\n"
+	 "stopped current process: the process compares it at every\n"
+	 "statement it executes (slower meanwhile) and stops when it\n"
+	 "changed, telling the old value, the new one and the line that\n"
+	 "changed it.  A local's watchpoint is deleted, with a stop, when\n"
+	 "its function returns.  delete N removes it.",
+	 con_cmd_dbg_watch, NULL, CON_ARG_EXPR, NULL},
 	{"condition", "condition N [EXPR]",
 	 "stop at breakpoint N only when EXPR is true",
 	 "Sets the condition of breakpoint N (as break ... if EXPR); without\n"

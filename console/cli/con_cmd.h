@@ -100,7 +100,7 @@ con_cmd_fn con_cmd_dbg_load, con_cmd_dbg_break, con_cmd_dbg_delete,
 	con_cmd_dbg_advance, con_cmd_dbg_interrupt, con_cmd_dbg_wait_cmd,
 	con_cmd_dbg_set, con_cmd_dbg_frame, con_cmd_dbg_whatis,
 	con_cmd_dbg_display, con_cmd_dbg_undisplay, con_cmd_dbg_focus,
-	con_cmd_dbg_pset, con_cmd_dbg_condition,
+	con_cmd_dbg_pset, con_cmd_dbg_condition, con_cmd_dbg_watch,
 	con_cmd_dbg_build, con_cmd_dbg_run, con_cmd_dbg_continue,
 	con_cmd_dbg_kill, con_cmd_dbg_proc, con_cmd_dbg_where,
 	con_cmd_dbg_print;

@@ -384,8 +384,8 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 		con_dbg_rec_start(p, b, file, (int)line);
 		return 1;
 	}
-	if (b != NULL && b->cond != NULL) {
-		p->cond_bp = b->id; /* con_dbg_cond_poll decides */
+	if (b != NULL && (b->cond != NULL || b->watch != NULL)) {
+		p->cond_bp = b->id; /* con_dbg_cond_poll decides or tells */
 		return 1;
 	}
 	if (bpno != 0 || !p->stop_asked || con_dbg.current == NULL)
@@ -396,6 +396,23 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 	if (!p->stop_asked && bpno != 0) /* a breakpoint, not a step's end */
 		con_dbg_stop_others(p);
 	p->stop_asked = 0;
+	return 1;
+}
+
+/* WATCH_HIT: the BP_HIT that follows is a watchpoint's (why, at). */
+static int con_dbg_on_watch_hit(con_node *n, const wire_msg *m)
+{
+	uint64_t proc, id, why, at;
+	char err[160];
+	con_proc *p;
+
+	if (wire_unpack(m, err, sizeof err, &proc, &id, &why, &at) != 0)
+		return 1;
+	p = con_proc_get(n, proc);
+	if (p != NULL) {
+		p->watch_why = (int)why;
+		p->watch_at = (int)at;
+	}
 	return 1;
 }
 
@@ -610,6 +627,8 @@ int con_dbg_on_msg(con_node *n, const wire_msg *m, void *ctx)
 		return con_dbg_on_table(n, m);
 	case WIRE_BP_HIT:
 		return con_dbg_on_hit(n, m);
+	case WIRE_WATCH_HIT:
+		return con_dbg_on_watch_hit(n, m);
 	case WIRE_VALUE:
 		con_dbg_on_value(n, m);
 		con_dbg_rec_poll();

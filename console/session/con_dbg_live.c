@@ -9,6 +9,7 @@
  * wrappers/pvt_ctl.h and paravt-protocol(5), "Live breakpoints".
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <msgpack.h>
@@ -66,14 +67,16 @@ static int con_live_pack(msgpack_sbuffer *sb)
 	if (msgpack_pack_array(&pk, n) != 0)
 		return -1;
 	for (b = con_dbg.bps.head; b != NULL; b = b->next) {
+		const char *file = b->watch != NULL ? "-" : b->at_file;
+
 		if (!b->live)
 			continue;
 		flags = (b->enabled ? PVT_BPF_ENABLED : 0) |
-			(b->temp ? PVT_BPF_TEMP : 0);
+			(b->temp ? PVT_BPF_TEMP : 0) |
+			(b->watch != NULL ? PVT_BPF_WATCH : 0);
 		if (msgpack_pack_array(&pk, 5) != 0 ||
 		    msgpack_pack_uint32(&pk, (uint32_t)b->id) != 0 ||
-		    msgpack_pack_str_with_body(&pk, b->at_file,
-					       strlen(b->at_file)) != 0 ||
+		    msgpack_pack_str_with_body(&pk, file, strlen(file)) != 0 ||
 		    msgpack_pack_uint32(&pk, (uint32_t)b->at_line) != 0 ||
 		    msgpack_pack_uint32(&pk, flags) != 0 ||
 		    msgpack_pack_uint32(&pk, b->ignore) != 0)
@@ -189,6 +192,37 @@ void con_dbg_stop_others(const con_proc *stopped)
 			con_live_stop_other(p);
 }
 
+/* Tells what watchpoint b of p saw: the old and new values and the line
+ * that changed it, or that the frame of its local returned (then it is
+ * deleted). */
+static void con_live_watch(con_proc *p, bp *b)
+{
+	char err[400], val[4096], note[5200], junk[80];
+	con_xval v;
+
+	if (p->watch_why == PVT_WATCH_GONE) {
+		snprintf(note, sizeof note, "watchpoint %d deleted: the frame "
+			 "of %s returned", b->id, b->watch);
+		con_dbg_event_add(CON_EV_NOTE, p, NULL, note);
+		p->bp = 0; /* the stop is a statement's, the watchpoint gone */
+		bp_delete(&con_dbg.bps, b->id, junk, sizeof junk);
+		(void)con_dbg_live_sync(err, sizeof err);
+		return;
+	}
+	memset(&v, 0, sizeof v);
+	if (con_dbg_eval(p, b->watch, &v, err, sizeof err) < 0)
+		snprintf(val, sizeof val, "<%s>", err);
+	else if (con_xval_format(&v, 0, val, sizeof val) != 0)
+		snprintf(val, sizeof val, "?");
+	con_xval_free(&v);
+	snprintf(note, sizeof note, "watchpoint %d: %s\nOld value = %s\n"
+		 "New value = %s\n(changed by line %d)", b->id, b->watch,
+		 b->watch_old != NULL ? b->watch_old : "?", val, p->watch_at);
+	con_dbg_event_add(CON_EV_NOTE, p, NULL, note);
+	free(b->watch_old);
+	b->watch_old = strdup(val);
+}
+
 /* Decides the conditional stop of p (con_dbg_int.h). */
 static void con_live_cond(con_proc *p)
 {
@@ -199,6 +233,12 @@ static void con_live_cond(con_proc *p)
 	int rc, yes = 1;
 
 	p->cond_bp = 0;
+	if (b != NULL && b->watch != NULL) {
+		con_live_watch(p, b);
+		p->watch_why = 0;
+		b = bp_find(&con_dbg.bps, p->bp); /* gone with its frame */
+		goto stop;
+	}
 	if (b == NULL || b->cond == NULL)
 		goto stop; /* deleted or made plain meanwhile */
 	rc = con_dbg_eval(p, b->cond, &v, err, sizeof err);

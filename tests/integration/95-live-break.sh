@@ -17,7 +17,8 @@
 # so); a value that does not fit, a bad line and an unknown variable are
 # errors.  up/down/info frame/info args/whatis/display on the stop.  A
 # breakpoint with a condition stops only where it holds; a condition that
-# cannot be evaluated stops with a note.
+# cannot be evaluated stops with a note.  watch total stops where total
+# changed, naming the line that changed it.
 . "$(dirname "$0")/../lib/common.sh"
 PARAVT=${PARAVT_OVERRIDE:-$PARAVT}
 cp "$TOP/tests/programs/live_loop.c" "$T/"
@@ -44,6 +45,10 @@ wait --timeout 60
 print i
 step
 print k
+watch total
+info breakpoints
+continue --timeout 60
+delete 2
 print k * 3 + 1
 p/x k + 256
 print sizeof(int) * (k > 0)
@@ -79,9 +84,9 @@ interrupt --timeout 60
 break live_loop.c:$L_CALL if i % 10 == 3
 continue --timeout 60
 print i % 10
-condition 3 nosuch > 0
+condition 4 nosuch > 0
 continue --timeout 60
-condition 3
+condition 4
 continue --timeout 60
 print i
 set var limit = i + 2
@@ -109,15 +114,20 @@ check() {
 	expect_grep "^\[p1 on $1 stopped, step_once \(\) at .*live_loop.c:$((L_BODY + 2))\]" "$o" "step into step_once"
 	i1=$(sed -n 's/^i = //p' "$o" | sed -n 1p)
 	[ "$(sed -n 's/^k = //p' "$o" | sed -n 1p)" = "$i1" ] || fail "$1: k is not i ($i1)"
+	expect_grep "^Watchpoint 2: total = [0-9]+ \(p1\)\$" "$o" "watch"
+	expect_grep "^2 +watchpoint +keep +y +total \(p1\) +0 +on p1, value" "$o" "info breakpoints: the watchpoint"
+	expect_grep "^\[p1 on $1: watchpoint 2: total\$" "$o" "the watchpoint's stop"
+	expect_grep "^\(changed by line $((L_BODY + 2))\)\]\$" "$o" "the line that changed it"
+	expect_grep "^\[p1 on $1 stopped at watchpoint 2, step_once \(\) at .*live_loop.c:$((L_BODY + 3))\]" "$o"
 	expect_grep "^k \* 3 \+ 1 = $((3 * i1 + 1))\$" "$o" "an expression"
 	expect_grep "^k \+ 256 = $(printf '0x%x' $((i1 + 256)))\$" "$o" "p/x"
 	expect_grep "^sizeof\(int\) \* \(k > 0\) = 4\$" "$o" "sizeof"
 	expect_grep "error: division by zero" "$o"
-	expect_grep "error: no variable 'nosuch' in scope at live_loop.c:$((L_BODY + 2))" "$o"
+	expect_grep "error: no variable 'nosuch' in scope at live_loop.c:$((L_BODY + 3))" "$o"
 	expect_grep "^#1 main \(\) at .*live_loop.c:$L_CALL\$" "$o" "up"
 	expect_grep "error: frame #1 of p1: its variables are not recorded" "$o"
 	expect_grep "^Frame #1 of p1 on $1" "$o" "info frame"
-	expect_grep "^#0 step_once \(\) at .*live_loop.c:$((L_BODY + 2))\$" "$o" "down"
+	expect_grep "^#0 step_once \(\) at .*live_loop.c:$((L_BODY + 3))\$" "$o" "down"
 	[ "$(grep -c "^k = $i1\$" "$o")" -ge 2 ] || fail "$1: info args"
 	expect_grep "^type = int\$" "$o" "whatis"
 	expect_grep "^1: k \+ 1 = $((i1 + 1))\$" "$o" "display"
@@ -130,15 +140,15 @@ check() {
 	[ "$i3" = "$((i2 + 4))" ] || fail "$1: ignore 1 3: i went from $i2 to $i3, not $((i2 + 4))"
 	expect_grep "no breakpoint number 99" "$o"
 	expect_grep "ignore: bad count 'many'" "$o"
-	expect_grep "^breakpoint 2 moved to .*live_loop.c:$((L_BODY + 2)) \(no code on line $L_BODY\)" "$o"
-	expect_grep "^\[p1 on $1 stopped at breakpoint 2, step_once \(\) at" "$o"
+	expect_grep "^breakpoint 3 moved to .*live_loop.c:$((L_BODY + 2)) \(no code on line $L_BODY\)" "$o"
+	expect_grep "^\[p1 on $1 stopped at breakpoint 3, step_once \(\) at" "$o"
 	expect_grep "^No breakpoints." "$o"
 	expect_grep "^\[p1 on $1 stopped, (main|step_once) \(\) at" "$o" "interrupt"
 	[ "$(grep -c "stopped, " "$o")" -ge 4 ] || fail "$1: too few statement stops"
-	expect_grep "^Breakpoint 3 at live_loop.c:$L_CALL if i % 10 == 3\$" "$o"
+	expect_grep "^Breakpoint 4 at live_loop.c:$L_CALL if i % 10 == 3\$" "$o"
 	expect_grep "^i % 10 = 3\$" "$o" "a conditional breakpoint"
-	expect_grep "breakpoint 3: the condition 'nosuch > 0' cannot be evaluated" "$o"
-	expect_grep "^Breakpoint 3 now unconditional.\$" "$o"
+	expect_grep "breakpoint 4: the condition 'nosuch > 0' cannot be evaluated" "$o"
+	expect_grep "^Breakpoint 4 now unconditional.\$" "$o"
 	i4=$(sed -n 's/^i = //p' "$o" | sed -n 4p)
 	expect_grep "^limit = $((i4 + 2))\$" "$o" "set var"
 	expect_grep "error: 1e\+20 does not fit in limit int" "$o"
