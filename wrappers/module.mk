@@ -49,13 +49,15 @@ $(B)/include/pvt_event.h: wrappers/pvt_event.h
 
 # The event sink: the daemon's side of the task socket for the tests,
 # built for every port (records are native).  Uses the wire library
-# inside libparavt.a, and the daemon's ring reader (dmn_ring.c) for -r.
+# inside libparavt.a, and the daemon's ring reader (dmn_ring.c, with the
+# mapping of a shared file, dmn_shm.c) for -r.
 $(B)/obj/tests/wrappers/%.o: NODE_CFLAGS += -Iwrappers -Idaemon/relay
-$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(B)/obj/daemon/relay/dmn_ring.o \
+EV_SINK_DMN = $(B)/obj/daemon/relay/dmn_ring.o $(B)/obj/daemon/work/dmn_shm.o
+$(EV_SINK): $(B)/obj/tests/wrappers/ev_sink.o $(EV_SINK_DMN) \
 		$(B)/lib/libparavt.a
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< \
-		$(B)/obj/daemon/relay/dmn_ring.o $(B)/lib/libparavt.a $(MSGPACK_LIBS)
+		$(EV_SINK_DMN) $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 
 # MPI (host port, Open MPI's mpicc).
 MPICC ?= mpicc

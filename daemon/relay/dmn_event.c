@@ -25,385 +25,9 @@
 #include "pvt_event.h"
 #include "wire_ev.h"
 #include "wire_fmt.h"
+#include "dmn_event_int.h"
 
 #define DMN_EV_PUMP_MS 20         /* retry while the console's queue is full */
-#define DMN_EV_SCRATCH (8u << 20) /* largest packed batch */
-#define DMN_EV_REC_MAX (16u << 20) /* largest spill record accepted */
-#define DMN_EV_POOL 64            /* whole-batch items kept for reuse */
-#define DMN_EV_HDR 32             /* room for a batch's header fields */
-
-/* What a process has sent so far, by its daemon process number. */
-typedef struct dmn_evproc {
-	struct dmn_evproc *next; /* list of w->evq */
-	uint64_t num;            /* process number */
-	uint64_t next_seq;       /* seq expected in its next EVENTS */
-	int refused;             /* layout version unknown: events dropped */
-	char **str;              /* names by id - 1; owned */
-	uint32_t nstr;           /* names known */
-	uint32_t cap;            /* slots in str */
-	uint32_t sent_str;       /* names the current controller has */
-	uint64_t queued;         /* items of it in the queue */
-	int gone;                /* the process ended */
-	dmn_ring ring;           /* its shared-memory ring (ring.h NULL:
-	                            none, its records come as EVENTS) */
-	uint64_t drained_ns;     /* when the drain timer last drained it */
-} dmn_evproc;
-
-/* One queued frame. */
-typedef struct dmn_evitem {
-	struct dmn_evitem *next; /* next newer item in memory */
-	uint32_t type;           /* WIRE_NODE_EVENTS or WIRE_EVENTS_LOST */
-	uint32_t nf;             /* fields in raw */
-	uint64_t batch;          /* NODE_EVENTS: its batch; LOST: 0 */
-	uint64_t proc;           /* process it is about */
-	int sent;                /* written to the current controller */
-	int once;                /* LOST: written to some controller */
-	int pooled;              /* room for a whole batch: freed into
-				    the queue's pool (ev_item_free) */
-	size_t len;              /* bytes in raw */
-	unsigned char raw[];     /* packed fields */
-} dmn_evitem;
-
-struct dmn_evq {
-	dmn_work *w;             /* the daemon's work state; borrowed */
-	dmn_sess *sess;          /* the session it belongs to; borrowed */
-	size_t mem_cap;          /* bytes of items kept in memory */
-	uint64_t spill_cap;      /* largest spill file */
-	dmn_evitem *head, *tail; /* items in memory, oldest first */
-	dmn_evitem *cursor;      /* first item not sent, NULL = all sent */
-	size_t mem;              /* bytes of items in memory */
-	int sfd;                 /* spill file, -1 until needed */
-	char spath[DMN_PATH_MAX]; /* its path */
-	uint64_t srd, swr;       /* spill read and write offsets */
-	uint64_t batch;          /* last batch number handed out */
-	dmn_evproc *procs;       /* per-process state */
-	wire_buf scratch;        /* packing buffer */
-	long timer;              /* pump timer, or 0 */
-	long ring_timer;         /* drain timer while rings are mapped, or 0 */
-	unsigned ring_ms;        /* the next drain's delay (ev_ring_timer) */
-	dmn_evitem *pool;        /* freed whole-batch items, for reuse */
-	unsigned npool;          /* items in pool */
-	int dropping;            /* the spill file is full (for the log) */
-	uint64_t n_events, n_batches, n_spilled, n_dropped, n_gap, n_acked;
-};
-
-/* ---- processes ----------------------------------------------------------- */
-
-/* The state of process num, made if make != 0.  NULL when out of memory
- * or not there. */
-static dmn_evproc *ev_proc(dmn_evq *q, uint64_t num, int make)
-{
-	dmn_evproc *e;
-
-	for (e = q->procs; e != NULL; e = e->next)
-		if (e->num == num)
-			return e;
-	if (!make || (e = calloc(1, sizeof *e)) == NULL)
-		return NULL;
-	e->num = num;
-	e->next = q->procs;
-	q->procs = e;
-	return e;
-}
-
-/* Frees e if its process ended and nothing queued refers to it. */
-static void ev_proc_check(dmn_evq *q, dmn_evproc *e)
-{
-	dmn_evproc **pp;
-	uint32_t i;
-
-	if (e == NULL || !e->gone || e->queued > 0)
-		return;
-	for (pp = &q->procs; *pp != NULL; pp = &(*pp)->next)
-		if (*pp == e) {
-			*pp = e->next;
-			break;
-		}
-	for (i = 0; i < e->nstr; i++)
-		free(e->str[i]);
-	free(e->str);
-	dmn_ring_unmap(&e->ring);
-	free(e);
-}
-
-/* Appends one name to e's table.  0 or -1. */
-static int ev_proc_name(dmn_evproc *e, const char *s)
-{
-	char **nv;
-	uint32_t cap;
-
-	if (e->nstr == e->cap) {
-		cap = e->cap ? e->cap * 2 : 64;
-		if (cap > DMN_EV_STRS ||
-		    (nv = realloc(e->str, cap * sizeof *nv)) == NULL)
-			return -1;
-		e->str = nv;
-		e->cap = cap;
-	}
-	if ((e->str[e->nstr] = malloc(strlen(s) + 1)) == NULL)
-		return -1;
-	strcpy(e->str[e->nstr++], s);
-	return 0;
-}
-
-/* ---- the queue ----------------------------------------------------------- */
-
-/* msgpack write callback into a wire_buf. */
-static int ev_buf_write(void *data, const char *buf, size_t len)
-{
-	return wire_buf_append(data, buf, len) == 0 ? 0 : -1;
-}
-
-/* A new item holding the n bytes at raw.  NULL when out of memory. */
-static dmn_evitem *ev_item(uint32_t type, uint32_t nf, uint64_t batch,
-                           uint64_t proc, const void *raw, size_t n)
-{
-	dmn_evitem *it = malloc(sizeof *it + n);
-
-	if (it == NULL)
-		return NULL;
-	memset(it, 0, sizeof *it);
-	it->type = type;
-	it->nf = nf;
-	it->batch = batch;
-	it->proc = proc;
-	it->len = n;
-	memcpy(it->raw, raw, n);
-	return it;
-}
-
-/* Frees it, or keeps it in q's pool when it has room for a whole batch
- * (a stream of full batches then reuses the same memory instead of
- * faulting fresh pages in). */
-static void ev_item_free(dmn_evq *q, dmn_evitem *it)
-{
-	if (it->pooled && q->npool < DMN_EV_POOL) {
-		it->next = q->pool;
-		q->pool = it;
-		q->npool++;
-		return;
-	}
-	free(it);
-}
-
-/* Appends it to the memory list. */
-static void ev_mem_add(dmn_evq *q, dmn_evitem *it)
-{
-	if (q->tail != NULL)
-		q->tail->next = it;
-	else
-		q->head = it;
-	q->tail = it;
-	q->mem += it->len;
-	if (q->cursor == NULL)
-		q->cursor = it;
-}
-
-/* Opens the spill file in the work base.  0 or -1. */
-static int ev_spill_open(dmn_evq *q)
-{
-	if (q->sfd >= 0)
-		return 0;
-	if (q->w->base[0] == '\0' ||
-	    dmn_pathf(q->spath, sizeof q->spath, "%s/%ld-s%llu-events.spill",
-	              q->w->base, (long)getpid(),
-	              (unsigned long long)q->sess->id) != 0)
-		return -1;
-	q->sfd = open(q->spath, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
-	if (q->sfd < 0) {
-		dmn_log(DMN_WARN, "events: cannot open %s: %s", q->spath,
-		        strerror(errno));
-		return -1;
-	}
-	fcntl(q->sfd, F_SETFD, FD_CLOEXEC);
-	q->srd = q->swr = 0;
-	return 0;
-}
-
-/* Writes n bytes at offset off of the spill file.  0 or -1. */
-static int ev_pwrite(int fd, const void *p, size_t n, uint64_t off)
-{
-	const char *c = p;
-	ssize_t k;
-
-	while (n > 0) {
-		k = pwrite(fd, c, n, (off_t)off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		c += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
-/* Reads n bytes at offset off of the spill file.  0 or -1. */
-static int ev_pread(int fd, void *p, size_t n, uint64_t off)
-{
-	char *c = p;
-	ssize_t k;
-
-	while (n > 0) {
-		k = pread(fd, c, n, (off_t)off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		c += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
-/* Appends it as a spill record (it is not freed).  0, 1 if the file is
- * at its cap (LOST items always fit), -1 on an I/O error. */
-static int ev_spill_add(dmn_evq *q, const dmn_evitem *it)
-{
-	msgpack_packer pk;
-	wire_buf *b = &q->scratch;
-	size_t n;
-
-	if (ev_spill_open(q) != 0)
-		return -1;
-	wire_buf_reset(b);
-	wire_buf_append(b, "\0\0\0\0", 4);
-	msgpack_packer_init(&pk, b, ev_buf_write);
-	if (msgpack_pack_array(&pk, 5) || msgpack_pack_uint32(&pk, it->type) ||
-	    msgpack_pack_uint64(&pk, it->batch) ||
-	    msgpack_pack_uint64(&pk, it->proc) ||
-	    msgpack_pack_uint32(&pk, it->nf) ||
-	    msgpack_pack_uint32(&pk, (uint32_t)it->once) ||
-	    wire_buf_append(b, it->raw, it->len) != 0)
-		return -1;
-	n = wire_buf_used(b);
-	if (q->swr + n > q->spill_cap && it->type != WIRE_EVENTS_LOST)
-		return 1;
-	wire_buf_head(b)[0] = (char)((n - 4) >> 24);
-	wire_buf_head(b)[1] = (char)((n - 4) >> 16);
-	wire_buf_head(b)[2] = (char)((n - 4) >> 8);
-	wire_buf_head(b)[3] = (char)(n - 4);
-	if (ev_pwrite(q->sfd, wire_buf_head(b), n, q->swr) != 0) {
-		dmn_log(DMN_WARN, "events: writing %s: %s", q->spath,
-		        strerror(errno));
-		return -1;
-	}
-	q->swr += n;
-	q->n_spilled++;
-	return 0;
-}
-
-/* Reads the next spill record into a new item (not consumed: *used is
- * its size).  NULL at the end or on an error (the file is then
- * abandoned, its records counted lost in the log). */
-static dmn_evitem *ev_spill_peek(dmn_evq *q, uint64_t *used)
-{
-	unsigned char hdr[4];
-	msgpack_unpacked up;
-	msgpack_object *o;
-	dmn_evitem *it = NULL;
-	size_t len, off = 0;
-	char *rec;
-
-	if (q->srd >= q->swr || ev_pread(q->sfd, hdr, 4, q->srd) != 0)
-		return NULL;
-	len = (size_t)hdr[0] << 24 | (size_t)hdr[1] << 16 |
-	      (size_t)hdr[2] << 8 | hdr[3];
-	if (len > DMN_EV_REC_MAX || (rec = malloc(len)) == NULL)
-		goto out_bad;
-	msgpack_unpacked_init(&up);
-	if (ev_pread(q->sfd, rec, len, q->srd + 4) == 0 &&
-	    msgpack_unpack_next(&up, rec, len, &off) == MSGPACK_UNPACK_SUCCESS &&
-	    up.data.type == MSGPACK_OBJECT_ARRAY && up.data.via.array.size == 5) {
-		o = up.data.via.array.ptr;
-		it = ev_item((uint32_t)o[0].via.u64, (uint32_t)o[3].via.u64,
-		             o[1].via.u64, o[2].via.u64, rec + off, len - off);
-		if (it != NULL)
-			it->once = (int)o[4].via.u64;
-	}
-	msgpack_unpacked_destroy(&up);
-	free(rec);
-	if (it == NULL)
-		goto out_bad;
-	*used = 4 + len;
-	return it;
-out_bad:
-	dmn_log(DMN_ERROR, "events: spill file %s unreadable at %llu: %llu "
-	        "bytes of queued events lost", q->spath,
-	        (unsigned long long)q->srd,
-	        (unsigned long long)(q->swr - q->srd));
-	q->srd = q->swr;
-	return NULL;
-}
-
-/* Moves spill records into memory while they fit. */
-static void ev_refill(dmn_evq *q)
-{
-	dmn_evitem *it;
-	uint64_t used;
-
-	while (q->sfd >= 0 && q->srd < q->swr) {
-		it = ev_spill_peek(q, &used);
-		if (it == NULL)
-			break;
-		if (q->head != NULL && q->mem + it->len > q->mem_cap) {
-			ev_item_free(q, it);
-			return;
-		}
-		q->srd += used;
-		ev_mem_add(q, it);
-	}
-	if (q->sfd >= 0 && q->srd >= q->swr && q->swr > 0) {
-		q->srd = q->swr = 0;
-		if (ftruncate(q->sfd, 0) != 0)
-			dmn_log(DMN_WARN, "events: truncating %s: %s",
-			        q->spath, strerror(errno));
-	}
-}
-
-/* Queues it (owned from now on): in memory while nothing waits in the
- * spill file and it fits, else in the spill file.  0, or 1 if it was
- * dropped because the spill file is full. */
-static int ev_push(dmn_evq *q, dmn_evitem *it)
-{
-	dmn_evproc *e = ev_proc(q, it->proc, 0);
-	int rc;
-
-	if (q->srd >= q->swr &&
-	    (q->head == NULL || q->mem + it->len <= q->mem_cap)) {
-		ev_mem_add(q, it);
-		if (e != NULL)
-			e->queued++;
-		return 0;
-	}
-	rc = ev_spill_add(q, it);
-	ev_item_free(q, it);
-	if (rc == 0 && e != NULL)
-		e->queued++;
-	return rc == 0 ? 0 : 1;
-}
-
-/* Takes the oldest item off the memory list and frees it. */
-static void ev_pop(dmn_evq *q)
-{
-	dmn_evitem *it = q->head;
-	dmn_evproc *e;
-
-	q->head = it->next;
-	if (q->head == NULL)
-		q->tail = NULL;
-	if (q->cursor == it)
-		q->cursor = it->next;
-	q->mem -= it->len;
-	e = ev_proc(q, it->proc, 0);
-	if (e != NULL && e->queued > 0)
-		e->queued--;
-	ev_proc_check(q, e);
-	ev_item_free(q, it);
-}
-
 /* ---- sending ------------------------------------------------------------- */
 
 /* Queues EVENT_STRINGS with the names of e the controller lacks.  0 or an
@@ -431,7 +55,7 @@ static int ev_send(dmn_evq *q, wire_peer *out, const dmn_evitem *it)
 	int rc;
 
 	if (it->type == WIRE_NODE_EVENTS &&
-	    (rc = ev_send_strings(out, ev_proc(q, it->proc, 0))) != 0)
+	    (rc = ev_send_strings(out, dmn_ev_proc(q, it->proc, 0))) != 0)
 		return rc;
 	if ((rc = wire_enc_begin(&e, &out->out, it->type, wire_peer_seq(out),
 	                         it->nf)) == 0) {
@@ -476,7 +100,7 @@ static void ev_pump(dmn_evq *q)
 		return;
 	for (;;) {
 		if (q->cursor == NULL)
-			ev_refill(q);
+			dmn_ev_refill(q);
 		if ((it = q->cursor) == NULL)
 			break;
 		if (it->type == WIRE_EVENTS_LOST && it->once) {
@@ -603,15 +227,15 @@ static void ev_lost(dmn_evq *q, uint64_t proc, uint64_t count,
 	dmn_log(DMN_WARN, "events: proc %llu: %llu event(s) lost: %s",
 	        (unsigned long long)proc, (unsigned long long)count, reason);
 	wire_buf_reset(&q->scratch);
-	msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
+	msgpack_packer_init(&pk, &q->scratch, dmn_ev_buf_write);
 	msgpack_pack_uint64(&pk, proc);
 	msgpack_pack_uint64(&pk, count);
 	msgpack_pack_str(&pk, strlen(reason));
 	msgpack_pack_str_body(&pk, reason, strlen(reason));
-	it = ev_item(WIRE_EVENTS_LOST, 3, 0, proc,
+	it = dmn_ev_item(WIRE_EVENTS_LOST, 3, 0, proc,
 	             wire_buf_head(&q->scratch), wire_buf_used(&q->scratch));
 	if (it != NULL)
-		ev_push(q, it);
+		dmn_ev_push(q, it);
 }
 
 /* Queues n records from recs (native, maybe unaligned; the first is
@@ -628,7 +252,7 @@ static void ev_batches(dmn_evq *q, dmn_proc *p, const char *recs,
 		it = ev_batch_item(q, p, recs + i * PVT_EVENT_SIZE, first + i,
 		                   chunk);
 		q->n_batches++;
-		if (it == NULL || ev_push(q, it) != 0) {
+		if (it == NULL || dmn_ev_push(q, it) != 0) {
 			if (!q->dropping)
 				dmn_log(DMN_WARN, "events: spill file full "
 				        "(%llu bytes): dropping events",
@@ -655,7 +279,7 @@ static int ev_strings(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 
 	if (wire_unpack(m, err, errlen, &proc, &first, &arr) != 0)
 		return WIRE_EMALFORMED;
-	if ((e = ev_proc(q, p->num, 1)) == NULL) {
+	if ((e = dmn_ev_proc(q, p->num, 1)) == NULL) {
 		snprintf(err, errlen, "EVENT_STRINGS: out of memory");
 		return WIRE_ENOMEM;
 	}
@@ -671,7 +295,7 @@ static int ev_strings(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 			continue; /* sent again (crash path): known */
 		if (wire_strv_get(arr, i, name, sizeof name) != 0)
 			snprintf(name, sizeof name, "?");
-		if (ev_proc_name(e, name) != 0) {
+		if (dmn_ev_proc_name(e, name) != 0) {
 			snprintf(err, errlen, "EVENT_STRINGS: more than %d "
 			         "names", DMN_EV_STRS);
 			return WIRE_ETOOBIG;
@@ -735,7 +359,7 @@ static int ev_events(dmn_evq *q, dmn_proc *p, const wire_msg *m, char *err,
 
 	if (wire_unpack(m, err, errlen, &proc, &first, &count, &d, &n) != 0)
 		return WIRE_EMALFORMED;
-	if ((e = ev_proc(q, p->num, 1)) == NULL) {
+	if ((e = dmn_ev_proc(q, p->num, 1)) == NULL) {
 		snprintf(err, errlen, "EVENTS: out of memory");
 		return WIRE_ENOMEM;
 	}
@@ -772,14 +396,14 @@ static void ev_waited(dmn_evq *q, uint64_t proc, uint64_t waits, uint64_t us)
 	        "for room in its ring", (unsigned long long)proc,
 	        (unsigned long long)waits, (unsigned long long)us);
 	wire_buf_reset(&q->scratch);
-	msgpack_packer_init(&pk, &q->scratch, ev_buf_write);
+	msgpack_packer_init(&pk, &q->scratch, dmn_ev_buf_write);
 	msgpack_pack_uint64(&pk, proc);
 	msgpack_pack_uint64(&pk, waits);
 	msgpack_pack_uint64(&pk, us);
-	it = ev_item(WIRE_EVENTS_WAITED, 3, 0, proc,
+	it = dmn_ev_item(WIRE_EVENTS_WAITED, 3, 0, proc,
 	             wire_buf_head(&q->scratch), wire_buf_used(&q->scratch));
 	if (it != NULL)
-		ev_push(q, it);
+		dmn_ev_push(q, it);
 }
 
 /* dmn_ring_names callback: appends a name to the process's table (a
@@ -789,9 +413,9 @@ static int ev_ring_name(void *arg, uint32_t id, const char *s)
 	dmn_evproc *e = arg;
 
 	while (e->nstr + 1 < id)
-		if (ev_proc_name(e, "?") != 0)
+		if (dmn_ev_proc_name(e, "?") != 0)
 			return -1;
-	return id == e->nstr + 1 ? ev_proc_name(e, s) : 0;
+	return id == e->nstr + 1 ? dmn_ev_proc_name(e, s) : 0;
 }
 
 /* Moves what process p wrote into its ring since the last time into the
@@ -946,7 +570,7 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	if (wire_unpack(m, err, errlen, &proc, path, sizeof path, &recs,
 	                &names) != 0)
 		return WIRE_EMALFORMED;
-	if ((e = ev_proc(q, p->num, 1)) == NULL) {
+	if ((e = dmn_ev_proc(q, p->num, 1)) == NULL) {
 		snprintf(err, errlen, "EVENT_RING: out of memory");
 		return WIRE_ENOMEM;
 	}
@@ -979,7 +603,7 @@ void dmn_ev_drain(dmn_work *w, dmn_proc *p)
 	dmn_evproc *e;
 
 	(void)w;
-	if (q == NULL || (e = ev_proc(q, p->num, 0)) == NULL ||
+	if (q == NULL || (e = dmn_ev_proc(q, p->num, 0)) == NULL ||
 	    e->ring.h == NULL)
 		return;
 	ev_ring_drain(q, p, e);
@@ -1038,7 +662,7 @@ void dmn_ev_ack(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	       (q->head->type == WIRE_EVENTS_LOST || q->head->batch <= batch)) {
 		if (q->head->type == WIRE_NODE_EVENTS)
 			q->n_acked++;
-		ev_pop(q);
+		dmn_ev_pop(q);
 	}
 	if (q->dropping && q->srd >= q->swr) {
 		dmn_log(DMN_INFO, "events: spill file drained");
@@ -1099,13 +723,13 @@ void dmn_ev_proc_gone(dmn_work *w, dmn_proc *p)
 	dmn_evproc *e;
 
 	(void)w;
-	if (q == NULL || (e = ev_proc(q, p->num, 0)) == NULL)
+	if (q == NULL || (e = dmn_ev_proc(q, p->num, 0)) == NULL)
 		return;
 	if (e->ring.h != NULL)
 		ev_ring_drain(q, p, e); /* all it wrote, also if killed */
 	dmn_ring_unmap(&e->ring);
 	e->gone = 1;
-	ev_proc_check(q, e);
+	dmn_ev_proc_check(q, e);
 	ev_pump(q);
 }
 
@@ -1139,11 +763,11 @@ void dmn_ev_free(dmn_sess *s)
 	dmn_timer_del(q->w->srv->loop, q->timer);
 	dmn_timer_del(q->w->srv->loop, q->ring_timer);
 	while (q->head != NULL)
-		ev_pop(q);
+		dmn_ev_pop(q);
 	while ((e = q->procs) != NULL) {
 		e->gone = 1;
 		e->queued = 0;
-		ev_proc_check(q, e);
+		dmn_ev_proc_check(q, e);
 	}
 	if (q->sfd >= 0) {
 		close(q->sfd);

@@ -10,17 +10,7 @@
 #include <unistd.h>
 
 #include "dmn_ring.h"
-
-/* Whether path is "DIR/ring-NAME" with no other slash. */
-static int ring_path_ok(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return strncmp(path, dir, n) == 0 && path[n] == '/' &&
-	       strncmp(path + n + 1, "ring-", 5) == 0 &&
-	       strchr(path + n + 1, '/') == NULL &&
-	       strstr(path + n + 1, "..") == NULL;
-}
+#include "dmn_work.h"
 
 /* Checks the header of a fresh mapping against what the task said.  0 or
  * -1 with err. */
@@ -50,38 +40,19 @@ int dmn_ring_map(dmn_ring *r, const char *path, const char *dir,
                  uint64_t records, uint64_t names, char *err, size_t errlen)
 {
 	uint64_t want = PVT_RING_BYTES(records, names);
-	struct stat st;
 	void *m;
-	int fd;
 
 	memset(r, 0, sizeof *r);
-	if (!ring_path_ok(path, dir) || records > PVT_RING_MAX ||
-	    names > (64u << 20)) {
-		snprintf(err, errlen, "event ring %s refused: not a ring of "
-		         "this session", path);
+	if (records > PVT_RING_MAX || names > (64u << 20)) {
+		snprintf(err, errlen, "event ring %s refused: %llu records, "
+		         "%llu name bytes", path, (unsigned long long)records,
+		         (unsigned long long)names);
 		return -1;
 	}
-	fd = open(path, O_RDWR | O_NOFOLLOW);
-	if (fd < 0) {
-		snprintf(err, errlen, "event ring %s: %s", path,
-		         strerror(errno));
+	m = dmn_shm_file(path, dir, strlen(dir), "ring-", (size_t)want,
+	                 "event ring", err, errlen);
+	if (m == NULL)
 		return -1;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || (uint64_t)st.st_size != want) {
-		snprintf(err, errlen, "event ring %s refused: not a regular "
-		         "file of ours of %llu bytes", path,
-		         (unsigned long long)want);
-		(void)close(fd);
-		return -1;
-	}
-	m = mmap(NULL, (size_t)want, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	(void)close(fd);
-	if (m == MAP_FAILED) {
-		snprintf(err, errlen, "event ring %s: %s", path,
-		         strerror(errno));
-		return -1;
-	}
 	r->h = m;
 	r->len = (size_t)want;
 	if (ring_check(r->h, records, names, err, errlen) != 0) {

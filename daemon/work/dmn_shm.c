@@ -11,34 +11,48 @@
 
 #include "dmn_work.h"
 
-
 /* Whether path is "DIR/PREFIX..." with no other slash and no "..", DIR
- * being the directory of sock. */
-static int shm_path_in(const char *path, const char *sock,
+ * being the first n bytes of dir. */
+static int shm_path_in(const char *path, const char *dir, size_t n,
                        const char *prefix)
 {
-	const char *slash = strrchr(sock, '/');
-	size_t n;
-
-	if (slash == NULL || slash == sock)
-		return 0;
-	n = (size_t)(slash - sock);
-	return strncmp(path, sock, n) == 0 && path[n] == '/' &&
+	return n > 0 && strncmp(path, dir, n) == 0 && path[n] == '/' &&
 	       strncmp(path + n + 1, prefix, strlen(prefix)) == 0 &&
 	       strchr(path + n + 1, '/') == NULL &&
 	       strstr(path + n + 1, "..") == NULL;
+}
+
+/* The length of the directory part of sock (0 if none). */
+static size_t shm_dir_len(const char *sock)
+{
+	const char *slash = strrchr(sock, '/');
+
+	return slash == NULL ? 0 : (size_t)(slash - sock);
 }
 
 /* See dmn_work.h. */
 void *dmn_shm_map(const dmn_proc *p, const char *path, const char *prefix,
                   size_t len, const char *what, char *err, size_t errlen)
 {
+	const char *s = p->sess->sock, *ss = p->sess->ssock;
+
+	if (shm_path_in(path, s, shm_dir_len(s), prefix))
+		return dmn_shm_file(path, s, shm_dir_len(s), prefix, len, what,
+		                    err, errlen);
+	return dmn_shm_file(path, ss, shm_dir_len(ss), prefix, len, what, err,
+	                    errlen);
+}
+
+/* See dmn_work.h. */
+void *dmn_shm_file(const char *path, const char *dir, size_t dirlen,
+                   const char *prefix, size_t len, const char *what,
+                   char *err, size_t errlen)
+{
 	struct stat st;
 	void *m;
 	int fd;
 
-	if (!shm_path_in(path, p->sess->sock, prefix) &&
-	    !shm_path_in(path, p->sess->ssock, prefix)) {
+	if (!shm_path_in(path, dir, dirlen, prefix)) {
 		snprintf(err, errlen, "%s %s refused: not in this session's "
 		         "directory", what, path);
 		return NULL;

@@ -478,5 +478,9 @@ void dmn_ctl_sess_free(dmn_sess *s);
  * mapping, or NULL with a sentence in err. */
 void *dmn_shm_map(const dmn_proc *p, const char *path, const char *prefix,
                   size_t len, const char *what, char *err, size_t errlen);
+/* The same in the directory made of the first dirlen bytes of dir. */
+void *dmn_shm_file(const char *path, const char *dir, size_t dirlen,
+                   const char *prefix, size_t len, const char *what,
+                   char *err, size_t errlen);
 
 #endif
