@@ -97,8 +97,10 @@ static int td_probe_byte(const char *a)
 	return 1;
 }
 
-/* One probe per page touched by [addr, addr + len). */
-int td_readable(const void *addr, size_t len)
+/* Calls probe on the first byte of every page touched by [addr,
+ * addr + len).  1 if every call said 1. */
+static int td_probe_pages(const void *addr, size_t len,
+                          int (*probe)(char *a))
 {
 	uintptr_t a = (uintptr_t)addr, end, next;
 
@@ -108,7 +110,7 @@ int td_readable(const void *addr, size_t len)
 		return 0;
 	end = a + (len - 1);
 	for (;;) {
-		if (!td_probe_byte((const char *)a))
+		if (!probe((char *)a))
 			return 0;
 		next = (a / td_page + 1) * td_page;
 		if (next == 0 || next > end)
@@ -116,6 +118,18 @@ int td_readable(const void *addr, size_t len)
 		a = next;
 	}
 	return 1;
+}
+
+/* td_probe_byte for td_probe_pages. */
+static int td_probe_rbyte(char *a)
+{
+	return td_probe_byte(a);
+}
+
+/* One probe per page touched by [addr, addr + len). */
+int td_readable(const void *addr, size_t len)
+{
+	return td_probe_pages(addr, len, td_probe_rbyte);
 }
 
 /* 1 if the byte at a can be written: the kernel reads it into the pipe
@@ -145,20 +159,5 @@ static int td_probe_wbyte(char *a)
 /* One write probe per page touched by [addr, addr + len). */
 int td_writable(void *addr, size_t len)
 {
-	uintptr_t a = (uintptr_t)addr, end, next;
-
-	if (len == 0)
-		return 1;
-	if (addr == NULL || a + (len - 1) < a || td_probe_open() < 0)
-		return 0;
-	end = a + (len - 1);
-	for (;;) {
-		if (!td_probe_wbyte((char *)a))
-			return 0;
-		next = (a / td_page + 1) * td_page;
-		if (next == 0 || next > end)
-			break;
-		a = next;
-	}
-	return 1;
+	return td_probe_pages(addr, len, td_probe_wbyte);
 }

@@ -206,6 +206,24 @@ static int td_serve_final(msgpack_packer *pk, const td_table *t,
 	return msgpack_pack_uint64(pk, v) ? TD_EWRITE : 0;
 }
 
+/* Follows req's steps from its variable into *pos (pos->bad when memory
+ * on the way is unreadable).  0, or TD_EARG, TD_ETYPE, TD_ERANGE. */
+static int td_serve_find(const td_table *t, const td_request *req,
+                         td_pos *pos)
+{
+	if (t == NULL || req == NULL || req->nsteps > TD_MAX_STEPS)
+		return TD_EARG;
+	td_probe_begin();
+	memset(pos, 0, sizeof *pos);
+	pos->type = req->type;
+	pos->addr = req->addr;
+	if (td_type_get(t, pos->type) == NULL)
+		return TD_ETYPE;
+	if (pos->addr > (uint64_t)UINTPTR_MAX)
+		pos->bad = 1;
+	return td_serve_walk(t, req, pos);
+}
+
 int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
              const td_limits *lim)
 {
@@ -213,22 +231,13 @@ int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
 	td_pos pos;
 	int rc;
 
-	if (pk == NULL || t == NULL || req == NULL ||
-	    req->nsteps > TD_MAX_STEPS)
+	if (pk == NULL)
 		return TD_EARG;
 	if (lim == NULL) {
 		td_limits_default(&def);
 		lim = &def;
 	}
-	td_probe_begin();
-	memset(&pos, 0, sizeof pos);
-	pos.type = req->type;
-	pos.addr = req->addr;
-	if (td_type_get(t, pos.type) == NULL)
-		return TD_ETYPE;
-	if (pos.addr > (uint64_t)UINTPTR_MAX)
-		pos.bad = 1;
-	rc = td_serve_walk(t, req, &pos);
+	rc = td_serve_find(t, req, &pos);
 	if (rc)
 		return rc;
 	if (pos.bad)
@@ -360,17 +369,7 @@ int td_locate(const td_table *t, const td_request *req, uint32_t *type,
 	td_pos pos;
 	int rc;
 
-	if (t == NULL || req == NULL || req->nsteps > TD_MAX_STEPS)
-		return TD_EARG;
-	td_probe_begin();
-	memset(&pos, 0, sizeof pos);
-	pos.type = req->type;
-	pos.addr = req->addr;
-	if (td_type_get(t, pos.type) == NULL)
-		return TD_ETYPE;
-	if (pos.addr > (uint64_t)UINTPTR_MAX)
-		return TD_EUNREADABLE;
-	rc = td_serve_walk(t, req, &pos);
+	rc = td_serve_find(t, req, &pos);
 	if (rc)
 		return rc;
 	if (pos.bad)

@@ -124,8 +124,9 @@ build/tests/unit/test_ana_sim: tests/unit/test_ana_sim.c $(ANA_LIB)
 # print's C expressions (console/session/con_expr.c), alone.
 TEST_BINS += build/tests/unit/test_con_expr
 
-build/tests/unit/test_con_expr: tests/unit/test_con_expr.c \
+build/tests/unit/test_con_expr: tests/unit/test_con_expr.c console/session/con_expr_fmt.c \
 		console/session/con_expr.c console/session/con_expr.h
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -o $@ $< console/session/con_expr.c \
+		console/session/con_expr_fmt.c \
 		$(UNIT_LIBS) -lm
