@@ -246,6 +246,7 @@ static int con_batch_setup(const con_batch_opts *o)
 	for (i = 0; i < o->nbreaks; i++)
 		if (con_batch_break(o->breaks[i]) < 0)
 			return -1;
+	con_dbg_set_probes(0); /* no live debugging here: no line probes */
 	return con_cmd_exec("build", NULL) < 0 ? -1 : 0;
 }
 

@@ -421,6 +421,12 @@ void con_dbg_tfile_procs(int ended);
 
 /* ---- live breakpoints (con_dbg_live.c) ---- */
 
+/* Whether the next builds carry line probes (on by default): without
+ * them a breakpoint must be set before the build and nothing can be
+ * stepped, but a tight loop runs as fast as without paravt's lines
+ * (paravt trace builds without them). */
+void con_dbg_set_probes(int on);
+
 /* Lands b, set after the build, on a line probe of that build: the first
  * statement at or after its line (a sentence for the user in note when
  * it moved), or its function's first statement.  0, or WIRE_ESTATE (no

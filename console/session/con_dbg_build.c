@@ -373,6 +373,7 @@ int con_dbg_instrument(char **notes, char *err, size_t errlen)
 	o.nbps = nspecs;
 	o.next_bp_id = con_dbg.bps.next_id;
 	o.build_id = build_id;
+	o.no_probes = con_dbg.no_probes;
 	rc = con_inst_run(&o, &res, err, errlen);
 	free((void *)o.bps);
 	con_strv_free(parse, nparse);

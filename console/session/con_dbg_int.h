@@ -57,6 +57,8 @@ typedef struct con_dbg_state {
 	uint32_t build_no;          /* last instrumentation, 0 if none */
 	con_inst_result inst;       /* its files and landings */
 	int have_inst;              /* inst is filled */
+	int no_probes;              /* builds without line probes
+				       (con_dbg_set_probes) */
 	char program[WIRE_TEXT_MAX]; /* program name sent with BUILD */
 	int mode;                   /* enum con_dbg_mode of the load */
 	char **programs;            /* programs of the last build; owned */

@@ -30,6 +30,12 @@ int con_dbg_live_land(bp *b, char *note, size_t notelen, char *err,
 		snprintf(err, errlen, "no build yet: `build` first");
 		return WIRE_ESTATE;
 	}
+	if (r->nsites == 0 && r->nfiles > 0) {
+		snprintf(err, errlen, "the build has no line probes (paravt "
+			 "trace builds without them): set the breakpoint "
+			 "before the build");
+		return WIRE_ESTATE;
+	}
 	i = b->func != NULL ? con_inst_site_func(r, b->func)
 			    : con_inst_site_at(r, b->file, b->line);
 	if (i < 0) {
@@ -137,6 +143,12 @@ int con_dbg_interrupt(int *nodes, char *err, size_t errlen)
 }
 
 static int con_live_stop_all = 1; /* set stop-mode all (the default) */
+
+/* See con_dbg.h. */
+void con_dbg_set_probes(int on)
+{
+	con_dbg.no_probes = !on;
+}
 
 /* See con_dbg.h. */
 void con_dbg_set_stop_all(int all)
