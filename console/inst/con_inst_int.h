@@ -204,6 +204,16 @@ void ci_bp_free(con_inst_bp *bp);
 int ci_res_unit(con_inst_result *res, const char *file);
 int ci_res_func(con_inst_result *res, const char *name);
 
+/* Offset just past statement s (its ';' included), or 0 when it cannot
+ * be told (con_inst_scope.c). */
+size_t ci_stmt_end(ci_fn *f, CXCursor s);
+
+/* A plain innermost loop (no call, no loop, no label, return, goto or
+ * static inside) gets a copy without probes that runs while nothing is
+ * armed: `if (!*pvt__armp) { COPY } else LOOP` (con_inst_loop.c).  0, or
+ * -1 with the unit's error set. */
+int ci_loop_version(ci_fn *f, CXCursor s);
+
 /* Puts the line probe of statement line at off (after the line
  * template): `if (*pvt__armp && para_vt_line(...)) { vars;
  * para_vt_break(..., PVT_BP_LIVE, ...); }`, and records the site

@@ -375,9 +375,8 @@ static int ci_compound(ci_fn *f, CXCursor c, int is_body)
 	return rc;
 }
 
-/* Offset just past statement s (its ';' included), or 0 when it cannot
- * be told (a statement the source does not show as such). */
-static size_t ci_stmt_end(ci_fn *f, CXCursor s)
+/* See con_inst_int.h. */
+size_t ci_stmt_end(ci_fn *f, CXCursor s)
 {
 	enum CXCursorKind k = clang_getCursorKind(s);
 	ci_kids kids = {NULL, 0, 0, 0};
@@ -451,6 +450,10 @@ static int ci_stmt(ci_fn *f, CXCursor s)
 		return ci_compound(f, s, 0);
 	if (!clang_isStatement(kind) || kind == CXCursor_DeclStmt)
 		return 0;
+	if ((kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt ||
+	     kind == CXCursor_DoStmt) && !f->u->o->no_probes &&
+	    ci_loop_version(f, s) < 0)
+		return -1;
 	clang_visitChildren(s, ci_kid, &k);
 	if (k.failed)
 		rc = -1;

@@ -24,7 +24,7 @@ PARAVT=${PARAVT_OVERRIDE:-$PARAVT}
 cp "$TOP/tests/programs/live_loop.c" "$T/"
 cd "$T" || fail "cd $T"
 line() { grep -n "LIVE:$1" live_loop.c | cut -d: -f1; }
-L_CALL=$(line call) L_BODY=$(line body)
+L_CALL=$(line call) L_BODY=$(line body) L_PLAIN=$(line plain)
 [ -n "$L_CALL" ] && [ -n "$L_BODY" ] || fail "LIVE markers"
 
 # session NODE PORT SECS: the whole session on one node, its output in
@@ -93,6 +93,9 @@ set var limit = i + 2
 set var limit = 1e20
 set var limit == 3
 set var nosuch = 1
+tbreak live_loop.c:$((L_PLAIN + 1))
+continue --timeout 60
+print doubled
 delete
 continue --timeout 120
 EOF
@@ -154,6 +157,8 @@ check() {
 	expect_grep "error: 1e\+20 does not fit in limit int" "$o"
 	expect_grep "error: usage: set var VARIABLE = EXPR" "$o"
 	expect_grep "error: no variable 'nosuch' in scope" "$o"
+	expect_grep "^\[p1 on $1 stopped at temporary breakpoint [0-9]+, step_once \(\) at .*live_loop.c:$((L_PLAIN + 1))\]" "$o" "a breakpoint in a loop that calls nothing"
+	expect_grep "^doubled = 0\$" "$o"
 	expect_grep "^\[p1\] done after $((i4 + 2)) rounds" "$o" "set var changes the program's run"
 	expect_grep "^\[p1 exited with status 0\]" "$o"
 	expect_no_grep "running without paravt" "$o"

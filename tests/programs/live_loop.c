@@ -2,8 +2,9 @@
  * live_loop.c — test program of live debugging (95-live-break): counts
  * ROUNDS rounds (argv[1], default 100), each a call of step_once and a
  * short sleep, so that a breakpoint can be set while it runs; a round
- * whose `limit` was changed by `set var` prints so.  Lines named in the
- * test are marked LIVE:NAME.
+ * whose `limit` was changed by `set var` prints so.  step_once ends with a
+ * loop that calls nothing (the instrumenter gives it a copy without
+ * probes).  Lines named in the test are marked LIVE:NAME.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -18,6 +19,8 @@ static int step_once(int k)
 	int doubled = 2 * k;          /* LIVE:body */
 
 	total += doubled / 2;
+	for (doubled = 0; doubled < 3; doubled++) /* LIVE:plain */
+		total += 0;
 	return total;
 }
 

@@ -348,6 +348,29 @@ static void test_feature_macros(void **state)
 	con_inst_result_free(&r);
 }
 
+/* A loop that calls nothing gets a copy without probes for the
+ * disarmed case, with #line directives that keep its lines; a loop that
+ * calls a function, or holds a loop, does not (its inner loop does). */
+static void test_loop_copy(void **state)
+{
+	con_inst_result r;
+	const char *d;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(run1(DIR "loops.c", NULL, 0, &r, err, sizeof err), 0);
+	d = source_of(&r)->data;
+	/* plain(): its one loop is copied, as written, before the probed one */
+	assert_non_null(strstr(d, "if (!*pvt__armp) {\n#line 6 \""));
+	assert_non_null(strstr(d, "\"\nfor (i = 0; i < n; i++)\n\t\ts += i;\n} "
+			       "else\n#line 6 \""));
+	/* calls(): none; nested(): the inner loop only */
+	assert_null(strstr(d, "#line 16 \""));
+	assert_null(strstr(d, "#line 25 \""));
+	assert_non_null(strstr(d, "if (!*pvt__armp) {\n#line 26 \""));
+	con_inst_result_free(&r);
+}
+
 /* Writes a result's files into dir.  0 or -1. */
 static int write_files(const con_inst_result *r, const char *dir)
 {
@@ -407,6 +430,7 @@ int main(void)
 	    cmocka_unit_test(test_headers),   cmocka_unit_test(test_rel_cflag),
 	    cmocka_unit_test(test_labels),    cmocka_unit_test(test_lines),
 	    cmocka_unit_test(test_feature_macros),
+	    cmocka_unit_test(test_loop_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
