@@ -212,9 +212,10 @@ static const con_cmd con_cmds[] = {
 	 "Evaluates EXPR where the current process stopped and prints it:\n"
 	 "\"x = 5\".  EXPR is a value (x, s.f, p->f, a[3], *p, a[2]@10,\n"
 	 "p->next->v: structs and arrays shown whole) or a C expression over\n"
-	 "them: + - * / % << >> & | ^ ~ ! && || == != < > <= >= ?:, indexes\n"
-	 "computed (a[i + 1]), casts to arithmetic types, sizeof (the node's\n"
-	 "sizes); integers in 64 bits, as the same on every architecture.\n"
+	 "them: + - * / % << >> & | ^ ~ ! && || == != < > <= >= ?:, &x,\n"
+	 "indexes computed (a[i + 1]), casts to arithmetic types, sizeof\n"
+	 "(the node's sizes); integers in 64 bits, the same on every\n"
+	 "architecture.\n"
 	 "/FMT: /d /u /x /o /t /c /f (also p/x EXPR).  With -all, asks every\n"
 	 "stopped process and groups equal answers: \"x = 5  [p1 p3]\".\n"
 	 "p is short for print.",

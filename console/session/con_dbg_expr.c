@@ -142,18 +142,61 @@ static int con_eval_size(void *ctx, const char *name, int is_type,
 	return 0;
 }
 
+/* con_expr_addr_fn: the address of path from the variable's and the
+ * table's offsets, as long as no step reads memory (through a pointer). */
+static int con_eval_addr(void *ctx, const char *path, uint64_t *out,
+			 char *err, size_t errlen)
+{
+	con_eval_ctx *e = ctx;
+	const td_type *ty;
+	td_path_result res;
+	uint64_t a;
+	uint32_t type, k;
+
+	if (con_dbg_resolve(e->p, e->t, path, &res, err, errlen) < 0)
+		return -1;
+	a = res.req.addr;
+	type = res.req.type;
+	for (k = 0; k < res.req.nsteps; k++) {
+		const td_step *s = &res.req.steps[k];
+
+		ty = td_type_strip(e->t, type);
+		if (ty == NULL)
+			goto bad;
+		if (s->op == TD_STEP_MEMBER && s->arg < ty->nmembers &&
+		    !ty->members[s->arg].bit_width) {
+			a += ty->members[s->arg].offset;
+			type = ty->members[s->arg].type;
+		} else if (s->op == TD_STEP_INDEX && ty->kind == TD_ARRAY &&
+			   ty->base < e->t->ntypes) {
+			a += s->arg * e->t->types[ty->base].size;
+			type = ty->base;
+		} else {
+			goto bad;
+		}
+	}
+	*out = a;
+	return 0;
+bad:
+	snprintf(err, errlen, "&%s: only a variable, its members and its "
+		 "array elements have an address here (not through a pointer "
+		 "or of a bit-field)", path);
+	return -1;
+}
+
 /* See con_dbg.h. */
 int con_dbg_eval(con_proc *p, const char *expr, con_xval *out, char *err,
 		 size_t errlen)
 {
+	con_expr_env env = {con_eval_fetch, con_eval_size, con_eval_addr, NULL};
 	con_eval_ctx e;
 
 	e.p = p;
 	e.t = con_dbg_table(p, err, errlen);
 	if (e.t == NULL)
 		return WIRE_ESTATE;
-	if (con_expr_eval(expr, con_eval_fetch, con_eval_size, &e, out, err,
-			  errlen) != 0)
+	env.ctx = &e;
+	if (con_expr_eval(expr, &env, out, err, errlen) != 0)
 		return WIRE_EARG;
 	return 0;
 }

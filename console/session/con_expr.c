@@ -31,9 +31,7 @@ typedef struct cx_op {
 typedef struct cx {
 	const char *s;          /* the expression */
 	size_t pos;             /* next character */
-	con_expr_fetch_fn *fetch;
-	con_expr_size_fn *size;
-	void *ctx;
+	const con_expr_env *env; /* the caller's answers */
 	char *err;
 	size_t errlen;
 	int failed;
@@ -111,7 +109,7 @@ static int cx_value(cx *c, cx_op *o)
 	if (!o->is_path)
 		return 0;
 	memset(&o->v, 0, sizeof o->v);
-	if (c->fetch(c->ctx, o->path, &o->v, e, sizeof e) != 0)
+	if (c->env->fetch(c->env->ctx, o->path, &o->v, e, sizeof e) != 0)
 		return cx_fail(c, "%s", e);
 	o->is_path = 0;
 	return 0;
@@ -338,7 +336,7 @@ static int cx_cast(cx *c, const char *type, cx_op *o)
 		o->v.kind = CON_X_FLT;
 		return 0;
 	}
-	if (c->size(c->ctx, type, 1, &size, e, sizeof e) != 0)
+	if (c->env->size(c->env->ctx, type, 1, &size, e, sizeof e) != 0)
 		size = strstr(type, "char") ? 1 : strstr(type, "short") ? 2 :
 		       strstr(type, "long") ? 8 : 4;
 	if (strcmp(type, "_Bool") == 0) {
@@ -464,7 +462,7 @@ static int cx_sizeof(cx *c, cx_op *o)
 
 	if (cx_take(c, "(", NULL) && cx_type_name(c, type, sizeof type) &&
 	    cx_take(c, ")", NULL)) {
-		if (c->size(c->ctx, type, 1, &n, e, sizeof e) != 0)
+		if (c->env->size(c->env->ctx, type, 1, &n, e, sizeof e) != 0)
 			return cx_fail(c, "%s", e);
 	} else {
 		c->pos = save;
@@ -473,7 +471,7 @@ static int cx_sizeof(cx *c, cx_op *o)
 		if (!v.is_path)
 			return cx_fail(c, "sizeof of a value is not supported: "
 				       "name a variable or a type");
-		if (c->size(c->ctx, v.path, 0, &n, e, sizeof e) != 0)
+		if (c->env->size(c->env->ctx, v.path, 0, &n, e, sizeof e) != 0)
 			return cx_fail(c, "%s", e);
 	}
 	cx_set_int(o, (int64_t)n);
@@ -519,9 +517,21 @@ static int cx_unary(cx *c, cx_op *o)
 			return cx_fail(c, "'*' needs a pointer variable");
 		return cx_path_wrap(c, o, "*(", ")");
 	}
-	if (cx_take(c, "&", "&="))
-		return cx_fail(c, "'&' (an address) is not supported in "
-			       "expressions yet");
+	if (cx_take(c, "&", "&=")) {
+		char e[300];
+
+		if (cx_unary(c, o) != 0)
+			return -1;
+		if (!o->is_path)
+			return cx_fail(c, "'&' needs a variable, a member or an "
+				       "element");
+		if (c->env->addr(c->env->ctx, o->path, &o->v.u, e,
+				 sizeof e) != 0)
+			return cx_fail(c, "%s", e);
+		o->is_path = 0;
+		o->v.kind = CON_X_PTR;
+		return 0;
+	}
 	save = c->pos;
 	if (cx_take(c, "(", NULL) && cx_type_name(c, type, sizeof type) &&
 	    cx_take(c, ")", NULL))
@@ -701,11 +711,10 @@ static int cx_expr(cx *c, cx_op *o)
 }
 
 /* See con_expr.h. */
-int con_expr_eval(const char *expr, con_expr_fetch_fn *fetch,
-		  con_expr_size_fn *size, void *ctx, con_xval *out, char *err,
-		  size_t errlen)
+int con_expr_eval(const char *expr, const con_expr_env *env, con_xval *out,
+		  char *err, size_t errlen)
 {
-	cx c = {expr, 0, fetch, size, ctx, err, errlen, 0};
+	cx c = {expr, 0, env, err, errlen, 0};
 	cx_op o;
 
 	memset(out, 0, sizeof *out);

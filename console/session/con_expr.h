@@ -44,12 +44,24 @@ typedef int con_expr_fetch_fn(void *ctx, const char *path, con_xval *out,
 typedef int con_expr_size_fn(void *ctx, const char *name, int is_type,
 			     uint64_t *out, char *err, size_t errlen);
 
+/* &: the address of the object of value path path.  0 with *out, or -1
+ * with err. */
+typedef int con_expr_addr_fn(void *ctx, const char *path, uint64_t *out,
+			     char *err, size_t errlen);
+
+/* What an evaluation asks its caller. */
+typedef struct con_expr_env {
+	con_expr_fetch_fn *fetch;
+	con_expr_size_fn *size;
+	con_expr_addr_fn *addr;
+	void *ctx;
+} con_expr_env;
+
 /* Evaluates expr.  0 with *out (free with con_xval_free), or -1 with
  * err ("division by zero in 'a / b'", "'s' is a struct: not a
  * number"). */
-int con_expr_eval(const char *expr, con_expr_fetch_fn *fetch,
-		  con_expr_size_fn *size, void *ctx, con_xval *out, char *err,
-		  size_t errlen);
+int con_expr_eval(const char *expr, const con_expr_env *env, con_xval *out,
+		  char *err, size_t errlen);
 
 /* True if expr is a value path and nothing else (print shows it as it
  * always did: structs, arrays, strings). */

@@ -80,16 +80,35 @@ static int ut_size(void *ctx, const char *name, int is_type, uint64_t *out,
 	return 0;
 }
 
+/* &: i at 0x2000, a at 0x3000 (ints of 4 bytes); others have none. */
+static int ut_addr(void *ctx, const char *path, uint64_t *out, char *err,
+		   size_t errlen)
+{
+	int k;
+
+	(void)ctx;
+	if (strcmp(path, "i") == 0)
+		*out = 0x2000;
+	else if (sscanf(path, "a[%d]", &k) == 1)
+		*out = 0x3000 + 4 * (uint64_t)k;
+	else {
+		snprintf(err, errlen, "&%s: no address", path);
+		return -1;
+	}
+	return 0;
+}
+
 /* Evaluates e and prints it with fmt into a static buffer ("ERR: ..."
  * on an error). */
 static const char *ev(const char *e, int fmt)
 {
 	static char buf[256];
+	con_expr_env env = {ut_fetch, ut_size, ut_addr, NULL};
 	char err[200];
 	con_xval v;
 
 	ut_nasked = 0;
-	if (con_expr_eval(e, ut_fetch, ut_size, NULL, &v, err, sizeof err) != 0) {
+	if (con_expr_eval(e, &env, &v, err, sizeof err) != 0) {
 		snprintf(buf, sizeof buf, "ERR: %s", err);
 		return buf;
 	}
@@ -149,6 +168,9 @@ static void test_paths_and_sizes(void **state)
 	assert_string_equal(ev("sizeof(long)", 0), "8");
 	assert_string_equal(ev("p", 0), "0x1000");
 	assert_string_equal(ev("p == 0", 0), "0");
+	assert_string_equal(ev("&i", 0), "0x2000");
+	assert_string_equal(ev("&a[i - 2]", 0), "0x300c");
+	assert_string_equal(ev("&a[1] == p", 0), "0");
 }
 
 static void test_formats(void **state)
@@ -182,8 +204,9 @@ static void test_errors(void **state)
 	assert_string_equal(ev("1 << 70", 0), "ERR: shift by 70 bits (0 to 63)");
 	assert_string_equal(ev("a[d]", 0), "ERR: an index must be an integer");
 	assert_string_equal(ev("(i", 0), "ERR: missing ')'");
-	assert_string_equal(ev("&i", 0), "ERR: '&' (an address) is not "
-			    "supported in expressions yet");
+	assert_string_equal(ev("&s", 0), "ERR: &s: no address");
+	assert_string_equal(ev("&(i + 1)", 0),
+			    "ERR: '&' needs a variable, a member or an element");
 	assert_string_equal(ev("i ? 1", 0), "ERR: missing ':' of '?:'");
 	assert_string_equal(ev("12ab", 0), "ERR: bad number '12a'");
 }
