@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "con_ana.h"
+#include "con_cmd.h"
 #include "con_dbg.h"
 #include "con_ev.h"
 
@@ -33,6 +34,13 @@ const char *con_pset_focus(void);
 void con_pset_info(void);
 int con_pset_run_prefixed(const char *line, const char *where, int *rc);
 int con_cmd_stop_mode(int argc, char **argv, char *err, size_t errlen);
+
+/* The top-level commands (cmd_table.c), and the small commands of
+ * con_cmd.c they name. */
+extern const con_cmd con_cmds[];
+int con_cmd_help(int argc, char **argv, char *err, size_t errlen);
+int con_cmd_sleep(int argc, char **argv, char *err, size_t errlen);
+int con_cmd_quit(int argc, char **argv, char *err, size_t errlen);
 
 /* Shows every display on the current process if it is stopped
  * (cmd_frame.c; after each wait). */
