@@ -19,8 +19,12 @@
  * stop itself is para_vt_break(unit, PVT_BP_LIVE, ...), which reports
  * the breakpoint bp_live_reason() names (0 for an interrupt or a step).
  *
- * Table entries (BP_TABLE's bps): [id, file, line, flags, ignore].
- * Ignore counts are kept per process.
+ * Table entries (BP_TABLE's bps): [id, file, line, flags, ignore] and,
+ * for a condition the console could compile, its code (bp_code.h): the
+ * stop is then decided in para_vt_break, which has the site's variables,
+ * by running it (bp_cond.c); a false condition costs no message.
+ * Ignore counts are kept per process, and count passes where the
+ * condition holds.
  *
  * Watchpoints (WATCH at a stop: an object and whether it is a local of
  * the current frame) keep a copy of the object's bytes; while there is
@@ -37,8 +41,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "bp_cond.h"
 #include "bp_live.h"
 #include "paravt_rt.h"
 #include "pvt_ctl.h"
@@ -49,6 +55,9 @@
 /* How long the task waits for its table (then it goes on without). */
 #define BL_TABLE_NS (10ull * 1000000000ull)
 
+/* How long it waits at start for the daemon to map its page. */
+#define BL_ATTACH_NS (2ull * 1000000000ull)
+
 /* One live breakpoint. */
 typedef struct bl_ent {
 	uint32_t id;     /* the console's breakpoint number */
@@ -56,6 +65,8 @@ typedef struct bl_ent {
 	int line;        /* line */
 	uint32_t flags;  /* PVT_BPF_* */
 	uint64_t ignore; /* passes still to ignore in this process */
+	bp_cond *cond;   /* its condition, run here (owned), or NULL: the
+			    console decides at each stop */
 } bl_ent;
 
 static volatile uint32_t bl_zero;               /* armed while unattached */
@@ -84,6 +95,7 @@ static struct {
 	uint32_t step_depth; /* stack depth at the stop it started from */
 	int step_line;       /* line of that stop */
 	uint32_t why;        /* breakpoint of the pending stop, 0 none */
+	bl_ent *pending;     /* its entry when a condition decides it */
 } bl;
 
 /* Frees the table's entries. */
@@ -91,9 +103,12 @@ static void bl_clear(void)
 {
 	size_t i;
 
-	for (i = 0; i < bl.n; i++)
+	for (i = 0; i < bl.n; i++) {
 		free(bl.ent[i].file);
+		bp_cond_free(bl.ent[i].cond);
+	}
 	bl.n = 0;
+	bl.pending = NULL;
 }
 
 /* Sets or clears the task's byte of the armed word (on while stepping
@@ -155,6 +170,20 @@ static pvt_ctl *bl_page_make(char *path, size_t n)
 	return c;
 }
 
+/* Waits (BL_ATTACH_NS at most) until the daemon has mapped page c and
+ * set its byte of `armed` (it writes `attached` last): breakpoints set
+ * before the run are then armed before main's first statement, and a
+ * loop that has a probe-free copy (entered once, armed or not) sees
+ * them.  A busy daemon only delays the arming. */
+static void bl_wait_attached(const pvt_ctl *c)
+{
+	uint64_t end = wire_now_ns() + BL_ATTACH_NS;
+	struct timespec ts = {0, 20000};
+
+	while (!c->attached && wire_now_ns() < end)
+		(void)nanosleep(&ts, NULL);
+}
+
 /* See bp_live.h. */
 int pvt__bl_start(void)
 {
@@ -175,11 +204,13 @@ int pvt__bl_start(void)
 	}
 	bl.ctl = c;
 	pvt__armp = &c->armed.word;
+	bl_wait_attached(c);
 	return 0;
 }
 
-/* Adds one entry [id, file, line, flags, ignore] of BP_TABLE.  0, or -1
- * (malformed or out of memory). */
+/* Adds one entry [id, file, line, flags, ignore, (code)] of BP_TABLE.
+ * 0, or -1 (malformed or out of memory).  Code the task cannot take is
+ * left to the console (the entry stops, and the console decides). */
 static int bl_add(const msgpack_object *o)
 {
 	const msgpack_object *f;
@@ -214,6 +245,7 @@ static int bl_add(const msgpack_object *o)
 	e->line = (int)f[2].via.u64;
 	e->flags = (uint32_t)f[3].via.u64;
 	e->ignore = f[4].via.u64;
+	e->cond = o->via.array.size > 5 ? bp_cond_decode(&f[5]) : NULL;
 	bl.n++;
 	return 0;
 }
@@ -298,7 +330,8 @@ static int bl_step_ends(int line)
 }
 
 /* The enabled breakpoint at (file, line) whose ignore count is used up
- * (counting this pass), or 0. */
+ * (counting this pass), or 0.  A breakpoint with a condition the task
+ * runs is pending: para_vt_break decides (pvt__bl_decide). */
 static uint32_t bl_match(const char *file, int line)
 {
 	bl_ent *e;
@@ -309,6 +342,10 @@ static uint32_t bl_match(const char *file, int line)
 		if (e->line != line || !(e->flags & PVT_BPF_ENABLED) ||
 		    (e->flags & PVT_BPF_WATCH) || strcmp(e->file, file) != 0)
 			continue;
+		if (e->cond != NULL) {
+			bl.pending = e;
+			return e->id;
+		}
 		if (e->ignore > 0) {
 			e->ignore--;
 			continue;
@@ -370,9 +407,29 @@ int para_vt_line(pvt_unit *unit, const char *file, int line)
 		bl.why = 0;
 		return 1;
 	}
+	bl.pending = NULL;
 	id = bl_match(file, line);
 	bl.why = id;
 	return id != 0;
+}
+
+/* See bp_live.h. */
+int pvt__bl_decide(const pvt_unit *unit, const pvt_var *vars, uint32_t nvars)
+{
+	bl_ent *e = bl.pending;
+	int r;
+
+	bl.pending = NULL;
+	if (e == NULL)
+		return 1;
+	r = bp_cond_run(e->cond, unit->table, vars, nvars);
+	if (r == 0)
+		return 0;
+	if (r > 0 && e->ignore > 0) {
+		e->ignore--;
+		return 0;
+	}
+	return 1; /* it holds, or the console says why it cannot be run */
 }
 
 /* See bp_live.h. */

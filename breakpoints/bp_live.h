@@ -7,7 +7,14 @@
 
 #include <stdint.h>
 
+#include "paravt_rt.h"
 #include "wire_msg.h"
+
+/* At a stop para_vt_line decided: 0 when the breakpoint's condition,
+ * run here over the site's variables, is false (or holds but its ignore
+ * count is not used up), so the task runs on; else 1. */
+int pvt__bl_decide(const pvt_unit *unit, const pvt_var *vars,
+		   uint32_t nvars);
 
 /* The breakpoint para_vt_line stopped for (0: a step or an interrupt). */
 uint32_t pvt__bl_reason(void);

@@ -28,11 +28,24 @@ static char *bp_strdup(const char *s)
 	return d;
 }
 
-/* Frees the landing of b and marks it not landed. */
+/* See bp_model.h. */
+void bp_forget_code(bp *b)
+{
+	free(b->code);
+	free(b->code_why);
+	b->code = NULL;
+	b->code_why = NULL;
+	b->code_len = 0;
+	b->code_tried = 0;
+}
+
+/* Frees the landing of b and marks it not landed (its condition's code
+ * was for that landing). */
 static void bp_unland(bp *b)
 {
 	size_t i;
 
+	bp_forget_code(b);
 	for (i = 0; i < b->nvars; i++) {
 		free(b->vars[i].name);
 		free(b->vars[i].type);
@@ -440,6 +453,8 @@ int bp_set_cond(bp_model *m, int id, const char *expr, char *err,
 	}
 	free(b->cond);
 	b->cond = c;
+	bp_forget_code(b);
+	b->cond_console = 0;
 	return 0;
 }
 

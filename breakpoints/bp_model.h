@@ -58,6 +58,12 @@ typedef struct bp {
 	char *cond;       /* stop only if this C expression is true there
 			     (break ... if EXPR, condition N EXPR), or
 			     NULL; owned */
+	unsigned char *code; /* cond compiled for the processes to run
+				(breakpoints/bp_code.h), or NULL; owned */
+	size_t code_len;  /* its bytes */
+	int code_tried;   /* a compile was tried (at the first stop) */
+	char *code_why;   /* why cond could not be compiled; owned */
+	unsigned cond_console; /* passes the console found cond false */
 	int from_pragma;  /* found as #pragma paravt break by the build */
 	unsigned hits;    /* stops seen since it was set */
 	int built;        /* compiled into the last build */
@@ -131,6 +137,10 @@ void bp_build_begin(bp_model *m);
 int bp_land(bp_model *m, int id, const char *file, int line, const char *func,
 	    int unit, int temp, int from_pragma, const bp_var *vars,
 	    size_t nvars);
+
+/* Forgets the compiled code of b's condition (a new condition, a new
+ * landing). */
+void bp_forget_code(bp *b);
 
 /* Records that breakpoint id, set after the build, stops at the line
  * probe of file:line in func (unit) of that build.  0, BP_ENOENT or

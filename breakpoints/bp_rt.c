@@ -473,6 +473,9 @@ void para_vt_break(pvt_unit *unit, uint32_t bp, const char *file, int line,
 	bp_where w;
 	int at;
 
+	if (bp == PVT_BP_LIVE && unit != NULL &&
+	    !pvt__bl_decide(unit, vars, nvars))
+		return; /* a condition that is false: no stop */
 	pvt__rt_stack_break(func, file, line);
 	if (pvt__rt_peer() == NULL || unit == NULL)
 		return;

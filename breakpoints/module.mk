@@ -11,7 +11,8 @@
 #              every port, built exactly as the daemon builds one);
 #              build/tests/rt_fakedmn (host: the daemon's side, for
 #              tests/integration/70-runtime-bp.sh).
-BP_NODE_SRCS := breakpoints/bp_rt.c breakpoints/bp_live.c
+BP_NODE_SRCS := breakpoints/bp_rt.c breakpoints/bp_live.c breakpoints/bp_cond.c \
+	breakpoints/bp_num.c
 PVT_LIB := $(B)/lib/libparavt.a
 PVT_HEADERS := $(B)/include/paravt_rt.h $(B)/include/td.h
 PVT_LIB_SRCS := $(PVT_RT_SRCS) $(BP_NODE_SRCS) $(WIRE_SRCS) $(TD_NODE_SRCS)

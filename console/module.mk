@@ -11,7 +11,8 @@ $(foreach r,$(CON_ROOMS),$(eval CON_$(r)_SRCS := $(wildcard console/$(r)/*.c)))
 $(foreach r,$(CON_ROOMS),$(eval CON_$(r)_OBJS := \
 	$(CON_$(r)_SRCS:%.c=build/console/obj/%.o)))
 $(foreach r,$(CON_ROOMS),$(eval CON_$(r)_LIB := build/console/lib/libcon_$(r).a))
-CON_session_OBJS += build/console/obj/breakpoints/bp_model.o
+CON_session_OBJS += build/console/obj/breakpoints/bp_model.o \
+	build/console/obj/breakpoints/bp_num.o
 CONSOLE_SRCS := console/main.c $(foreach r,$(CON_ROOMS),$(CON_$(r)_SRCS))
 # Every room but main, in link order (tests and tools link these).
 CONSOLE_LIBS := $(foreach r,$(CON_ROOMS),$(CON_$(r)_LIB)) $(ANA_LIB)

@@ -111,6 +111,20 @@ int con_cmd_dbg_break(int argc, char **argv, char *err, size_t errlen)
 	return 0;
 }
 
+/* info breakpoints: b's condition and where it is decided. */
+static void con_cmd_cond_info(const bp *b)
+{
+	printf("     stop only if %s\n", b->cond);
+	if (b->code != NULL)
+		printf("     condition run by the processes\n");
+	else if (b->code_why != NULL)
+		printf("     condition decided by the console at each pass "
+		       "(%s)\n", b->code_why);
+	if (b->cond_console > 0)
+		printf("     the console found it false %u time%s\n",
+		       b->cond_console, b->cond_console == 1 ? "" : "s");
+}
+
 /* condition N [EXPR]: without EXPR, the breakpoint stops always. */
 int con_cmd_dbg_condition(int argc, char **argv, char *err, size_t errlen)
 {
@@ -254,7 +268,7 @@ int con_info_breakpoints(int argc, char **argv, char *err,
 			printf("     will ignore the next %u crossings\n",
 			       b->ignore);
 		if (b->cond != NULL)
-			printf("     stop only if %s\n", b->cond);
+			con_cmd_cond_info(b);
 	}
 	return 0;
 }

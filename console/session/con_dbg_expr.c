@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bp_code.h"
 #include "con_dbg_int.h"
 #include "td_con.h"
 #include "wire.h"
@@ -199,6 +200,87 @@ int con_dbg_eval(con_proc *p, const char *expr, con_xval *out, char *err,
 	if (con_expr_eval(expr, &env, out, err, errlen) != 0)
 		return WIRE_EARG;
 	return 0;
+}
+
+/* con_expr_load_fn: the LOAD (ADDR) of path among the variables p
+ * stopped with; index steps of dynmask are taken from the stack. */
+static int con_eval_load(void *ctx, const char *path, int addr,
+			 uint64_t dynmask, con_xcode *code, int *kind,
+			 char *err, size_t errlen)
+{
+	con_eval_ctx *e = ctx;
+	uint64_t steps[TD_MAX_STEPS][2];
+	uint32_t dyn[TD_MAX_STEPS], nd = 0, k, j = 0;
+	const td_type *ty;
+	td_path_result res;
+	size_t v;
+
+	if (con_dbg_resolve(e->p, e->t, path, &res, err, errlen) < 0)
+		return -1;
+	for (v = 0; v < e->p->nvars; v++)
+		if (e->p->vars[v].addr == res.req.addr &&
+		    e->p->vars[v].type == res.req.type)
+			break;
+	ty = td_type_strip(e->t, res.type);
+	if (v == e->p->nvars || res.slice || ty == NULL) {
+		snprintf(err, errlen, "'%s' is not a number the process can "
+			 "read by itself", path);
+		return -1;
+	}
+	for (k = 0; k < res.req.nsteps; k++) {
+		steps[k][0] = res.req.steps[k].op;
+		steps[k][1] = res.req.steps[k].arg;
+		if (res.req.steps[k].op == TD_STEP_INDEX && j < 64 &&
+		    ((dynmask >> j++) & 1))
+			dyn[nd++] = k;
+	}
+	if (addr)
+		*kind = CON_X_PTR;
+	else if (ty->kind == TD_FLOAT || ty->kind == TD_DOUBLE ||
+		 ty->kind == TD_LDOUBLE)
+		*kind = CON_X_FLT;
+	else if (ty->kind == TD_POINTER || ty->kind == TD_FUNCPTR)
+		*kind = CON_X_PTR;
+	else if (td_kind_is_int(ty->kind) || ty->kind == TD_ENUM)
+		*kind = ty->is_signed || ty->kind == TD_ENUM ||
+			ty->kind == TD_BOOL ? CON_X_INT : CON_X_UINT;
+	else {
+		snprintf(err, errlen, "'%s' is a %s, not a number", path,
+			 ty->name);
+		return -1;
+	}
+	if (con_xcode_path(code, addr ? BP_C_ADDR : BP_C_LOAD, (uint32_t)v,
+			   e->p->vars[v].name, e->p->vars[v].type,
+			   (const uint64_t(*)[2])steps, res.req.nsteps, dyn,
+			   nd) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* See con_dbg_int.h. */
+int con_dbg_compile(con_proc *p, const char *expr, unsigned char **code,
+		    size_t *len, char *err, size_t errlen)
+{
+	con_expr_env env = {con_eval_fetch, con_eval_size, con_eval_addr, NULL,
+			    con_eval_load};
+	con_xcode c;
+	con_eval_ctx e;
+	int rc;
+
+	e.p = p;
+	e.t = con_dbg_table(p, err, errlen);
+	if (e.t == NULL)
+		return -1;
+	env.ctx = &e;
+	if (con_expr_compile(expr, &env, &c, err, errlen) != 0)
+		return -1;
+	rc = con_xcode_wrap(&c, code, len);
+	con_xcode_free(&c);
+	if (rc != 0)
+		snprintf(err, errlen, "out of memory");
+	return rc;
 }
 
 /* The value of enum type ty called name, into *out.  1 if found. */

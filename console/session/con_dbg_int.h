@@ -147,6 +147,13 @@ const td_table *con_dbg_table(const con_proc *p, char *err, size_t errlen);
 int con_dbg_resolve(const con_proc *p, const td_table *t, const char *path,
 		    td_path_result *res, char *err, size_t errlen);
 
+/* con_dbg_expr.c: compiles expr, a condition, into the code the
+ * processes run (breakpoints/bp_code.h) over the variables p stopped
+ * with, in a new buffer *code of *len bytes (free()).  0, or -1 with
+ * the reason it is left to the console. */
+int con_dbg_compile(con_proc *p, const char *expr, unsigned char **code,
+		    size_t *len, char *err, size_t errlen);
+
 /* con_dbg_live.c: decides the stops at conditional breakpoints (a
  * process with cond_bp set): the condition is evaluated where it
  * stopped; true makes the stop the user's (event, current process,

@@ -80,12 +80,15 @@ static int con_live_pack(msgpack_sbuffer *sb)
 		flags = (b->enabled ? PVT_BPF_ENABLED : 0) |
 			(b->temp ? PVT_BPF_TEMP : 0) |
 			(b->watch != NULL ? PVT_BPF_WATCH : 0);
-		if (msgpack_pack_array(&pk, 5) != 0 ||
+		if (msgpack_pack_array(&pk, b->code != NULL ? 6 : 5) != 0 ||
 		    msgpack_pack_uint32(&pk, (uint32_t)b->id) != 0 ||
 		    msgpack_pack_str_with_body(&pk, file, strlen(file)) != 0 ||
 		    msgpack_pack_uint32(&pk, (uint32_t)b->at_line) != 0 ||
 		    msgpack_pack_uint32(&pk, flags) != 0 ||
-		    msgpack_pack_uint32(&pk, b->ignore) != 0)
+		    msgpack_pack_uint32(&pk, b->ignore) != 0 ||
+		    (b->code != NULL &&
+		     msgpack_sbuffer_write(sb, (const char *)b->code,
+					   b->code_len) != 0))
 			return -1;
 	}
 	return 0;
@@ -235,6 +238,25 @@ static void con_live_watch(con_proc *p, bp *b)
 	b->watch_old = strdup(val);
 }
 
+/* Compiles b's condition once, at its first stop (p's variables are
+ * the site's), and sends the code to the nodes: from then on the
+ * processes decide by themselves, and only stops where it holds (or
+ * where they cannot evaluate it) come here. */
+static void con_live_compile(con_proc *p, bp *b)
+{
+	char err[400];
+
+	if (b->code_tried)
+		return;
+	b->code_tried = 1;
+	if (con_dbg_compile(p, b->cond, &b->code, &b->code_len, err,
+			    sizeof err) != 0) {
+		b->code_why = strdup(err);
+		return;
+	}
+	(void)con_dbg_live_sync(err, sizeof err);
+}
+
 /* Decides the conditional stop of p (con_dbg_int.h). */
 static void con_live_cond(con_proc *p)
 {
@@ -265,7 +287,9 @@ static void con_live_cond(con_proc *p)
 	yes = v.kind == CON_X_TEXT ? 1 : v.kind == CON_X_FLT ? v.d != 0 :
 	      v.kind == CON_X_INT ? v.i != 0 : v.u != 0;
 	con_xval_free(&v);
+	con_live_compile(p, b);
 	if (!yes) {
+		b->cond_console++;
 		if (b->hits > 0)
 			b->hits--; /* a pass, not a stop */
 		(void)con_dbg_resume(p, err, sizeof err);

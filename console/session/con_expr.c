@@ -6,7 +6,15 @@
  * a name, then .f, ->f and [INDEX] (the index evaluated at once), '*' in
  * front, '@' N behind, grow the path; the path is fetched only when an
  * operator needs its value, so `a[i + 1]` asks the node for one element
- * and `print s` alone is still a path.
+ * and `print s` alone is still a path.  The arithmetic is bp_num.c's,
+ * which the task shares.
+ *
+ * Compiling (con_expr_compile, a condition the task runs) parses the
+ * same way; a variable becomes a value whose code loads it in the task
+ * (env->load), and an operator on such a value joins its operands' code
+ * and its own instruction (bp_code.h), while constants are still folded
+ * here.  An index computed from a variable stays a step of the path
+ * whose argument the task pops.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bp_code.h"
+#include "bp_num.h"
 #include "con_expr.h"
 
 #define CX_PATH_MAX 512 /* longest value path built */
@@ -24,7 +34,12 @@
 typedef struct cx_op {
 	int is_path;
 	char path[CX_PATH_MAX];
-	con_xval v;
+	con_xval v;       /* its value; compiling a dyn one: only v.kind */
+	int dyn;          /* compiling: known in the task only, by code */
+	con_xcode code;   /* ... that code */
+	con_xcode idx;    /* ... a path's indexes computed in the task */
+	uint64_t dynmask; /* ... which of its [ ] those are */
+	int nbr;          /* ... its [ ] so far */
 } cx_op;
 
 /* The parser. */
@@ -35,6 +50,7 @@ typedef struct cx {
 	char *err;
 	size_t errlen;
 	int failed;
+	int compile;            /* con_expr_compile */
 } cx;
 
 static int cx_expr(cx *c, cx_op *o);
@@ -101,6 +117,46 @@ void con_xval_free(con_xval *v)
 	v->text = NULL;
 }
 
+/* Frees what o owns. */
+static void cx_op_free(cx_op *o)
+{
+	con_xval_free(&o->v);
+	con_xcode_free(&o->code);
+	con_xcode_free(&o->idx);
+}
+
+/* Compiling: o, a path, becomes the value its code loads (its address
+ * for addr).  0 or -1. */
+static int cx_load(cx *c, cx_op *o, int addr)
+{
+	con_xcode ld;
+	char e[400];
+	int kind = CON_X_INT;
+
+	if (c->env->load == NULL)
+		return cx_fail(c, "variables cannot be compiled here");
+	memset(&ld, 0, sizeof ld);
+	if (c->env->load(c->env->ctx, o->path, addr, o->dynmask, &ld, &kind,
+			 e, sizeof e) != 0) {
+		con_xcode_free(&ld);
+		return cx_fail(c, "%s", e);
+	}
+	if (con_xcode_cat(&o->idx, &ld) != 0) {
+		con_xcode_free(&ld);
+		return cx_fail(c, "out of memory");
+	}
+	con_xcode_free(&ld);
+	con_xcode_free(&o->code);
+	o->code = o->idx;
+	memset(&o->idx, 0, sizeof o->idx);
+	con_xval_free(&o->v);
+	memset(&o->v, 0, sizeof o->v);
+	o->v.kind = kind;
+	o->is_path = 0;
+	o->dyn = 1;
+	return 0;
+}
+
 /* The value of o, fetching a path.  0 or -1. */
 static int cx_value(cx *c, cx_op *o)
 {
@@ -108,6 +164,8 @@ static int cx_value(cx *c, cx_op *o)
 
 	if (!o->is_path)
 		return 0;
+	if (c->compile)
+		return cx_load(c, o, 0);
 	memset(&o->v, 0, sizeof o->v);
 	if (c->env->fetch(c->env->ctx, o->path, &o->v, e, sizeof e) != 0)
 		return cx_fail(c, "%s", e);
@@ -129,23 +187,37 @@ static int cx_number(cx *c, cx_op *o, const char *what)
 	return 0;
 }
 
-/* o's value as double, signed and unsigned 64-bit integers. */
-static double cx_dbl(const con_xval *v)
+/* v as bp_num's number; compiling a dyn value, a sample of its kind
+ * (1), to check an operator on it. */
+static bp_num cx_num(const cx_op *o)
 {
-	return v->kind == CON_X_FLT ? v->d :
-	       v->kind == CON_X_INT ? (double)v->i : (double)v->u;
+	bp_num n;
+
+	n.kind = o->v.kind;
+	n.i = o->dyn ? 1 : o->v.i;
+	n.u = o->dyn ? 1 : o->v.u;
+	n.d = o->dyn ? 1 : o->v.d;
+	n.is_char = o->v.is_char;
+	return n;
 }
 
-static int64_t cx_i64(const con_xval *v)
+/* Makes v the number n. */
+static void cx_from_num(con_xval *v, const bp_num *n)
 {
-	return v->kind == CON_X_FLT ? (int64_t)v->d :
-	       v->kind == CON_X_INT ? v->i : (int64_t)v->u;
+	con_xval_free(v);
+	v->kind = n->kind;
+	v->i = n->i;
+	v->u = n->u;
+	v->d = n->d;
+	v->is_char = n->is_char;
 }
 
-static uint64_t cx_u64(const con_xval *v)
+/* True if o's value is true in C. */
+static int cx_truth(const cx_op *o)
 {
-	return v->kind == CON_X_FLT ? (uint64_t)v->d :
-	       v->kind == CON_X_INT ? (uint64_t)v->i : v->u;
+	bp_num n = cx_num(o);
+
+	return bp_num_truth(&n);
 }
 
 /* Makes o the integer value x (signed). */
@@ -156,92 +228,71 @@ static void cx_set_int(cx_op *o, int64_t x)
 	o->v.i = x;
 }
 
-/* ---- binary operators --------------------------------------------------- */
+/* ---- code ------------------------------------------------------------ */
 
-/* Applies an integer-only operator (% << >> & | ^) to a and b into a. */
-static int cx_int_op(cx *c, const char *op, cx_op *a, cx_op *b)
+/* Moves o's code into out: its own, or a PUSH of its constant. */
+static int cx_frag(cx *c, cx_op *o, con_xcode *out)
 {
-	int uns = a->v.kind == CON_X_UINT || b->v.kind == CON_X_UINT;
-	uint64_t x = cx_u64(&a->v), y = cx_u64(&b->v), r = 0;
-
-	if (a->v.kind == CON_X_FLT || b->v.kind == CON_X_FLT ||
-	    a->v.kind == CON_X_PTR || b->v.kind == CON_X_PTR)
-		return cx_fail(c, "operator '%s' needs integers", op);
-	if (strcmp(op, "%") == 0) {
-		if (y == 0)
-			return cx_fail(c, "division by zero (%%)");
-		r = uns ? x % y : (uint64_t)(cx_i64(&a->v) % cx_i64(&b->v));
-	} else if (op[0] == '<' || op[0] == '>') {
-		if (y >= 64)
-			return cx_fail(c, "shift by %llu bits (0 to 63)",
-				       (unsigned long long)y);
-		r = op[0] == '<' ? x << y :
-		    uns ? x >> y : (uint64_t)(cx_i64(&a->v) >> y);
-	} else {
-		r = op[0] == '&' ? x & y : op[0] == '|' ? x | y : x ^ y;
+	memset(out, 0, sizeof *out);
+	if (o->dyn) {
+		*out = o->code;
+		memset(&o->code, 0, sizeof o->code);
+		return 0;
 	}
-	a->v.kind = uns ? CON_X_UINT : CON_X_INT;
-	a->v.u = r;
-	a->v.i = (int64_t)r;
-	a->v.is_char = 0;
+	if (con_xcode_push(out, &o->v) != 0) {
+		con_xcode_free(out);
+		return cx_fail(c, "out of memory");
+	}
 	return 0;
 }
 
-/* Applies + - * / to a and b into a (double if either is; unsigned if
- * either is; pointers only compare). */
-static int cx_arith(cx *c, int op, cx_op *a, cx_op *b)
+/* One instruction as code. */
+static int cx_ins(cx *c, con_xcode *out, int ins, int has_arg, int64_t arg)
 {
-	if (a->v.kind == CON_X_PTR || b->v.kind == CON_X_PTR)
-		return cx_fail(c, "arithmetic on addresses is not supported");
-	if (a->v.kind == CON_X_FLT || b->v.kind == CON_X_FLT) {
-		double x = cx_dbl(&a->v), y = cx_dbl(&b->v);
-
-		a->v.d = op == '+' ? x + y : op == '-' ? x - y :
-			 op == '*' ? x * y : x / y;
-		a->v.kind = CON_X_FLT;
-	} else if (op == '/' && cx_u64(&b->v) == 0) {
-		return cx_fail(c, "division by zero");
-	} else if (a->v.kind == CON_X_UINT || b->v.kind == CON_X_UINT) {
-		uint64_t x = cx_u64(&a->v), y = cx_u64(&b->v);
-
-		a->v.u = op == '+' ? x + y : op == '-' ? x - y :
-			 op == '*' ? x * y : x / y;
-		a->v.kind = CON_X_UINT;
-	} else {
-		uint64_t x = (uint64_t)a->v.i, y = (uint64_t)b->v.i;
-
-		if (op == '/' && b->v.i == -1 && a->v.i == INT64_MIN)
-			return cx_fail(c, "integer overflow in a division");
-		/* wrapping in unsigned, as C's hardware does */
-		a->v.i = op == '+' ? (int64_t)(x + y) :
-			 op == '-' ? (int64_t)(x - y) :
-			 op == '*' ? (int64_t)(x * y) : a->v.i / b->v.i;
+	memset(out, 0, sizeof *out);
+	if (con_xcode_ins(out, ins, has_arg, arg) != 0) {
+		con_xcode_free(out);
+		return cx_fail(c, "out of memory");
 	}
-	a->v.is_char = 0;
 	return 0;
 }
 
-/* Compares a and b with op (== != < > <= >=) into a (0 or 1). */
-static void cx_compare(const char *op, cx_op *a, cx_op *b)
+/* Makes o the value of parts[0..n) run one after the other (freed), a
+ * number of kind kind. */
+static int cx_join(cx *c, cx_op *o, int kind, con_xcode *parts, int n)
 {
-	int r, lt, eq;
+	con_xcode all;
+	int i, rc = 0;
 
-	if (a->v.kind == CON_X_FLT || b->v.kind == CON_X_FLT) {
-		double x = cx_dbl(&a->v), y = cx_dbl(&b->v);
-
-		lt = x < y;
-		eq = x == y;
-	} else if (a->v.kind == CON_X_INT && b->v.kind == CON_X_INT) {
-		lt = a->v.i < b->v.i;
-		eq = a->v.i == b->v.i;
-	} else {
-		lt = cx_u64(&a->v) < cx_u64(&b->v);
-		eq = cx_u64(&a->v) == cx_u64(&b->v);
+	memset(&all, 0, sizeof all);
+	for (i = 0; i < n; i++) {
+		if (rc == 0)
+			rc = con_xcode_cat(&all, &parts[i]);
+		con_xcode_free(&parts[i]);
 	}
-	r = op[0] == '=' ? eq : op[0] == '!' ? !eq :
-	    op[0] == '<' ? (op[1] == '=' ? lt || eq : lt) :
-	    (op[1] == '=' ? !lt : !lt && !eq);
-	cx_set_int(a, r);
+	cx_op_free(o);
+	memset(o, 0, sizeof *o);
+	o->dyn = 1;
+	o->v.kind = kind;
+	o->code = all;
+	return rc != 0 ? cx_fail(c, "out of memory") : 0;
+}
+
+/* o = o INS(arg) b as code (b may be NULL for a unary one). */
+static int cx_emit(cx *c, cx_op *o, cx_op *b, int ins, int64_t arg, int kind)
+{
+	con_xcode p[3];
+	int n = 0;
+
+	memset(p, 0, sizeof p);
+	if (cx_frag(c, o, &p[n++]) != 0 ||
+	    (b != NULL && cx_frag(c, b, &p[n++]) != 0) ||
+	    cx_ins(c, &p[n++], ins, 1, arg) != 0) {
+		while (n-- > 0)
+			con_xcode_free(&p[n]);
+		return -1;
+	}
+	return cx_join(c, o, kind, p, n);
 }
 
 /* ---- the grammar -------------------------------------------------------- */
@@ -327,30 +378,27 @@ static int cx_cast(cx *c, const char *type, cx_op *o)
 	uint64_t size = 8;
 	char e[200];
 	int uns = strstr(type, "unsigned") != NULL || strcmp(type, "_Bool") == 0;
+	int flt = strstr(type, "float") != NULL || strstr(type, "double") != NULL;
+	int ct = bp_num_ctype_of(type);
+	bp_num x;
 
 	if (cx_number(c, o, "a cast") != 0)
 		return -1;
-	if (strstr(type, "float") != NULL || strstr(type, "double") != NULL) {
-		o->v.d = strcmp(type, "float") == 0 ? (double)(float)cx_dbl(&o->v)
-						    : cx_dbl(&o->v);
-		o->v.kind = CON_X_FLT;
-		return 0;
+	x = cx_num(o);
+	if (o->dyn) { /* the task casts with its own sizes */
+		if (ct == 0)
+			return cx_fail(c, "cannot cast to %s here", type);
+		bp_num_cast_ctype(&x, ct);
+		return cx_emit(c, o, NULL, BP_C_CAST, ct, x.kind);
 	}
-	if (c->env->size(c->env->ctx, type, 1, &size, e, sizeof e) != 0)
+	if (flt)
+		size = strcmp(type, "float") == 0 ? 4 : 8;
+	else if (c->env->size(c->env->ctx, type, 1, &size, e, sizeof e) != 0)
 		size = strstr(type, "char") ? 1 : strstr(type, "short") ? 2 :
 		       strstr(type, "long") ? 8 : 4;
-	if (strcmp(type, "_Bool") == 0) {
-		cx_set_int(o, cx_dbl(&o->v) != 0);
-		return 0;
-	}
-	o->v.u = cx_u64(&o->v);
-	if (size < 8)
-		o->v.u &= ((uint64_t)1 << (8 * size)) - 1;
-	if (!uns && size < 8 && (o->v.u >> (8 * size - 1)) != 0)
-		o->v.u |= ~(((uint64_t)1 << (8 * size)) - 1);
-	o->v.kind = uns ? CON_X_UINT : CON_X_INT;
-	o->v.i = (int64_t)o->v.u;
-	o->v.is_char = size == 1 && strstr(type, "char") != NULL;
+	bp_num_cast(&x, size, uns, flt, strcmp(type, "_Bool") == 0,
+		    strstr(type, "char") != NULL);
+	cx_from_num(&o->v, &x);
 	return 0;
 }
 
@@ -387,6 +435,42 @@ static int cx_path_wrap(cx *c, cx_op *o, const char *pre, const char *post)
 	return 0;
 }
 
+/* '[' expr ']' after o: the index goes into o's path; compiling, an
+ * index known only in the task is a 0 there, its code kept in o. */
+static int cx_index(cx *c, cx_op *o)
+{
+	cx_op idx;
+	int rc;
+
+	memset(&idx, 0, sizeof idx);
+	if (cx_expr(c, &idx) != 0 || cx_number(c, &idx, "an index") != 0)
+		goto fail;
+	if (!cx_take(c, "]", NULL)) {
+		cx_fail(c, "missing ']'");
+		goto fail;
+	}
+	if (idx.v.kind == CON_X_FLT) {
+		cx_fail(c, "an index must be an integer");
+		goto fail;
+	}
+	if (idx.dyn && o->nbr >= 64) {
+		cx_fail(c, "too many indexes");
+		goto fail;
+	}
+	rc = cx_path_add(c, o, "[%lld]", idx.dyn ? 0LL : (long long)idx.v.i);
+	if (rc == 0 && idx.dyn) {
+		o->dynmask |= (uint64_t)1 << o->nbr;
+		if (con_xcode_cat(&o->idx, &idx.code) != 0)
+			rc = cx_fail(c, "out of memory");
+	}
+	o->nbr++;
+	cx_op_free(&idx);
+	return rc;
+fail:
+	cx_op_free(&idx);
+	return -1;
+}
+
 /* postfix := primary { '[' expr ']' | '.' name | '->' name } ['@' unary] */
 static int cx_postfix(cx *c, cx_op *o)
 {
@@ -395,16 +479,7 @@ static int cx_postfix(cx *c, cx_op *o)
 
 	for (;;) {
 		if (cx_take(c, "[", NULL)) {
-			if (cx_expr(c, &idx) != 0 ||
-			    cx_number(c, &idx, "an index") != 0)
-				return -1;
-			if (!cx_take(c, "]", NULL))
-				return cx_fail(c, "missing ']'");
-			if (idx.v.kind == CON_X_FLT)
-				return cx_fail(c, "an index must be an "
-					       "integer");
-			if (cx_path_add(c, o, "[%lld]",
-					(long long)cx_i64(&idx.v)) != 0)
+			if (cx_index(c, o) != 0)
 				return -1;
 		} else if (cx_take(c, "->", NULL) || cx_take(c, ".", NULL)) {
 			const char *op = c->s[c->pos - 1] == '>' ? "->" : ".";
@@ -418,13 +493,17 @@ static int cx_postfix(cx *c, cx_op *o)
 			break;
 		}
 	}
-	if (cx_take(c, "@", NULL)) {
-		if (cx_unary(c, &idx) != 0 || cx_number(c, &idx, "'@'") != 0)
-			return -1;
-		return cx_path_add(c, o, "@%llu",
-				   (unsigned long long)cx_u64(&idx.v));
+	if (!cx_take(c, "@", NULL))
+		return 0;
+	memset(&idx, 0, sizeof idx);
+	if (cx_unary(c, &idx) != 0 || cx_number(c, &idx, "'@'") != 0 ||
+	    (idx.dyn && cx_fail(c, "a slice is not a number")) != 0) {
+		cx_op_free(&idx);
+		return -1;
 	}
-	return 0;
+	return cx_path_add(c, o, "@%llu", idx.v.kind == CON_X_INT ?
+			   (unsigned long long)idx.v.i :
+			   (unsigned long long)idx.v.u);
 }
 
 /* primary := number | 'c' | name | '(' expr ')' */
@@ -460,6 +539,8 @@ static int cx_sizeof(cx *c, cx_op *o)
 	uint64_t n;
 	cx_op v;
 
+	if (c->compile)
+		return cx_fail(c, "sizeof is not run in the task");
 	if (cx_take(c, "(", NULL) && cx_type_name(c, type, sizeof type) &&
 	    cx_take(c, ")", NULL)) {
 		if (c->env->size(c->env->ctx, type, 1, &n, e, sizeof e) != 0)
@@ -490,24 +571,20 @@ static int cx_unary(cx *c, cx_op *o)
 		return cx_sizeof(c, o);
 	if (cx_take(c, "!", "=") || cx_take(c, "~", NULL) ||
 	    cx_take(c, "-", "-=>") || cx_take(c, "+", "+=")) {
-		char op = c->s[c->pos - 1];
+		char op = c->s[c->pos - 1], e[120];
+		int k = op == '!' ? BP_UN_NOT : op == '~' ? BP_UN_BNOT :
+			op == '-' ? BP_UN_NEG : BP_UN_PLUS;
+		bp_num x;
 
 		if (cx_unary(c, o) != 0 || cx_number(c, o, "a unary operator"))
 			return -1;
-		if (op == '!') {
-			cx_set_int(o, cx_dbl(&o->v) == 0 &&
-				      (o->v.kind != CON_X_PTR || o->v.u == 0));
-		} else if (op == '~') {
-			if (o->v.kind == CON_X_FLT || o->v.kind == CON_X_PTR)
-				return cx_fail(c, "'~' needs an integer");
-			o->v.u = ~o->v.u;
-			o->v.i = ~o->v.i;
-		} else if (op == '-') {
-			o->v.d = -o->v.d;
-			o->v.i = (int64_t)(0 - (uint64_t)o->v.i);
-			o->v.u = 0 - o->v.u;
-		}
-		o->v.is_char = 0;
+		x = cx_num(o);
+		if (bp_num_unary(k, &x, e, sizeof e) != 0)
+			return cx_fail(c, "%s", e);
+		if (o->dyn)
+			return k == BP_UN_PLUS ? 0 :
+			       cx_emit(c, o, NULL, BP_C_UN, k, x.kind);
+		cx_from_num(&o->v, &x);
 		return 0;
 	}
 	if (cx_take(c, "*", "=")) {
@@ -525,6 +602,8 @@ static int cx_unary(cx *c, cx_op *o)
 		if (!o->is_path)
 			return cx_fail(c, "'&' needs a variable, a member or an "
 				       "element");
+		if (c->compile)
+			return cx_load(c, o, 1);
 		if (c->env->addr(c->env->ctx, o->path, &o->v.u, e,
 				 sizeof e) != 0)
 			return cx_fail(c, "%s", e);
@@ -556,21 +635,27 @@ static int cx_bor(cx *c, cx_op *o);
 /* Applies op to o and the next operand of level next. */
 static int cx_apply(cx *c, const char *op, cx_level_fn *next, cx_op *o)
 {
+	int k = bp_num_op_of(op), rc;
+	bp_num x, y;
+	char e[120];
 	cx_op b;
-	int rc;
 
+	memset(&b, 0, sizeof b);
 	if (next(c, &b) != 0 || cx_number(c, o, op) != 0 ||
 	    cx_number(c, &b, op) != 0) {
-		con_xval_free(&b.v);
+		cx_op_free(&b);
 		return -1;
 	}
-	if (strchr("+-*/", op[0]) != NULL && op[1] == '\0')
-		rc = cx_arith(c, op[0], o, &b);
-	else if (strchr("=!<>", op[0]) != NULL &&
-		 (op[1] == '=' || op[1] == '\0'))
-		cx_compare(op, o, &b), rc = 0;
+	x = cx_num(o);
+	y = cx_num(&b);
+	rc = bp_num_binary(k, &x, &y, e, sizeof e);
+	if (rc != 0)
+		rc = cx_fail(c, "%s", e);
+	else if (o->dyn || b.dyn)
+		rc = cx_emit(c, o, &b, BP_C_BIN, k, x.kind);
 	else
-		rc = cx_int_op(c, op, o, &b);
+		cx_from_num(&o->v, &x);
+	cx_op_free(&b);
 	return rc;
 }
 
@@ -656,26 +741,59 @@ static int cx_bor(cx *c, cx_op *o)
 	return cx_level(c, o, ops, nots, cx_bxor);
 }
 
-/* land/lor := next { ('&&' | '||') next } (both sides evaluated: the
- * values are read, not run) */
+/* Compiling a && b or a || b (and: which): the task skips b when a
+ * decides. */
+static int cx_emit_logic(cx *c, cx_op *a, cx_op *b, int and)
+{
+	con_xcode p[4]; /* a, the skip, b, BOOL */
+	int k;
+
+	memset(p, 0, sizeof p);
+	if (!a->dyn && cx_truth(a) != and) { /* decided here */
+		cx_op_free(a);
+		cx_set_int(a, !and);
+		return 0;
+	}
+	if (cx_frag(c, b, &p[2]) != 0 ||
+	    (a->dyn && (cx_frag(c, a, &p[0]) != 0 ||
+			cx_ins(c, &p[1], and ? BP_C_ANDTHEN : BP_C_ORELSE, 1,
+			       (int64_t)p[2].n + 1) != 0)) ||
+	    cx_ins(c, &p[3], BP_C_BOOL, 0, 0) != 0) {
+		for (k = 0; k < 4; k++)
+			con_xcode_free(&p[k]);
+		return -1;
+	}
+	return cx_join(c, a, CON_X_INT, p, 4);
+}
+
+/* land/lor := next { ('&&' | '||') next } (printing, both sides are
+ * evaluated: the values are read, not run; compiled, the task skips the
+ * right side when the left decides) */
 static int cx_logic(cx *c, cx_op *o, const char *op, cx_level_fn *next)
 {
+	int and = op[0] == '&', x;
 	cx_op b;
-	int x;
 
 	if (next(c, o) != 0)
 		return -1;
 	while (cx_take(c, op, NULL)) {
+		memset(&b, 0, sizeof b);
 		if (cx_number(c, o, op) != 0 || next(c, &b) != 0 ||
-		    cx_number(c, &b, op) != 0)
+		    cx_number(c, &b, op) != 0) {
+			cx_op_free(&b);
 			return -1;
-		x = cx_dbl(&o->v) != 0 || (o->v.kind == CON_X_PTR && o->v.u);
-		if (op[0] == '&')
-			x = x && (cx_dbl(&b.v) != 0 ||
-				  (b.v.kind == CON_X_PTR && b.v.u));
-		else
-			x = x || cx_dbl(&b.v) != 0 ||
-			    (b.v.kind == CON_X_PTR && b.v.u);
+		}
+		if (o->dyn || b.dyn) {
+			x = cx_emit_logic(c, o, &b, and);
+			cx_op_free(&b);
+			if (x != 0)
+				return -1;
+			continue;
+		}
+		x = and ? cx_truth(o) && cx_truth(&b) :
+			  cx_truth(o) || cx_truth(&b);
+		cx_op_free(&b);
+		cx_op_free(o);
 		cx_set_int(o, x);
 	}
 	return 0;
@@ -691,43 +809,93 @@ static int cx_lor(cx *c, cx_op *o)
 	return cx_logic(c, o, "||", cx_land);
 }
 
+/* Compiling cond ? a : b with cond known in the task only. */
+static int cx_emit_cond(cx *c, cx_op *o, cx_op *a, cx_op *b)
+{
+	con_xcode p[5];
+	int kind = a->v.kind;
+
+	memset(p, 0, sizeof p);
+	if (cx_number(c, a, "'?:'") != 0 || cx_number(c, b, "'?:'") != 0 ||
+	    cx_frag(c, o, &p[0]) != 0 || cx_frag(c, a, &p[2]) != 0 ||
+	    cx_frag(c, b, &p[4]) != 0 ||
+	    cx_ins(c, &p[1], BP_C_JZ, 1, (int64_t)p[2].n + 1) != 0 ||
+	    cx_ins(c, &p[3], BP_C_JMP, 1, (int64_t)p[4].n) != 0) {
+		for (kind = 0; kind < 5; kind++)
+			con_xcode_free(&p[kind]);
+		return -1;
+	}
+	return cx_join(c, o, kind, p, 5);
+}
+
 /* expr := lor [ '?' expr ':' expr ] */
 static int cx_expr(cx *c, cx_op *o)
 {
 	cx_op a, b;
-	int cond;
+	int cond, rc = 0;
 
 	if (cx_lor(c, o) != 0)
 		return -1;
 	if (!cx_take(c, "?", NULL))
 		return 0;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
 	if (cx_number(c, o, "'?:'") != 0 || cx_expr(c, &a) != 0 ||
-	    !cx_take(c, ":", NULL) || cx_expr(c, &b) != 0)
-		return c->failed ? -1 : cx_fail(c, "missing ':' of '?:'");
-	cond = cx_dbl(&o->v) != 0 || (o->v.kind == CON_X_PTR && o->v.u);
-	*o = cond ? a : b;
-	con_xval_free(cond ? &b.v : &a.v);
-	return 0;
+	    !cx_take(c, ":", NULL) || cx_expr(c, &b) != 0) {
+		rc = c->failed ? -1 : cx_fail(c, "missing ':' of '?:'");
+	} else if (o->dyn) {
+		rc = cx_emit_cond(c, o, &a, &b);
+	} else {
+		cond = cx_truth(o);
+		cx_op_free(o);
+		*o = cond ? a : b;
+		memset(cond ? &a : &b, 0, sizeof a);
+	}
+	cx_op_free(&a);
+	cx_op_free(&b);
+	return rc;
 }
 
 /* See con_expr.h. */
 int con_expr_eval(const char *expr, const con_expr_env *env, con_xval *out,
 		  char *err, size_t errlen)
 {
-	cx c = {expr, 0, env, err, errlen, 0};
+	cx c = {expr, 0, env, err, errlen, 0, 0};
 	cx_op o;
 
 	memset(out, 0, sizeof *out);
 	memset(&o, 0, sizeof o);
 	if (cx_expr(&c, &o) != 0 || cx_value(&c, &o) != 0) {
-		con_xval_free(&o.v);
+		cx_op_free(&o);
 		return -1;
 	}
 	if (cx_peek(&c) != '\0') {
-		con_xval_free(&o.v);
+		cx_op_free(&o);
 		return cx_fail(&c, "unexpected '%s' after the expression",
 			       c.s + c.pos);
 	}
 	*out = o.v;
+	memset(&o.v, 0, sizeof o.v);
+	cx_op_free(&o);
 	return 0;
+}
+
+/* See con_expr.h. */
+int con_expr_compile(const char *expr, const con_expr_env *env,
+		     con_xcode *out, char *err, size_t errlen)
+{
+	cx c = {expr, 0, env, err, errlen, 0, 1};
+	cx_op o;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	memset(&o, 0, sizeof o);
+	rc = cx_expr(&c, &o) != 0 || cx_number(&c, &o, "a condition") != 0;
+	if (rc == 0 && cx_peek(&c) != '\0')
+		rc = cx_fail(&c, "unexpected '%s' after the expression",
+			     c.s + c.pos);
+	if (rc == 0)
+		rc = cx_frag(&c, &o, out);
+	cx_op_free(&o);
+	return rc != 0 ? -1 : 0;
 }

@@ -49,12 +49,30 @@ typedef int con_expr_size_fn(void *ctx, const char *name, int is_type,
 typedef int con_expr_addr_fn(void *ctx, const char *path, uint64_t *out,
 			     char *err, size_t errlen);
 
+/* Code for the task (a condition it runs at each pass): instructions of
+ * breakpoints/bp_code.h, msgpack-encoded one after the other. */
+typedef struct con_xcode {
+	unsigned char *buf; /* the instructions (owned) */
+	size_t len, cap;    /* bytes used, allocated */
+	uint32_t n;         /* instructions */
+} con_xcode;
+
+/* Compiling: appends to code the instruction that gives the value
+ * (addr 0) or the address (addr 1) of value path path in the task, and
+ * says the kind of number it gives (enum con_xkind).  Bit k of dynmask
+ * says that the k-th [index] of path (written 0 there) is taken from the
+ * stack.  0, or -1 with a sentence in err (not a number, not known). */
+typedef int con_expr_load_fn(void *ctx, const char *path, int addr,
+			     uint64_t dynmask, con_xcode *code, int *kind,
+			     char *err, size_t errlen);
+
 /* What an evaluation asks its caller. */
 typedef struct con_expr_env {
 	con_expr_fetch_fn *fetch;
 	con_expr_size_fn *size;
 	con_expr_addr_fn *addr;
 	void *ctx;
+	con_expr_load_fn *load; /* con_expr_compile only */
 } con_expr_env;
 
 /* Evaluates expr.  0 with *out (free with con_xval_free), or -1 with
@@ -62,6 +80,32 @@ typedef struct con_expr_env {
  * number"). */
 int con_expr_eval(const char *expr, const con_expr_env *env, con_xval *out,
 		  char *err, size_t errlen);
+
+/* Compiles expr into code the task runs (bp_code.h), with the same
+ * meaning as con_expr_eval: constants are folded here, variables are
+ * loaded through env->load.  0 with *out (free with con_xcode_free), or
+ * -1 with err (what cannot run in the task: sizeof, slices, text). */
+int con_expr_compile(const char *expr, const con_expr_env *env,
+		     con_xcode *out, char *err, size_t errlen);
+
+/* con_expr_code.c: building code.  Each returns 0 or -1 (out of
+ * memory).  A number; an instruction with no argument (has_arg 0) or
+ * one; more code after c; a LOAD or ADDR (ins) of variable var of the
+ * site (name, type id) with steps (op, arg pairs) of which those at the
+ * positions dyn are popped. */
+int con_xcode_push(con_xcode *c, const con_xval *v);
+int con_xcode_ins(con_xcode *c, int ins, int has_arg, int64_t arg);
+int con_xcode_cat(con_xcode *c, const con_xcode *more);
+int con_xcode_path(con_xcode *c, int ins, uint32_t var, const char *name,
+		   uint32_t type, const uint64_t (*steps)[2], uint32_t nsteps,
+		   const uint32_t *dyn, uint32_t ndyn);
+
+/* The whole code as one msgpack array into a new buffer *out of *len
+ * bytes (free()).  0 or -1. */
+int con_xcode_wrap(const con_xcode *c, unsigned char **out, size_t *len);
+
+/* Frees what c owns; c is empty again. */
+void con_xcode_free(con_xcode *c);
 
 /* True if expr is a value path and nothing else (print shows it as it
  * always did: structs, arrays, strings). */

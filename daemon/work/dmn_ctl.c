@@ -55,8 +55,8 @@ int dmn_ctl_page(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
 	(void)unlink(path);
 	p->ctl = c;
 	c->gen = (uint32_t)p->sess->bps_gen;
-	c->attached = 1;
 	ctl_arm(p);
+	c->attached = 1; /* last: the task waits for it, then reads armed */
 	return 0;
 }
 

@@ -124,9 +124,10 @@ build/tests/unit/test_ana_sim: tests/unit/test_ana_sim.c $(ANA_LIB)
 # print's C expressions (console/session/con_expr.c), alone.
 TEST_BINS += build/tests/unit/test_con_expr
 
-build/tests/unit/test_con_expr: tests/unit/test_con_expr.c console/session/con_expr_fmt.c \
-		console/session/con_expr.c console/session/con_expr.h
+CON_EXPR_SRCS := console/session/con_expr.c console/session/con_expr_fmt.c \
+	console/session/con_expr_code.c breakpoints/bp_num.c
+build/tests/unit/test_con_expr: tests/unit/test_con_expr.c $(CON_EXPR_SRCS) \
+		console/session/con_expr.h breakpoints/bp_num.h breakpoints/bp_code.h
 	$(Q)mkdir -p $(dir $@)
-	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -o $@ $< console/session/con_expr.c \
-		console/session/con_expr_fmt.c \
-		$(UNIT_LIBS) -lm
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Ibreakpoints -o $@ $< \
+		$(CON_EXPR_SRCS) $(UNIT_LIBS) -lmsgpackc -lm
