@@ -121,11 +121,24 @@ build/tests/unit/test_ana_sim: tests/unit/test_ana_sim.c $(ANA_LIB)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iconsole/ana -o $@ $< $(ANA_LIB) \
 		$(ANA_LIBS) $(UNIT_LIBS)
 
+CON_EXPR_SRCS := console/session/con_expr.c console/session/con_expr_fmt.c \
+	console/session/con_expr_code.c breakpoints/bp_num.c
+# Conditions run by the task (breakpoints/bp_cond.c) from code compiled
+# by con_expr.c, against C's own answers.
+TEST_BINS += build/tests/unit/test_bp_cond
+
+build/tests/unit/test_bp_cond: tests/unit/test_bp_cond.c $(CON_EXPR_SRCS) \
+		breakpoints/bp_cond.c breakpoints/bp_cond.h console/session/con_expr.h \
+		$(TD_CON_LIB) $(HOST_TD_LIB) $(HOST_WIRE_LIB)
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Ibreakpoints -Itypedesc \
+		-Iconsole/session -o $@ $< $(CON_EXPR_SRCS) breakpoints/bp_cond.c \
+		$(TD_CON_LIB) $(HOST_TD_LIB) $(HOST_WIRE_LIB) $(UNIT_LIBS) \
+		-lmsgpackc -lm
+
 # print's C expressions (console/session/con_expr.c), alone.
 TEST_BINS += build/tests/unit/test_con_expr
 
-CON_EXPR_SRCS := console/session/con_expr.c console/session/con_expr_fmt.c \
-	console/session/con_expr_code.c breakpoints/bp_num.c
 build/tests/unit/test_con_expr: tests/unit/test_con_expr.c $(CON_EXPR_SRCS) \
 		console/session/con_expr.h breakpoints/bp_num.h breakpoints/bp_code.h
 	$(Q)mkdir -p $(dir $@)
