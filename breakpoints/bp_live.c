@@ -37,6 +37,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,14 @@ static void bl_wait_attached(const pvt_ctl *c)
 		(void)nanosleep(&ts, NULL);
 }
 
+/* pthread_atfork: a child of fork() has its parent's page mapped; it
+ * must not take its stops, and its probes go back to the zero word. */
+static void bl_atfork_child(void)
+{
+	pvt__armp = &bl_zero;
+	bl.ctl = NULL;
+}
+
 /* See bp_live.h. */
 int pvt__bl_start(void)
 {
@@ -204,6 +213,7 @@ int pvt__bl_start(void)
 	}
 	bl.ctl = c;
 	pvt__armp = &c->armed.word;
+	(void)pthread_atfork(NULL, NULL, bl_atfork_child);
 	bl_wait_attached(c);
 	return 0;
 }

@@ -9,7 +9,11 @@
  * State is one static struct.  The process that connected is remembered:
  * a child made by fork() shares the socket but must not speak on it (its
  * frames would interleave with the parent's), so for the child the runtime
- * is unattached and its copy of the socket is closed on first use.
+ * is unattached and its copy of the socket is closed on first use.  The
+ * child is known by a pthread_atfork handler, so that pvt__rt_peer, which
+ * every line probe of an armed process calls, makes no system call; a
+ * child made without fork() (a raw clone) is still caught before its
+ * first message, by its pid.
  *
  * The one documented output of the runtime is the warning of
  * pvt__rt_detach() (and the same sentence when the connection cannot be
@@ -18,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +52,7 @@ static struct {
 	int fd;           /* its socket, or -1 */
 	int attached;     /* 1 while peer is usable */
 	pid_t pid;        /* process that made the connection */
+	volatile sig_atomic_t forked; /* this is a child of that process */
 	uint64_t proc;    /* PARAVT_PROC */
 	wire_buf scratch; /* msgpack objects for 'o' fields */
 	int scratch_init; /* scratch initialised */
@@ -214,9 +220,16 @@ int pvt__rt_daemon_can(const char *cap)
 	return 0;
 }
 
+/* pthread_atfork: in the child, the connection is the parent's. */
+static void rt_chan_atfork_child(void)
+{
+	rt_chan.forked = 1;
+}
+
 /* See rt_core.h. */
 int pvt__rt_connect(const char *path, uint64_t proc, char *err, size_t errlen)
 {
+	static int atfork; /* the handler is registered */
 	wire_io io;
 	int rc;
 
@@ -235,6 +248,11 @@ int pvt__rt_connect(const char *path, uint64_t proc, char *err, size_t errlen)
 	}
 	rt_chan.proc = proc;
 	rt_chan.pid = getpid();
+	rt_chan.forked = 0;
+	if (!atfork) {
+		(void)pthread_atfork(NULL, NULL, rt_chan_atfork_child);
+		atfork = 1;
+	}
 	rc = rt_chan_greet(proc);
 	if (rc < 0)
 		snprintf(err, errlen, "cannot encode HELLO: %s",
@@ -272,7 +290,7 @@ wire_peer *pvt__rt_peer(void)
 {
 	if (!rt_chan.attached)
 		return NULL;
-	if (rt_chan.pid != getpid()) {
+	if (rt_chan.forked) {
 		rt_chan_forget();
 		return NULL;
 	}
@@ -358,6 +376,10 @@ int pvt__rt_push(void)
 
 	if (p == NULL)
 		return WIRE_ESTATE;
+	if (rt_chan.pid != getpid()) { /* a child not made by fork() */
+		rt_chan_forget();
+		return WIRE_ESTATE;
+	}
 	rt_chan.building = 0;
 	rc = wire_peer_drain(p, wire_now_ns() + PVT_RT_SEND_NS);
 	if (rc == 0)

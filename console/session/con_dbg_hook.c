@@ -388,7 +388,9 @@ static int con_dbg_on_hit(con_node *n, const wire_msg *m)
 		p->cond_bp = b->id; /* con_dbg_cond_poll decides or tells */
 		return 1;
 	}
-	if (bpno != 0 || !p->stop_asked || con_dbg.current == NULL)
+	/* a process stopped because another one did (stop-mode all) does
+	 * not take the focus, even when it reached a breakpoint first */
+	if (!p->stop_asked || con_dbg.current == NULL)
 		con_dbg.current = p;
 	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
 	if (b != NULL && b->temp && e != NULL)

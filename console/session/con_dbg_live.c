@@ -296,11 +296,14 @@ static void con_live_cond(con_proc *p)
 		return;
 	}
 stop:
-	con_dbg.current = p;
+	if (!p->stop_asked || con_dbg.current == NULL)
+		con_dbg.current = p;
 	e = con_dbg_event_add(CON_EV_STOP, p, NULL, p->where);
 	if (b != NULL && b->temp && e != NULL)
 		e->temp = 1;
-	con_dbg_stop_others(p);
+	if (!p->stop_asked)
+		con_dbg_stop_others(p);
+	p->stop_asked = 0;
 }
 
 /* See con_dbg_int.h. */

@@ -30,6 +30,8 @@
 # 5. probes.sh: what the line probes of live debugging cost a program
 #    that is not being debugged (a 2-D stencil: plain, instrumented
 #    without probes, with them).
+# 6. cond.sh: what a conditional breakpoint that is false costs a process
+#    per pass, now that the process runs the condition (ns per pass).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP" || exit 2
@@ -139,4 +141,6 @@ echo
 tests/bench/overhead.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed overhead $?
 echo
 tests/bench/probes.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed probes $?
+echo
+tests/bench/cond.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed cond $?
 finish
