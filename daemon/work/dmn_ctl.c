@@ -88,7 +88,8 @@ void dmn_ctl_table(dmn_work *w, dmn_proc *p, dmn_conn *c, const wire_msg *m)
 	dmn_conn_kick(c);
 }
 
-/* Checks one entry [id, file, line, flags, ignore]. */
+/* Checks one entry [id, file, line, flags, ignore, (code)]; the code of
+ * a condition is the task's to check (breakpoints/bp_cond.c). */
 static int ctl_entry_ok(const msgpack_object *o)
 {
 	const msgpack_object *f;
