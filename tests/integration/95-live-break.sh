@@ -27,10 +27,12 @@ line() { grep -n "LIVE:$1" live_loop.c | cut -d: -f1; }
 L_CALL=$(line call) L_BODY=$(line body) L_PLAIN=$(line plain)
 [ -n "$L_CALL" ] && [ -n "$L_BODY" ] || fail "LIVE markers"
 
-# session NODE PORT SECS: the whole session on one node, its output in
-# $T/NODE.out.
+# session NODE PORT: the whole session on one node, its output in
+# $T/NODE.out (the program runs SECS before the first stop: longer
+# under qemu).
 session() {
-	_n=$1 _port=$2 _s=$3
+	_n=$1 _port=$2 _s=4
+	[ "$_n" = nat ] && _s=1
 	cat >"$T/$_n.cmd" <<EOF
 node add $_n 127.0.0.1:$_port
 load live_loop.c
@@ -165,17 +167,4 @@ check() {
 	ok "$1: set while running, step/finish/next, disable/enable, ignore ($i2 -> $i3), moved line, interrupt, set var ($((i4 + 2)) rounds), errors"
 }
 
-start_daemon nat linux-x86_64
-session nat "$DPORT_nat" 1
-check nat
-
-for p in linux-s390x-qemu:big linux-i386-qemu:i32; do
-	port=${p%%:*} n=${p#*:}
-	if [ ! -x "$TOP/build/$port/bin/paravtd" ]; then
-		echo "skip: build/$port/bin/paravtd not built (make nodes)"
-		continue
-	fi
-	start_daemon "$n" "$port"
-	eval "session $n \"\$DPORT_$n\" 4"
-	check "$n"
-done
+on_three_ports session check

@@ -76,17 +76,4 @@ check() {
 	ok "$1: stopped at pass $i1 as C says, the console decided 1 pass; errors and sizeof"
 }
 
-start_daemon nat linux-x86_64
-session nat "$DPORT_nat"
-check nat
-
-for p in linux-s390x-qemu:big linux-i386-qemu:i32; do
-	port=${p%%:*} n=${p#*:}
-	if [ ! -x "$TOP/build/$port/bin/paravtd" ]; then
-		echo "skip: build/$port/bin/paravtd not built (make nodes)"
-		continue
-	fi
-	start_daemon "$n" "$port"
-	eval "session $n \"\$DPORT_$n\""
-	check "$n"
-done
+on_three_ports session check

@@ -80,6 +80,23 @@ port_prefix() {
 # start_daemon NAME PORT [ARGS...]: starts paravtd built for PORT on
 # 127.0.0.1 with an ephemeral TCP port; sets DPID_<NAME> and DPORT_<NAME>.
 # Log in $T/NAME.log.
+# on_three_ports SESSION CHECK: on a native node (nat), an s390x (big)
+# and an i386 (i32) node under qemu, each a daemon started here, runs
+# "SESSION NODE PORT" then "CHECK NODE"; a port whose daemon is not built
+# is skipped with a message (the native one must be there).
+on_three_ports() {
+	for _tp in linux-x86_64:nat linux-s390x-qemu:big linux-i386-qemu:i32; do
+		_tport=${_tp%%:*} _tn=${_tp#*:}
+		if [ "$_tn" != nat ] && [ ! -x "$TOP/build/$_tport/bin/paravtd" ]; then
+			echo "skip: build/$_tport/bin/paravtd not built (make nodes)"
+			continue
+		fi
+		start_daemon "$_tn" "$_tport"
+		eval "$1 $_tn \"\$DPORT_$_tn\""
+		$2 "$_tn"
+	done
+}
+
 start_daemon() {
 	_n=$1 _p=$2; shift 2
 	_bin=$TOP/build/$_p/bin/paravtd
