@@ -134,6 +134,32 @@ typedef struct bp_where {
 	const char *func; /* function */
 } bp_where;
 
+/* Registers unit and sends its table the first time.  0 or an error
+ * (then detached). */
+static int bp_table_once(pvt_unit *unit)
+{
+	bp_register(unit);
+	if (!unit->sent && unit->table != NULL) {
+		if (bp_send_table(unit) != 0)
+			return -1;
+		unit->sent = 1;
+	}
+	return 0;
+}
+
+/* The same for the units of the outer frames whose variables go with
+ * the stop. */
+static int bp_outer_tables(void)
+{
+	uint32_t k, d = pvt__rt_stack_depth();
+	pvt_unit *u;
+
+	for (k = 1; k < d && k < PVT_RT_STACK_MAX; k++)
+		if ((u = pvt__rt_stack_unit(k)) != NULL && bp_table_once(u) != 0)
+			return -1;
+	return 0;
+}
+
 /* Sends BP_HIT.  0 or an error (then detached). */
 static int bp_send_hit(const pvt_unit *unit, const bp_where *w,
                        const pvt_var *vars, uint32_t nvars)
@@ -148,7 +174,8 @@ static int bp_send_hit(const pvt_unit *unit, const bp_where *w,
 	if (bp_pack_vars(&pk, vars, nvars) != 0)
 		return bp_send_fail(WIRE_ENOMEM, "the breakpoint");
 	nv = wire_buf_used(pvt__rt_scratch_buf());
-	if (pvt__rt_stack_pack(&pk, PVT_RT_STACK_MAX, 4096) != 0)
+	if (pvt__rt_stack_pack_vars(&pk, PVT_RT_STACK_MAX, 4096,
+	                            bp_pack_vars) != 0)
 		return bp_send_fail(WIRE_ENOMEM, "the breakpoint");
 	sb = pvt__rt_scratch_buf();
 	rc = wire_pack(
@@ -487,12 +514,8 @@ void para_vt_break(pvt_unit *unit, uint32_t bp, const char *file, int line,
 	}
 	pvt__bl_stopped(line);
 	pvt__ev_break_begin(bp, file, func, line); /* BREAK_START, flush */
-	bp_register(unit);
-	if (!unit->sent && unit->table != NULL) {
-		if (bp_send_table(unit) != 0)
-			return;
-		unit->sent = 1;
-	}
+	if (bp_table_once(unit) != 0 || bp_outer_tables() != 0)
+		return;
 	w.bp = bp;
 	w.file = file;
 	w.line = line;

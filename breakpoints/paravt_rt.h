@@ -101,6 +101,21 @@ extern volatile int pvt__line;
 extern volatile uint32_t *pvt__armp;
 int para_vt_line(pvt_unit *unit, const char *file, int line);
 
+/* Call-site template: while the process is armed, a statement that
+ * makes a call first records the variables in scope at its line, so
+ * that at a stop in a function it called `up` can show them:
+ *
+ *     if (*pvt__armp) { pvt_var pvt__v[] = { ... };
+ *         para_vt_frame(&pvt__unit, 17, pvt__v, 2);
+ *         if (para_vt_line(&pvt__unit, "foo.c", 17))
+ *             para_vt_break(&pvt__unit, PVT_BP_LIVE, "foo.c", 17, "f",
+ *                           pvt__v, 2); }
+ *
+ * The runtime keeps a copy; the names and addresses stay valid while the
+ * statement runs. */
+void para_vt_frame(pvt_unit *unit, int line, const pvt_var *vars,
+		   uint32_t nvars);
+
 /* The bp of a stop para_vt_line decided (the runtime reports which live
  * breakpoint, or 0 for a step or an interrupt). */
 #define PVT_BP_LIVE 0xffffffffu

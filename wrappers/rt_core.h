@@ -124,6 +124,28 @@ pvt__rt_loc pvt__rt_stack_last(void);
  * 0, or -1 if the packer's callback failed. */
 int pvt__rt_stack_pack(msgpack_packer *pk, uint32_t max, size_t maxstr);
 
+struct pvt_var;  /* paravt_rt.h */
+struct pvt_unit;
+
+/* Packs a frame's variables [[name, type, addr, scope]...].  0 or -1. */
+typedef int pvt__rt_vars_fn(msgpack_packer *pk, const struct pvt_var *vars,
+			    uint32_t n);
+
+/* As pvt__rt_stack_pack, but an outer frame whose variables were
+ * recorded at the line it is at now (para_vt_frame) is packed as
+ * [func, file, line, unit id, vars], vars by pack. */
+int pvt__rt_stack_pack_vars(msgpack_packer *pk, uint32_t max, size_t maxstr,
+			    pvt__rt_vars_fn *pack);
+
+/* Records the variables in scope at line of the innermost frame, in
+ * unit (a copy; the call-site template, para_vt_frame). */
+void pvt__rt_stack_vars_set(struct pvt_unit *unit, int line,
+			    const struct pvt_var *vars, uint32_t n);
+
+/* The unit of the k-th stored frame from the innermost if its variables
+ * are recorded for the line it is at, else NULL. */
+struct pvt_unit *pvt__rt_stack_unit(uint32_t k);
+
 /* ---- live breakpoints (../breakpoints/bp_live.c) ------------------------ */
 
 /* Makes the control page and names it to the daemon (CTL_PAGE), when

@@ -23,7 +23,16 @@
  * exits) pops down to the frame of that function if it is on the stack,
  * and is ignored otherwise.  The stack is maintained even when the task
  * is not attached to a daemon: it costs the same few stores.
+ *
+ * Variables of outer frames: while the process is armed, a statement
+ * that makes a call records the variables in scope there
+ * (para_vt_frame -> pvt__rt_stack_vars_set, a copy into memory of the
+ * frame's own); at a stop they are sent for each outer frame still at
+ * the line they were recorded at, so `up` can print its variables.  An
+ * entry forgets the new frame's; a frame that made its call while the
+ * process was not armed has none.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "paravt_rt.h"
@@ -41,6 +50,14 @@ static struct {
 	uint32_t depth;                      /* calls active (may exceed MAX) */
 	pvt__rt_loc last;                    /* last known location */
 } rt_stk;
+
+/* The variables recorded per stored frame (para_vt_frame). */
+static struct {
+	pvt_var *v;      /* a copy (owned); names and addresses the program's */
+	uint32_t n, cap; /* used, allocated */
+	int line;        /* the line they are for; 0: none */
+	pvt_unit *unit;  /* the unit (type table) */
+} rt_fv[PVT_RT_STACK_MAX];
 
 /* True if the two function names are the same (generated literals are
  * usually the same pointer). */
@@ -60,6 +77,7 @@ void para_vt_fn_enter(const char *func, const char *file, int line)
 	if (rt_stk.depth < PVT_RT_STACK_MAX) {
 		rt_stk.frame[rt_stk.depth] = here;
 		rt_stk.saved[rt_stk.depth] = pvt__line;
+		rt_fv[rt_stk.depth].line = 0;
 	}
 	pvt__line = line;
 	if (rt_stk.depth < UINT32_MAX)
@@ -177,7 +195,75 @@ static int rt_pack_loc(msgpack_packer *pk, const pvt__rt_loc *l, size_t maxstr)
 }
 
 /* See rt_core.h. */
+void pvt__rt_stack_vars_set(pvt_unit *unit, int line, const pvt_var *vars,
+			    uint32_t n)
+{
+	uint32_t d = rt_stk.depth;
+	pvt_var *nv;
+
+	if (d == 0 || d > PVT_RT_STACK_MAX)
+		return;
+	d--;
+	rt_fv[d].line = 0;
+	if (n > rt_fv[d].cap) {
+		nv = realloc(rt_fv[d].v, n * sizeof *nv);
+		if (nv == NULL)
+			return;
+		rt_fv[d].v = nv;
+		rt_fv[d].cap = n;
+	}
+	if (n > 0)
+		memcpy(rt_fv[d].v, vars, n * sizeof *vars);
+	rt_fv[d].n = n;
+	rt_fv[d].unit = unit;
+	rt_fv[d].line = line;
+}
+
+/* True if stored frame i of top has variables for the line it is at
+ * (the innermost's come with the stop itself). */
+static int rt_fv_valid(uint32_t i, uint32_t top)
+{
+	return i + 1 < top && rt_fv[i].line > 0 &&
+	       rt_fv[i].line == rt_stk.saved[i + 1] && rt_fv[i].unit != NULL;
+}
+
+/* See rt_core.h. */
+pvt_unit *pvt__rt_stack_unit(uint32_t k)
+{
+	uint32_t d = rt_stk.depth;
+
+	if (d > PVT_RT_STACK_MAX || k >= d || !rt_fv_valid(d - 1 - k, d))
+		return NULL;
+	return rt_fv[d - 1 - k].unit;
+}
+
+/* See rt_core.h. */
 int pvt__rt_stack_pack(msgpack_packer *pk, uint32_t max, size_t maxstr)
+{
+	return pvt__rt_stack_pack_vars(pk, max, maxstr, NULL);
+}
+
+/* Packs stored frame i of top: [func, file, line], or with pack and
+ * variables recorded [func, file, line, unit id, vars]. */
+static int rt_pack_frame(msgpack_packer *pk, uint32_t i, uint32_t top,
+			 int more, size_t maxstr, pvt__rt_vars_fn *pack)
+{
+	pvt__rt_loc l = rt_stk.frame[i];
+
+	if (!more) /* (deeper unstored calls: pvt__line is theirs) */
+		l.line = rt_frame_line(i, top);
+	if (pack == NULL || more || !rt_fv_valid(i, top))
+		return rt_pack_loc(pk, &l, maxstr);
+	return msgpack_pack_array(pk, 5) || rt_pack_str(pk, l.func, maxstr) ||
+	       rt_pack_str(pk, l.file, maxstr) ||
+	       msgpack_pack_int64(pk, l.line) ||
+	       msgpack_pack_uint32(pk, rt_fv[i].unit->id) ||
+	       pack(pk, rt_fv[i].v, rt_fv[i].n);
+}
+
+/* See rt_core.h. */
+int pvt__rt_stack_pack_vars(msgpack_packer *pk, uint32_t max, size_t maxstr,
+			    pvt__rt_vars_fn *pack)
 {
 	uint32_t depth = rt_stk.depth, stored, n, i;
 	pvt__rt_loc lost = {"...", "", 0};
@@ -201,13 +287,9 @@ int pvt__rt_stack_pack(msgpack_packer *pk, uint32_t max, size_t maxstr)
 		if (rt_pack_loc(pk, &lost, maxstr))
 			return -1;
 	}
-	for (i = 0; i < n; i++) {
-		pvt__rt_loc l = rt_stk.frame[stored - 1 - i];
-
-		if (!more) /* (deeper unstored calls: pvt__line is theirs) */
-			l.line = rt_frame_line(stored - 1 - i, stored);
-		if (rt_pack_loc(pk, &l, maxstr))
+	for (i = 0; i < n; i++)
+		if (rt_pack_frame(pk, stored - 1 - i, stored, more, maxstr,
+				  pack))
 			return -1;
-	}
 	return 0;
 }

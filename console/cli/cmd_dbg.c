@@ -60,7 +60,8 @@ const con_cmd con_info_cmds[] = {
 	{"frame", "info frame",
 	 "the selected frame of the current process",
 	 "Where the selected frame (up, down, frame) is, who called it, and\n"
-	 "whether its variables were recorded (frame #0's only).",
+	 "whether its variables were recorded (an outer frame's: at its call,\n"
+	 "while the process was armed).",
 	 con_info_frame, NULL, CON_ARG_NONE, NULL},
 	{"display", "info display",
 	 "the expressions shown at every stop",

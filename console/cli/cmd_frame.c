@@ -2,9 +2,10 @@
  * cmd_frame.c — frames, types and displays of the current process: `up`,
  * `down`, `frame [N]`, `info frame`, `info args`, `whatis PATH`, `ptype
  * PATH`, `display EXPR` (shown at every stop), `undisplay [N]`, `info
- * display`.  A stop records the variables of the innermost frame only:
- * the outer frames show where they are (the line of each call), and
- * print, set and info locals in them say so.
+ * display`.  The outer frames show where they are (the line of each
+ * call); their variables are those recorded at that call while the
+ * process was armed (con_dbg_frame_select makes them the process's);
+ * print, set and info locals in a frame without them say so.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,7 @@ int con_cmd_dbg_frame(int argc, char **argv, char *err, size_t errlen)
 			 depth - 1);
 		return WIRE_EARG;
 	}
-	p->frame = (int)to;
+	(void)con_dbg_frame_select(p, (int)to);
 	con_frame_show(p, p->frame);
 	return 0;
 }
@@ -88,8 +89,9 @@ int con_info_frame(int argc, char **argv, char *err, size_t errlen)
 		printf(" called by #%d %s () at %s:%d\n", p->frame + 1,
 		       p->stack[p->frame + 1].func, p->stack[p->frame + 1].file,
 		       p->stack[p->frame + 1].line);
-	printf(" variables recorded: %s\n", p->frame == 0 ? "yes" :
-	       "no (only those of frame #0)");
+	printf(" variables recorded: %s\n",
+	       p->frame == 0 || p->stack[p->frame].has_vars ? "yes" :
+	       "no (the process was not armed when it made this call)");
 	return 0;
 }
 

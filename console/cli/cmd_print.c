@@ -153,10 +153,12 @@ static con_proc *con_cmd_dbg_stopped(char *err, size_t errlen)
 			 p->id, con_cmd_dbg_state(p));
 		return NULL;
 	}
-	if (p->frame != 0) {
+	if (p->frame != 0 && (size_t)p->frame < p->nstack &&
+	    !p->stack[p->frame].has_vars) {
 		snprintf(err, errlen, "frame #%d of p%d: its variables are not "
-			 "recorded, only those of frame #0 where it stopped "
-			 "(frame 0)", p->frame, p->id);
+			 "recorded (it made its call while the process was not "
+			 "armed: no live breakpoint, step or interrupt)",
+			 p->frame, p->id);
 		return NULL;
 	}
 	return p;

@@ -229,8 +229,9 @@ const con_cmd con_cmds[] = {
 	{"up", "up [N]",
 	 "select the frame N calls out (the caller)",
 	 "Moves the selected frame of the current process N (1) frames\n"
-	 "toward main and shows it.  Only frame #0's variables are recorded:\n"
-	 "print and info locals in another frame say so.",
+	 "toward main and shows it; print, set var and info locals then\n"
+	 "work on its variables (recorded at its call while the process was\n"
+	 "armed: a frame that made its call before says it has none).",
 	 con_cmd_dbg_frame, NULL, CON_ARG_NONE, NULL},
 	{"down", "down [N]",
 	 "select the frame N calls in",

@@ -116,9 +116,12 @@ static con_inst_bp *ci_new_bp(con_inst_result *res)
 
 /* The block that stops at line: the variables visible there and
  * para_vt_break(&pvt__unit, ID, file, line, func, vars, n), ID as text;
- * with bp->id 0 nothing is kept of the variables (a line probe). */
+ * with bp->id 0 nothing is kept of the variables (a line probe).  With
+ * frame (a line probe of a statement that makes a call), the block
+ * first records the variables for the callee's stops (para_vt_frame)
+ * and asks para_vt_line itself. */
 static int ci_break_block(ci_fn *f, con_inst_bp *bp, const char *id,
-			  unsigned line, wire_buf *blk)
+			  unsigned line, wire_buf *blk, int frame)
 {
 	ci_unit *u = f->u;
 	size_t start = wire_buf_used(blk);
@@ -131,6 +134,13 @@ static int ci_break_block(ci_fn *f, con_inst_bp *bp, const char *id,
 		blk->len = start, rc |= ci_printf(blk, "{ ");
 	else
 		rc |= ci_printf(blk, "}; ");
+	if (frame) {
+		rc |= ci_printf(blk, "para_vt_frame(&pvt__unit, %u, %s, %zu); "
+				"if (para_vt_line(&pvt__unit, \"", line,
+				bp->nvars ? "pvt__v" : "0", bp->nvars);
+		rc |= ci_cstr(blk, u->path);
+		rc |= ci_printf(blk, "\", %u)) ", line);
+	}
 	rc |= ci_printf(blk, "para_vt_break(&pvt__unit, %s, \"", id);
 	rc |= ci_cstr(blk, u->path);
 	rc |= ci_printf(blk, "\", %u, \"", line);
@@ -162,7 +172,7 @@ static int ci_place(ci_fn *f, ci_req *r, size_t off, unsigned line)
 	wire_buf_init(&blk, CI_BUF_MAX);
 	snprintf(id, sizeof id, "%d", r->id);
 	if (!bp->file || !bp->func ||
-	    ci_break_block(f, bp, id, line, &blk) < 0 ||
+	    ci_break_block(f, bp, id, line, &blk, 0) < 0 ||
 	    ci_edit_add(u, off, 0, CI_PRIO_BREAK, wire_buf_head(&blk)) < 0)
 		rc = ci_fail(u, "out of memory");
 	if (!rc && r->kind == CI_REQ_LINE && (int)line != r->line)
@@ -221,7 +231,7 @@ static int ci_site(ci_fn *f, unsigned line)
 }
 
 /* See con_inst_int.h. */
-int ci_probe(ci_fn *f, size_t off, unsigned line)
+int ci_probe(ci_fn *f, size_t off, unsigned line, int frame)
 {
 	ci_unit *u = f->u;
 	con_inst_bp tmp;
@@ -230,10 +240,16 @@ int ci_probe(ci_fn *f, size_t off, unsigned line)
 
 	memset(&tmp, 0, sizeof tmp);
 	wire_buf_init(&blk, CI_BUF_MAX);
-	rc |= ci_printf(&blk, "if (*pvt__armp && para_vt_line(&pvt__unit, \"");
-	rc |= ci_cstr(&blk, u->path);
-	rc |= ci_printf(&blk, "\", %u)) ", line);
-	if (rc || ci_break_block(f, &tmp, "PVT_BP_LIVE", line, &blk) < 0 ||
+	if (frame) {
+		rc |= ci_printf(&blk, "if (*pvt__armp) ");
+	} else {
+		rc |= ci_printf(&blk, "if (*pvt__armp && para_vt_line("
+				"&pvt__unit, \"");
+		rc |= ci_cstr(&blk, u->path);
+		rc |= ci_printf(&blk, "\", %u)) ", line);
+	}
+	if (rc ||
+	    ci_break_block(f, &tmp, "PVT_BP_LIVE", line, &blk, frame) < 0 ||
 	    ci_edit_add(u, off, 0, CI_PRIO_LINE, wire_buf_head(&blk)) < 0 ||
 	    ci_site(f, line) < 0)
 		rc = ci_fail(u, "out of memory");

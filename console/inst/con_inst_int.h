@@ -216,9 +216,11 @@ int ci_loop_version(ci_fn *f, CXCursor s);
 
 /* Puts the line probe of statement line at off (after the line
  * template): `if (*pvt__armp && para_vt_line(...)) { vars;
- * para_vt_break(..., PVT_BP_LIVE, ...); }`, and records the site
+ * para_vt_break(..., PVT_BP_LIVE, ...); }`, or for a statement that
+ * makes a call (frame) `if (*pvt__armp) { vars; para_vt_frame(...);
+ * if (para_vt_line(...)) para_vt_break(...); }`, and records the site
  * (con_inst_break.c).  0, or -1 with the unit's error set. */
-int ci_probe(ci_fn *f, size_t off, unsigned line);
+int ci_probe(ci_fn *f, size_t off, unsigned line, int frame);
 
 /* 1 if request r is for a line inside function f (con_inst_break.c). */
 int ci_req_in_fn(const ci_fn *f, const ci_req *r);

@@ -324,6 +324,29 @@ static CXCursor ci_unlabel(CXCursor s)
 	}
 }
 
+/* Visitor of ci_makes_call: stops at the first call. */
+static enum CXChildVisitResult ci_call_visit(CXCursor c, CXCursor parent,
+					     CXClientData d)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	*(int *)d = 1;
+	return CXChildVisit_Break;
+}
+
+/* 1 if statement s makes a call (its probe records the variables for
+ * the callee's stops: `up`). */
+static int ci_makes_call(CXCursor s)
+{
+	int found = 0;
+
+	if (clang_getCursorKind(s) == CXCursor_CallExpr)
+		return 1;
+	clang_visitChildren(s, ci_call_visit, &found);
+	return found;
+}
+
 /* Puts the statement line template before statement s of a block (not a
  * declaration: they may precede it in C89; not an empty statement), so
  * that a crash is reported at its line (paravt_rt.h: pvt__line). */
@@ -343,7 +366,8 @@ static int ci_line_mark(ci_fn *f, CXCursor s)
 	snprintf(text, sizeof text, "pvt__line = %u; ", line);
 	if (ci_edit_add(f->u, off, 0, CI_PRIO_LINE, text) < 0)
 		return -1;
-	return f->u->o->no_probes ? 0 : ci_probe(f, off, line);
+	return f->u->o->no_probes ? 0 :
+	       ci_probe(f, off, line, ci_makes_call(s));
 }
 
 /* Walks a compound statement: candidates, nested statements, scope. */

@@ -42,6 +42,7 @@
 #include <libssh2.h>
 
 #include "con_ssh_int.h"
+#include "con_tcp.h"
 
 #define CON_SSH_DEFAULT_TIMEOUT_MS 10000
 #define CON_SSH_DEFAULT_CMD "paravtd --stdio"
@@ -157,6 +158,7 @@ static int con_ssh_connect_one(const struct addrinfo *ai, con_ssh_job *j)
 		}
 	}
 	fcntl(fd, F_SETFL, flags); /* libssh2 decides blocking itself */
+	con_tcp_nodelay(fd);
 	return fd;
 out_close:
 	r = errno;

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +67,14 @@ int con_tcp_split(const char *addr, char *host, size_t hostlen, char *port,
 	return 0;
 }
 
+/* See con_tcp.h. */
+void con_tcp_nodelay(int fd)
+{
+	int on = 1;
+
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
+
 /* Tries one address until deadline_ns.  0 with *fd, or a WIRE_E* code
  * with err filled. */
 static int con_tcp_try(const struct addrinfo *ai, uint64_t deadline_ns,
@@ -104,6 +114,7 @@ static int con_tcp_try(const struct addrinfo *ai, uint64_t deadline_ns,
 		goto out_close;
 	}
 out_ok:
+	con_tcp_nodelay(s);
 	*fd = s;
 	return 0;
 out_close:

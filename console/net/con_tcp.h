@@ -19,6 +19,11 @@
 int con_tcp_split(const char *addr, char *host, size_t hostlen, char *port,
 		  size_t portlen, char *err, size_t errlen);
 
+/* Sends small frames at once (TCP_NODELAY): each waits for an answer,
+ * so Nagle's algorithm would hold a step's frame until the delayed ACK
+ * (about 40 ms).  Errors are ignored. */
+void con_tcp_nodelay(int fd);
+
 /* Resolves host and port and connects to the first address that answers
  * within timeout_ms in total.  0 with *fd set (caller closes), or
  * WIRE_EARG (name does not resolve), WIRE_ETIMEOUT or WIRE_EIO, with a

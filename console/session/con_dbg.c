@@ -169,16 +169,59 @@ con_proc *con_dbg_proc_find(const char *name, char *err, size_t errlen)
 	return NULL;
 }
 
+/* Frees an outer frame's variables. */
+static void con_frame_vars_free(con_frame *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nvars; i++)
+		free(f->vars[i].name);
+	free(f->vars);
+	f->vars = NULL;
+	f->nvars = 0;
+}
+
+/* Exchanges p's variables and unit with frame n's. */
+static void con_frame_swap(con_proc *p, int n)
+{
+	con_frame *f = &p->stack[n];
+	con_var *v = p->vars;
+	size_t nv = p->nvars;
+	uint32_t u = p->unit;
+
+	p->vars = f->vars;
+	p->nvars = f->nvars;
+	p->unit = f->unit;
+	f->vars = v;
+	f->nvars = nv;
+	f->unit = u;
+}
+
+/* See con_dbg.h. */
+int con_dbg_frame_select(con_proc *p, int n)
+{
+	if (n < 0 || (n > 0 && (size_t)n >= p->nstack))
+		return -1;
+	if (p->frame > 0 && (size_t)p->frame < p->nstack)
+		con_frame_swap(p, p->frame); /* frame #0's back in p */
+	if (n > 0)
+		con_frame_swap(p, n);
+	p->frame = n;
+	return 0;
+}
+
 /* Frees what a stop recorded (variables and stack). */
 void con_proc_clear_stop(con_proc *p)
 {
 	size_t i;
 
+	(void)con_dbg_frame_select(p, 0);
 	for (i = 0; i < p->nvars; i++)
 		free(p->vars[i].name);
 	for (i = 0; i < p->nstack; i++) {
 		free(p->stack[i].func);
 		free(p->stack[i].file);
+		con_frame_vars_free(&p->stack[i]);
 	}
 	free(p->vars);
 	free(p->stack);

@@ -52,6 +52,13 @@ typedef struct con_frame {
 	char *func;  /* function; owned */
 	char *file;  /* source file; owned */
 	int line;    /* line */
+	int has_vars;   /* its variables were recorded (frame #0: those of
+			   the stop; outer ones: at their call) */
+	struct con_var *vars; /* an outer frame's; owned (while the frame
+			   is selected, the process's own: see
+			   con_dbg_frame_select) */
+	size_t nvars;   /* entries */
+	uint32_t unit;  /* the unit (type table) they belong to */
 } con_frame;
 
 /* A variable recorded at the breakpoint a process stopped at. */
@@ -111,6 +118,11 @@ typedef struct con_proc {
 	con_out out;                   /* what it printed (the cap) */
 	struct con_proc *next;         /* next process, or NULL */
 } con_proc;
+
+/* Makes frame n (0: where p stopped) the selected one: p->vars,
+ * p->nvars and p->unit are then that frame's, so print, set var and the
+ * rest work on its variables.  0, or -1 if n is not a frame. */
+int con_dbg_frame_select(con_proc *p, int n);
 
 /* Kinds of events for the user. */
 enum con_dbg_ev_kind {

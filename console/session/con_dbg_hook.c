@@ -219,6 +219,44 @@ static char *con_dbg_strdup_obj(const msgpack_object *o)
 	return strndup(o->via.str.ptr, o->via.str.size);
 }
 
+/* Decodes variables [[name, type, addr, scope]...] into *vars, *n.
+ * 0 or -1. */
+static int con_dbg_var_list(con_var **vars, size_t *n, const msgpack_object *o)
+{
+	const msgpack_object *f;
+	uint32_t i, k = 0;
+	con_var *v;
+
+	if (o->type != MSGPACK_OBJECT_ARRAY ||
+	    o->via.array.size > CON_DBG_VARS_MAX)
+		return -1;
+	*vars = v = calloc(o->via.array.size + 1, sizeof *v);
+	if (v == NULL)
+		return -1;
+	for (i = 0; i < o->via.array.size; i++) {
+		f = o->via.array.ptr[i].via.array.ptr;
+		if (o->via.array.ptr[i].type != MSGPACK_OBJECT_ARRAY ||
+		    o->via.array.ptr[i].via.array.size < 4 ||
+		    f[0].type != MSGPACK_OBJECT_STR ||
+		    f[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+		    f[2].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+		    f[3].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+			continue;
+		v[k].name = con_dbg_strdup_obj(&f[0]);
+		v[k].type = (uint32_t)f[1].via.u64;
+		v[k].addr = f[2].via.u64;
+		v[k].scope = (int)f[3].via.u64;
+		*n = ++k;
+	}
+	return 0;
+}
+
+/* The variables of the stop into p. */
+static int con_dbg_vars(con_proc *p, const msgpack_object *o)
+{
+	return con_dbg_var_list(&p->vars, &p->nvars, o);
+}
+
 /* Decodes a stack [[func, file, line]...] into p.  0 or -1. */
 static int con_dbg_stack(con_proc *p, const msgpack_object *o)
 {
@@ -240,37 +278,16 @@ static int con_dbg_stack(con_proc *p, const msgpack_object *o)
 		p->stack[k].func = con_dbg_strdup_obj(&f[0]);
 		p->stack[k].file = con_dbg_strdup_obj(&f[1]);
 		p->stack[k].line = (int)f[2].via.u64;
+		p->stack[k].has_vars = k == 0;
+		if (k > 0 && o->via.array.ptr[i].via.array.size >= 5 &&
+		    f[3].type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+		    f[3].via.u64 <= UINT32_MAX &&
+		    con_dbg_var_list(&p->stack[k].vars, &p->stack[k].nvars,
+				     &f[4]) == 0) {
+			p->stack[k].unit = (uint32_t)f[3].via.u64;
+			p->stack[k].has_vars = 1;
+		}
 		p->nstack = ++k;
-	}
-	return 0;
-}
-
-/* Decodes variables [[name, type, addr, scope]...] into p.  0 or -1. */
-static int con_dbg_vars(con_proc *p, const msgpack_object *o)
-{
-	const msgpack_object *f;
-	uint32_t i, k = 0;
-
-	if (o->type != MSGPACK_OBJECT_ARRAY ||
-	    o->via.array.size > CON_DBG_VARS_MAX)
-		return -1;
-	p->vars = calloc(o->via.array.size + 1, sizeof *p->vars);
-	if (p->vars == NULL)
-		return -1;
-	for (i = 0; i < o->via.array.size; i++) {
-		f = o->via.array.ptr[i].via.array.ptr;
-		if (o->via.array.ptr[i].type != MSGPACK_OBJECT_ARRAY ||
-		    o->via.array.ptr[i].via.array.size < 4 ||
-		    f[0].type != MSGPACK_OBJECT_STR ||
-		    f[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
-		    f[2].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
-		    f[3].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
-			continue;
-		p->vars[k].name = con_dbg_strdup_obj(&f[0]);
-		p->vars[k].type = (uint32_t)f[1].via.u64;
-		p->vars[k].addr = f[2].via.u64;
-		p->vars[k].scope = (int)f[3].via.u64;
-		p->nvars = ++k;
 	}
 	return 0;
 }

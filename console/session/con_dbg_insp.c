@@ -66,8 +66,14 @@ static int con_dbg_first_name(const con_proc *p, const char *path, char *err,
 		if (strlen(p->vars[i].name) == len &&
 		    strncmp(p->vars[i].name, s, len) == 0)
 			return 0;
-	snprintf(err, errlen, "no variable '%.*s' in scope at %s", (int)len, s,
-		 con_dbg_at(p));
+	if (p->frame > 0 && (size_t)p->frame < p->nstack)
+		snprintf(err, errlen, "no variable '%.*s' in scope in frame "
+			 "#%d, %s () at %s:%d", (int)len, s, p->frame,
+			 p->stack[p->frame].func, p->stack[p->frame].file,
+			 p->stack[p->frame].line);
+	else
+		snprintf(err, errlen, "no variable '%.*s' in scope at %s",
+			 (int)len, s, con_dbg_at(p));
 	return WIRE_EARG;
 }
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,7 @@ static void dmn_on_accept(dmn_loop *l, int fd, void *ctx)
 	struct sockaddr_in sin;
 	socklen_t len;
 	char ip[INET_ADDRSTRLEN], addr[64];
-	int cfd, n;
+	int cfd, n, one = 1;
 
 	for (n = 0; n < 16; n++) { /* bounded: other peers get a turn */
 		len = sizeof sin;
@@ -112,6 +113,9 @@ static void dmn_on_accept(dmn_loop *l, int fd, void *ctx)
 			return;
 		}
 		dmn_fd_flags(cfd);
+		/* frames are small and each waits for an answer: no Nagle */
+		(void)setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one,
+				 sizeof one);
 		if (inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof ip) == NULL)
 			snprintf(ip, sizeof ip, "?");
 		snprintf(addr, sizeof addr, "%s:%u", ip,

@@ -15,7 +15,8 @@
 # and says why when it cannot (division by zero, an unknown variable).
 # set var limit = i + 2 ends the loop two rounds later (the program says
 # so); a value that does not fit, a bad line and an unknown variable are
-# errors.  up/down/info frame/info args/whatis/display on the stop.  A
+# errors.  up/down/info frame/info args/whatis/display on the stop; up
+# shows main's variables, recorded at its call of step_once.  A
 # breakpoint with a condition stops only where it holds; a condition that
 # cannot be evaluated stops with a note.  watch total stops where total
 # changed, naming the line that changed it.
@@ -58,6 +59,7 @@ print k / (k - k)
 print nosuch + 1
 up
 print k
+print i + 1
 info frame
 down
 info args
@@ -130,7 +132,9 @@ check() {
 	expect_grep "error: division by zero" "$o"
 	expect_grep "error: no variable 'nosuch' in scope at live_loop.c:$((L_BODY + 3))" "$o"
 	expect_grep "^#1 main \(\) at .*live_loop.c:$L_CALL\$" "$o" "up"
-	expect_grep "error: frame #1 of p1: its variables are not recorded" "$o"
+	expect_grep "error: no variable 'k' in scope in frame #1, main \\(\\) at .*live_loop.c:$L_CALL\$" "$o" "frame #1 is main's"
+	expect_grep "^i \\+ 1 = $((i1 + 1))\$" "$o" "a variable of frame #1 (recorded at its call)"
+	expect_grep "^ variables recorded: yes\$" "$o"
 	expect_grep "^Frame #1 of p1 on $1" "$o" "info frame"
 	expect_grep "^#0 step_once \(\) at .*live_loop.c:$((L_BODY + 3))\$" "$o" "down"
 	[ "$(grep -c "^k = $i1\$" "$o")" -ge 2 ] || fail "$1: info args"
