@@ -187,6 +187,10 @@ printf "live: all %d stopped %s; %d of %d stops at the breakpoint, the "
 	. "others by the console)\n", $nprocs, spread(@last), $nbp,
 	$nprocs * $rounds;
 printf "live: step round trip %s; goal < 5 ms)\n", spread(@step);
+# Errors of the session do not stop the figures, but are named.
+my @err = grep { /^\[node n1: daemon error|^paravt: .*error:/ } @log;
+printf "live: note: %d error line(s) in the session, the first: %s\n",
+	scalar @err, $err[0] if @err;
 
 print $in "kill all\nquit\n";
 close $in;
