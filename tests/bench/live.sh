@@ -200,11 +200,11 @@ waitpid($pid, 0);
 exit 0;
 EOF
 
+echo "live debugging ($NPROCS copies of spin on one node, loopback, $(nproc 2>/dev/null || echo ?) cpus):"
 # The console in the temp dir (load reads spin.c there), its own HOME.
 (cd "$tmp" && HOME=$tmp/home exec perl drive.pl "$BIN/paravt" \
 	"$(cat "$tmp/port")" "$LINE" "$NPROCS" "$ROUNDS" "$STEPS") &
 cpid=$!
-echo "live debugging ($NPROCS copies of spin on one node, loopback, $(nproc 2>/dev/null || echo ?) cpus):"
 wait "$cpid"
 rc=$?
 cpid=""
