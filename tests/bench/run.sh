@@ -32,6 +32,10 @@
 #    without probes, with them).
 # 6. cond.sh: what a conditional breakpoint that is false costs a process
 #    per pass, now that the process runs the condition (ns per pass).
+# 7. live.sh: what a user waits for in live debugging, with the console
+#    and a private paravtd: 64 copies of a program running on one node,
+#    the time from `break` to the first stop and to all 64 stopped, and
+#    the median round trip of `step`.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP" || exit 2
@@ -143,4 +147,6 @@ echo
 tests/bench/probes.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed probes $?
 echo
 tests/bench/cond.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed cond $?
+echo
+tests/bench/live.sh || bench_failed live $?
 finish
