@@ -11,8 +11,10 @@ $(foreach r,$(CON_ROOMS),$(eval CON_$(r)_SRCS := $(wildcard console/$(r)/*.c)))
 $(foreach r,$(CON_ROOMS),$(eval CON_$(r)_OBJS := \
 	$(CON_$(r)_SRCS:%.c=build/console/obj/%.o)))
 $(foreach r,$(CON_ROOMS),$(eval CON_$(r)_LIB := build/console/lib/libcon_$(r).a))
-CON_session_OBJS += build/console/obj/breakpoints/bp_model.o \
-	build/console/obj/breakpoints/bp_num.o
+# The console side of breakpoints/: the model, and the arithmetic of
+# expressions it shares with the task.
+CON_BP_SRCS := breakpoints/bp_model.c breakpoints/bp_num.c
+CON_session_OBJS += $(CON_BP_SRCS:%.c=build/console/obj/%.o)
 CONSOLE_SRCS := console/main.c $(foreach r,$(CON_ROOMS),$(CON_$(r)_SRCS))
 # Every room but main, in link order (tests and tools link these).
 CONSOLE_LIBS := $(foreach r,$(CON_ROOMS),$(CON_$(r)_LIB)) $(ANA_LIB)

@@ -15,9 +15,10 @@ include tests/tools/module.mk
 
 # Here, not in tests/bench/module.mk: BENCH_BINS is complete only now.
 # tests/bench/run.sh also runs the s390x td_bench (under qemu) and the
-# host port's ev_sink and paravtd (part of all).
+# host port's ev_sink and paravtd (part of all); probes.sh instruments
+# with inst_tool.
 S390X_TD_BENCH := build/linux-s390x-qemu/tests/td_bench
-bench: $(BENCH_BINS) all build/tests/td_bench
+bench: $(BENCH_BINS) all build/tests/td_bench build/tests/inst_tool
 	$(Q)$(MAKE) PORT=linux-s390x-qemu $(S390X_TD_BENCH)
 	$(Q)tests/bench/run.sh
 

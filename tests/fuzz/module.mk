@@ -72,7 +72,7 @@ build/tests/fuzz/fuzz_request: tests/fuzz/fuzz_request.c $(TD_SHARED_SRCS) \
 # The trace-file reader and the command-line splitter: the whole console
 # but main, compiled with the fuzzer into build/tests/fuzz/con/.
 FUZZ_CON_SRCS := $(filter-out console/main.c,$(CONSOLE_SRCS)) \
-	$(ANA_SRCS) $(TD_CON_SRCS) breakpoints/bp_model.c $(WIRE_SRCS)
+	$(ANA_SRCS) $(TD_CON_SRCS) $(CON_BP_SRCS) $(WIRE_SRCS)
 FUZZ_CON_OBJS := $(FUZZ_CON_SRCS:%.c=build/tests/fuzz/con/%.o)
 FUZZ_CON_CFLAGS = $(filter-out -O2 -MMD -MP,$(CON_CFLAGS)) -O1 \
 	-fsanitize=fuzzer-no-link,address,undefined \
