@@ -27,3 +27,23 @@ int nested(int n)
 			s += j;
 	return s;
 }
+
+int addressed(int n)
+{
+	int i, s = 0, *p = &s;
+	volatile int v = 0;
+	int arr[4] = {0};
+
+	for (i = 0; i < n; i++)
+		*p += i + v + arr[i % 4];
+	return s;
+}
+
+int constant(const int n)
+{
+	int i, s = 0;
+
+	for (i = 0; i < n; i++)
+		s += n;
+	return s;
+}

@@ -350,7 +350,10 @@ static void test_feature_macros(void **state)
 
 /* A loop that calls nothing gets a copy without probes for the
  * disarmed case, with #line directives that keep its lines; a loop that
- * calls a function, or holds a loop, does not (its inner loop does). */
+ * calls a function, or holds a loop, does not (its inner loop does).
+ * The copy works on shadows of the locals it uses, copied back after
+ * it, but not of one whose address the program takes, a volatile one
+ * or an array; a const one is not copied back. */
 static void test_loop_copy(void **state)
 {
 	con_inst_result r;
@@ -361,13 +364,27 @@ static void test_loop_copy(void **state)
 	assert_int_equal(run1(DIR "loops.c", NULL, 0, &r, err, sizeof err), 0);
 	d = source_of(&r)->data;
 	/* plain(): its one loop is copied, as written, before the probed one */
-	assert_non_null(strstr(d, "if (!*pvt__armp) {\n#line 6 \""));
-	assert_non_null(strstr(d, "\"\nfor (i = 0; i < n; i++)\n\t\ts += i;\n} "
-			       "else\n#line 6 \""));
+	assert_non_null(strstr(d, "if (!*pvt__armp) { int pvt__s0 = i; int "
+			       "pvt__s1 = n; int pvt__s2 = s; { int i = "
+			       "pvt__s0; int n = pvt__s1; int s = pvt__s2; "
+			       "\n#line 6 \""));
+	assert_non_null(strstr(d, "\"\nfor (i = 0; i < n; i++)\n\t\ts += i;\n"
+			       "pvt__s0 = i; pvt__s1 = n; pvt__s2 = s; } i = "
+			       "pvt__s0; n = pvt__s1; s = pvt__s2; } else\n"
+			       "#line 6 \""));
+	/* addressed(): s (&s), v (volatile), arr (an array) stay */
+	assert_non_null(strstr(d, "if (!*pvt__armp) { int pvt__s0 = i; int "
+			       "pvt__s1 = n; int * pvt__s2 = p; { int i = "
+			       "pvt__s0; int n = pvt__s1; int * p = pvt__s2; "
+			       "\n#line 37 \""));
+	/* constant(): n is const: shadowed, not copied back */
+	assert_non_null(strstr(d, "const int pvt__s1 = n;"));
+	assert_non_null(strstr(d, "pvt__s0 = i; pvt__s2 = s; } i = pvt__s0; "
+			       "s = pvt__s2; } else\n#line 46 \""));
 	/* calls(): none; nested(): the inner loop only */
 	assert_null(strstr(d, "#line 16 \""));
 	assert_null(strstr(d, "#line 25 \""));
-	assert_non_null(strstr(d, "if (!*pvt__armp) {\n#line 26 \""));
+	assert_non_null(strstr(d, "\n#line 26 \""));
 	con_inst_result_free(&r);
 }
 
