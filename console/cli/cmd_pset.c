@@ -4,7 +4,8 @@
  * next, finish, until, interrupt and print -all work on, and a line
  * `[SPEC] COMMAND ...` runs one command with that focus.  SPEC is a list
  * of process ranges and names: p3, p1-4,p7, @big (the processes on node
- * big), workers, all, stopped, running.  `set stop-mode all|one` lives here too.  Sets are resolved
+ * big), workers, all, stopped, running; a command that moves processes
+ * takes the set behind it too (`continue [workers]`).  `set stop-mode all|one` lives here too.  Sets are resolved
  * when used, so processes started later join a range.
  */
 #include <ctype.h>
@@ -272,17 +273,45 @@ void con_pset_info(void)
 		printf("focus: %s\n", con_ps.focus);
 }
 
+/* A run-control line with its set behind ("continue [workers]") as
+ * "[workers] continue" in buf; line itself otherwise.  Only commands that
+ * move processes take a set there: `print a [3]` stays an index. */
+static const char *con_pset_suffix(const char *line, char *buf, size_t n)
+{
+	static const char *const cmds[] = {"continue", "c", "step", "s",
+		"next", "n", "finish", "until", "advance", "interrupt",
+		"wait", NULL};
+	const char *open, *end = line + strlen(line);
+	size_t w = strcspn(line, " \t"), i;
+
+	while (end > line && isspace((unsigned char)end[-1]))
+		end--;
+	if (end == line || end[-1] != ']' ||
+	    (open = strrchr(line, '[')) == NULL || open == line ||
+	    !isspace((unsigned char)open[-1]) || open > end)
+		return line;
+	for (i = 0; cmds[i] != NULL; i++)
+		if (strlen(cmds[i]) == w && strncmp(line, cmds[i], w) == 0)
+			break;
+	if (cmds[i] == NULL ||
+	    snprintf(buf, n, "%.*s %.*s", (int)(end - open), open,
+		     (int)(open - line), line) >= (int)n)
+		return line;
+	return buf;
+}
+
 /* See con_cmd_int.h. */
 int con_pset_run_prefixed(const char *line, const char *where, int *rc)
 {
 	const char *close;
-	char spec[512], *old = NULL;
+	char spec[512], *old = NULL, moved[1024];
 	con_proc **v;
 	size_t n;
 	char err[200];
 
 	while (*line == ' ')
 		line++;
+	line = con_pset_suffix(line, moved, sizeof moved);
 	if (*line != '[')
 		return 0;
 	close = strchr(line, ']');

@@ -276,7 +276,8 @@ const con_cmd con_cmds[] = {
 	 "resume each stopped process of it, interrupt stops each running\n"
 	 "one, print -all asks its stopped ones.  none: back to the current\n"
 	 "process.  A line [SPEC] COMMAND ... runs one command with that\n"
-	 "focus ([workers] next).",
+	 "focus ([workers] next); a command that moves processes takes it\n"
+	 "behind too (continue [workers]).",
 	 con_cmd_dbg_focus, NULL, CON_ARG_NONE, NULL},
 	{"where", "where",
 	 "the call stack of the current process",

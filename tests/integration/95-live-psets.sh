@@ -41,6 +41,7 @@ focus two
 next
 print -all i
 [p1] next
+next [p2]
 focus none
 delete
 set stop-mode one
@@ -75,6 +76,7 @@ expect_grep "^i = [0-9]+  \\[p2 p3\\]\$|^i = [0-9]+  \\[p[23]\\]\$" "$o" "print 
 expect_no_grep "^i = .*\\[p1" "$o" "print -all asked p1, outside the focus"
 ok "focus two: next and print -all on p2 and p3 only"
 expect_grep "^\\[p1 on [abc] stopped, main \\(\\) at .*live_loop.c:$((L_CALL + 1))\\]" "$o" "[p1] next"
+expect_grep "^\\[p2 on [abc] stopped, main \\(\\) at .*live_loop.c:($((L_CALL + 2))|$((L_CALL + 3)))\\]" "$o" "next [p2]: the set behind the command"
 ok "[p1] next steps p1 alone"
 # stop-mode one: the continue resumes the current one; a stop leaves the
 # others as they were (stopped here), and nothing else is stopped.
