@@ -385,18 +385,67 @@ static int con_dbg_convert(const td_type *ty, const char *path, con_xval *v,
 	return 0;
 }
 
+/* path with each index that is an expression ("a[k + 1]") replaced by
+ * its value on p ("a[6]"), into out.  0, or -1 with err. */
+static int con_dbg_fix_indexes(con_proc *p, const char *path, char *out,
+			       size_t n, char *err, size_t errlen)
+{
+	size_t i = 0, o = 0, j, depth;
+	char inner[512];
+	con_xval v;
+	int w;
+
+	while (path[i] != '\0') {
+		if (path[i] != '[') {
+			if (o + 1 >= n)
+				goto long_;
+			out[o++] = path[i++];
+			continue;
+		}
+		for (j = i + 1, depth = 1; path[j] != '\0' && depth > 0; j++)
+			depth += path[j] == '[' ? 1 : path[j] == ']' ? -1 : 0;
+		if (depth > 0 || j - i - 2 >= sizeof inner) {
+			snprintf(err, errlen, "'%s': a '[' without its ']'", path);
+			return -1;
+		}
+		snprintf(inner, sizeof inner, "%.*s", (int)(j - i - 2),
+			 path + i + 1);
+		if (con_dbg_eval(p, inner, &v, err, errlen) < 0)
+			return -1;
+		if (v.kind != CON_X_INT && v.kind != CON_X_UINT) {
+			con_xval_free(&v);
+			snprintf(err, errlen, "'%s': an index must be an integer",
+				 inner);
+			return -1;
+		}
+		w = snprintf(out + o, n - o, "[%lld]", (long long)v.i);
+		if (w < 0 || (size_t)w >= n - o)
+			goto long_;
+		o += (size_t)w;
+		i = j;
+	}
+	out[o] = '\0';
+	return 0;
+long_:
+	snprintf(err, errlen, "'%s' is too long", path);
+	return -1;
+}
+
 /* See con_dbg.h. */
-int con_dbg_set_var(con_proc *p, const char *path, const char *expr,
+int con_dbg_set_var(con_proc *p, const char *given, const char *expr,
 		    con_inspect *q, char *err, size_t errlen)
 {
 	const td_table *t = con_dbg_table(p, err, errlen);
 	const td_type *ty;
 	td_path_result res;
+	char path[1024];
 	con_xval v;
 	int rc;
 
 	if (t == NULL)
 		return WIRE_ESTATE;
+	if (con_dbg_fix_indexes(p, given, path, sizeof path, err, errlen) < 0)
+		return WIRE_EARG;
 	if (!con_expr_is_path(path) ||
 	    con_dbg_resolve(p, t, path, &res, err, errlen) < 0) {
 		if (!con_expr_is_path(path))

@@ -616,6 +616,12 @@ static int cx_unary(cx *c, cx_op *o)
 	    cx_take(c, ")", NULL))
 		return cx_unary(c, o) != 0 ? -1 : cx_cast(c, type, o);
 	c->pos = save;
+	if (cx_take(c, "(", NULL) && cx_ident(c, type, sizeof type) > 0 &&
+	    (strcmp(type, "struct") == 0 || strcmp(type, "union") == 0 ||
+	     strcmp(type, "enum") == 0))
+		return cx_fail(c, "a cast to a %s type is not supported (casts "
+			       "to arithmetic types are)", type);
+	c->pos = save;
 	return cx_primary(c, o) != 0 ? -1 : cx_postfix(c, o);
 }
 

@@ -11,7 +11,10 @@
 # decided.  A condition the process cannot evaluate (an index out of
 # bounds, a division by zero) stops with the console's reason, and one
 # that cannot be compiled (sizeof) is decided by the console at every
-# pass, and says so.
+# pass, and says so.  At the last stop, bad input is an error and the
+# process stays as it was: set var of a const or of a value that does
+# not fit, an index out of bounds, pointer arithmetic, a cast to a
+# pointer type, an expression cut short.
 . "$(dirname "$0")/../lib/common.sh"
 PARAVT=${PARAVT_OVERRIDE:-$PARAVT}
 cp "$TOP/tests/programs/live_cond.c" "$T/"
@@ -47,6 +50,14 @@ break live_cond.c:$L if sizeof(cells) > 8 && i == $((FIRST + 8))
 continue --timeout 60
 print i
 info breakpoints
+set var width = 3
+set var k = 1e20
+set var cells[k].w = 3.5
+print cells[k].w * 2 + width
+print cells[99].id
+print *(cp + 1)
+print (struct cell *)cp
+print cp->id +
 delete
 continue --timeout 120
 EOF
@@ -71,6 +82,13 @@ check() {
 	[ "$(sed -n 's/^i = //p' "$o" | sed -n 4p)" = "$((FIRST + 8))" ] || fail "$1: the console's condition"
 	expect_grep "^     condition decided by the console at each pass \(sizeof is not run in the task\)\$" "$o"
 	expect_grep "^     the console found it false 5 times\$" "$o"
+	expect_grep "error: width is const" "$o" "set var of a const"
+	expect_grep "error: 1e\\+20 does not fit in k int" "$o" "set var of a value that does not fit"
+	expect_grep "^cells\\[k\\].w \\* 2 \\+ width = 15\$" "$o" "set var of a member of an element with a variable index"
+	expect_grep "error: .*index 99 is out of bounds" "$o" "an index out of bounds"
+	expect_grep "cmd:27: error: arithmetic on addresses is not supported" "$o"
+	expect_grep "cmd:28: error: a cast to a struct type is not supported" "$o"
+	expect_grep "cmd:29: error: an operand is missing at the end" "$o"
 	expect_grep "^\[p1\] first $FIRST passes 300000 " "$o" "the program ran to its end"
 	expect_grep "^\[p1 exited with status 0\]" "$o"
 	ok "$1: stopped at pass $i1 as C says, the console decided 1 pass; errors and sizeof"

@@ -28,6 +28,7 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? atol(argv[1]) : 300000, i, first = -1;
 	unsigned long acc = 0;
 	struct cell *cp = &cells[0];
+	const int width = 8;
 	int k;
 
 	for (k = 0; k < 8; k++) {
@@ -37,7 +38,7 @@ int main(int argc, char **argv)
 		cells[k].flags = (unsigned char)(1u << k);
 	}
 	for (i = 0; i < n; i++) {
-		k = (int)(i % 8);
+		k = (int)(i % width);
 		if (first < 0 && COND) /* LIVE:cond */
 			first = i;
 		acc += (unsigned long)cells[k].id;
