@@ -97,6 +97,9 @@ static struct {
 	int step_line;       /* line of that stop */
 	uint32_t why;        /* breakpoint of the pending stop, 0 none */
 	bl_ent *pending;     /* its entry when a condition decides it */
+	const pvt_unit *after_unit; /* a probe's stop just ended here */
+	int after_line;      /* ... at this line */
+	uint32_t after_depth; /* ... at this stack depth */
 } bl;
 
 /* Frees the table's entries. */
@@ -398,6 +401,7 @@ int para_vt_line(pvt_unit *unit, const char *file, int line)
 	uint32_t id;
 
 	(void)unit;
+	bl.after_unit = NULL; /* a statement later than that stop */
 	if (c == NULL || pvt__rt_peer() == NULL)
 		return 0;
 	if (bl.nw > 0 && (id = bl_watch_check()) != 0) {
@@ -447,6 +451,25 @@ int pvt__bl_decide(const pvt_unit *unit, const pvt_var *vars, uint32_t nvars)
 		return 0;
 	}
 	return 1; /* it holds, or the console says why it cannot be run */
+}
+
+/* See bp_live.h. */
+void pvt__bl_resumed(const pvt_unit *unit, int line)
+{
+	bl.after_unit = unit;
+	bl.after_line = line;
+	bl.after_depth = pvt__rt_stack_depth();
+}
+
+/* See bp_live.h. */
+int pvt__bl_just_stopped_at(const pvt_unit *unit, int line)
+{
+	int same = bl.after_unit != NULL && bl.after_unit == unit &&
+		   bl.after_line == line &&
+		   bl.after_depth == pvt__rt_stack_depth();
+
+	bl.after_unit = NULL;
+	return same;
 }
 
 /* See bp_live.h. */

@@ -16,6 +16,16 @@
 int pvt__bl_decide(const pvt_unit *unit, const pvt_var *vars,
 		   uint32_t nvars);
 
+/* A stop para_vt_line decided has ended at line of unit: a compiled-in
+ * breakpoint of the same statement, which the generated code reaches
+ * next, is not a second stop (pvt__bl_just_stopped_at). */
+void pvt__bl_resumed(const pvt_unit *unit, int line);
+
+/* 1 if the compiled-in breakpoint at line of unit comes right after a
+ * probe's stop at that statement (pass it); the mark is used up either
+ * way, as it is by the next probe. */
+int pvt__bl_just_stopped_at(const pvt_unit *unit, int line);
+
 /* The breakpoint para_vt_line stopped for (0: a step or an interrupt). */
 uint32_t pvt__bl_reason(void);
 

@@ -498,11 +498,12 @@ void para_vt_break(pvt_unit *unit, uint32_t bp, const char *file, int line,
 {
 	uint32_t why;
 	bp_where w;
-	int at;
+	int at, live = bp == PVT_BP_LIVE;
 
-	if (bp == PVT_BP_LIVE && unit != NULL &&
-	    !pvt__bl_decide(unit, vars, nvars))
+	if (live && unit != NULL && !pvt__bl_decide(unit, vars, nvars))
 		return; /* a condition that is false: no stop */
+	if (!live && pvt__bl_just_stopped_at(unit, line))
+		return; /* the probe of this statement stopped it already */
 	pvt__rt_stack_break(func, file, line);
 	if (pvt__rt_peer() == NULL || unit == NULL)
 		return;
@@ -524,4 +525,6 @@ void para_vt_break(pvt_unit *unit, uint32_t bp, const char *file, int line,
 		return;
 	bp_serve();
 	pvt__ev_break_end(); /* BREAK_END; the stop counts in Δ */
+	if (live)
+		pvt__bl_resumed(unit, line);
 }

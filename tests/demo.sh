@@ -34,6 +34,7 @@ node add s390x 127.0.0.1:$DPORT_s390x
 node add i386 127.0.0.1:$DPORT_i386
 node list
 load bp_types.c
+set stop-mode one
 break walk
 tbreak bp_types.c:102
 build

@@ -55,6 +55,9 @@ int dmn_ctl_page(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
 	(void)unlink(path);
 	p->ctl = c;
 	c->gen = (uint32_t)p->sess->bps_gen;
+	if (p->stop_early)
+		c->stop++; /* the task stops at its first statement */
+	p->stop_early = 0;
 	ctl_arm(p);
 	c->attached = 1; /* last: the task waits for it, then reads armed */
 	return 0;
@@ -187,8 +190,16 @@ void dmn_ctl_stop(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	}
 	for (k = 0; k < w->cap_procs; k++) {
 		p = w->procs[k];
-		if (p == NULL || p->sess != s || p->ctl == NULL ||
+		if (p == NULL || p->sess != s || p->exited ||
 		    (proc != 0 && p->num != proc))
+			continue;
+		if (p->ctl == NULL && proc != 0 && p->task == NULL &&
+		    !p->foreign) {
+			p->stop_early = 1; /* started, not connected yet */
+			n++;
+			continue;
+		}
+		if (p->ctl == NULL)
 			continue;
 		p->ctl->stop++;
 		ctl_arm(p);
@@ -207,6 +218,7 @@ void dmn_ctl_resumed(dmn_proc *p)
 {
 	if (p->ctl != NULL)
 		p->ctl->stop = p->ctl->stop_seen;
+	p->stop_early = 0;
 	ctl_arm(p);
 }
 

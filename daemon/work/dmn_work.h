@@ -221,6 +221,8 @@ struct dmn_proc {
 	                             opens it; -1 when none */
 	char fifo[DMN_PATH_MAX];  /* its path, "" none */
 	struct pvt_ctl *ctl;      /* its control page (dmn_ctl.c), or NULL */
+	int stop_early;           /* a STOP came before the page: applied
+	                             when it is mapped */
 };
 
 /* The daemon-wide state, srv->work. */

@@ -33,6 +33,9 @@ grid[0][1]@2"
 	echo "node add big 127.0.0.1:$DPORT_big"
 	echo "node add i32 127.0.0.1:$DPORT_i32"
 	echo "load bp_types.c"
+	# Each process stops at its own breakpoints (in stop-mode all the
+	# first stop would stop the others wherever they are).
+	echo "set stop-mode one"
 	# A tbreak: every process must stop there once, not only the first.
 	echo "tbreak bp_types.c:$L_MAIN"
 	echo "break walk"

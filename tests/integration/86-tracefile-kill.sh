@@ -30,6 +30,7 @@ exec 3>"$T/cmds"
 cat >&3 <<EOS
 node add nat 127.0.0.1:$DPORT_nat
 load --pvm pvm_master.c pvm_worker.c
+set stop-mode one
 break pvm_worker.c:$BP
 build
 trace file $OUT

@@ -97,7 +97,8 @@ ok "PARAVT_TRACE=off of the console reached all 3 ranks (none traced); lines sti
 L=$(grep -n 'printf("rank %d of %d' "$P/mpi_stdin.c" | cut -d: -f1)
 t0=$(date +%s)
 timeout -k 5 120 "$PARAVT" -n -e "node add nat 127.0.0.1:$DPORT_nat" \
-	-e "load $P/mpi_stdin.c" -e "break mpi_stdin.c:$L" -e build \
+	-e "load $P/mpi_stdin.c" -e "set stop-mode one" \
+	-e "break mpi_stdin.c:$L" -e build \
 	-e "run mpi --timeout 40 -np 3 mpi_stdin < numbers" -e "info procs" \
 	-e "continue all --timeout 40" >"$T/stop" 2>&1 || { cat "$T/stop"; fail "console failed"; }
 t1=$(date +%s)
