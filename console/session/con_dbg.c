@@ -218,6 +218,11 @@ void con_proc_clear_stop(con_proc *p)
 	(void)con_dbg_frame_select(p, 0);
 	for (i = 0; i < p->nvars; i++)
 		free(p->vars[i].name);
+	for (i = 0; i < p->ncasts; i++)
+		free(p->casts[i].name);
+	free(p->casts);
+	p->casts = NULL;
+	p->ncasts = 0;
 	for (i = 0; i < p->nstack; i++) {
 		free(p->stack[i].func);
 		free(p->stack[i].file);

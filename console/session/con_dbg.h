@@ -84,6 +84,10 @@ typedef struct con_proc {
 	uint32_t unit;                 /* table (unit) of that breakpoint */
 	con_var *vars;                 /* its variables; owned */
 	size_t nvars;                  /* entries in vars */
+	con_var *casts;                /* objects read as another pointer
+					  type at this stop (pvt__castN:
+					  print ((T *)p)->f); owned */
+	size_t ncasts;                 /* entries in casts */
 	con_frame *stack;              /* innermost first; owned */
 	size_t nstack;                 /* entries in stack */
 	int frame;                     /* frame up, down, frame selected

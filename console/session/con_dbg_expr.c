@@ -6,11 +6,14 @@
  * (con_dbg_scalar); sizeof comes from the process's type table, so it
  * is the node's.  The arithmetic itself is con_expr.c's.
  */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bp_code.h"
 #include "con_dbg_int.h"
+#include "paravt_rt.h"
 #include "td_con.h"
 #include "wire.h"
 
@@ -185,11 +188,115 @@ bad:
 	return -1;
 }
 
+/* True if type name a, as the table spells it, is b as con_expr.c
+ * writes a cast's type (single blanks, a blank before the first '*'). */
+static int con_eval_same_type(const char *a, const char *b)
+{
+	while (*a != '\0' && *b != '\0') {
+		if (isspace((unsigned char)*a) && isspace((unsigned char)*b)) {
+			while (isspace((unsigned char)*a))
+				a++;
+			b++;
+		} else if (*a == *b) {
+			a++, b++;
+		} else if (*b == ' ' && *a == '*') {
+			b++;
+		} else {
+			return 0;
+		}
+	}
+	return *a == '\0' && *b == '\0';
+}
+
+/* Records path's object (pointer-sized, with an address here) as an
+ * object of pointer type ty: a new cast variable of p, named into out. */
+static int con_eval_repoint(con_eval_ctx *e, const td_type *ty,
+			    const char *path, char *out, size_t n, char *err,
+			    size_t errlen)
+{
+	con_proc *p = e->p;
+	const td_type *was;
+	td_path_result res;
+	uint64_t a;
+	con_var *nv;
+
+	if (con_dbg_resolve(p, e->t, path, &res, err, errlen) < 0 ||
+	    con_eval_addr(e, path, &a, err, errlen) != 0)
+		return -1;
+	was = td_type_get(e->t, res.type);
+	if (res.slice || was == NULL || was->size != ty->size) {
+		snprintf(err, errlen, "(%s) %s: not an object of the size of a "
+			 "pointer", ty->name, path);
+		return -1;
+	}
+	nv = realloc(p->casts, (p->ncasts + 1) * sizeof *nv);
+	if (nv == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	p->casts = nv;
+	snprintf(out, n, "pvt__cast%zu", p->ncasts);
+	nv[p->ncasts].name = strdup(out);
+	nv[p->ncasts].type = ty->id;
+	nv[p->ncasts].addr = a;
+	nv[p->ncasts].scope = PVT_LOCAL;
+	if (nv[p->ncasts].name == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	p->ncasts++;
+	return 0;
+}
+
+/* con_expr_ptype_fn: casts to the types of p's table. */
+static int con_eval_ptype(void *ctx, const char *name, const char *path,
+			  uint64_t *size, int *uns, int *flt, char *out,
+			  size_t outlen, char *err, size_t errlen)
+{
+	con_eval_ctx *e = ctx;
+	const td_type *ty = NULL, *st;
+	uint32_t i;
+
+	for (i = 0; i < e->t->ntypes && ty == NULL; i++)
+		if (con_eval_same_type(e->t->types[i].name, name))
+			ty = &e->t->types[i];
+	if (ty == NULL) {
+		if (strchr(name, '*') == NULL && strncmp(name, "struct ", 7) &&
+		    strncmp(name, "union ", 6) && strncmp(name, "enum ", 5))
+			return 0; /* a parenthesised expression, maybe */
+		snprintf(err, errlen, "(%s): the program uses no such type "
+			 "here", name);
+		return -1;
+	}
+	st = td_type_strip(e->t, ty->id);
+	if (st != NULL && (td_kind_is_int(st->kind) || st->kind == TD_ENUM ||
+			   st->kind == TD_FLOAT || st->kind == TD_DOUBLE ||
+			   st->kind == TD_LDOUBLE)) {
+		*size = st->size;
+		*uns = !st->is_signed && st->kind != TD_FLOAT &&
+		       st->kind != TD_DOUBLE && st->kind != TD_LDOUBLE;
+		*flt = st->kind == TD_FLOAT || st->kind == TD_DOUBLE ||
+		       st->kind == TD_LDOUBLE;
+		return 1;
+	}
+	if (st == NULL || st->kind != TD_POINTER) {
+		snprintf(err, errlen, "(%s): a cast to a %s is not supported "
+			 "(to arithmetic and pointer types it is)", name,
+			 st != NULL ? td_kind_name(st->kind) : "type");
+		return -1;
+	}
+	if (path == NULL)
+		return 2;
+	return con_eval_repoint(e, ty, path, out, outlen, err, errlen) < 0 ?
+	       -1 : 2;
+}
+
 /* See con_dbg.h. */
 int con_dbg_eval(con_proc *p, const char *expr, con_xval *out, char *err,
 		 size_t errlen)
 {
-	con_expr_env env = {con_eval_fetch, con_eval_size, con_eval_addr, NULL};
+	con_expr_env env = {con_eval_fetch, con_eval_size, con_eval_addr, NULL,
+			    NULL, con_eval_ptype};
 	con_eval_ctx e;
 
 	e.p = p;

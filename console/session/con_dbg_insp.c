@@ -62,10 +62,13 @@ static int con_dbg_first_name(const con_proc *p, const char *path, char *err,
 		;
 	if (len == 0 || isdigit((unsigned char)s[0]))
 		return 0; /* a syntax error: td_path_eval explains */
-	for (i = 0; i < p->nvars; i++)
-		if (strlen(p->vars[i].name) == len &&
-		    strncmp(p->vars[i].name, s, len) == 0)
+	for (i = 0; i < p->nvars + p->ncasts; i++) {
+		const char *nm = i < p->nvars ? p->vars[i].name :
+				 p->casts[i - p->nvars].name;
+
+		if (strlen(nm) == len && strncmp(nm, s, len) == 0)
 			return 0;
+	}
 	if (p->frame > 0 && (size_t)p->frame < p->nstack)
 		snprintf(err, errlen, "no variable '%.*s' in scope in frame "
 			 "#%d, %s () at %s:%d", (int)len, s, p->frame,
@@ -104,18 +107,21 @@ int con_dbg_resolve(const con_proc *p, const td_table *t, const char *path,
 	rc = con_dbg_first_name(p, path, err, errlen);
 	if (rc < 0)
 		return rc;
-	scope = calloc(p->nvars + 1, sizeof *scope);
+	scope = calloc(p->nvars + p->ncasts + 1, sizeof *scope);
 	if (scope == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return WIRE_ENOMEM;
 	}
-	for (i = 0; i < p->nvars; i++) {
-		scope[i].name = p->vars[i].name;
-		scope[i].type = p->vars[i].type;
-		scope[i].addr = p->vars[i].addr;
+	for (i = 0; i < p->nvars + p->ncasts; i++) {
+		const con_var *v = i < p->nvars ? &p->vars[i] :
+				   &p->casts[i - p->nvars];
+
+		scope[i].name = v->name;
+		scope[i].type = v->type;
+		scope[i].addr = v->addr;
 	}
-	rc = td_path_eval(t, scope, (uint32_t)p->nvars, path, res, err,
-			  errlen);
+	rc = td_path_eval(t, scope, (uint32_t)(p->nvars + p->ncasts), path,
+			  res, err, errlen);
 	free(scope);
 	return rc < 0 ? WIRE_EARG : 0;
 }

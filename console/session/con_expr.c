@@ -402,6 +402,76 @@ static int cx_cast(cx *c, const char *type, cx_op *o)
 	return 0;
 }
 
+/* Reads "TYPE)" after a '(' when TYPE is a type the program knows: its
+ * text, blanks made single, into buf.  1 if it is one, else 0 (the
+ * parenthesis is an expression's). */
+static int cx_program_type(cx *c, char *buf, size_t n)
+{
+	const char *s = c->s + c->pos, *end = strchr(s, ')');
+	size_t k = 0, i;
+
+	if (end == NULL || c->env->ptype == NULL ||
+	    !(isalpha((unsigned char)*s) || *s == '_' ||
+	      isspace((unsigned char)*s)))
+		return 0;
+	for (i = 0; s + i < end && k + 2 < n; i++) {
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '*' &&
+		    !isspace((unsigned char)s[i]))
+			return 0;
+		if (isspace((unsigned char)s[i]) && (k == 0 || buf[k - 1] == ' '))
+			continue;
+		if (s[i] == '*' && k > 0 && buf[k - 1] != ' ' && buf[k - 1] != '*')
+			buf[k++] = ' ';
+		buf[k++] = s[i];
+	}
+	while (k > 0 && buf[k - 1] == ' ')
+		k--;
+	buf[k] = '\0';
+	return k > 0 && s + i == end;
+}
+
+/* '(' TYPE ')' unary with TYPE the program's: an arithmetic one
+ * converts the value, a pointer one reads the operand's object as that
+ * pointer.  1 done, 0 not such a cast, -1 error. */
+static int cx_program_cast(cx *c, cx_op *o)
+{
+	char type[200], out[CX_PATH_MAX], e[300];
+	uint64_t size = 8;
+	int uns = 0, flt = 0, r;
+	size_t at = c->pos;
+	bp_num x;
+
+	if (!cx_program_type(c, type, sizeof type))
+		return 0;
+	r = c->env->ptype(c->env->ctx, type, NULL, &size, &uns, &flt, out,
+			  sizeof out, e, sizeof e);
+	if (r <= 0) {
+		c->pos = at;
+		return r < 0 ? cx_fail(c, "%s", e) : 0;
+	}
+	c->pos = (size_t)(strchr(c->s + c->pos, ')') - c->s) + 1;
+	if (cx_unary(c, o) != 0)
+		return -1;
+	if (c->compile)
+		return cx_fail(c, "a cast to %s is not run in the task", type);
+	if (r == 2) {
+		if (!o->is_path)
+			return cx_fail(c, "(%s): only a variable, a member or an "
+				       "element can be read as a pointer", type);
+		if (c->env->ptype(c->env->ctx, type, o->path, &size, &uns, &flt,
+				  out, sizeof out, e, sizeof e) != 2)
+			return cx_fail(c, "%s", e);
+		snprintf(o->path, sizeof o->path, "%s", out);
+		return 1;
+	}
+	if (cx_number(c, o, "a cast") != 0)
+		return -1;
+	x = cx_num(o);
+	bp_num_cast(&x, size, uns, flt, 0, 0);
+	cx_from_num(&o->v, &x);
+	return 1;
+}
+
 /* Appends text to o's path; o must be a path. */
 static int cx_path_add(cx *c, cx_op *o, const char *fmt, ...)
 {
@@ -616,11 +686,12 @@ static int cx_unary(cx *c, cx_op *o)
 	    cx_take(c, ")", NULL))
 		return cx_unary(c, o) != 0 ? -1 : cx_cast(c, type, o);
 	c->pos = save;
-	if (cx_take(c, "(", NULL) && cx_ident(c, type, sizeof type) > 0 &&
-	    (strcmp(type, "struct") == 0 || strcmp(type, "union") == 0 ||
-	     strcmp(type, "enum") == 0))
-		return cx_fail(c, "a cast to a %s type is not supported (casts "
-			       "to arithmetic types are)", type);
+	if (cx_take(c, "(", NULL)) {
+		int r = cx_program_cast(c, o);
+
+		if (r != 0)
+			return r < 0 ? -1 : 0;
+	}
 	c->pos = save;
 	return cx_primary(c, o) != 0 ? -1 : cx_postfix(c, o);
 }

@@ -66,13 +66,25 @@ typedef int con_expr_load_fn(void *ctx, const char *path, int addr,
 			     uint64_t dynmask, con_xcode *code, int *kind,
 			     char *err, size_t errlen);
 
+/* A cast to a type the program knows (a typedef, an enum, a pointer to a
+ * struct), name as written between the parentheses.  For an arithmetic
+ * type (typedefs and enums followed to one): 1 with its size, whether
+ * it is unsigned and floating in *size, *uns, *flt.  For a pointer
+ * type: 2, and path (an object of pointer size: a variable, a member, an
+ * element) is renamed into out as that type.  0 if no such type, -1
+ * with err. */
+typedef int con_expr_ptype_fn(void *ctx, const char *name, const char *path,
+			      uint64_t *size, int *uns, int *flt, char *out,
+			      size_t outlen, char *err, size_t errlen);
+
 /* What an evaluation asks its caller. */
 typedef struct con_expr_env {
 	con_expr_fetch_fn *fetch;
 	con_expr_size_fn *size;
 	con_expr_addr_fn *addr;
 	void *ctx;
-	con_expr_load_fn *load; /* con_expr_compile only */
+	con_expr_load_fn *load;   /* con_expr_compile only */
+	con_expr_ptype_fn *ptype; /* casts to the program's types, or NULL */
 } con_expr_env;
 
 /* Evaluates expr.  0 with *out (free with con_xval_free), or -1 with

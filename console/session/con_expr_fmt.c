@@ -27,8 +27,17 @@ int con_expr_is_path(const char *expr)
 	if (!isalpha((unsigned char)*p) && *p != '_')
 		return 0;
 	while (*p != '\0') {
-		if (isalnum((unsigned char)*p) || *p == '_' || *p == '.' ||
-		    *p == ' ') {
+		if (*p == ' ' && p > expr &&
+		    (isalnum((unsigned char)p[-1]) || p[-1] == '_')) {
+			const char *q = p;
+
+			while (*q == ' ')
+				q++;
+			if (isalpha((unsigned char)*q) || *q == '_')
+				return 0; /* "struct cell": a type, not a path */
+			p = q;
+		} else if (isalnum((unsigned char)*p) || *p == '_' || *p == '.' ||
+			   *p == ' ') {
 			p++;
 		} else if (p[0] == '-' && p[1] == '>') {
 			p += 2;

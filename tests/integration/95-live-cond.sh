@@ -14,7 +14,10 @@
 # pass, and says so.  At the last stop, bad input is an error and the
 # process stays as it was: set var of a const or of a value that does
 # not fit, an index out of bounds, pointer arithmetic, a cast to a
-# pointer type, an expression cut short.
+# struct type, an expression cut short, a cast to a type the program
+# does not have or of a value that is not an object; casts to the
+# program's types work: a void pointer read as a struct pointer, a
+# typedef.
 . "$(dirname "$0")/../lib/common.sh"
 PARAVT=${PARAVT_OVERRIDE:-$PARAVT}
 cp "$TOP/tests/programs/live_cond.c" "$T/"
@@ -56,8 +59,12 @@ set var cells[k].w = 3.5
 print cells[k].w * 2 + width
 print cells[99].id
 print *(cp + 1)
-print (struct cell *)cp
+print (struct cell)cells[0]
 print cp->id +
+print ((struct cell *)vp)[3].id + ((struct cell *) vp)->w
+print (count_t)(few - 4)
+print (struct nosuch *)vp
+print (struct cell *)(k + 1)
 delete
 continue --timeout 120
 EOF
@@ -87,8 +94,12 @@ check() {
 	expect_grep "^cells\\[k\\].w \\* 2 \\+ width = 15\$" "$o" "set var of a member of an element with a variable index"
 	expect_grep "error: .*index 99 is out of bounds" "$o" "an index out of bounds"
 	expect_grep "cmd:27: error: arithmetic on addresses is not supported" "$o"
-	expect_grep "cmd:28: error: a cast to a struct type is not supported" "$o"
+	expect_grep "cmd:28: error: \\(struct cell\\): a cast to a struct is not supported" "$o"
 	expect_grep "cmd:29: error: an operand is missing at the end" "$o"
+	expect_grep "^\\(\\(struct cell \\*\\)vp\\)\\[3\\].id \\+ \\(\\(struct cell \\*\\) vp\\)->w = 9\$" "$o" "a void pointer read as a struct pointer"
+	expect_grep "^\\(count_t\\)\\(few - 4\\) = 65535\$" "$o" "a cast to a typedef"
+	expect_grep "cmd:32: error: \\(struct nosuch \\*\\): the program uses no such type" "$o"
+	expect_grep "cmd:33: error: \\(struct cell \\*\\): only a variable, a member or an element" "$o"
 	expect_grep "^\[p1\] first $FIRST passes 300000 " "$o" "the program ran to its end"
 	expect_grep "^\[p1 exited with status 0\]" "$o"
 	ok "$1: stopped at pass $i1 as C says, the console decided 1 pass; errors and sizeof"

@@ -19,6 +19,9 @@ struct cell {
 
 static struct cell cells[8];
 
+/* A byte count, for a cast to a typedef. */
+typedef unsigned short count_t;
+
 /* The condition, also given to `break ... if` by the test (keep the
  * text in one line: the test reads it from here). */
 #define COND (i > 200000 && (i & 1023) == 517 && cells[k].w * 2 >= 5.0 && cp->id % 2 == 0 && (unsigned char)(i >> 2) != 7u && (k > 6 || -cells[k].tag[k % 4] == k))
@@ -28,6 +31,8 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? atol(argv[1]) : 300000, i, first = -1;
 	unsigned long acc = 0;
 	struct cell *cp = &cells[0];
+	void *vp = cells;
+	count_t few = 3;
 	const int width = 8;
 	int k;
 
@@ -44,6 +49,7 @@ int main(int argc, char **argv)
 		acc += (unsigned long)cells[k].id;
 		cp = &cells[k];
 	}
-	printf("first %ld passes %ld acc %lu\n", first, i, acc);
+	printf("first %ld passes %ld acc %lu (%s %u)\n", first, i, acc,
+	       vp == (void *)cells ? "" : "?", (unsigned)few);
 	return 0;
 }
