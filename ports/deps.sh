@@ -22,7 +22,8 @@ PKGS="gcc make pkg-config clang pvm pvm-dev libssh2-1-dev libmsgpack-dev
 libreadline-dev libclang-dev libcmocka-dev openssh-server openssh-client
 qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu
 libc6-dev-i386-cross tmux iproute2 procps psmisc groff-base
-libopenmpi-dev openmpi-bin libotf2-trace-dev otf2-tools chromium util-linux"
+libopenmpi-dev openmpi-bin libotf2-trace-dev otf2-tools chromium util-linux
+perl"
 # Target libraries unpacked (not installed) into build/sysroot/<arch>:
 # msgpack-c for the node side, plus PVM 3.4.6 so that (a) the target's own
 # pvmd (and pvmgs) runs under "qemu-<arch> -L build/sysroot/<arch>" as a
