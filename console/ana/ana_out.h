@@ -32,4 +32,40 @@ int ana_out_otf2(const ana_trace *tr, int view, const char *dir,
 int ana_out_html(const ana_trace *tr, int view, const char *title, FILE *f,
 		 char *err, size_t errlen);
 
+/* A second run drawn beside the first, on the same time scale: swap(ctx)
+ * turns tr's times into the other run's and, called again, back (the
+ * measured run beside the predicted one: ana_sim_swap). */
+typedef struct ana_html_alt {
+	void (*swap)(void *ctx);
+	void *ctx;
+	const char *first;   /* heading of the first timeline */
+	const char *heading; /* heading of the second */
+} ana_html_alt;
+
+/* Writes s with &, <, >, " and ' escaped (HTML text and attribute
+ * values). */
+void ana_html_esc(FILE *f, const char *s);
+
+/* One value of a prediction sweep (paravt predict --sweep). */
+typedef struct ana_sweep_pt {
+	const char *label; /* the value as given ("1ms") */
+	double time_ms;    /* predicted run time */
+	double vs_rec;     /* its difference from the recorded run, % */
+	double eff;        /* predicted efficiency E */
+	double lost_ms;    /* DVM lost time */
+} ana_sweep_pt;
+
+/* The HTML report of a sweep of param over n values: the predicted run
+ * time and E as curves over the values (in the order given), and the
+ * table.  0, or ANA_EIO with err. */
+int ana_out_sweep(const char *title, const char *param,
+		  const ana_sweep_pt *pts, size_t n, FILE *f, char *err,
+		  size_t errlen);
+
+/* ana_out_html with alt's run drawn under the first (alt may be NULL).
+ * tr's times are swapped meanwhile and put back. */
+int ana_out_html_alt(const ana_trace *tr, int view, const char *title,
+		     const ana_html_alt *alt, FILE *f, char *err,
+		     size_t errlen);
+
 #endif

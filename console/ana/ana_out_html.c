@@ -19,6 +19,10 @@
  *     (polygon.load), the mean as a regular polygon (polygon.mean);
  *   - table#efficiency: STK's efficiency table (ana_stats.h).
  *
+ * With a second run (ana_out_html_alt: the measured run beside the
+ * predicted one), svg#timeline2 follows svg#timeline on the same time
+ * scale, drawn from the other run's times and figures.
+ *
  * Large traces: at most ANA_HTML_MAX_BLOCKS blocks and ANA_HTML_MAX_MSGS
  * lines are drawn (a note says how many were left out); a matrix of more
  * than ANA_HTML_MAX_CELLS cells draws only its nonzero cells.  Every
@@ -55,6 +59,7 @@ typedef struct html_ctx {
 	const ana_stats *st;
 	int view;
 	int64_t t0;          /* time at the left edge */
+	int64_t span;        /* time the axis covers */
 	double xs;           /* px per ns */
 	char (*label)[48];   /* per task: "p3 t40003" */
 	uint32_t *order;     /* row -> task (ana_stats_order) */
@@ -63,8 +68,8 @@ typedef struct html_ctx {
 	unsigned long blocks, blocks_left; /* drawn, not drawn */
 } html_ctx;
 
-/* Writes s with &, <, >, " and ' escaped (text and attribute values). */
-static void html_esc(FILE *f, const char *s)
+/* See ana_out.h. */
+void ana_html_esc(FILE *f, const char *s)
 {
 	for (; *s != '\0'; s++) {
 		switch (*s) {
@@ -88,7 +93,7 @@ static void html_text(FILE *f, double x, double y, const char *anchor,
 {
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x, y,
 		anchor);
-	html_esc(f, s);
+	ana_html_esc(f, s);
 	fputs("</text>\n", f);
 }
 
@@ -149,11 +154,12 @@ static const char html_css[] =
 /* Clicking a block or a line shows its <title> in #details. */
 static const char html_js[] =
 	"(function(){var d=document.getElementById('details'),s=null;\n"
-	"document.getElementById('timeline').addEventListener('click',"
+	"document.querySelectorAll('svg.tl').forEach(function(g){"
+	"g.addEventListener('click',"
 	"function(ev){\nvar el=ev.target.closest('.blk,.msg');if(!el)return;\n"
 	"if(s)s.classList.remove('sel');s=el;el.classList.add('sel');\n"
 	"var t=el.querySelector('title');d.textContent=t?t.textContent:'';"
-	"});})();\n";
+	"});});})();\n";
 
 /* <head>, the title and the summary. */
 static void html_head(html_ctx *c, const char *title)
@@ -166,10 +172,10 @@ static void html_head(html_ctx *c, const char *title)
 		msgs += st->msgs[i];
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>", c->f);
-	html_esc(c->f, title);
+	ana_html_esc(c->f, title);
 	fprintf(c->f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n"
 		"<h1>", html_css);
-	html_esc(c->f, title);
+	ana_html_esc(c->f, title);
 	fprintf(c->f, "</h1>\n<p class=\"note\" id=\"summary\">%u tasks on "
 		"%u nodes, %" PRIu64 " events, %" PRIu64 " messages matched; "
 		"span %.3f ms; times: %s; E = %.3f</p>\n",
@@ -197,7 +203,7 @@ static int64_t html_tick(int64_t span)
 /* The time axis with its grid. */
 static void html_axis(html_ctx *c, int height)
 {
-	int64_t span = c->st->span_ns, step = html_tick(span > 0 ? span : 1);
+	int64_t span = c->span, step = html_tick(span > 0 ? span : 1);
 	int64_t t;
 	double x;
 	int dec = step >= 1000000 ? 0 : step >= 100000 ? 1 :
@@ -224,9 +230,9 @@ static void html_row(html_ctx *c, uint32_t i)
 	double x0, x1;
 
 	fprintf(c->f, "<text x=\"4\" y=\"%d\">", y + TL_ROW / 2 + 4);
-	html_esc(c->f, c->label[i]);
+	ana_html_esc(c->f, c->label[i]);
 	fputs(" ", c->f);
-	html_esc(c->f, c->tr->nodes[p->node].name);
+	ana_html_esc(c->f, c->tr->nodes[p->node].name);
 	fputs("</text>\n", c->f);
 	if (p->nev == 0)
 		return;
@@ -237,7 +243,7 @@ static void html_row(html_ctx *c, uint32_t i)
 	fprintf(c->f, "<rect class=\"comp\" x=\"%.2f\" y=\"%d\" "
 		"width=\"%.2f\" height=\"%d\"><title>", x0,
 		y + (TL_ROW - TL_BAR) / 2, x1 - x0 > 1 ? x1 - x0 : 1, TL_BAR);
-	html_esc(c->f, c->label[i]);
+	ana_html_esc(c->f, c->label[i]);
 	fprintf(c->f, ": computing %.3f ms of %.3f ms</title></rect>\n",
 		html_ms(c->st->task[i].comp_ns),
 		html_ms(c->st->task[i].total_ns));
@@ -292,13 +298,13 @@ static void html_blk_title(html_ctx *c, const ana_call *k)
 	char buf[32];
 
 	fputs("<title>", c->f);
-	html_esc(c->f, ana_op_name(e->op));
+	ana_html_esc(c->f, ana_op_name(e->op));
 	if (e->kind >= PVT_EV_SEND_START && e->kind <= PVT_EV_GROUP_END &&
 	    (e->peer >= 0 || e->kind == PVT_EV_RECV_START)) {
 		fputs(e->kind == PVT_EV_RECV_END ||
 		      e->kind == PVT_EV_RECV_START ? " &lt;- " : " -&gt; ",
 		      c->f);
-		html_esc(c->f, html_peer(c, k->proc, e->peer, buf,
+		ana_html_esc(c->f, html_peer(c, k->proc, e->peer, buf,
 					 sizeof buf));
 	}
 	if (e->tag >= 0)
@@ -306,9 +312,9 @@ static void html_blk_title(html_ctx *c, const ana_call *k)
 	if (e->bytes >= 0)
 		fprintf(c->f, ", %" PRId64 " B", e->bytes);
 	fputs("\n", c->f);
-	html_esc(c->f, ana_str(c->tr, w->file));
+	ana_html_esc(c->f, ana_str(c->tr, w->file));
 	fprintf(c->f, ":%d ", (int)w->line);
-	html_esc(c->f, ana_str(c->tr, w->func));
+	ana_html_esc(c->f, ana_str(c->tr, w->func));
 	fprintf(c->f, "\n%.3f .. %.3f ms (%.3f ms)%s</title>",
 		html_ms(k->ts - c->t0), html_ms(k->te - c->t0),
 		html_ms(k->te - k->ts), k->e == NULL ? ", never ended" : "");
@@ -333,7 +339,7 @@ static int html_blk(void *ctx, const ana_call *k)
 	fprintf(c->f, "<rect class=\"blk %s\" x=\"%.2f\" y=\"%d\" "
 		"width=\"%.2f\" height=\"%d\" data-src=\"", html_blk_class(k),
 		x0, y, wd > 0.8 ? wd : 0.8, TL_BAR);
-	html_esc(c->f, ana_str(c->tr, w->file));
+	ana_html_esc(c->f, ana_str(c->tr, w->file));
 	fprintf(c->f, ":%d\">", (int)w->line);
 	html_blk_title(c, k);
 	fputs("</rect>\n", c->f);
@@ -368,19 +374,19 @@ static void html_msg(html_ctx *c, const ana_pair *pr)
 		"y2=\"%d\" marker-end=\"url(#arrow)\"><title>",
 		html_x(c, ana_time(s0, c->view)), ys,
 		html_x(c, ana_time(r, c->view)), yr);
-	html_esc(c->f, c->label[pr->send.proc]);
+	ana_html_esc(c->f, c->label[pr->send.proc]);
 	fputs(" -&gt; ", c->f);
-	html_esc(c->f, c->label[pr->recv.proc]);
+	ana_html_esc(c->f, c->label[pr->recv.proc]);
 	if (r->tag >= 0)
 		fprintf(c->f, " tag %d", (int)r->tag);
 	if (r->bytes >= 0 || s->bytes >= 0)
 		fprintf(c->f, ", %" PRId64 " B", r->bytes >= 0 ? r->bytes :
 			s->bytes);
 	fprintf(c->f, "\n%s ", ana_op_name(s->op));
-	html_esc(c->f, ana_str(c->tr, s->file));
+	ana_html_esc(c->f, ana_str(c->tr, s->file));
 	fprintf(c->f, ":%d at %.3f ms\n%s ", (int)s->line,
 		html_ms(ana_time(s, c->view) - c->t0), ana_op_name(r->op));
-	html_esc(c->f, ana_str(c->tr, r->file));
+	ana_html_esc(c->f, ana_str(c->tr, r->file));
 	fprintf(c->f, ":%d at %.3f ms</title></line>\n", (int)r->line,
 		html_ms(ana_time(r, c->view) - c->t0));
 }
@@ -403,15 +409,21 @@ static long html_msgs(html_ctx *c)
 	return n > ANA_HTML_MAX_MSGS ? (long)(n - ANA_HTML_MAX_MSGS) : 0;
 }
 
-/* The timeline section.  0 or a code. */
-static int html_timeline(html_ctx *c)
+/* The timeline section: svg#id under heading (the first one also has
+ * the key and the details box).  0 or a code. */
+static int html_timeline(html_ctx *c, const char *id, const char *heading)
 {
+	int first = strcmp(id, "timeline") == 0;
 	ana_walk_ops ops = {c, NULL, html_blk, html_point};
 	uint32_t n = c->tr->nprocs, i;
 	int h = TL_TOP + (int)n * TL_ROW + 10, rc;
 	long left;
 
-	fprintf(c->f, "<h2>Timeline</h2>\n<p class=\"key\">"
+	fputs("<h2>", c->f);
+	ana_html_esc(c->f, heading);
+	fputs("</h2>\n", c->f);
+	if (first)
+		fprintf(c->f, "<p class=\"key\">"
 		"<span style=\"background:#d4ecd0\"></span>computing"
 		"<span style=\"background:#3b7dd8\"></span>sending"
 		"<span style=\"background:#e0564b\"></span>receiving / group"
@@ -419,12 +431,13 @@ static int html_timeline(html_ctx *c)
 		"<span style=\"background:#f2c14e\"></span>breakpoint"
 		"<span style=\"background:#a0309f\"></span>never ended"
 		" &#8212; lines: send &#8594; receive; click a block or a "
-		"line</p>\n<div class=\"scroll\"><svg id=\"timeline\" "
+		"line</p>\n");
+	fprintf(c->f, "<div class=\"scroll\"><svg id=\"%s\" class=\"tl\" "
 		"width=\"%d\" "
 		"height=\"%d\">\n<defs><marker id=\"arrow\" viewBox=\"0 0 10 "
 		"10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" "
 		"markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0L10,5L0,"
-		"10z\" fill=\"#1b1b1b\"/></marker></defs>\n",
+		"10z\" fill=\"#1b1b1b\"/></marker></defs>\n", id,
 		TL_LABEL + TL_PLOT + 20, h);
 	html_axis(c, h);
 	for (i = 0; i < n; i++)
@@ -437,8 +450,10 @@ static int html_timeline(html_ctx *c)
 	left = html_msgs(c);
 	if (left < 0)
 		return (int)left;
-	fputs("</svg></div>\n<div id=\"details\">Click a block or a line "
-	      "to see its call and source line.</div>\n", c->f);
+	fputs("</svg></div>\n", c->f);
+	if (first)
+		fputs("<div id=\"details\">Click a block or a line to see its "
+		      "call and source line.</div>\n", c->f);
 	if (c->blocks_left > 0 || left > 0)
 		fprintf(c->f, "<p class=\"note\">Large trace: %lu blocks and "
 			"%ld messages not drawn (at most %d of each).</p>\n",
@@ -478,9 +493,9 @@ static void html_cell(html_ctx *c, uint32_t i, uint32_t j, int cs, int x0,
 		"height=\"%d\" fill=\"%s\" data-n=\"%" PRIu64 "\"><title>",
 		x0 + (int)c->row[j] * cs, y0 + (int)c->row[i] * cs, cs, cs, col,
 		m);
-	html_esc(c->f, c->label[i]);
+	ana_html_esc(c->f, c->label[i]);
 	fputs(" -&gt; ", c->f);
-	html_esc(c->f, c->label[j]);
+	ana_html_esc(c->f, c->label[j]);
 	fprintf(c->f, ": %" PRIu64 " messages, %" PRIu64 " B</title></rect>",
 		m, c->st->bytes[k]);
 	if (m > 0 && cs >= 18)
@@ -573,7 +588,7 @@ static void html_spokes(html_ctx *c, int64_t max, double mean)
 			    160.0 * (double)t->comp_ns / (double)max, &x, &y);
 		fprintf(c->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
 			"fill=\"#3b7dd8\"><title>", x, y);
-		html_esc(c->f, c->label[i]);
+		ana_html_esc(c->f, c->label[i]);
 		fprintf(c->f, ": computing %.3f ms, %.0f%% of the mean, "
 			"E_i %.3f</title></circle>\n", html_ms(t->comp_ns),
 			mean > 0 ? 100.0 * (double)t->comp_ns / mean : 0.0,
@@ -626,9 +641,9 @@ static void html_table(html_ctx *c)
 		i = c->order[k];
 		t = &c->st->task[i];
 		fputs("<tr><td class=\"l\">", c->f);
-		html_esc(c->f, c->label[i]);
+		ana_html_esc(c->f, c->label[i]);
 		fputs("</td><td class=\"l\">", c->f);
-		html_esc(c->f, c->tr->nodes[c->tr->procs[i].node].name);
+		ana_html_esc(c->f, c->tr->nodes[c->tr->procs[i].node].name);
 		fprintf(c->f, "</td><td>%.3f</td><td>%.3f</td><td>%.3f</td>"
 			"<td>%.3f</td><td>%.3f</td><td>%" PRIu64 "</td><td>%"
 			PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
@@ -666,12 +681,57 @@ static int html_labels(html_ctx *c)
 	return 0;
 }
 
+/* The other run's timeline (alt), on the scale of c: its own figures
+ * in the tooltips.  0 or a code. */
+static int html_alt(html_ctx *c, const ana_html_alt *alt)
+{
+	const ana_stats *mine = c->st;
+	ana_stats st2;
+	int rc;
+
+	alt->swap(alt->ctx);
+	rc = ana_stats_compute(c->tr, c->view, &st2);
+	if (rc == 0) {
+		c->st = &st2;
+		c->blocks = c->blocks_left = 0;
+		rc = html_timeline(c, "timeline2", alt->heading);
+		c->st = mine;
+		ana_stats_free(&st2);
+	}
+	alt->swap(alt->ctx);
+	return rc;
+}
+
+/* The span of the two runs together, into c->t0 and c->span. */
+static void html_scale(html_ctx *c, const ana_html_alt *alt)
+{
+	int64_t t0, t1, a0, a1;
+
+	ana_time_span(c->tr, c->view, &t0, &t1);
+	if (alt != NULL) {
+		alt->swap(alt->ctx);
+		ana_time_span(c->tr, c->view, &a0, &a1);
+		alt->swap(alt->ctx);
+		t0 = a0 < t0 ? a0 : t0;
+		t1 = a1 > t1 ? a1 : t1;
+	}
+	c->t0 = t0;
+	c->span = t1 > t0 ? t1 - t0 : 0;
+	c->xs = t1 > t0 ? (double)TL_PLOT / (double)(t1 - t0) : 0;
+}
+
 int ana_out_html(const ana_trace *tr, int view, const char *title, FILE *f,
 		 char *err, size_t errlen)
 {
+	return ana_out_html_alt(tr, view, title, NULL, f, err, errlen);
+}
+
+int ana_out_html_alt(const ana_trace *tr, int view, const char *title,
+		     const ana_html_alt *alt, FILE *f, char *err,
+		     size_t errlen)
+{
 	html_ctx c;
 	ana_stats st;
-	int64_t t1;
 	int rc;
 
 	memset(&c, 0, sizeof c);
@@ -685,13 +745,15 @@ int ana_out_html(const ana_trace *tr, int view, const char *title, FILE *f,
 	c.tr = tr;
 	c.st = &st;
 	c.view = view;
-	ana_time_span(tr, view, &c.t0, &t1);
-	c.xs = t1 > c.t0 ? (double)TL_PLOT / (double)(t1 - c.t0) : 0;
+	html_scale(&c, alt);
 	rc = html_labels(&c);
 	if (rc == 0) {
 		html_head(&c, title != NULL ? title : "paravt report");
-		rc = html_timeline(&c);
+		rc = html_timeline(&c, "timeline", alt != NULL ? alt->first :
+				   "Timeline");
 	}
+	if (rc == 0 && alt != NULL)
+		rc = html_alt(&c, alt);
 	if (rc == 0) {
 		html_matrix(&c);
 		html_balance(&c);

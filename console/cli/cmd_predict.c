@@ -10,8 +10,9 @@
  *       prints the predicted run time, the figures of `info efficiency`
  *       per process and for the job, the DVM characteristics (idle time,
  *       imbalance, lost time) and predicted against recorded per process;
- *       -o writes the HTML report of the predicted run; --sweep predicts
- *       once per value and prints a table.
+ *       -o writes the HTML report of the predicted run with the measured
+ *       one beside it; --sweep predicts once per value and prints a
+ *       table (with -o, an HTML page with the curves).
  *
  * Every figure is in ms with three decimals, one line per process, fixed
  * columns, so that scripts can read them (tests/integration/9x-predict.sh).
@@ -255,11 +256,31 @@ static void con_predict_print(const ana_trace *tr, const ana_sim_machine *m,
 	       pct(r->pred.span_ns, r->rec.span_ns));
 }
 
-/* The HTML report of the predicted run into path.  0 or 1. */
+/* The trace and the result whose times ana_sim_swap exchanges. */
+typedef struct con_predict_pair {
+	ana_trace *tr;
+	ana_sim_result *r;
+} con_predict_pair;
+
+/* ana_html_alt's swap: the predicted times out, the measured ones in
+ * (and back). */
+static void con_predict_swap(void *ctx)
+{
+	con_predict_pair *p = ctx;
+
+	ana_sim_swap(p->tr, p->r);
+}
+
+/* The HTML report of the predicted run, the measured one beside it,
+ * into o->out.  0 or 1. */
 static int con_predict_html(ana_trace *tr, ana_sim_result *r,
 			    const con_predict_opts *o)
 {
 	char title[1200], err[300];
+	con_predict_pair pair = {tr, r};
+	ana_html_alt alt = {con_predict_swap, &pair,
+			    "Timeline: predicted",
+			    "Timeline: measured (compensated), same scale"};
 	FILE *f = fopen(o->out, "w");
 	int rc;
 
@@ -270,7 +291,8 @@ static int con_predict_html(ana_trace *tr, ana_sim_result *r,
 	snprintf(title, sizeof title, "paravt predict: %s on %s (%s model)",
 		 o->trace, o->machine, o->pure ? "pure" : "residual");
 	ana_sim_swap(tr, r);
-	rc = ana_out_html(tr, ANA_VIEW_COMP, title, f, err, sizeof err);
+	rc = ana_out_html_alt(tr, ANA_VIEW_COMP, title, &alt, f, err,
+			      sizeof err);
 	ana_sim_swap(tr, r);
 	if (fclose(f) != 0 && rc == 0) {
 		snprintf(err, sizeof err, "%s", strerror(errno));
@@ -303,15 +325,62 @@ static int con_predict_run(ana_trace *tr, const ana_sim_machine *m,
 	return 0;
 }
 
-/* --sweep PARAM=V1,V2,...: one line per value. */
+/* Writes the sweep's HTML report (the curve) into o->out.  0 or 1. */
+static int con_predict_sweep_html(const char *param, const ana_sweep_pt *pts,
+				  size_t n, const con_predict_opts *o)
+{
+	char title[1200], err[300];
+	FILE *f = fopen(o->out, "w");
+	int rc;
+
+	if (f == NULL) {
+		fprintf(stderr, "paravt: %s: %s\n", o->out, strerror(errno));
+		return 1;
+	}
+	snprintf(title, sizeof title, "paravt predict: %s on %s, %s swept",
+		 o->trace, o->machine, param);
+	rc = ana_out_sweep(title, param, pts, n, f, err, sizeof err);
+	if (fclose(f) != 0 && rc == 0) {
+		snprintf(err, sizeof err, "%s", strerror(errno));
+		rc = 1;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "paravt: %s: %s\n", o->out, err);
+		return 1;
+	}
+	printf("Report of the sweep written to %s.\n", o->out);
+	return 0;
+}
+
+/* Keeps value v's figures for the sweep's report (a growing array). */
+static int con_predict_keep(ana_sweep_pt **pts, size_t *n, const char *v,
+			    const ana_sim_result *r)
+{
+	ana_sweep_pt *np = realloc(*pts, (*n + 1) * sizeof *np);
+
+	if (np == NULL)
+		return -1;
+	*pts = np;
+	np[*n].label = v;
+	np[*n].time_ms = ms(r->pred.span_ns);
+	np[*n].vs_rec = pct(r->pred.span_ns, r->rec.span_ns);
+	np[*n].eff = r->pred.eff;
+	np[*n].lost_ms = ms(r->pdvm.lost_total);
+	(*n)++;
+	return 0;
+}
+
+/* --sweep PARAM=V1,V2,...: one line per value (and with -o the curve). */
 static int con_predict_sweep(ana_trace *tr, const ana_sim_machine *m,
 			     const ana_sim_machine *traced,
 			     const con_predict_opts *o)
 {
 	char param[128], err[400], *vals, *v, *save = NULL;
 	const char *eq = strchr(o->sweep, '=');
+	ana_sweep_pt *pts = NULL;
 	ana_sim_machine *mm;
 	ana_sim_result r;
+	size_t npts = 0;
 	int rc = 0;
 
 	snprintf(param, sizeof param, "%.*s", (int)(eq - o->sweep), o->sweep);
@@ -335,10 +404,17 @@ static int con_predict_sweep(ana_trace *tr, const ana_sim_machine *m,
 			       pct(r.pred.span_ns, r.rec.span_ns), r.pred.eff,
 			       r.pred.eff_min, r.pred.eff_max, r.pdvm.par_eff,
 			       ms(r.pdvm.lost_total));
+			if (con_predict_keep(&pts, &npts, v, &r) != 0) {
+				fprintf(stderr, "paravt: out of memory\n");
+				rc = 1;
+			}
 			ana_sim_result_free(&r);
 		}
 		ana_sim_machine_free(mm);
 	}
+	if (rc == 0 && o->out != NULL)
+		rc = con_predict_sweep_html(param, pts, npts, o);
+	free(pts);
 	free(vals);
 	return rc;
 }
@@ -494,7 +570,9 @@ static void con_predict_help(void)
 	       "                    per-byte, links, speed, cores, "
 	       "LEVEL.latency,\n"
 	       "                    NODE.speed, PROC.node, ...): a table\n"
-	       "  -o HTML           the HTML report of the predicted run\n"
+	       "  -o HTML           the HTML report of the predicted run, the\n"
+	       "                    measured one beside it; with --sweep the\n"
+	       "                    curves of run time and E\n"
 	       "  --best N          search the mappings of processes to the "
 	       "machine's\n"
 	       "                    nodes from its own (one process moved at "

@@ -10,9 +10,12 @@
 #     E and span within 2% (the residual model; the pure model's run time
 #     is printed with its error beside it);
 #   - --sweep latency=0us,1ms,10ms: three rows whose times grow, the
-#     first within 2% of the recorded span; --sweep speed=2 halves the
-#     pipeline's master (it computes and never waits) within 2%;
-#   - -o writes the HTML report of the predicted run;
+#     first within 2% of the recorded span, and with -o an HTML page
+#     whose time curve rises over the three values; --sweep speed=2
+#     halves the pipeline's master (it computes and never waits) within
+#     2%;
+#   - -o writes the HTML report of the predicted run, the measured run's
+#     timeline under it on the same scale;
 #   - --best 2 on a machine with a node twice as fast puts the master
 #     there, well below the recorded time, and says what it simulated;
 #   - a machine file with an error gives FILE:LINE:COL and exit 1, an
@@ -83,7 +86,15 @@ expect_grep 'every process exited with status 0' "$T/pipe.run"
 check "$T/pipe.pvtrace" pipe
 
 "$PARAVT" predict pipe.pvtrace --machine pipe.conf --sweep latency=0us,1ms,10ms \
-	>sweep.out 2>&1 || { cat sweep.out; fail "--sweep latency failed"; }
+	-o "$T/sweep.html" >sweep.out 2>&1 || { cat sweep.out; fail "--sweep latency failed"; }
+expect_grep "^Report of the sweep written to $T/sweep.html\\.\$" sweep.out
+grep -q '<svg id="sweep"' sweep.html || fail "sweep.html: no curve"
+# the time curve: 3 points whose y falls (the time grows) from left to right
+pts=$(sed -n 's/.*<polyline class="time" points="\([^"]*\)".*/\1/p' sweep.html)
+[ "$(echo "$pts" | wc -w)" = 3 ] || fail "sweep.html: not 3 points on the time curve: '$pts'"
+echo "$pts" | tr ' ' '\n' | awk -F, '{ if (NR > 1 && !($1 > x && $2 < y)) exit 1; x = $1; y = $2 }' ||
+	fail "sweep.html: the time curve does not rise over the values: $pts"
+[ "$(grep -c '<td class="l">\(0us\|1ms\|10ms\)</td>' sweep.html)" = 3 ] || fail "sweep.html: not 3 rows"
 cat sweep.out
 [ "$(grep -cE '^(0us|1ms|10ms) +[0-9.]+ +[-+][0-9.]+% ' sweep.out)" -eq 3 ] ||
 	fail "--sweep: not 3 rows"
@@ -108,8 +119,10 @@ ok "--sweep latency: 3 growing rows; speed 2 halves the master ($t1 -> $t2 ms)"
 	{ cat html.out; fail "-o failed"; }
 expect_grep "^Report of the predicted run written to $T/pred.html\.$" html.out
 grep -q '<svg id="timeline"' pred.html || fail "pred.html: no timeline"
+grep -q '<svg id="timeline2"' pred.html || fail "pred.html: no measured timeline beside the predicted one"
+grep -q '<h2>Timeline: measured (compensated), same scale</h2>' pred.html || fail "pred.html: heading of the measured run"
 grep -q '<title>paravt predict: pipe.pvtrace on pipe.conf' pred.html || fail "pred.html: title"
-ok "-o: the HTML report of the predicted run"
+ok "-o: the HTML report of the predicted run beside the measured one; --sweep -o draws the curve"
 
 # ---- --best: the master (it computes and never waits) goes to the fast node
 cat >best.conf <<'EOF2'
