@@ -192,8 +192,24 @@ add_deb_src() {
 	fi
 	cp "$T/src.sources" "$_new" || die "cannot write $_new"
 	note "added $_new (Types: deb-src for Debian's archive, needed by apt-get source)"
-	bounded 600 "$T/apt.out" "$T/apt.err" apt-get update ||
-		{ cat "$T/apt.err" >&2; die "apt-get update failed"; }
+	apt_update_for_src
+}
+
+# apt_update_for_src: apt-get update, once more after a pause if a
+# mirror was syncing; an index that still fails (another architecture's,
+# the security archive's) does not matter as long as apt now knows
+# mpich's source package.
+apt_update_for_src() {
+	bounded 600 "$T/apt.out" "$T/apt.err" apt-get update && return 0
+	note "apt-get update failed; once more in 30 s: $(grep -m1 '^E:' "$T/apt.err")"
+	sleep 30
+	bounded 600 "$T/apt.out" "$T/apt.err" apt-get update && return 0
+	if apt-cache showsrc mpich >/dev/null 2>&1; then
+		note "apt-get update failed for some index, but mpich's source is known: going on"
+		return 0
+	fi
+	cat "$T/apt.err" >&2
+	die "apt-get update failed"
 }
 
 fetch_mpich() {
