@@ -27,37 +27,12 @@
 #include "bp_code.h"
 #include "bp_num.h"
 #include "con_expr.h"
-
-#define CX_PATH_MAX 512 /* longest value path built */
-
-/* An operand: a value, or a path not fetched yet. */
-typedef struct cx_op {
-	int is_path;
-	char path[CX_PATH_MAX];
-	con_xval v;       /* its value; compiling a dyn one: only v.kind */
-	int dyn;          /* compiling: known in the task only, by code */
-	con_xcode code;   /* ... that code */
-	con_xcode idx;    /* ... a path's indexes computed in the task */
-	uint64_t dynmask; /* ... which of its [ ] those are */
-	int nbr;          /* ... its [ ] so far */
-} cx_op;
-
-/* The parser. */
-typedef struct cx {
-	const char *s;          /* the expression */
-	size_t pos;             /* next character */
-	const con_expr_env *env; /* the caller's answers */
-	char *err;
-	size_t errlen;
-	int failed;
-	int compile;            /* con_expr_compile */
-} cx;
+#include "con_expr_int.h"
 
 static int cx_expr(cx *c, cx_op *o);
-static int cx_unary(cx *c, cx_op *o);
 
 /* Sets the error sentence once; returns -1. */
-static int cx_fail(cx *c, const char *fmt, ...)
+int cx_fail(cx *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -71,7 +46,7 @@ static int cx_fail(cx *c, const char *fmt, ...)
 }
 
 /* Skips blanks; the next character (0 at the end). */
-static int cx_peek(cx *c)
+int cx_peek(cx *c)
 {
 	while (isspace((unsigned char)c->s[c->pos]))
 		c->pos++;
@@ -80,7 +55,7 @@ static int cx_peek(cx *c)
 
 /* Takes the operator tok if it comes next (and not a longer one that
  * starts with it, given in not: "=" after "<" makes "<="). */
-static int cx_take(cx *c, const char *tok, const char *not)
+int cx_take(cx *c, const char *tok, const char *not)
 {
 	size_t n = strlen(tok);
 
@@ -94,7 +69,7 @@ static int cx_take(cx *c, const char *tok, const char *not)
 }
 
 /* Reads an identifier into buf.  Its length (0 if none). */
-static size_t cx_ident(cx *c, char *buf, size_t n)
+size_t cx_ident(cx *c, char *buf, size_t n)
 {
 	size_t k = 0;
 
@@ -118,43 +93,11 @@ void con_xval_free(con_xval *v)
 }
 
 /* Frees what o owns. */
-static void cx_op_free(cx_op *o)
+void cx_op_free(cx_op *o)
 {
 	con_xval_free(&o->v);
 	con_xcode_free(&o->code);
 	con_xcode_free(&o->idx);
-}
-
-/* Compiling: o, a path, becomes the value its code loads (its address
- * for addr).  0 or -1. */
-static int cx_load(cx *c, cx_op *o, int addr)
-{
-	con_xcode ld;
-	char e[400];
-	int kind = CON_X_INT;
-
-	if (c->env->load == NULL)
-		return cx_fail(c, "variables cannot be compiled here");
-	memset(&ld, 0, sizeof ld);
-	if (c->env->load(c->env->ctx, o->path, addr, o->dynmask, &ld, &kind,
-			 e, sizeof e) != 0) {
-		con_xcode_free(&ld);
-		return cx_fail(c, "%s", e);
-	}
-	if (con_xcode_cat(&o->idx, &ld) != 0) {
-		con_xcode_free(&ld);
-		return cx_fail(c, "out of memory");
-	}
-	con_xcode_free(&ld);
-	con_xcode_free(&o->code);
-	o->code = o->idx;
-	memset(&o->idx, 0, sizeof o->idx);
-	con_xval_free(&o->v);
-	memset(&o->v, 0, sizeof o->v);
-	o->v.kind = kind;
-	o->is_path = 0;
-	o->dyn = 1;
-	return 0;
 }
 
 /* The value of o, fetching a path.  0 or -1. */
@@ -174,7 +117,7 @@ static int cx_value(cx *c, cx_op *o)
 }
 
 /* The value of o as a number (not text).  0 or -1. */
-static int cx_number(cx *c, cx_op *o, const char *what)
+int cx_number(cx *c, cx_op *o, const char *what)
 {
 	char path[CX_PATH_MAX];
 
@@ -189,7 +132,7 @@ static int cx_number(cx *c, cx_op *o, const char *what)
 
 /* v as bp_num's number; compiling a dyn value, a sample of its kind
  * (1), to check an operator on it. */
-static bp_num cx_num(const cx_op *o)
+bp_num cx_num(const cx_op *o)
 {
 	bp_num n;
 
@@ -202,7 +145,7 @@ static bp_num cx_num(const cx_op *o)
 }
 
 /* Makes v the number n. */
-static void cx_from_num(con_xval *v, const bp_num *n)
+void cx_from_num(con_xval *v, const bp_num *n)
 {
 	con_xval_free(v);
 	v->kind = n->kind;
@@ -213,7 +156,7 @@ static void cx_from_num(con_xval *v, const bp_num *n)
 }
 
 /* True if o's value is true in C. */
-static int cx_truth(const cx_op *o)
+int cx_truth(const cx_op *o)
 {
 	bp_num n = cx_num(o);
 
@@ -221,78 +164,11 @@ static int cx_truth(const cx_op *o)
 }
 
 /* Makes o the integer value x (signed). */
-static void cx_set_int(cx_op *o, int64_t x)
+void cx_set_int(cx_op *o, int64_t x)
 {
 	memset(o, 0, sizeof *o);
 	o->v.kind = CON_X_INT;
 	o->v.i = x;
-}
-
-/* ---- code ------------------------------------------------------------ */
-
-/* Moves o's code into out: its own, or a PUSH of its constant. */
-static int cx_frag(cx *c, cx_op *o, con_xcode *out)
-{
-	memset(out, 0, sizeof *out);
-	if (o->dyn) {
-		*out = o->code;
-		memset(&o->code, 0, sizeof o->code);
-		return 0;
-	}
-	if (con_xcode_push(out, &o->v) != 0) {
-		con_xcode_free(out);
-		return cx_fail(c, "out of memory");
-	}
-	return 0;
-}
-
-/* One instruction as code. */
-static int cx_ins(cx *c, con_xcode *out, int ins, int has_arg, int64_t arg)
-{
-	memset(out, 0, sizeof *out);
-	if (con_xcode_ins(out, ins, has_arg, arg) != 0) {
-		con_xcode_free(out);
-		return cx_fail(c, "out of memory");
-	}
-	return 0;
-}
-
-/* Makes o the value of parts[0..n) run one after the other (freed), a
- * number of kind kind. */
-static int cx_join(cx *c, cx_op *o, int kind, con_xcode *parts, int n)
-{
-	con_xcode all;
-	int i, rc = 0;
-
-	memset(&all, 0, sizeof all);
-	for (i = 0; i < n; i++) {
-		if (rc == 0)
-			rc = con_xcode_cat(&all, &parts[i]);
-		con_xcode_free(&parts[i]);
-	}
-	cx_op_free(o);
-	memset(o, 0, sizeof *o);
-	o->dyn = 1;
-	o->v.kind = kind;
-	o->code = all;
-	return rc != 0 ? cx_fail(c, "out of memory") : 0;
-}
-
-/* o = o INS(arg) b as code (b may be NULL for a unary one). */
-static int cx_emit(cx *c, cx_op *o, cx_op *b, int ins, int64_t arg, int kind)
-{
-	con_xcode p[3];
-	int n = 0;
-
-	memset(p, 0, sizeof p);
-	if (cx_frag(c, o, &p[n++]) != 0 ||
-	    (b != NULL && cx_frag(c, b, &p[n++]) != 0) ||
-	    cx_ins(c, &p[n++], ins, 1, arg) != 0) {
-		while (n-- > 0)
-			con_xcode_free(&p[n]);
-		return -1;
-	}
-	return cx_join(c, o, kind, p, n);
 }
 
 /* ---- the grammar -------------------------------------------------------- */
@@ -345,130 +221,6 @@ static int cx_literal(cx *c, cx_op *o)
 	if (errno != 0 || isalnum((unsigned char)*end) || *end == '_')
 		return cx_fail(c, "bad number '%.*s'", (int)(end - p + 1), p);
 	c->pos += (size_t)(end - p);
-	return 1;
-}
-
-/* The arithmetic types a cast or sizeof may name: "unsigned long". */
-static int cx_type_name(cx *c, char *buf, size_t n)
-{
-	static const char *const words[] = {"unsigned", "signed", "char",
-		"short", "int", "long", "float", "double", "_Bool", NULL};
-	size_t save = c->pos, len = 0;
-	char w[64];
-	int i, any = 0;
-
-	buf[0] = '\0';
-	while (cx_ident(c, w, sizeof w) > 0) {
-		for (i = 0; words[i] != NULL && strcmp(words[i], w) != 0; i++)
-			;
-		if (words[i] == NULL)
-			break;
-		len += (size_t)snprintf(buf + len, len < n ? n - len : 0,
-					"%s%s", any ? " " : "", w);
-		any = 1;
-		save = c->pos;
-	}
-	c->pos = save;
-	return any;
-}
-
-/* A cast of o to the arithmetic type called type. */
-static int cx_cast(cx *c, const char *type, cx_op *o)
-{
-	uint64_t size = 8;
-	char e[200];
-	int uns = strstr(type, "unsigned") != NULL || strcmp(type, "_Bool") == 0;
-	int flt = strstr(type, "float") != NULL || strstr(type, "double") != NULL;
-	int ct = bp_num_ctype_of(type);
-	bp_num x;
-
-	if (cx_number(c, o, "a cast") != 0)
-		return -1;
-	x = cx_num(o);
-	if (o->dyn) { /* the task casts with its own sizes */
-		if (ct == 0)
-			return cx_fail(c, "cannot cast to %s here", type);
-		bp_num_cast_ctype(&x, ct);
-		return cx_emit(c, o, NULL, BP_C_CAST, ct, x.kind);
-	}
-	if (flt)
-		size = strcmp(type, "float") == 0 ? 4 : 8;
-	else if (c->env->size(c->env->ctx, type, 1, &size, e, sizeof e) != 0)
-		size = strstr(type, "char") ? 1 : strstr(type, "short") ? 2 :
-		       strstr(type, "long") ? 8 : 4;
-	bp_num_cast(&x, size, uns, flt, strcmp(type, "_Bool") == 0,
-		    strstr(type, "char") != NULL);
-	cx_from_num(&o->v, &x);
-	return 0;
-}
-
-/* Reads "TYPE)" after a '(' when TYPE is a type the program knows: its
- * text, blanks made single, into buf.  1 if it is one, else 0 (the
- * parenthesis is an expression's). */
-static int cx_program_type(cx *c, char *buf, size_t n)
-{
-	const char *s = c->s + c->pos, *end = strchr(s, ')');
-	size_t k = 0, i;
-
-	if (end == NULL || c->env->ptype == NULL ||
-	    !(isalpha((unsigned char)*s) || *s == '_' ||
-	      isspace((unsigned char)*s)))
-		return 0;
-	for (i = 0; s + i < end && k + 2 < n; i++) {
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '*' &&
-		    !isspace((unsigned char)s[i]))
-			return 0;
-		if (isspace((unsigned char)s[i]) && (k == 0 || buf[k - 1] == ' '))
-			continue;
-		if (s[i] == '*' && k > 0 && buf[k - 1] != ' ' && buf[k - 1] != '*')
-			buf[k++] = ' ';
-		buf[k++] = s[i];
-	}
-	while (k > 0 && buf[k - 1] == ' ')
-		k--;
-	buf[k] = '\0';
-	return k > 0 && s + i == end;
-}
-
-/* '(' TYPE ')' unary with TYPE the program's: an arithmetic one
- * converts the value, a pointer one reads the operand's object as that
- * pointer.  1 done, 0 not such a cast, -1 error. */
-static int cx_program_cast(cx *c, cx_op *o)
-{
-	char type[200], out[CX_PATH_MAX], e[300];
-	uint64_t size = 8;
-	int uns = 0, flt = 0, r;
-	size_t at = c->pos;
-	bp_num x;
-
-	if (!cx_program_type(c, type, sizeof type))
-		return 0;
-	r = c->env->ptype(c->env->ctx, type, NULL, &size, &uns, &flt, out,
-			  sizeof out, e, sizeof e);
-	if (r <= 0) {
-		c->pos = at;
-		return r < 0 ? cx_fail(c, "%s", e) : 0;
-	}
-	c->pos = (size_t)(strchr(c->s + c->pos, ')') - c->s) + 1;
-	if (cx_unary(c, o) != 0)
-		return -1;
-	if (c->compile)
-		return cx_fail(c, "a cast to %s is not run in the task", type);
-	if (r == 2) {
-		if (!o->is_path)
-			return cx_fail(c, "(%s): only a variable, a member or an "
-				       "element can be read as a pointer", type);
-		if (c->env->ptype(c->env->ctx, type, o->path, &size, &uns, &flt,
-				  out, sizeof out, e, sizeof e) != 2)
-			return cx_fail(c, "%s", e);
-		snprintf(o->path, sizeof o->path, "%s", out);
-		return 1;
-	}
-	if (cx_number(c, o, "a cast") != 0)
-		return -1;
-	x = cx_num(o);
-	bp_num_cast(&x, size, uns, flt, 0, 0);
-	cx_from_num(&o->v, &x);
 	return 1;
 }
 
@@ -632,7 +384,7 @@ static int cx_sizeof(cx *c, cx_op *o)
 }
 
 /* unary := ('-'|'+'|'!'|'~') unary | '*' unary | sizeof | cast | postfix */
-static int cx_unary(cx *c, cx_op *o)
+int cx_unary(cx *c, cx_op *o)
 {
 	char type[128];
 	size_t save;
@@ -818,31 +570,6 @@ static int cx_bor(cx *c, cx_op *o)
 	return cx_level(c, o, ops, nots, cx_bxor);
 }
 
-/* Compiling a && b or a || b (and: which): the task skips b when a
- * decides. */
-static int cx_emit_logic(cx *c, cx_op *a, cx_op *b, int and)
-{
-	con_xcode p[4]; /* a, the skip, b, BOOL */
-	int k;
-
-	memset(p, 0, sizeof p);
-	if (!a->dyn && cx_truth(a) != and) { /* decided here */
-		cx_op_free(a);
-		cx_set_int(a, !and);
-		return 0;
-	}
-	if (cx_frag(c, b, &p[2]) != 0 ||
-	    (a->dyn && (cx_frag(c, a, &p[0]) != 0 ||
-			cx_ins(c, &p[1], and ? BP_C_ANDTHEN : BP_C_ORELSE, 1,
-			       (int64_t)p[2].n + 1) != 0)) ||
-	    cx_ins(c, &p[3], BP_C_BOOL, 0, 0) != 0) {
-		for (k = 0; k < 4; k++)
-			con_xcode_free(&p[k]);
-		return -1;
-	}
-	return cx_join(c, a, CON_X_INT, p, 4);
-}
-
 /* land/lor := next { ('&&' | '||') next } (printing, both sides are
  * evaluated: the values are read, not run; compiled, the task skips the
  * right side when the left decides) */
@@ -884,25 +611,6 @@ static int cx_land(cx *c, cx_op *o)
 static int cx_lor(cx *c, cx_op *o)
 {
 	return cx_logic(c, o, "||", cx_land);
-}
-
-/* Compiling cond ? a : b with cond known in the task only. */
-static int cx_emit_cond(cx *c, cx_op *o, cx_op *a, cx_op *b)
-{
-	con_xcode p[5];
-	int kind = a->v.kind;
-
-	memset(p, 0, sizeof p);
-	if (cx_number(c, a, "'?:'") != 0 || cx_number(c, b, "'?:'") != 0 ||
-	    cx_frag(c, o, &p[0]) != 0 || cx_frag(c, a, &p[2]) != 0 ||
-	    cx_frag(c, b, &p[4]) != 0 ||
-	    cx_ins(c, &p[1], BP_C_JZ, 1, (int64_t)p[2].n + 1) != 0 ||
-	    cx_ins(c, &p[3], BP_C_JMP, 1, (int64_t)p[4].n) != 0) {
-		for (kind = 0; kind < 5; kind++)
-			con_xcode_free(&p[kind]);
-		return -1;
-	}
-	return cx_join(c, o, kind, p, 5);
 }
 
 /* expr := lor [ '?' expr ':' expr ] */

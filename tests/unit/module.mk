@@ -122,6 +122,7 @@ build/tests/unit/test_ana_sim: tests/unit/test_ana_sim.c $(ANA_LIB)
 		$(ANA_LIBS) $(UNIT_LIBS)
 
 CON_EXPR_SRCS := console/session/con_expr.c console/session/con_expr_fmt.c \
+	console/session/con_expr_cast.c \
 	console/session/con_expr_code.c breakpoints/bp_num.c
 # Conditions run by the task (breakpoints/bp_cond.c) from code compiled
 # by con_expr.c, against C's own answers.
