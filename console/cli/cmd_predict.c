@@ -256,31 +256,50 @@ static void con_predict_print(const ana_trace *tr, const ana_sim_machine *m,
 	       pct(r->pred.span_ns, r->rec.span_ns));
 }
 
-/* The trace and the result whose times ana_sim_swap exchanges. */
-typedef struct con_predict_pair {
+/* What one HTML page needs: the predicted run (tr, r) or a sweep
+ * (param, pts, n), and its title. */
+typedef struct con_predict_page {
 	ana_trace *tr;
 	ana_sim_result *r;
-} con_predict_pair;
+	const char *param;
+	const ana_sweep_pt *pts;
+	size_t n;
+	char title[1200];
+} con_predict_page;
 
 /* ana_html_alt's swap: the predicted times out, the measured ones in
  * (and back). */
 static void con_predict_swap(void *ctx)
 {
-	con_predict_pair *p = ctx;
+	con_predict_page *pg = ctx;
 
-	ana_sim_swap(p->tr, p->r);
+	ana_sim_swap(pg->tr, pg->r);
 }
 
-/* The HTML report of the predicted run, the measured one beside it,
- * into o->out.  0 or 1. */
-static int con_predict_html(ana_trace *tr, ana_sim_result *r,
-			    const con_predict_opts *o)
+/* Writes page pg into f: the predicted run with the measured one beside
+ * it, or the sweep's curves.  0 or a code with err. */
+static int con_predict_page_out(FILE *f, con_predict_page *pg, char *err,
+				size_t errlen)
 {
-	char title[1200], err[300];
-	con_predict_pair pair = {tr, r};
-	ana_html_alt alt = {con_predict_swap, &pair,
-			    "Timeline: predicted",
+	ana_html_alt alt = {con_predict_swap, pg, "Timeline: predicted",
 			    "Timeline: measured (compensated), same scale"};
+	int rc;
+
+	if (pg->pts != NULL)
+		return ana_out_sweep(pg->title, pg->param, pg->pts, pg->n, f,
+				     err, errlen);
+	ana_sim_swap(pg->tr, pg->r);
+	rc = ana_out_html_alt(pg->tr, ANA_VIEW_COMP, pg->title, &alt, f, err,
+			      errlen);
+	ana_sim_swap(pg->tr, pg->r);
+	return rc;
+}
+
+/* Writes page pg into o->out and says so (what it is).  0 or 1. */
+static int con_predict_page_write(con_predict_page *pg,
+				  const con_predict_opts *o, const char *what)
+{
+	char err[300];
 	FILE *f = fopen(o->out, "w");
 	int rc;
 
@@ -288,12 +307,7 @@ static int con_predict_html(ana_trace *tr, ana_sim_result *r,
 		fprintf(stderr, "paravt: %s: %s\n", o->out, strerror(errno));
 		return 1;
 	}
-	snprintf(title, sizeof title, "paravt predict: %s on %s (%s model)",
-		 o->trace, o->machine, o->pure ? "pure" : "residual");
-	ana_sim_swap(tr, r);
-	rc = ana_out_html_alt(tr, ANA_VIEW_COMP, title, &alt, f, err,
-			      sizeof err);
-	ana_sim_swap(tr, r);
+	rc = con_predict_page_out(f, pg, err, sizeof err);
 	if (fclose(f) != 0 && rc == 0) {
 		snprintf(err, sizeof err, "%s", strerror(errno));
 		rc = 1;
@@ -302,8 +316,23 @@ static int con_predict_html(ana_trace *tr, ana_sim_result *r,
 		fprintf(stderr, "paravt: %s: %s\n", o->out, err);
 		return 1;
 	}
-	printf("Report of the predicted run written to %s.\n", o->out);
+	printf("%s written to %s.\n", what, o->out);
 	return 0;
+}
+
+/* The HTML report of the predicted run, the measured one beside it,
+ * into o->out.  0 or 1. */
+static int con_predict_html(ana_trace *tr, ana_sim_result *r,
+			    const con_predict_opts *o)
+{
+	con_predict_page pg;
+
+	memset(&pg, 0, sizeof pg);
+	pg.tr = tr;
+	pg.r = r;
+	snprintf(pg.title, sizeof pg.title, "paravt predict: %s on %s (%s "
+		 "model)", o->trace, o->machine, o->pure ? "pure" : "residual");
+	return con_predict_page_write(&pg, o, "Report of the predicted run");
 }
 
 /* ---- the commands ------------------------------------------------------- */
@@ -325,31 +354,19 @@ static int con_predict_run(ana_trace *tr, const ana_sim_machine *m,
 	return 0;
 }
 
-/* Writes the sweep's HTML report (the curve) into o->out.  0 or 1. */
+/* Writes the sweep's HTML report (the curves) into o->out.  0 or 1. */
 static int con_predict_sweep_html(const char *param, const ana_sweep_pt *pts,
 				  size_t n, const con_predict_opts *o)
 {
-	char title[1200], err[300];
-	FILE *f = fopen(o->out, "w");
-	int rc;
+	con_predict_page pg;
 
-	if (f == NULL) {
-		fprintf(stderr, "paravt: %s: %s\n", o->out, strerror(errno));
-		return 1;
-	}
-	snprintf(title, sizeof title, "paravt predict: %s on %s, %s swept",
-		 o->trace, o->machine, param);
-	rc = ana_out_sweep(title, param, pts, n, f, err, sizeof err);
-	if (fclose(f) != 0 && rc == 0) {
-		snprintf(err, sizeof err, "%s", strerror(errno));
-		rc = 1;
-	}
-	if (rc != 0) {
-		fprintf(stderr, "paravt: %s: %s\n", o->out, err);
-		return 1;
-	}
-	printf("Report of the sweep written to %s.\n", o->out);
-	return 0;
+	memset(&pg, 0, sizeof pg);
+	pg.param = param;
+	pg.pts = pts;
+	pg.n = n;
+	snprintf(pg.title, sizeof pg.title, "paravt predict: %s on %s, %s "
+		 "swept", o->trace, o->machine, param);
+	return con_predict_page_write(&pg, o, "Report of the sweep");
 }
 
 /* Keeps value v's figures for the sweep's report (a growing array). */
