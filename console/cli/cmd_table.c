@@ -203,9 +203,10 @@ const con_cmd con_cmds[] = {
 	 "\"x = 5\".  EXPR is a value (x, s.f, p->f, a[3], *p, a[2]@10,\n"
 	 "p->next->v: structs and arrays shown whole) or a C expression over\n"
 	 "them: + - * / % << >> & | ^ ~ ! && || == != < > <= >= ?:, &x,\n"
-	 "indexes computed (a[i + 1]), casts to arithmetic types, sizeof\n"
-	 "(the node's sizes); integers in 64 bits, the same on every\n"
-	 "architecture.\n"
+	 "indexes computed (a[i + 1]), casts to arithmetic types and to the\n"
+	 "program's own (a typedef, an enum, a pointer: ((struct cell *)vp)\n"
+	 "->id), sizeof (the node's sizes); integers in 64 bits, the same on\n"
+	 "every architecture.  In an outer frame (up) its variables.\n"
 	 "/FMT: /d /u /x /o /t /c /f (also p/x EXPR).  With -all, asks every\n"
 	 "stopped process and groups equal answers: \"x = 5  [p1 p3]\".\n"
 	 "p is short for print.",
@@ -213,7 +214,7 @@ const con_cmd con_cmds[] = {
 	{"set", "set var VARIABLE = EXPR | set stop-mode all|one",
 	 "change a variable of the current process; the stop mode",
 	 "Stores the value of EXPR (a C expression as print takes, or an\n"
-	 "enum's constant) into VARIABLE (x, s.f, a[3], *p, p->next->v) of\n"
+	 "enum's constant) into VARIABLE (x, s.f, a[k + 1], *p, p->next->v) of\n"
 	 "the stopped current process, converted to its type on the node\n"
 	 "(size, signedness, byte order), and prints what it holds then.\n"
 	 "Integers, chars, enums, floating point, a pointer set to 0; a value\n"
