@@ -3,12 +3,12 @@
  * code of bp_code.h, decoded once when the breakpoint table arrives and
  * run at every pass over the site's pvt_var array.
  *
- * A path that stays inside its variable (members, elements of arrays)
- * is followed with the table's offsets and needs no check: the variable
- * is there.  A path through a pointer is handed to typedesc's td_locate,
- * which probes every address first (td_readable), so a wild pointer in
- * a condition is reported, never a crash; that costs a system call per
- * page, so such conditions are slower.  The arithmetic is bp_num.c's,
+ * Paths are followed by typedesc's td_locate_own: inside the variable
+ * (members, elements of arrays) with the table's offsets and no check,
+ * the variable being there; through a pointer with every address probed
+ * first (td_readable), so a wild pointer in a condition is reported,
+ * never a crash; that costs a system call per page, so such conditions
+ * are slower.  The arithmetic is bp_num.c's,
  * the console's own.  Not thread-safe, like the rest of the runtime.
  */
 #include <stdlib.h>
@@ -200,87 +200,42 @@ bp_cond *bp_cond_decode(const msgpack_object *o)
 	return c;
 }
 
-/* Follows req inside its variable (members, array elements) with the
- * table's offsets.  1 done (*type, *addr), 0 when a step goes through
- * memory (a pointer), -1 on a bad step. */
-static int bc_walk(const td_table *t, const td_request *req, uint32_t *type,
-		   const unsigned char **addr)
-{
-	const unsigned char *a = (const unsigned char *)(uintptr_t)req->addr;
-	const td_type *ty, *el;
-	const td_member *m;
-	uint32_t id = req->type, k;
-
-	for (k = 0; k < req->nsteps; k++) {
-		const td_step *s = &req->steps[k];
-
-		if ((ty = td_type_strip(t, id)) == NULL)
-			return -1;
-		if (s->op == TD_STEP_MEMBER) {
-			if ((ty->kind != TD_STRUCT && ty->kind != TD_UNION) ||
-			    s->arg >= ty->nmembers)
-				return -1;
-			m = &ty->members[s->arg];
-			if (m->bit_width != 0)
-				return -1;
-			a += m->offset;
-			id = m->type;
-		} else if (s->op == TD_STEP_INDEX && ty->kind == TD_ARRAY) {
-			if (s->arg >= ty->count ||
-			    (el = td_type_get(t, ty->base)) == NULL)
-				return -1;
-			a += s->arg * el->size;
-			id = ty->base;
-		} else {
-			return 0;
-		}
-	}
-	*type = id;
-	*addr = a;
-	return 1;
-}
-
 /* Reads the scalar of type id at p as a number.  0 or -1. */
 static int bc_read(const td_table *t, uint32_t id, const void *p, bp_num *v)
 {
 	const td_type *ty = td_type_strip(t, id);
-	union { uint8_t b; uint16_t h; uint32_t w; uint64_t q; float f;
-		double d; long double ld; } x;
+	int ptr;
+	float f;
+	double d;
+	long double ld;
 
-	if (ty == NULL || ty->size == 0 || ty->size > sizeof x)
+	if (ty == NULL || ty->size == 0)
 		return -1;
 	memset(v, 0, sizeof *v);
-	memcpy(&x, p, (size_t)ty->size);
 	if (ty->kind == TD_FLOAT || ty->kind == TD_DOUBLE ||
 	    ty->kind == TD_LDOUBLE) {
+		if (ty->kind == TD_FLOAT && ty->size == sizeof f)
+			memcpy(&f, p, sizeof f), v->d = f;
+		else if (ty->kind == TD_DOUBLE && ty->size == sizeof d)
+			memcpy(&d, p, sizeof d), v->d = d;
+		else if (ty->size == sizeof ld)
+			memcpy(&ld, p, sizeof ld), v->d = (double)ld;
+		else
+			return -1;
 		v->kind = BP_NUM_FLT;
-		v->d = ty->size == sizeof(float) && ty->kind == TD_FLOAT ?
-		       (double)x.f : ty->kind == TD_DOUBLE ? x.d : (double)x.ld;
 		return 0;
 	}
-	if (ty->size == 1)
-		v->u = x.b;
-	else if (ty->size == 2)
-		v->u = x.h;
-	else if (ty->size == 4)
-		v->u = x.w;
-	else if (ty->size == 8)
-		v->u = x.q;
-	else
+	ptr = ty->kind == TD_POINTER || ty->kind == TD_FUNCPTR;
+	if ((!td_kind_is_int(ty->kind) && ty->kind != TD_ENUM && !ptr) ||
+	    td_read_int(p, ty->size, ty->is_signed && !ptr, &v->u) != 0)
 		return -1;
-	if (ty->kind == TD_POINTER || ty->kind == TD_FUNCPTR) {
-		v->kind = BP_NUM_PTR;
-		return 0;
-	}
-	if (!td_kind_is_int(ty->kind) && ty->kind != TD_ENUM)
-		return -1;
-	if (ty->is_signed && ty->size < 8 &&
-	    (v->u >> (8 * ty->size - 1)) != 0)
-		v->u |= ~(((uint64_t)1 << (8 * ty->size)) - 1);
 	v->i = (int64_t)v->u;
-	v->kind = ty->is_signed || ((ty->kind == TD_ENUM ||
-				     ty->kind == TD_BOOL) && v->i >= 0) ?
-		  BP_NUM_INT : BP_NUM_UINT;
+	if (ptr)
+		v->kind = BP_NUM_PTR;
+	else
+		v->kind = ty->is_signed || ((ty->kind == TD_ENUM ||
+					     ty->kind == TD_BOOL) && v->i >= 0) ?
+			  BP_NUM_INT : BP_NUM_UINT;
 	v->is_char = ty->kind >= TD_CHAR && ty->kind <= TD_UCHAR;
 	return 0;
 }
@@ -289,11 +244,9 @@ static int bc_read(const td_table *t, uint32_t id, const void *p, bp_num *v)
 static int bc_path(bc_ins *in, const td_table *t, const pvt_var *vars,
 		   uint32_t nvars, bp_num *st, int *sp)
 {
-	const unsigned char *a;
 	td_request req;
 	uint32_t k, type;
-	void *found;
-	int r;
+	void *a;
 
 	if (in->var >= nvars || vars[in->var].type != in->type ||
 	    *sp < (int)in->ndyn)
@@ -316,15 +269,8 @@ static int bc_path(bc_ins *in, const td_table *t, const pvt_var *vars,
 			return -1;
 		req.steps[in->dyn[k]].arg = ix->u;
 	}
-	r = bc_walk(t, &req, &type, &a);
-	if (r == 0) {
-		td_probe_begin();
-		if (td_locate(t, &req, &type, &found) != 0)
-			return -1;
-		a = found;
-	} else if (r < 0) {
+	if (td_locate_own(t, &req, &type, &a) != 0)
 		return -1;
-	}
 	if (in->ins == BP_C_ADDR) {
 		memset(&st[*sp], 0, sizeof st[*sp]);
 		st[*sp].kind = BP_NUM_PTR;

@@ -427,13 +427,6 @@ int para_vt_line(pvt_unit *unit, const char *file, int line)
 	return id != 0;
 }
 
-/* The call-site template (paravt_rt.h). */
-void para_vt_frame(pvt_unit *unit, int line, const pvt_var *vars,
-                   uint32_t nvars)
-{
-	pvt__rt_stack_vars_set(unit, line, vars, nvars);
-}
-
 /* See bp_live.h. */
 int pvt__bl_decide(const pvt_unit *unit, const pvt_var *vars, uint32_t nvars)
 {

@@ -55,9 +55,8 @@ static int td_pack_ptr(msgpack_packer *pk, uint64_t a, int state)
 	return td_pack_ext(pk, TD_EXT_PTR, b, sizeof b);
 }
 
-/* Reads an integer of size n (1, 2, 4, 8) at p, sign-extending if sgn.
- * 0 or TD_ETYPE for another size. */
-static int td_read_int(const unsigned char *p, uint64_t n, int sgn, uint64_t *v)
+/* See td_node.h. */
+int td_read_int(const void *p, uint64_t n, int sgn, uint64_t *v)
 {
 	uint8_t u8;
 	uint16_t u16;

@@ -56,6 +56,17 @@ int td_writable(void *addr, size_t len);
 int td_locate(const td_table *t, const td_request *req, uint32_t *type,
               void **addr);
 
+/* td_locate for a request that starts at a variable of this process (a
+ * breakpoint condition's): what lies inside the variable is not probed,
+ * only memory reached through a pointer (the page cache is reset first,
+ * so nothing checked before counts).  Same returns. */
+int td_locate_own(const td_table *t, const td_request *req, uint32_t *type,
+                  void **addr);
+
+/* Reads an integer of n bytes (1, 2, 4, 8) at p, sign-extended if sgn,
+ * into *v.  0, or TD_ETYPE for another size. */
+int td_read_int(const void *p, uint64_t n, int sgn, uint64_t *v);
+
 /* Stores value v (canonical form: an integer, a bool, a float64) into
  * the object req names: an integer, char, bool, enum, floating point or
  * pointer (to 0 only) object, not const, not a bit-field, converted to

@@ -20,6 +20,9 @@ typedef struct td_pos {
 	const td_member *bitf; /* final bit-field member, else NULL */
 	uint64_t slice;        /* elements of a final slice; 0 if none */
 	int sliced;            /* 1 if the last step is a slice */
+	int own;               /* the request's variable is the process's
+	                          own (td_locate_own): trusted */
+	int loads;             /* pointers followed so far */
 } td_pos;
 
 /* Loads the pointer stored at pos into pos->addr, moving to its target.
@@ -32,6 +35,9 @@ static int td_serve_load(const td_table *t, const td_type *pt, td_pos *pos)
 
 	if (pt->size != 4 && pt->size != 8)
 		return TD_ETYPE;
+	if (pos->own && pos->loads == 0)
+		td_probe_begin(); /* no page checked on an earlier call counts */
+	pos->loads++;
 	if (pos->addr > (uint64_t)UINTPTR_MAX ||
 	    !td_readable((const void *)(uintptr_t)pos->addr, pt->size)) {
 		pos->bad = 1;
@@ -207,14 +213,18 @@ static int td_serve_final(msgpack_packer *pk, const td_table *t,
 }
 
 /* Follows req's steps from its variable into *pos (pos->bad when memory
- * on the way is unreadable).  0, or TD_EARG, TD_ETYPE, TD_ERANGE. */
+ * on the way is unreadable); own: the variable is the process's own, and
+ * the page cache is reset only if a pointer is followed.  0, or TD_EARG,
+ * TD_ETYPE, TD_ERANGE. */
 static int td_serve_find(const td_table *t, const td_request *req,
-                         td_pos *pos)
+                         td_pos *pos, int own)
 {
 	if (t == NULL || req == NULL || req->nsteps > TD_MAX_STEPS)
 		return TD_EARG;
-	td_probe_begin();
+	if (!own)
+		td_probe_begin();
 	memset(pos, 0, sizeof *pos);
+	pos->own = own;
 	pos->type = req->type;
 	pos->addr = req->addr;
 	if (td_type_get(t, pos->type) == NULL)
@@ -237,7 +247,7 @@ int td_serve(msgpack_packer *pk, const td_table *t, const td_request *req,
 		td_limits_default(&def);
 		lim = &def;
 	}
-	rc = td_serve_find(t, req, &pos);
+	rc = td_serve_find(t, req, &pos, 0);
 	if (rc)
 		return rc;
 	if (pos.bad)
@@ -362,14 +372,16 @@ static int td_store_const(const td_table *t, uint32_t id)
 	return 0;
 }
 
-int td_locate(const td_table *t, const td_request *req, uint32_t *type,
-              void **addr)
+/* td_locate and td_locate_own: own skips the probe of an object reached
+ * without following a pointer (inside the process's own variable). */
+static int td_locate_pos(const td_table *t, const td_request *req,
+                         uint32_t *type, void **addr, int own)
 {
 	const td_type *ty;
 	td_pos pos;
 	int rc;
 
-	rc = td_serve_find(t, req, &pos);
+	rc = td_serve_find(t, req, &pos, own);
 	if (rc)
 		return rc;
 	if (pos.bad)
@@ -379,11 +391,24 @@ int td_locate(const td_table *t, const td_request *req, uint32_t *type,
 	ty = td_type_get(t, pos.type);
 	if (ty == NULL || ty->size == 0)
 		return TD_ETYPE;
-	if (!td_readable((const void *)(uintptr_t)pos.addr, (size_t)ty->size))
+	if ((!own || pos.loads > 0) &&
+	    !td_readable((const void *)(uintptr_t)pos.addr, (size_t)ty->size))
 		return TD_EUNREADABLE;
 	*type = pos.type;
 	*addr = (void *)(uintptr_t)pos.addr;
 	return 0;
+}
+
+int td_locate(const td_table *t, const td_request *req, uint32_t *type,
+              void **addr)
+{
+	return td_locate_pos(t, req, type, addr, 0);
+}
+
+int td_locate_own(const td_table *t, const td_request *req, uint32_t *type,
+                  void **addr)
+{
+	return td_locate_pos(t, req, type, addr, 1);
 }
 
 int td_store(const td_table *t, const td_request *req,

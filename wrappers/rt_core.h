@@ -137,11 +137,6 @@ typedef int pvt__rt_vars_fn(msgpack_packer *pk, const struct pvt_var *vars,
 int pvt__rt_stack_pack_vars(msgpack_packer *pk, uint32_t max, size_t maxstr,
 			    pvt__rt_vars_fn *pack);
 
-/* Records the variables in scope at line of the innermost frame, in
- * unit (a copy; the call-site template, para_vt_frame). */
-void pvt__rt_stack_vars_set(struct pvt_unit *unit, int line,
-			    const struct pvt_var *vars, uint32_t n);
-
 /* The unit of the k-th stored frame from the innermost if its variables
  * are recorded for the line it is at, else NULL. */
 struct pvt_unit *pvt__rt_stack_unit(uint32_t k);

@@ -26,8 +26,7 @@
  *
  * Variables of outer frames: while the process is armed, a statement
  * that makes a call records the variables in scope there
- * (para_vt_frame -> pvt__rt_stack_vars_set, a copy into memory of the
- * frame's own); at a stop they are sent for each outer frame still at
+ * (para_vt_frame, a copy into memory of the frame's own); at a stop they are sent for each outer frame still at
  * the line they were recorded at, so `up` can print its variables.  An
  * entry forgets the new frame's; a frame that made its call while the
  * process was not armed has none.
@@ -194,9 +193,10 @@ static int rt_pack_loc(msgpack_packer *pk, const pvt__rt_loc *l, size_t maxstr)
 	return msgpack_pack_int64(pk, l->line);
 }
 
-/* See rt_core.h. */
-void pvt__rt_stack_vars_set(pvt_unit *unit, int line, const pvt_var *vars,
-			    uint32_t n)
+/* The call-site template (paravt_rt.h): a copy of the variables in
+ * scope at line of the innermost frame. */
+void para_vt_frame(pvt_unit *unit, int line, const pvt_var *vars,
+		   uint32_t n)
 {
 	uint32_t d = rt_stk.depth;
 	pvt_var *nv;
