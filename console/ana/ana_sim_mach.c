@@ -784,3 +784,25 @@ int ana_sim_set(ana_sim_machine *m, const char *param, const char *value,
 	}
 	return 0;
 }
+
+int ana_sim_set_node(ana_sim_machine *m, const char *node, const char *speed,
+		     char *err, size_t errlen)
+{
+	char param[ANA_NAME_MAX + 8];
+	ana_sim_node d;
+
+	if (find_node(m, node) < 0) {
+		memset(&d, 0, sizeof d);
+		snprintf(d.name, sizeof d.name, "%s", node);
+		d.speed = 1;
+		d.cores = 1;
+		if (ana_sim_grow((void **)&m->node, m->nnode, &m->node_cap,
+				 sizeof d) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return ANA_ENOMEM;
+		}
+		m->node[m->nnode++] = d;
+	}
+	snprintf(param, sizeof param, "%s.speed", node);
+	return ana_sim_set(m, param, speed, err, errlen);
+}

@@ -89,6 +89,34 @@ static void ana_span_finish(ana_span *s, int64_t t)
 	s->depth = 0;
 }
 
+int ana_stats_segments(const ana_proc *p, int every, ana_seg_fn fn,
+		       void *arg)
+{
+	const ana_ev *from, *e;
+	uint32_t i;
+	int depth = 0, rc;
+
+	if (p->nev == 0)
+		return 0;
+	from = &p->ev[0];
+	for (i = 0; i < p->nev; i++) {
+		e = &p->ev[i];
+		if (every ? e->kind < PVT_EV_SEND_START ||
+			    e->kind > PVT_EV_BREAK_END :
+			    ana_stats_sets(e->kind, e->op) == 0)
+			continue;
+		if ((e->kind - PVT_EV_SEND_START) % 2 != 0) {
+			if (depth > 0 && --depth == 0)
+				from = e;
+			continue;
+		}
+		if (depth++ == 0 && e != from && (rc = fn(from, e, arg)) != 0)
+			return rc;
+	}
+	e = &p->ev[p->nev - 1];
+	return depth == 0 && e != from ? fn(from, e, arg) : 0;
+}
+
 /* Times and call counts of process p into *ts; first and last time of
  * its events into *lo, *hi (unchanged when it has none). */
 static void ana_stats_task(const ana_proc *p, int view, ana_task_stats *ts,

@@ -41,6 +41,22 @@ typedef struct ana_stats {
 int ana_stats_compute(const ana_trace *tr, int view, ana_stats *st);
 void ana_stats_free(ana_stats *st);
 
+/* A computation segment of a process: from the event after which it is
+ * outside the calls (its first event, or the END that closed the
+ * outermost call) to the START that opens the next one (or its last
+ * event).  Its times are the events' own (any view).  A
+ * nonzero return stops the walk. */
+typedef int (*ana_seg_fn)(const ana_ev *from, const ana_ev *to, void *arg);
+
+/* Calls fn for every computation segment of p in event order.  every =
+ * 0: outside the communicating calls of ana_stats_compute (the segments'
+ * lengths add up to its comp_ns in that view); 1: outside every call
+ * (process state calls such as MPI_Init, MPI_Finalize or pvm_spawn, and
+ * stops at breakpoints, end segments too).  0, or fn's first nonzero
+ * return. */
+int ana_stats_segments(const ana_proc *p, int every, ana_seg_fn fn,
+		       void *arg);
+
 /* The task indices of tr in the order tables show them: by the number
  * in their names ("p2" before "p10"), then by name.  [nprocs], the
  * caller frees; NULL when out of memory. */

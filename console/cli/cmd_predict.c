@@ -3,8 +3,10 @@
  * another machine (issue 15; the model and the simulation are
  * console/ana/ana_sim.h, the machine file paravt-machine(5)).
  *
- *   paravt predict TRACE --describe [-o FILE]
+ *   paravt predict TRACE --describe [--sample SAMPLE] [-o FILE]
  *       writes the traced machine as a machine file (a starting point);
+ *       with a sample (a short run of the same program elsewhere), the
+ *       nodes it ran on get the speed measured from it (ana_sim_speeds);
  *   paravt predict TRACE --machine FILE [--pure] [--traced FILE]
  *                  [-o HTML] [--sweep PARAM=V1,V2,...]
  *       prints the predicted run time, the figures of `info efficiency`
@@ -30,7 +32,8 @@
 #include "con_tfile.h"
 
 #define CON_PREDICT_USAGE \
-	"usage: paravt predict [-h] TRACE --describe [-o FILE]\n" \
+	"usage: paravt predict [-h] TRACE --describe [--sample TRACE2] " \
+	"[-o FILE]\n" \
 	"       paravt predict [-h] TRACE --machine FILE [--pure] " \
 	"[--traced FILE]\n" \
 	"                      [--sweep PARAM=V1,V2,...] [-o HTML]\n" \
@@ -46,6 +49,7 @@ typedef struct con_predict_opts {
 	const char *sweep;   /* --sweep PARAM=V1,V2,... */
 	const char *best;    /* --best N */
 	const char *min_eff; /* --min-eff E */
+	const char *sample;  /* --sample TRACE2 */
 	int describe;        /* --describe */
 	int pure;            /* --pure */
 } con_predict_opts;
@@ -86,6 +90,7 @@ static int con_predict_args(int argc, char **argv, con_predict_opts *o)
 		       strcmp(argv[i], "--sweep") == 0 ? &o->sweep :
 		       strcmp(argv[i], "--best") == 0 ? &o->best :
 		       strcmp(argv[i], "--min-eff") == 0 ? &o->min_eff :
+		       strcmp(argv[i], "--sample") == 0 ? &o->sample :
 		       strcmp(argv[i], "-o") == 0 ? &o->out : NULL;
 		if (slot != NULL) {
 			if ((*slot = con_predict_val(argc, argv, &i)) == NULL)
@@ -107,8 +112,13 @@ static int con_predict_args(int argc, char **argv, con_predict_opts *o)
 		fprintf(stderr, "paravt: %s\n%s\n", o->trace == NULL ?
 			"which trace file?" : o->describe ?
 			(o->machine ? "--describe or --machine, not both" :
-			 "--describe takes only -o") :
+			 "--describe takes only --sample and -o") :
 			"--describe or --machine FILE?", CON_PREDICT_USAGE);
+		return 2;
+	}
+	if (o->sample != NULL && !o->describe) {
+		fprintf(stderr, "paravt: --sample goes with --describe\n%s\n",
+			CON_PREDICT_USAGE);
 		return 2;
 	}
 	if ((o->best != NULL && (atoi(o->best) < 1 ||
@@ -539,25 +549,91 @@ out:
 	return rc;
 }
 
-/* paravt predict TRACE --describe [-o FILE] */
+/* The speeds measured from o->sample (base: the trace, already taken
+ * from the console's cache) set in m, nodes it ran on that m lacks added;
+ * "# ..." lines saying so into *notes (the caller frees).  0 or 1
+ * (reported). */
+static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
+			      ana_sim_machine *m, char **notes)
+{
+	char err[600], line[400];
+	ana_sim_speed *sp = NULL;
+	ana_trace *sample = con_predict_trace(o->sample);
+	uint32_t n = 0, i;
+	size_t len = 0;
+	int rc = 0;
+
+	*notes = NULL;
+	if (sample == NULL)
+		return 1;
+	if (ana_sim_speeds(base, sample, &sp, &n, err, sizeof err) != 0) {
+		fprintf(stderr, "paravt: %s: %s\n", o->sample, err);
+		return 1;
+	}
+	for (i = 0; rc == 0 && i < n; i++) {
+		char num[64], *nn;
+
+		snprintf(num, sizeof num, "%.6g", sp[i].speed);
+		snprintf(line, sizeof line, "# node %s: speed %s measured from "
+			 "%s (%llu computation segments, %.3f ms there, "
+			 "%.3f ms in %s; %llu segments not in it)\n",
+			 sp[i].node, num, o->sample,
+			 (unsigned long long)sp[i].matched,
+			 ms(sp[i].sample_ns), ms(sp[i].base_ns), o->trace,
+			 (unsigned long long)sp[i].unmatched);
+		rc = ana_sim_set_node(m, sp[i].node, num, err, sizeof err);
+		if (rc == 0 && (nn = realloc(*notes, len + strlen(line) + 1))) {
+			*notes = nn;
+			memcpy(nn + len, line, strlen(line) + 1);
+			len += strlen(line);
+		} else if (rc == 0) {
+			rc = ANA_ENOMEM;
+			snprintf(err, sizeof err, "out of memory");
+		}
+	}
+	free(sp);
+	if (rc != 0)
+		fprintf(stderr, "paravt: %s\n", err);
+	return rc != 0;
+}
+
+/* paravt predict TRACE --describe [--sample TRACE2] [-o FILE] */
 static int con_predict_describe(ana_trace *tr, const con_predict_opts *o)
 {
 	ana_sim_machine *m = NULL;
-	char *text;
-	int rc;
+	char *text = NULL, *notes = NULL, *all;
+	int rc = 1;
 
-	if (ana_sim_describe(tr, &m) != 0 || (text = ana_sim_format(m)) ==
-					     NULL) {
-		ana_sim_machine_free(m);
+	if (ana_sim_describe(tr, &m) != 0) {
 		fprintf(stderr, "paravt: out of memory\n");
 		return 1;
 	}
-	rc = con_predict_write(o->out, text);
+	if (o->sample != NULL) {
+		tr = con_ana_take(); /* kept while the sample is read */
+		rc = con_predict_speeds(tr, o, m, &notes);
+		ana_free(tr);
+		if (rc != 0)
+			goto out;
+	}
+	rc = 1;
+	if ((text = ana_sim_format(m)) == NULL ||
+	    (all = malloc(strlen(text) + (notes ? strlen(notes) : 0) + 1)) ==
+	    NULL) {
+		fprintf(stderr, "paravt: out of memory\n");
+		goto out;
+	}
+	strcpy(all, notes ? notes : "");
+	strcat(all, text);
+	rc = con_predict_write(o->out, all);
 	if (rc == 0 && o->out != NULL)
 		printf("Machine of %s written to %s (%u nodes, %u levels, %u "
-		       "processes).\n", o->trace, o->out, m->nnode, m->nlv,
-		       m->nmap);
+		       "processes%s).\n", o->trace, o->out, m->nnode, m->nlv,
+		       m->nmap, notes ? "; speeds measured from the sample" :
+		       "");
+	free(all);
+out:
 	free(text);
+	free(notes);
 	ana_sim_machine_free(m);
 	return rc;
 }
@@ -575,6 +651,15 @@ static void con_predict_help(void)
 	       "against the recorded time of each process.\n\n"
 	       "  --describe        write the traced machine (-o FILE, else "
 	       "stdout)\n"
+	       "  --sample TRACE2   with --describe: a run of the same "
+	       "program (fewer steps\n"
+	       "                    will do) on other nodes; each node it "
+	       "ran on gets the\n"
+	       "                    speed measured from it: the time the "
+	       "traced run took\n"
+	       "                    for the same computation (same source "
+	       "lines) over\n"
+	       "                    the sample's\n"
 	       "  --machine FILE    the machine to predict for\n"
 	       "  --pure            messages take the model's times alone "
 	       "(default: they\n"

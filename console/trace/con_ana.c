@@ -39,6 +39,15 @@ void con_ana_reset(void)
 	memset(&con_ana, 0, sizeof con_ana);
 }
 
+ana_trace *con_ana_take(void)
+{
+	ana_trace *tr = con_ana.tr;
+
+	con_ana.tr = NULL;
+	con_ana_reset();
+	return tr;
+}
+
 /* Total clock samples of the nodes the sources name (a change means
  * the models changed). */
 static uint64_t con_ana_clock_count(void)

@@ -34,6 +34,11 @@ void con_ana_set_arch_fn(con_ana_arch_fn *fn);
 /* Forgets the cached analysis (and a trace being streamed). */
 void con_ana_reset(void);
 
+/* The cached analysis handed over to the caller (free it with
+ * ana_free; NULL when there is none), and forgotten here: the next load
+ * of a trace file does not free it, so that two traces can be held. */
+ana_trace *con_ana_take(void);
+
 /* Streaming, for a trace file read only to be analysed (trace-info,
  * export, report): after con_ev_reset, con_ana_stream_begin makes every
  * event stored from then on go straight into a new analysis instead of

@@ -18,6 +18,9 @@
 #     timeline under it on the same scale;
 #   - --best 2 on a machine with a node twice as fast puts the master
 #     there, well below the recorded time, and says what it simulated;
+#   - --describe --sample with the trace itself: every node at speed 1,
+#     with a comment saying how it was measured; a sample of another
+#     program (the MPI trace) names the node and exits 1;
 #   - a machine file with an error gives FILE:LINE:COL and exit 1, an
 #     unmapped process exit 1, a usage error 2, --help 0.
 . "$(dirname "$0")/../lib/common.sh"
@@ -144,6 +147,23 @@ awk -v b="$b1" -v s="$span" 'BEGIN { exit !(b < s * 0.7) }' ||
 	fail "--best: $b1 ms is not well below the recorded $span ms"
 ok "--best: p1 on the fast node, $b1 ms (recorded $span ms)"
 
+# ---- node speeds from a sample ----------------------------------------------
+# The trace as its own sample: every computation segment is its own
+# base, so the node's speed is 1 and the comment says how many matched.
+"$PARAVT" predict pipe.pvtrace --describe --sample pipe.pvtrace -o self.conf \
+	>self.out 2>&1 || { cat self.out; fail "--describe --sample failed"; }
+expect_grep 'speeds measured from the sample' self.out
+expect_grep '^# node nat: speed 1 measured from pipe.pvtrace \([1-9][0-9]* computation segments, ' self.conf
+expect_grep '^node nat speed 1 cores 3$' self.conf
+"$PARAVT" predict pipe.pvtrace --machine self.conf >self.pred 2>&1 ||
+	{ cat self.pred; fail "the machine with measured speeds does not read back"; }
+"$PARAVT" predict pipe.pvtrace --machine pipe.conf --sample pipe.pvtrace >bad.out 2>&1; rc=$?
+[ $rc -eq 2 ] || { cat bad.out; fail "--sample without --describe: exit $rc, not 2"; }
+expect_grep '^paravt: --sample goes with --describe' bad.out
+"$PARAVT" predict pipe.pvtrace --describe --sample no-such.pvtrace >bad.out 2>&1; rc=$?
+[ $rc -eq 1 ] || { cat bad.out; fail "--sample of a missing file: exit $rc, not 1"; }
+ok "--sample: the trace as its own sample gives speed 1; errors 2 and 1"
+
 # ---- errors -----------------------------------------------------------------
 printf 'level core latency 10us bandwidth 1GB/s\nnode nat speed fast\n' >bad.conf
 "$PARAVT" predict pipe.pvtrace --machine bad.conf >bad.out 2>&1; rc=$?
@@ -175,3 +195,7 @@ timeout 170 "$PARAVT" trace -o "$T/coll.pvtrace" --node "nat=127.0.0.1:$DPORT_na
 	{ cat "$T/coll.run"; fail "paravt trace (mpi_coll) exited $?"; }
 expect_grep 'every process exited with status 0' "$T/coll.run"
 check "$T/coll.pvtrace" coll
+"$PARAVT" predict coll.pvtrace --describe --sample pipe.pvtrace >bad.out 2>&1; rc=$?
+[ $rc -eq 1 ] || { cat bad.out; fail "--sample of another program: exit $rc, not 1"; }
+expect_grep '^paravt: pipe.pvtrace: no computation of the sample on node nat is also in the traced run' bad.out
+ok "--sample of another program: the node named, exit 1"

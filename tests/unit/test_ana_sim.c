@@ -448,6 +448,90 @@ static void test_links(void **state)
 	ana_free(tr);
 }
 
+/* The message of ut_message as a sample run on nodes a and c, p1's
+ * computation taking twice as long (k = 2) or p1 calling something the
+ * base never did (k = 0: a barrier instead of the receive). */
+static ana_trace *ut_sample(int k)
+{
+	ana_trace *tr = ana_new();
+
+	assert_non_null(tr);
+	assert_int_equal(ana_add_node(tr, "a", "linux-x86_64", NULL), 0);
+	assert_int_equal(ana_add_node(tr, "c", "linux-s390x-qemu", NULL), 1);
+	assert_int_equal(ana_add_proc(tr, "p0", 0), 0);
+	assert_int_equal(ana_add_proc(tr, "p1", 1), 1);
+	ut_ev(tr, 0, PVT_EV_PROG_START, PVT_OP_NONE, 0, TID(0), 0, -1,
+	      PVT_EVENT_VERSION);
+	ut_ev(tr, 1, PVT_EV_PROG_START, PVT_OP_NONE, 0, TID(1), 0, -1,
+	      PVT_EVENT_VERSION);
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 1000, TID(1), 0, -1,
+	      0);
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1100, TID(1), 0, 1000,
+	      0);
+	ut_ev(tr, 0, PVT_EV_PROG_EXIT, PVT_OP_NONE, 1200, -1, 0, -1, 0);
+	ut_ev(tr, 1, k ? PVT_EV_RECV_START : PVT_EV_GROUP_START,
+	      k ? PVT_OP_PVM_RECV : PVT_OP_PVM_BARRIER, 200, TID(0), 0, -1, 0);
+	ut_ev(tr, 1, k ? PVT_EV_RECV_END : PVT_EV_GROUP_END,
+	      k ? PVT_OP_PVM_RECV : PVT_OP_PVM_BARRIER, 60000, TID(0), 7,
+	      k ? 1000 : -1, 0);
+	ut_ev(tr, 1, PVT_EV_PROG_EXIT, PVT_OP_NONE, 60000 + 1000 * k, -1, 0,
+	      -1, 0);
+	assert_int_equal(ana_analyze(tr, NULL), 0);
+	return tr;
+}
+
+/* Node speeds from a sample (ana_sim_speeds).  Base (ut_message): p0
+ * computes 1000 before its send and 100 after, p1 100 before its
+ * receive and 1000 after.  The sample runs p0 on a as fast and p1 on c
+ * twice as slow: a 1100 / 1100 = 1, c 1100 / 2200 = 0.5.  The base as
+ * its own sample: 1 everywhere.  A sample whose p1 runs other code: an
+ * error naming node c; the speed of a set in a machine and c added. */
+static void test_speeds(void **state)
+{
+	ana_trace *base = ut_message(), *smp = ut_sample(2);
+	ana_sim_speed *sp = NULL;
+	ana_sim_machine *m = ut_parse(ut_net);
+	char err[400] = "";
+	uint32_t n = 0;
+
+	(void)state;
+	assert_int_equal(ana_sim_speeds(base, smp, &sp, &n, err, sizeof err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(sp[0].node, "a");
+	assert_float_equal(sp[0].speed, 1.0, 1e-12);
+	assert_int_equal(sp[0].matched, 2);
+	assert_string_equal(sp[1].node, "c");
+	assert_float_equal(sp[1].speed, 0.5, 1e-12);
+	assert_int_equal(sp[1].sample_ns, 2200);
+	assert_int_equal(sp[1].base_ns, 1100);
+	assert_int_equal(sp[1].unmatched, 0);
+	assert_int_equal(ana_sim_set_node(m, "c", "0.5", err, sizeof err), 0);
+	assert_int_equal(m->nnode, 3);
+	assert_float_equal(m->node[2].speed, 0.5, 0);
+	assert_int_equal(m->node[2].cores, 1);
+	assert_int_equal(ana_sim_set_node(m, "a", "2", err, sizeof err), 0);
+	assert_float_equal(m->node[0].speed, 2, 0);
+	assert_int_equal(m->nnode, 3);
+	assert_int_equal(ana_sim_set_node(m, "b", "fast", err, sizeof err),
+			 ANA_EARG);
+	free(sp);
+	assert_int_equal(ana_sim_speeds(base, base, &sp, &n, err, sizeof err),
+			 0);
+	assert_int_equal(n, 2);
+	assert_float_equal(sp[0].speed, 1.0, 1e-12);
+	assert_float_equal(sp[1].speed, 1.0, 1e-12);
+	free(sp);
+	ana_free(smp);
+	smp = ut_sample(0);
+	assert_int_equal(ana_sim_speeds(base, smp, &sp, &n, err, sizeof err),
+			 ANA_EARG);
+	assert_null(sp);
+	assert_non_null(strstr(err, "node c"));
+	ana_sim_machine_free(m);
+	ana_free(smp);
+	ana_free(base);
+}
+
 /* A process with no node in the machine is an error that names it. */
 static void test_unmapped(void **state)
 {
@@ -480,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_unmapped),
+		cmocka_unit_test(test_speeds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
