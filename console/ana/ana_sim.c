@@ -52,6 +52,7 @@ typedef struct sim {
 	uint32_t *tnode;   /* [nprocs]: node in m */
 	uint32_t *rnode;   /* [nprocs]: node in t */
 	double *cpu;       /* [nprocs]: CPU factor */
+	double *callf;     /* [nprocs]: the same for the calls' own time */
 	int64_t *own_recv; /* [nprocs]: r_p */
 	int64_t *own_grp;  /* [nprocs]: same for group calls */
 	double res_min;    /* smallest recorded - traced model, waited msgs */
@@ -145,6 +146,8 @@ static int place(sim *k, char *err, size_t errlen)
 		double over = (double)load[k->tnode[p]] / d->cores;
 
 		k->cpu[p] = (over > 1 ? over : 1) / d->speed;
+		k->callf[p] = (over > 1 ? over : 1) /
+			      (d->calls > 0 ? d->calls : d->speed);
 	}
 	free(load);
 	return 0;
@@ -257,7 +260,7 @@ static int64_t recv_time(sim *k, uint32_t p, uint32_t i, int64_t base)
 	x = x > 0 ? x : 0;
 	x += link_wait(k, lt, (double)ms->c_ns,
 		       (double)b * k->m->lv[lt].byte_ns);
-	return max64(llround(start + (double)own * k->cpu[p]),
+	return max64(llround(start + (double)own * k->callf[p]),
 		     llround((double)ms->c_ns + x));
 }
 
@@ -317,8 +320,23 @@ static int64_t group_time(sim *k, uint32_t p, uint32_t i, int64_t base)
 							 mode) -
 		    group_model(k->t, g.lr, g.n, b, mode);
 	x = x > 0 ? x : 0;
-	return max64(llround((double)s->c_ns + (double)own * k->cpu[p]),
+	return max64(llround((double)s->c_ns + (double)own * k->callf[p]),
 		     llround((double)vp + x));
+}
+
+/* True when e leaves its process inside a communicating call (the time
+ * to the next event is the call's own, at the node's calls speed). */
+static int in_call(const ana_ev *e)
+{
+	switch (e->kind) {
+	case PVT_EV_SEND_START: case PVT_EV_RECV_START:
+	case PVT_EV_MCAST_START: case PVT_EV_GROUP_START:
+		return 1;
+	case PVT_EV_SPECIAL_START:
+		return pvt_op_class(e->op) == PVT_C_WAIT;
+	default:
+		return 0;
+	}
 }
 
 static void visit(void *arg, uint32_t p, uint32_t i, int forced)
@@ -337,7 +355,9 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 		return;
 	}
 	base = ev[i - 1].c_ns + llround((double)max64(0, e->o_ns -
-					ev[i - 1].o_ns) * k->cpu[p]);
+					ev[i - 1].o_ns) *
+					(in_call(&ev[i - 1]) ? k->callf[p] :
+					 k->cpu[p]));
 	t = base;
 	if (forced || e->match.proc == ANA_NONE) {
 		if (grp) {
@@ -362,6 +382,7 @@ static void sim_free(sim *k)
 	free(k->tnode);
 	free(k->rnode);
 	free(k->cpu);
+	free(k->callf);
 	free(k->own_recv);
 	free(k->own_grp);
 	if (k->link != NULL)
@@ -380,12 +401,13 @@ static int sim_alloc(sim *k)
 	k->tnode = calloc(np, sizeof *k->tnode);
 	k->rnode = calloc(np, sizeof *k->rnode);
 	k->cpu = calloc(np, sizeof *k->cpu);
+	k->callf = calloc(np, sizeof *k->callf);
 	k->own_recv = calloc(np, sizeof *k->own_recv);
 	k->own_grp = calloc(np, sizeof *k->own_grp);
 	k->link = calloc(k->m->nlv + 1, sizeof *k->link);
 	k->gp = ana_ginst_new(&k->c, val_pred);
 	k->gr = ana_ginst_new(&k->c, val_rec);
-	if (!k->tnode || !k->rnode || !k->cpu || !k->own_recv ||
+	if (!k->tnode || !k->rnode || !k->cpu || !k->callf || !k->own_recv ||
 	    !k->own_grp || !k->link || !k->gp || !k->gr)
 		return ANA_ENOMEM;
 	for (l = 0; l < k->m->nlv; l++) {

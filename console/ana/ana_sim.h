@@ -65,6 +65,9 @@ typedef struct ana_sim_level {
 typedef struct ana_sim_node {
 	char name[ANA_NAME_MAX];
 	double speed;      /* CPU speed relative to the traced node (> 0) */
+	double calls;      /* the same for the own time of communicating
+			      calls (sends, receives, group calls,
+			      MPI_Wait*); 0: as speed */
 	uint32_t cores;    /* processes that run at once at full speed */
 	uint32_t ngroups;  /* groups named (<= ANA_SIM_GROUPS_MAX) */
 	char group[ANA_SIM_GROUPS_MAX][ANA_NAME_MAX]; /* at level 2, 3, ... */
@@ -108,27 +111,38 @@ char *ana_sim_format(const ana_sim_machine *m);
  * 0 or a code. */
 int ana_sim_describe(ana_trace *tr, ana_sim_machine **out);
 
-/* A node's CPU speed for one program, measured from a sample run of it
- * (ana_sim_speeds). */
-typedef struct ana_sim_speed {
-	char node[ANA_NAME_MAX]; /* the sample's node */
-	uint32_t procs;          /* sample processes that ran there */
-	double speed;            /* base_ns / sample_ns */
-	uint64_t matched;        /* sample segments the base also has */
+/* A rate measured from a sample: the base's time for what the sample
+ * did over the sample's own. */
+typedef struct ana_sim_rate {
+	double speed;            /* base_ns / sample_ns; 0: nothing matched */
+	uint64_t matched;        /* sample intervals the base also has */
 	uint64_t unmatched;      /* the others (not counted) */
 	int64_t sample_ns;       /* the sample's time in the matched ones */
 	int64_t base_ns;         /* the base's mean time of the same, summed */
 	int64_t unmatched_ns;    /* the sample's time in the others */
+} ana_sim_rate;
+
+/* A node's speeds for one program, measured from a sample run of it
+ * (ana_sim_speeds). */
+typedef struct ana_sim_speed {
+	char node[ANA_NAME_MAX]; /* the sample's node */
+	uint32_t procs;          /* sample processes that ran there */
+	ana_sim_rate comp;       /* computation between calls: node speed */
+	ana_sim_rate calls;      /* the own time of calls that do not wait */
 } ana_sim_speed;
 
-/* The speed of every node of the analysed trace sample (a run of the
- * same program, fewer steps will do) relative to the node base ran on:
- * the computation segments of the sample (ana_stats_segments) that start
- * and end at the same source lines, kinds and ops as segments of base
- * take base's mean length of those over their own, summed per node.
- * *out: *n entries in the order the nodes first run a process (the
- * caller frees).  0, ANA_EARG with err (a node with no matching
- * segment), or ANA_ENOMEM. */
+/* The speeds of every node of the analysed trace sample (a run of the
+ * same program, fewer steps will do) relative to the node base ran on.
+ * comp: the computation segments of the sample (ana_stats_segments,
+ * outside every call) that start and end at the same source lines, kinds
+ * and ops as segments of base take base's mean length of those over
+ * their own, summed per node.  calls: the same for the START-to-END
+ * intervals of communicating calls that wait for no other process
+ * (sends, multicasts, receives whose message was sent before they
+ * began).  *out: *n
+ * entries in the order the nodes first run a process (the caller
+ * frees).  0, ANA_EARG with err (a node with no matching computation),
+ * or ANA_ENOMEM. */
 int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
 		   uint32_t *n, char *err, size_t errlen);
 
@@ -136,18 +150,19 @@ int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
  *   latency, bandwidth, per-byte, links   every level but level 0 (the
  *                                         only level if there is one)
  *   LEVEL.latency ...                     one level
- *   speed, cores                          every node
- *   NODE.speed, NODE.cores                one node
+ *   speed, calls, cores                   every node
+ *   NODE.speed, NODE.calls, NODE.cores    one node
  *   PROC.node                             where a process runs
  * Values as in the file (50us, 1GB/s, 0.5).  0 or ANA_EARG with err. */
 int ana_sim_set(ana_sim_machine *m, const char *param, const char *value,
 		char *err, size_t errlen);
 
-/* Sets the speed of node (value as in the file), adding it (1 core,
- * no groups, no process mapped) when m has none of that name.  0,
- * ANA_EARG with err, or ANA_ENOMEM. */
+/* Sets the speed of node and, unless NULL, the speed of its calls
+ * (values as in the file), adding the node (1 core, no groups, no
+ * process mapped) when m has none of that name.  0, ANA_EARG with err,
+ * or ANA_ENOMEM. */
 int ana_sim_set_node(ana_sim_machine *m, const char *node, const char *speed,
-		     char *err, size_t errlen);
+		     const char *calls, char *err, size_t errlen);
 
 /* The level between nodes a and b of m (0 when a == b). */
 uint32_t ana_sim_level_of(const ana_sim_machine *m, uint32_t a, uint32_t b);

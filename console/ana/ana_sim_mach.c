@@ -292,16 +292,18 @@ static int set_level(ana_sim_level *l, const char *key, const char *w,
 	return -1;
 }
 
-/* One node setting (speed, cores) of d. */
+/* One node setting (speed, calls, cores) of d. */
 static int set_node(ana_sim_node *d, const char *key, const char *w,
 		    char *msg, size_t n)
 {
 	if (strcmp(key, "speed") == 0)
 		return val_speed(w, &d->speed, msg, n);
+	if (strcmp(key, "calls") == 0)
+		return val_speed(w, &d->calls, msg, n);
 	if (strcmp(key, "cores") == 0)
 		return val_count(w, 1, "number of cores", &d->cores, msg, n);
-	snprintf(msg, n, "unknown node setting '%s' (speed, cores, group)",
-		 key);
+	snprintf(msg, n, "unknown node setting '%s' (speed, calls, cores, "
+		 "group)", key);
 	return -1;
 }
 
@@ -688,10 +690,13 @@ char *ana_sim_format(const ana_sim_machine *m)
 		sb_add(&b, "level %s latency %s bandwidth %s links %u\n",
 		       m->lv[i].name, t1, t2, m->lv[i].links);
 	}
-	sb_add(&b, "# node NAME speed F cores N [group G...]\n");
+	sb_add(&b, "# node NAME speed F [calls F] cores N [group G...]\n");
 	for (i = 0; i < m->nnode; i++) {
-		sb_add(&b, "node %s speed %.9g cores %u", m->node[i].name,
-		       m->node[i].speed, m->node[i].cores);
+		sb_add(&b, "node %s speed %.9g", m->node[i].name,
+		       m->node[i].speed);
+		if (m->node[i].calls > 0)
+			sb_add(&b, " calls %.9g", m->node[i].calls);
+		sb_add(&b, " cores %u", m->node[i].cores);
 		for (k = 0; k < m->node[i].ngroups; k++)
 			sb_add(&b, "%s %s", k ? "" : " group",
 			       m->node[i].group[k]);
@@ -766,7 +771,8 @@ int ana_sim_set(ana_sim_machine *m, const char *param, const char *value,
 	int rc;
 
 	if (dot == NULL) {
-		if (strcmp(param, "speed") == 0 || strcmp(param, "cores") == 0)
+		if (strcmp(param, "speed") == 0 || strcmp(param, "calls") == 0 ||
+		    strcmp(param, "cores") == 0)
 			rc = set_nodes(m, param, value, msg, sizeof msg);
 		else
 			rc = set_levels(m, param, value, msg, sizeof msg);
@@ -786,7 +792,7 @@ int ana_sim_set(ana_sim_machine *m, const char *param, const char *value,
 }
 
 int ana_sim_set_node(ana_sim_machine *m, const char *node, const char *speed,
-		     char *err, size_t errlen)
+		     const char *calls, char *err, size_t errlen)
 {
 	char param[ANA_NAME_MAX + 8];
 	ana_sim_node d;
@@ -804,5 +810,10 @@ int ana_sim_set_node(ana_sim_machine *m, const char *node, const char *speed,
 		m->node[m->nnode++] = d;
 	}
 	snprintf(param, sizeof param, "%s.speed", node);
-	return ana_sim_set(m, param, speed, err, errlen);
+	if (ana_sim_set(m, param, speed, err, errlen) != 0)
+		return ANA_EARG;
+	if (calls == NULL)
+		return 0;
+	snprintf(param, sizeof param, "%s.calls", node);
+	return ana_sim_set(m, param, calls, err, errlen);
 }

@@ -556,7 +556,7 @@ out:
 static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
 			      ana_sim_machine *m, char **notes)
 {
-	char err[600], line[400];
+	char err[600], line[700];
 	ana_sim_speed *sp = NULL;
 	ana_trace *sample = con_predict_trace(o->sample);
 	uint32_t n = 0, i;
@@ -571,17 +571,24 @@ static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
 		return 1;
 	}
 	for (i = 0; rc == 0 && i < n; i++) {
-		char num[64], *nn;
+		const ana_sim_rate *c = &sp[i].comp, *k = &sp[i].calls;
+		char num[64], cnum[64], *nn;
 
-		snprintf(num, sizeof num, "%.6g", sp[i].speed);
+		snprintf(num, sizeof num, "%.6g", c->speed);
+		snprintf(cnum, sizeof cnum, "%.6g", k->speed);
 		snprintf(line, sizeof line, "# node %s: speed %s measured from "
 			 "%s (%llu computation segments, %.3f ms there, "
-			 "%.3f ms in %s; %llu segments not in it)\n",
+			 "%.3f ms in %s; %llu not in it); calls %s (%llu "
+			 "calls that wait for no one, %.3f ms, %.3f ms)\n",
 			 sp[i].node, num, o->sample,
-			 (unsigned long long)sp[i].matched,
-			 ms(sp[i].sample_ns), ms(sp[i].base_ns), o->trace,
-			 (unsigned long long)sp[i].unmatched);
-		rc = ana_sim_set_node(m, sp[i].node, num, err, sizeof err);
+			 (unsigned long long)c->matched, ms(c->sample_ns),
+			 ms(c->base_ns), o->trace,
+			 (unsigned long long)c->unmatched,
+			 k->speed > 0 ? cnum : "as speed (none in common)",
+			 (unsigned long long)k->matched, ms(k->sample_ns),
+			 ms(k->base_ns));
+		rc = ana_sim_set_node(m, sp[i].node, num, k->speed > 0 ? cnum :
+				      NULL, err, sizeof err);
 		if (rc == 0 && (nn = realloc(*notes, len + strlen(line) + 1))) {
 			*notes = nn;
 			memcpy(nn + len, line, strlen(line) + 1);

@@ -44,7 +44,7 @@ static const char *ut_good =
 	"\n"
 	"node a speed 2 cores 4 group r1\n"
 	"node b group r1\n"
-	"node c speed 0.5 cores 2 group r2\n"
+	"node c speed 0.5 calls 0.25 cores 2 group r2\n"
 	"map p0 a\n"
 	"map p1 c\n";
 
@@ -66,6 +66,8 @@ static void test_parse_good(void **state)
 	assert_int_equal(m->nnode, 3);
 	assert_float_equal(m->node[0].speed, 2, 0);
 	assert_int_equal(m->node[0].cores, 4);
+	assert_float_equal(m->node[2].calls, 0.25, 0);
+	assert_float_equal(m->node[0].calls, 0, 0); /* as speed */
 	assert_float_equal(m->node[1].speed, 1, 0); /* defaults */
 	assert_int_equal(m->node[1].cores, 1);
 	assert_int_equal(m->nmap, 2);
@@ -154,6 +156,8 @@ static void test_format_roundtrip(void **state)
 	assert_int_equal(m2->nnode, 3);
 	assert_string_equal(m2->node[2].group[0], "r2");
 	assert_float_equal(m2->node[2].speed, 0.5, 0);
+	assert_float_equal(m2->node[2].calls, 0.25, 0);
+	assert_float_equal(m2->node[0].calls, 0, 0);
 	assert_int_equal(m2->nmap, 2);
 	assert_int_equal(m2->map[1].node, 2);
 	free(text);
@@ -313,7 +317,8 @@ static void test_message_pure(void **state)
 
 /* Node a twice as fast: p0's send starts at 500, the receive ends at
  * 500 + 20000, p1 exits at 21500; sharing one core with p1 (cores 1, two
- * processes) makes it as slow as before: 1000 + 20000 and 22000. */
+ * processes) makes it as slow as before: 1000 + 20000 and 22000.  Calls
+ * at another speed than the computation (calls 0.5): see below. */
 static void test_message_speed(void **state)
 {
 	ana_trace *tr = ut_message();
@@ -331,6 +336,18 @@ static void test_message_speed(void **state)
 	r = ut_run(tr, m, 1);
 	assert_int_equal(r.s_ns[1], 1000);
 	assert_int_equal(r.s_ns[6], 3000);
+	ana_sim_result_free(&r);
+	/* a as fast as traced but its calls half as fast: p0's send takes
+	 * 200, not 100 (SEND_END 1200, exit 1300); p1's receive took its
+	 * whole time waiting, so only its message counts */
+	m->map[1].node = 1;
+	m->node[0].speed = 1;
+	m->node[0].calls = 0.5;
+	r = ut_run(tr, m, 1);
+	assert_int_equal(r.s_ns[1], 1000);
+	assert_int_equal(r.s_ns[2], 1200);
+	assert_int_equal(r.s_ns[3], 1300);
+	assert_int_equal(r.s_ns[6], 21000);
 	ana_sim_result_free(&r);
 	ana_sim_machine_free(m);
 	ana_free(tr);
@@ -498,28 +515,37 @@ static void test_speeds(void **state)
 	assert_int_equal(ana_sim_speeds(base, smp, &sp, &n, err, sizeof err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(sp[0].node, "a");
-	assert_float_equal(sp[0].speed, 1.0, 1e-12);
-	assert_int_equal(sp[0].matched, 2);
+	assert_float_equal(sp[0].comp.speed, 1.0, 1e-12);
+	assert_int_equal(sp[0].comp.matched, 2);
+	assert_float_equal(sp[0].calls.speed, 1.0, 1e-12); /* its send */
+	assert_int_equal(sp[0].calls.matched, 1);
 	assert_string_equal(sp[1].node, "c");
-	assert_float_equal(sp[1].speed, 0.5, 1e-12);
-	assert_int_equal(sp[1].sample_ns, 2200);
-	assert_int_equal(sp[1].base_ns, 1100);
-	assert_int_equal(sp[1].unmatched, 0);
-	assert_int_equal(ana_sim_set_node(m, "c", "0.5", err, sizeof err), 0);
+	assert_float_equal(sp[1].comp.speed, 0.5, 1e-12);
+	assert_int_equal(sp[1].comp.sample_ns, 2200);
+	assert_int_equal(sp[1].comp.base_ns, 1100);
+	assert_int_equal(sp[1].comp.unmatched, 0);
+	/* p1's receive waited: no call to measure, calls as speed */
+	assert_int_equal(sp[1].calls.matched, 0);
+	assert_float_equal(sp[1].calls.speed, 0, 0);
+	assert_int_equal(ana_sim_set_node(m, "c", "0.5", NULL, err,
+					  sizeof err), 0);
 	assert_int_equal(m->nnode, 3);
 	assert_float_equal(m->node[2].speed, 0.5, 0);
+	assert_float_equal(m->node[2].calls, 0, 0);
 	assert_int_equal(m->node[2].cores, 1);
-	assert_int_equal(ana_sim_set_node(m, "a", "2", err, sizeof err), 0);
+	assert_int_equal(ana_sim_set_node(m, "a", "2", "0.25", err,
+					  sizeof err), 0);
 	assert_float_equal(m->node[0].speed, 2, 0);
+	assert_float_equal(m->node[0].calls, 0.25, 0);
 	assert_int_equal(m->nnode, 3);
-	assert_int_equal(ana_sim_set_node(m, "b", "fast", err, sizeof err),
-			 ANA_EARG);
+	assert_int_equal(ana_sim_set_node(m, "b", "fast", NULL, err,
+					  sizeof err), ANA_EARG);
 	free(sp);
 	assert_int_equal(ana_sim_speeds(base, base, &sp, &n, err, sizeof err),
 			 0);
 	assert_int_equal(n, 2);
-	assert_float_equal(sp[0].speed, 1.0, 1e-12);
-	assert_float_equal(sp[1].speed, 1.0, 1e-12);
+	assert_float_equal(sp[0].comp.speed, 1.0, 1e-12);
+	assert_float_equal(sp[1].comp.speed, 1.0, 1e-12);
 	free(sp);
 	ana_free(smp);
 	smp = ut_sample(0);
