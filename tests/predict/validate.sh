@@ -37,9 +37,9 @@
 # prediction" below.  Every trace's processes and events are checked
 # (trace-info: two processes, on a and on the other node, both exited 0,
 # no event lost, every message matched).  The traces' process names:
-# MPI p2 and p3, the two ranks (seen: rank 0 p3 on a, rank 1 p2 on b;
-# p1 is mpirun, not in the trace); PVM p1 (the master, on a) and p2 (the
-# worker, on b or c).
+# MPI p2 and p3, the two ranks in the order they first reported (either
+# may be on a; p1 is mpirun, not in the trace); PVM always p1 (the
+# master, on a) and p2 (the worker, on b or c).
 # Not validated here, and said so: added latency (this kernel has no
 # netem: detected), the s390x node under qemu (its speed factor).
 # VAL_PROGS ("mpi pvm" by default) chooses the programs; VAL_S390X=0
