@@ -38,9 +38,10 @@ demo: deps
 	$(Q)$(MAKE) all nodes
 	$(Q)tests/demo.sh
 
-# The prediction's validation against real reruns (issue 15): about two
-# minutes, root, network namespaces, cgroup v1 cpu, tc and Open MPI;
-# not part of check.
+# The prediction's validation against real reruns (issue 15): about three
+# minutes, root, network namespaces, cgroup v1 cpu, tc, Open MPI and PVM
+# (VAL_PROGS="mpi pvm"); the runs on the s390x node need make nodes; not
+# part of check.
 .PHONY: validate
 validate: all
 	$(Q)tests/predict/validate.sh
