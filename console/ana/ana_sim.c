@@ -30,10 +30,12 @@
  * receive of p that did not wait for all of its message (the cost of a
  * receive itself), as in ana_comp.c.
  *
- * Links are granted in the walk's order, which is near but not exactly
- * the order of the predicted times; sends are not slowed by the network
- * (a rendezvous send's wait is not modelled); processes start when they
- * started in the recorded run.
+ * A send END also moves by what its message's part beyond the level's
+ * transport buffer (when the machine gives one) takes at the target's
+ * bandwidth less at the traced one's (send_push).  Links are granted in
+ * the walk's order, which is near but not exactly the order of the
+ * predicted times; a rendezvous send's wait for its receiver is not
+ * modelled; processes start when they started in the recorded run.
  */
 #include <math.h>
 #include <stdio.h>
@@ -339,6 +341,32 @@ static int in_call(const ana_ev *e)
 	}
 }
 
+/* What a send END e (of process p) gains or loses when the level its
+ * message crosses has a transport buffer (buf_bytes >= 0): a send that
+ * returns only once all but that much of its message has gone takes the
+ * rest's time at the target's bandwidth instead of the traced one's
+ * (the same buffer on both: it is the library's, not the network's). */
+static double send_push(const sim *k, uint32_t p, const ana_ev *e)
+{
+	const ana_trace *tr = k->c.tr;
+	const ana_ev *r;
+	uint32_t q, lt, lr;
+	double rest;
+
+	if ((e->kind != PVT_EV_SEND_END && e->kind != PVT_EV_MCAST_END) ||
+	    e->match.proc == ANA_NONE)
+		return 0;
+	q = e->match.proc;
+	r = ana_get(tr, e->match);
+	lt = ana_sim_level_of(k->m, k->tnode[p], k->tnode[q]);
+	lr = ana_sim_level_of(k->t, k->rnode[p], k->rnode[q]);
+	if (k->m->lv[lt].buf_bytes < 0)
+		return 0;
+	rest = (double)msg_bytes(r, e) - k->m->lv[lt].buf_bytes;
+	return rest > 0 ? rest * (k->m->lv[lt].byte_ns - k->t->lv[lr].byte_ns) :
+	       0;
+}
+
 static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 {
 	sim *k = arg;
@@ -358,7 +386,7 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 					ev[i - 1].o_ns) *
 					(in_call(&ev[i - 1]) ? k->callf[p] :
 					 k->cpu[p]));
-	t = base;
+	t = base = max64(ev[i - 1].c_ns, base + llround(send_push(k, p, e)));
 	if (forced || e->match.proc == ANA_NONE) {
 		if (grp) {
 			ana_ginst_pass(k->gp, p, i);

@@ -59,6 +59,10 @@ typedef struct ana_sim_level {
 	double lat_ns;     /* latency */
 	double byte_ns;    /* time per byte, 0: no bandwidth limit */
 	uint32_t links;    /* transfers at once on the level, 0: unlimited */
+	double buf_bytes;  /* a send returns when all but this much of its
+			      message has crossed the level (the
+			      transport's buffers); < 0: unlimited (it
+			      returns as recorded) */
 } ana_sim_level;
 
 /* One node of the machine. */
@@ -107,7 +111,10 @@ char *ana_sim_format(const ana_sim_machine *m);
  * level "core" between processes of one node and, if there are several
  * nodes, a level "net" between them, each with the latency and time per
  * byte fitted to the run's messages that were waited for (compensated
- * receive END minus send START against bytes).  *out: the caller frees.
+ * receive END minus send START against bytes); the levels between nodes
+ * of a PVM program get a transport buffer of 0 (PVM's direct route sets
+ * 32 KiB socket buffers: a send of a large message returns about when it
+ * has crossed), others none.  *out: the caller frees.
  * 0 or a code. */
 int ana_sim_describe(ana_trace *tr, ana_sim_machine **out);
 
@@ -137,9 +144,10 @@ typedef struct ana_sim_speed {
  * outside every call) that start and end at the same source lines, kinds
  * and ops as segments of base take base's mean length of those over
  * their own, summed per node.  calls: the same for the START-to-END
- * intervals of communicating calls that wait for no other process
- * (sends, multicasts, receives whose message was sent before they
- * began).  *out: *n
+ * intervals of receives whose message's send had ended before they
+ * began (they wait for no other process, nor for the network); its speed
+ * is 0 (the calls go at the node's speed) with fewer than 10 such
+ * receives or less than 1 ms of the base's time in them.  *out: *n
  * entries in the order the nodes first run a process (the caller
  * frees).  0, ANA_EARG with err (a node with no matching computation),
  * or ANA_ENOMEM. */
@@ -147,7 +155,8 @@ int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
 		   uint32_t *n, char *err, size_t errlen);
 
 /* Sets one parameter to value (paravt predict --sweep):
- *   latency, bandwidth, per-byte, links   every level but level 0 (the
+ *   latency, bandwidth, per-byte, links,  every level but level 0 (the
+ *   buffer
  *                                         only level if there is one)
  *   LEVEL.latency ...                     one level
  *   speed, calls, cores                   every node

@@ -1,7 +1,8 @@
 /*
  * ana_sim_desc.c — the traced machine estimated from a trace (ana_sim.h:
  * ana_sim_describe): one node per traced node at speed 1, and the levels'
- * latency and time per byte fitted from the run's messages.
+ * latency and time per byte fitted from the run's messages (and, for a
+ * PVM program, no transport buffer between nodes).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +157,23 @@ static int describe_nodes(const ana_trace *tr, ana_sim_machine *m)
 	return 0;
 }
 
+/* True when tr's messages are PVM's (a matched send of a PVM call). */
+static int pvm_messages(const ana_trace *tr)
+{
+	uint32_t p, i;
+
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			const ana_ev *e = &tr->procs[p].ev[i];
+
+			if ((e->kind == PVT_EV_SEND_END ||
+			     e->kind == PVT_EV_MCAST_END) &&
+			    e->match.proc != ANA_NONE)
+				return !pvt_op_is_mpi(e->op);
+		}
+	return 0;
+}
+
 /* The levels of m from the fits (level 1 only with several nodes). */
 static int describe_levels(const ana_trace *tr, ana_sim_machine *m,
 			   fitset fit[2])
@@ -164,6 +182,8 @@ static int describe_levels(const ana_trace *tr, ana_sim_machine *m,
 	uint32_t k, n = m->nnode > 1 ? 2 : 1;
 
 	memset(l, 0, sizeof l);
+	l[0].buf_bytes = -1;
+	l[1].buf_bytes = pvm_messages(tr) ? 0 : -1;
 	snprintf(l[0].name, ANA_NAME_MAX, "core");
 	snprintf(l[1].name, ANA_NAME_MAX, "net");
 	if (!fit_line(&fit[0], &l[0].lat_ns, &l[0].byte_ns))

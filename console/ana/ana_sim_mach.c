@@ -8,6 +8,7 @@
  * comment, words separated by blanks:
  *
  *   level NAME latency TIME (bandwidth RATE | per-byte TIME) [links N]
+ *         [buffer SIZE]
  *   node NAME [speed F] [cores N] [group G1 [G2 ...]]
  *   map PROC NODE
  *
@@ -158,6 +159,11 @@ typedef struct unit {
 	double mul;
 } unit;
 
+static const unit size_units[] = {
+	{"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"KiB", 1024.0},
+	{"MiB", 1048576.0}, {"GiB", 1073741824.0}, {NULL, 0}
+};
+
 static const unit time_units[] = {
 	{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {NULL, 0}
 };
@@ -202,6 +208,7 @@ static int num_unit(const char *w, const unit *units, const char *what,
 	snprintf(msg, n, "'%s': %s unit '%s' (use %s)", w,
 		 *end ? "unknown" : "no", end,
 		 units == time_units ? "ns, us, ms or s" :
+		 units == size_units ? "B, KB, MB, GB, KiB, MiB or GiB, or inf" :
 		 "B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, bit/s, "
 		 "Kbit/s, Mbit/s or Gbit/s, or inf");
 	return -1;
@@ -229,6 +236,16 @@ static int val_rate(const char *w, double *byte_ns, char *msg, size_t n)
 	}
 	*byte_ns = 1e9 / r;
 	return 0;
+}
+
+/* A buffer size in bytes (-1 for inf: unlimited). */
+static int val_size(const char *w, double *bytes, char *msg, size_t n)
+{
+	if (strcmp(w, "inf") == 0) {
+		*bytes = -1;
+		return 0;
+	}
+	return num_unit(w, size_units, "size", bytes, msg, n);
 }
 
 static int val_speed(const char *w, double *v, char *msg, size_t n)
@@ -287,8 +304,10 @@ static int set_level(ana_sim_level *l, const char *key, const char *w,
 		return val_time(w, &l->byte_ns, msg, n);
 	if (strcmp(key, "links") == 0)
 		return val_count(w, 0, "number of links", &l->links, msg, n);
+	if (strcmp(key, "buffer") == 0)
+		return val_size(w, &l->buf_bytes, msg, n);
 	snprintf(msg, n, "unknown level setting '%s' (latency, bandwidth, "
-		 "per-byte, links)", key);
+		 "per-byte, links, buffer)", key);
 	return -1;
 }
 
@@ -386,6 +405,7 @@ static int st_level(pst *p, word *w, int n)
 			    "twice", w[1].s);
 	memset(&l, 0, sizeof l);
 	snprintf(l.name, sizeof l.name, "%s", w[1].s);
+	l.buf_bytes = -1;
 	for (i = 2; i < n; i += 2) {
 		int bw = strcmp(w[i].s, "bandwidth") == 0 ||
 			 strcmp(w[i].s, "per-byte") == 0;
@@ -682,13 +702,16 @@ char *ana_sim_format(const ana_sim_machine *m)
 	uint32_t i, k;
 
 	sb_add(&b, "# paravt machine description (paravt-machine(5))\n"
-		   "# level NAME latency TIME bandwidth RATE [links N]: level 0 "
+		   "# level NAME latency TIME bandwidth RATE [links N] [buffer SIZE]: level 0 "
 		   "inside a node,\n# then between nodes\n");
 	for (i = 0; i < m->nlv; i++) {
 		fmt_time(t1, sizeof t1, m->lv[i].lat_ns);
 		fmt_rate(t2, sizeof t2, m->lv[i].byte_ns);
-		sb_add(&b, "level %s latency %s bandwidth %s links %u\n",
+		sb_add(&b, "level %s latency %s bandwidth %s links %u",
 		       m->lv[i].name, t1, t2, m->lv[i].links);
+		if (m->lv[i].buf_bytes >= 0)
+			sb_add(&b, " buffer %.9gB", m->lv[i].buf_bytes);
+		sb_add(&b, "\n");
 	}
 	sb_add(&b, "# node NAME speed F [calls F] cores N [group G...]\n");
 	for (i = 0; i < m->nnode; i++) {

@@ -5,9 +5,13 @@
  * computation.
  *
  * A computation segment (ana_stats_segments, outside every call: MPI_Init
- * and MPI_Finalize take their time whatever the CPU) is known by where it starts
- * and ends: the source file, line, kind and op of its two events.  The
- * base trace gives every such key its mean length; each segment of the
+ * and MPI_Finalize take their time whatever the CPU) is known by its
+ * process (an MPI rank, or the name of a PVM task, which follows the
+ * order the tasks started in) and where it starts and ends: the source
+ * file, line, kind and op of its two events, since code shared by a
+ * master and its workers may do different work in each.  The base trace
+ * gives every such key its mean length, and every key without the
+ * process too, for a sample whose processes are other; each segment of the
  * sample whose key the base has counts its own length and the base's
  * mean, and a node's speed is the base's sum over the sample's: 0.5 when
  * the node took twice as long for the same code.  Segments the base does
@@ -17,11 +21,13 @@
  * The communicating calls' own time is measured the same way, apart (a
  * CPU emulated by qemu may run the library's integer code at another rate
  * than the program's floating point; a CPU quota throttles a call in the
- * middle of a message's protocol): the START-to-END intervals of calls
- * that do not wait for another process — sends, multicasts, and receives
- * whose message was sent before the receive began (not MPI_Wait* or group
- * calls, which wait; not process-state calls such as MPI_Init, which
- * the simulation scales as computation).
+ * middle of a message's protocol): the START-to-END intervals of
+ * receives whose message's send had ended before the receive began,
+ * which wait for no other process and no network (not sends, whose time
+ * may be the network's when the transport's buffers are small: the
+ * machine's buffer; nor receives of messages still being sent; not MPI_Wait*
+ * or group calls, which wait; not process-state calls such as MPI_Init,
+ * which the simulation scales as computation).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +37,13 @@
 #include "ana_sim.h"
 #include "ana_sim_int.h"
 #include "ana_stats.h"
+#include "ana_walk.h"
 #include "pvt_event.h"
+
+/* Least evidence for a calls speed: so many receives and so much of the
+ * base's time in them; with less, the calls go at the node's speed. */
+#define SPEED_CALLS_MIN 10
+#define SPEED_CALLS_MIN_NS 1000000
 
 /* One segment, or (after seg_merge) one key of the base. */
 typedef struct seg {
@@ -45,7 +57,22 @@ typedef struct segset {
 	const ana_ctx *c;  /* for the calls: a receive's message */
 	seg *v;
 	uint32_t n, cap;
+	char id[ANA_NAME_MAX + 16]; /* the process's, for the keys */
+	int pooled;        /* the base: also a key without the process */
 } segset;
+
+/* The identity of process p in keys: its MPI rank, or else the console's
+ * name, which PVM tasks get in the order they start ("p2": the first
+ * task spawned). */
+static void proc_id(const ana_trace *tr, uint32_t p, char *buf, size_t n)
+{
+	const ana_proc *pr = &tr->procs[p];
+
+	if (pr->have_tid && ana_proc_is_mpi(tr, p))
+		snprintf(buf, n, "r%d", (int)pr->tid);
+	else
+		snprintf(buf, n, "%s", pr->name);
+}
 
 /* "FILE:LINE:KIND:OP" of e, into buf. */
 static void end_key(const ana_trace *tr, const ana_ev *e, char *buf,
@@ -55,46 +82,46 @@ static void end_key(const ana_trace *tr, const ana_ev *e, char *buf,
 		 e->line, e->kind, e->op);
 }
 
-static int seg_add(const ana_ev *from, const ana_ev *to, void *arg)
+/* Adds a segment of length ns under "ID|ENDS".  0 or ANA_ENOMEM. */
+static int seg_push(segset *s, const char *id, const char *ends, int64_t ns)
 {
-	segset *s = arg;
-	char a[512], b[512];
-	size_t la, lb;
+	size_t len = strlen(id) + strlen(ends) + 2;
 
-	if (ana_sim_grow((void **)&s->v, s->n, &s->cap, sizeof *s->v) < 0)
+	if (ana_sim_grow((void **)&s->v, s->n, &s->cap, sizeof *s->v) < 0 ||
+	    (s->v[s->n].key = malloc(len)) == NULL)
 		return ANA_ENOMEM;
-	end_key(s->tr, from, a, sizeof a);
-	end_key(s->tr, to, b, sizeof b);
-	la = strlen(a);
-	lb = strlen(b);
-	if ((s->v[s->n].key = malloc(la + lb + 2)) == NULL)
-		return ANA_ENOMEM;
-	memcpy(s->v[s->n].key, a, la);
-	s->v[s->n].key[la] = '>';
-	memcpy(s->v[s->n].key + la + 1, b, lb + 1);
-	s->v[s->n].ns = to->c_ns > from->c_ns ? to->c_ns - from->c_ns : 0;
+	snprintf(s->v[s->n].key, len, "%s|%s", id, ends);
+	s->v[s->n].ns = ns;
 	s->v[s->n++].n = 1;
 	return 0;
 }
 
-/* True when END (p, i) closes a communicating call that did not wait
- * for another process (see the top). */
+/* The interval from..to of the current process: under its own key and,
+ * in the base, under the key of any process ("*"). */
+static int seg_add(const ana_ev *from, const ana_ev *to, void *arg)
+{
+	segset *s = arg;
+	char a[512], b[512], ends[1030];
+	int64_t ns = to->c_ns > from->c_ns ? to->c_ns - from->c_ns : 0;
+	int rc;
+
+	end_key(s->tr, from, a, sizeof a);
+	end_key(s->tr, to, b, sizeof b);
+	snprintf(ends, sizeof ends, "%s>%s", a, b);
+	rc = seg_push(s, s->id, ends, ns);
+	return rc == 0 && s->pooled ? seg_push(s, "*", ends, ns) : rc;
+}
+
+/* True when END (p, i) closes a receive whose message's send had ended
+ * before it began (see the top). */
 static int own_call(const segset *s, uint32_t p, uint32_t i)
 {
-	const ana_ev *e = &s->tr->procs[p].ev[i], *st, *ms;
+	const ana_ev *e = &s->tr->procs[p].ev[i], *st;
 
-	switch (e->kind) {
-	case PVT_EV_SEND_END: case PVT_EV_MCAST_END:
-		return 1;
-	case PVT_EV_RECV_END:
-		if (e->match.proc == ANA_NONE ||
-		    (st = ana_ctx_start(s->c, p, i)) == NULL)
-			return 0;
-		ms = ana_ctx_start(s->c, e->match.proc, e->match.idx);
-		return ms != NULL && ms->c_ns < st->c_ns;
-	default:
+	if (e->kind != PVT_EV_RECV_END || e->match.proc == ANA_NONE ||
+	    (st = ana_ctx_start(s->c, p, i)) == NULL)
 		return 0;
-	}
+	return ana_get(s->tr, e->match)->c_ns < st->c_ns;
 }
 
 /* The own calls of process p of s->tr added to s.  0 or ANA_ENOMEM. */
@@ -105,6 +132,7 @@ static int calls_of(segset *s, uint32_t p)
 	uint32_t i;
 	int rc;
 
+	proc_id(s->tr, p, s->id, sizeof s->id);
 	for (i = 1; i < pr->nev; i++) {
 		st = ana_ctx_start(s->c, p, i);
 		if (st == NULL || st != &pr->ev[i - 1] || !own_call(s, p, i))
@@ -128,6 +156,7 @@ static void segset_free(segset *s)
  * ANA_ENOMEM. */
 static int segs_of(segset *s, uint32_t p)
 {
+	proc_id(s->tr, p, s->id, sizeof s->id);
 	return ana_stats_segments(&s->tr->procs[p], 1, seg_add, s);
 }
 
@@ -174,6 +203,26 @@ static ana_sim_speed *speed_of(ana_sim_speed **out, uint32_t *n,
 
 typedef int (*collect_fn)(segset *s, uint32_t p);
 
+/* The base's key of sample segment v: the same process's, else any
+ * process's (a sample with other processes); NULL when neither. */
+static const seg *base_find(const segset *base, const seg *v)
+{
+	const char *bar = strchr(v->key, '|');
+	const seg *b = bsearch(v, base->v, base->n, sizeof *base->v, seg_cmp);
+	seg any;
+	size_t len;
+
+	if (b != NULL || bar == NULL)
+		return b;
+	len = strlen(bar) + 2;
+	if ((any.key = malloc(len)) == NULL)
+		return NULL;
+	snprintf(any.key, len, "*%s", bar);
+	b = bsearch(&any, base->v, base->n, sizeof *base->v, seg_cmp);
+	free(any.key);
+	return b;
+}
+
 /* Adds what collect finds of sample process p to rate r. */
 static int rate_proc(const segset *base, segset *smp, collect_fn collect,
 		     uint32_t p, ana_sim_rate *r, double *base_ns)
@@ -185,8 +234,7 @@ static int rate_proc(const segset *base, segset *smp, collect_fn collect,
 	if ((rc = collect(smp, p)) != 0)
 		return rc;
 	for (i = 0; i < smp->n; i++) {
-		const seg *b = bsearch(&smp->v[i], base->v, base->n,
-				       sizeof *base->v, seg_cmp);
+		const seg *b = base_find(base, &smp->v[i]);
 
 		if (b == NULL) {
 			r->unmatched++;
@@ -248,7 +296,8 @@ static int speed_finish(ana_sim_speed *sp, uint32_t n, const double *bsum,
 		c->base_ns = (int64_t)bsum[2 * i];
 		c->speed = bsum[2 * i] / (double)c->sample_ns;
 		k->base_ns = (int64_t)bsum[2 * i + 1];
-		k->speed = k->sample_ns > 0 && k->base_ns > 0 ?
+		k->speed = k->sample_ns > 0 && k->matched >= SPEED_CALLS_MIN &&
+			   k->base_ns >= SPEED_CALLS_MIN_NS ?
 			   bsum[2 * i + 1] / (double)k->sample_ns : 0;
 	}
 	return 0;
@@ -274,8 +323,13 @@ int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
 		ana_ctx_free(&cb);
 		return rc;
 	}
-	b[0] = b[1] = (segset){base, &cb, NULL, 0, 0};
-	smp = (segset){sample, &cs, NULL, 0, 0};
+	memset(b, 0, sizeof b);
+	memset(&smp, 0, sizeof smp);
+	b[0].tr = b[1].tr = base;
+	b[0].c = b[1].c = &cb;
+	b[0].pooled = b[1].pooled = 1;
+	smp.tr = sample;
+	smp.c = &cs;
 	rc = base_keys(&b[0], segs_of);
 	if (rc == 0)
 		rc = base_keys(&b[1], calls_of);
