@@ -11,7 +11,8 @@
 # the ranks share them with both daemons, mpirun and the console).  For
 # each of the four patterns (master/worker, ring, pipeline, 1-D stencil
 # with halo exchange):
-#   1. trace it on the plain veth: BASE.pvtrace (mpi.PAT.base);
+#   1. trace it on the plain veth, VAL_REPS times (default 3): BASE.pvtrace
+#      (mpi.PAT.base) is the run whose span is the median;
 #   2. each condition below: a short sample run of the same program
 #      (VAL_SAMPLE_ITERS, default a fifth of the steps) under the
 #      condition gives the nodes' speeds (paravt predict BASE --describe
@@ -19,8 +20,9 @@
 #      computation and of its calls as measured); with the network
 #      parameters of the condition set, that is the machine predicted
 #      for; then the program is run again, traced, under exactly that
-#      condition, and the measured run time taken (the trace's
-#      compensated span, as info efficiency shows it);
+#      condition, VAL_REPS times, and the measured run time is the
+#      median of their compensated spans (as info efficiency shows
+#      them; the table gives the range too: this machine's own noise);
 #        again     nothing changed (the run-to-run noise the others
 #                  are judged against)
 #        bw        tc tbf rate VAL_RATE (default 200mbit) on both veth ends:
@@ -104,6 +106,7 @@ PITERS=${VAL_PVM_ITERS:-30}
 PBYTES=${VAL_PVM_BYTES:-262144}
 PWORK=${VAL_PVM_WORK:-60}
 CITERS=${VAL_PVM_C_ITERS:-$PITERS}
+REPS=${VAL_REPS:-3}
 SAMPLE_ITERS=${VAL_SAMPLE_ITERS:-$(( ITERS / 5 > 3 ? ITERS / 5 : 3 ))}
 PSAMPLE_ITERS=${VAL_PVM_SAMPLE_ITERS:-$(( PITERS / 5 > 3 ? PITERS / 5 : 3 ))}
 
@@ -297,12 +300,34 @@ runp() {
 	if [ "$1" = mpi ]; then run_mpi "$2" "$3" ${5:+"$5"}; else run_pvm "$2" "$3" "$4" ${5:+"$5"}; fi
 }
 
+# reps PROG PATTERN NAME NODE [ITERS]: REPS runs (runp) into NAME.1,
+# NAME.2, ...; NAME.spans their spans; NAME.span the median, and
+# NAME.pvtrace (.eff, .info, .run) the run that gave it.
+reps() {
+	_k=1
+	: >"$3.spans"
+	while [ $_k -le "$REPS" ]; do
+		runp "$1" "$2" "$3.$_k" "$4" ${5:+"$5"}
+		echo "$(cat "$3.$_k.span") $_k" >>"$3.spans"
+		_k=$((_k + 1))
+	done
+	_m=$(sort -n "$3.spans" | awk -v n="$REPS" 'NR == int((n + 1) / 2) { print $2 }')
+	for _x in pvtrace span eff info run; do cp "$3.$_m.$_x" "$3.$_x"; done
+}
+
+# range NAME: "min..max" of NAME.spans (ms, whole), or "-" for one run.
+range() {
+	sort -n "$1.spans" | awk 'NR == 1 { lo = $1 } { hi = $1 }
+		END { if (NR > 1) printf "%.0f..%.0f\n", lo, hi; else print "-" }'
+}
+
 # row PROG PATTERN CASE NAME: the table's line of NAME (predicted
-# NAME.time, measured NAME.span), also printed.
+# NAME.time, measured NAME.span, the range of the runs), also printed.
 row() {
-	awk -v p="$(cat "$4.time")" -v m="$(cat "$4.span")" \
+	awk -v p="$(cat "$4.time")" -v m="$(cat "$4.span")" -v r="$(range "$4")" \
 		-v pg="$1" -v pr="$2" -v c="$3" 'BEGIN {
-		printf "%-4s %-8s %-6s %12.3f %12.3f %+7.1f%%\n", pg, pr, c, p, m, 100 * (p - m) / m }' >>table
+		printf "%-4s %-8s %-6s %12.3f %12.3f %+7.1f%%  %s\n", pg, pr, c, p, m,
+			100 * (p - m) / m, r }' >>table
 	tail -1 table
 }
 
@@ -333,12 +358,13 @@ check_trace() {
 	echo "$1: $(cat "$1.procs")"
 }
 
-printf '%-4s %-8s %-6s %12s %12s %8s\n' prog pattern case predicted_ms measured_ms error >table
+printf '%-4s %-8s %-6s %12s %12s %8s  %s\n' prog pattern case predicted_ms measured_ms \
+	error runs_ms >table
 for prog in $PROGS; do
 for pat in $PATTERNS; do
 	quota off; shape off
 	b=$prog.$pat
-	runp "$prog" "$pat" "$b.base" b
+	reps "$prog" "$pat" "$b.base" b
 	describe "$b.base" b
 	check_trace "$b.base" b
 	echo "$b.base: $(cat "$b.base.span") ms"
@@ -350,7 +376,7 @@ for pat in $PATTERNS; do
 		check_trace "$b.s390x.sample" c
 		w=$(sed -n 's/^map \(p[0-9]*\) b$/\1/p' "$b.base.conf")
 		predict "$b.s390x" "$b.base" "$w.node=c"
-		run_pvm "$pat" "$b.s390x" c "$CITERS"
+		reps pvm "$pat" "$b.s390x" c "$CITERS"
 		check_trace "$b.s390x" c
 		row "$prog" "$pat" s390x "$b.s390x"
 	fi
@@ -378,7 +404,7 @@ for pat in $PATTERNS; do
 				echo "$q $(tr '\0' ' ' </proc/$q/cmdline | cut -c1-60) $(grep ':cpu:' /proc/$q/cgroup)"
 			  done >"$b.cg" ) &
 		fi
-		runp "$prog" "$pat" "$b.$c" b
+		reps "$prog" "$pat" "$b.$c" b
 		[ "$c" != cpu ] || { echo "cgroup $CGD after the run:"; cat "$CGD/cpu.stat"; }
 		quota off; shape off
 		row "$prog" "$pat" "$c" "$b.$c"
@@ -396,7 +422,7 @@ cat summary
 echo "$NETEM"
 [ "$S390X" = 1 ] || echo "not validated here: the s390x node under qemu (no s390x toolchain, sysroot or paravtd)"
 [ -n "${VAL_KEEP:-}" ] && cp table summary ./*.pred ./*.eff ./*.info ./*.conf ./*.span \
-	./*.run ./*.pvtrace ./*.speeds "$VAL_KEEP"/ 2>/dev/null
+	./*.run ./*.pvtrace ./*.speeds ./*.spans "$VAL_KEEP"/ 2>/dev/null
 [ -n "${VAL_KEEP:-}" ] && cp ./*.cg "$VAL_KEEP"/ 2>/dev/null
 [ $rc -eq 0 ] || fail "the accuracy goal is not met"
 ok "prediction within the goal on every case"
