@@ -30,9 +30,10 @@
  * receive of p that did not wait for all of its message (the cost of a
  * receive itself), as in ana_comp.c.
  *
- * A send END also moves by what its message's part beyond the level's
- * transport buffer (when the machine gives one) takes at the target's
- * bandwidth less at the traced one's (send_push).  Links are granted in
+ * A send through a level with a transport buffer (when the machine gives
+ * one) spends part of its time pushing the message's part beyond it:
+ * that part takes the target's time per byte instead of the traced
+ * one's, the rest of the call goes at the node's calls speed (own_time).  Links are granted in
  * the walk's order, which is near but not exactly the order of the
  * predicted times; a rendezvous send's wait for its receiver is not
  * modelled; processes start when they started in the recorded run.
@@ -341,30 +342,52 @@ static int in_call(const ana_ev *e)
 	}
 }
 
-/* What a send END e (of process p) gains or loses when the level its
- * message crosses has a transport buffer (buf_bytes >= 0): a send that
- * returns only once all but that much of its message has gone takes the
- * rest's time at the target's bandwidth instead of the traced one's
- * (the same buffer on both: it is the library's, not the network's). */
-static double send_push(const sim *k, uint32_t p, const ana_ev *e)
+/* A send END e (of process p) whose message crosses a level with a
+ * transport buffer spends part of its recorded time pushing the message
+ * (*rec: the traced level's time for the part beyond the buffer) and
+ * will spend *tgt on the target's level (the same buffer on both: it is
+ * the library's, not the network's).  0 when there is no such part. */
+static int send_push(const sim *k, uint32_t p, const ana_ev *e, double *rec,
+		     double *tgt)
 {
 	const ana_trace *tr = k->c.tr;
-	const ana_ev *r;
 	uint32_t q, lt, lr;
-	double rest;
+	ana_sim_level traced;
+	ana_sim_machine one;
+	int64_t b;
 
 	if ((e->kind != PVT_EV_SEND_END && e->kind != PVT_EV_MCAST_END) ||
 	    e->match.proc == ANA_NONE)
 		return 0;
 	q = e->match.proc;
-	r = ana_get(tr, e->match);
+	b = msg_bytes(ana_get(tr, e->match), e);
 	lt = ana_sim_level_of(k->m, k->tnode[p], k->tnode[q]);
 	lr = ana_sim_level_of(k->t, k->rnode[p], k->rnode[q]);
-	if (k->m->lv[lt].buf_bytes < 0)
-		return 0;
-	rest = (double)msg_bytes(r, e) - k->m->lv[lt].buf_bytes;
-	return rest > 0 ? rest * (k->m->lv[lt].byte_ns - k->t->lv[lr].byte_ns) :
-	       0;
+	*tgt = ana_sim_push_ns(k->m, lt, b);
+	traced = k->t->lv[lr];
+	traced.buf_bytes = k->m->lv[lt].buf_bytes;
+	memset(&one, 0, sizeof one);
+	one.lv = &traced;
+	one.nlv = 1;
+	*rec = ana_sim_push_ns(&one, 0, b);
+	return *tgt > 0 || *rec > 0;
+}
+
+/* The predicted time of event i of p when nothing but its own time
+ * counts: the previous event's plus the recorded interval at the node's
+ * speed (its calls' speed inside a communicating call), a send's push
+ * through the transport's buffer at the target's bandwidth. */
+static int64_t own_time(const sim *k, uint32_t p, uint32_t i)
+{
+	const ana_ev *ev = k->c.tr->procs[p].ev, *e = &ev[i];
+	double f = in_call(&ev[i - 1]) ? k->callf[p] : k->cpu[p];
+	double d = (double)max64(0, e->o_ns - ev[i - 1].o_ns), pr, pt, x;
+
+	if (!send_push(k, p, e, &pr, &pt))
+		return ev[i - 1].c_ns + llround(d * f);
+	x = d < pr ? d : pr; /* the recorded push */
+	return ev[i - 1].c_ns + llround((d - x) * f +
+					(pr > 0 ? x * pt / pr : pt));
 }
 
 static void visit(void *arg, uint32_t p, uint32_t i, int forced)
@@ -382,11 +405,7 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 		}
 		return;
 	}
-	base = ev[i - 1].c_ns + llround((double)max64(0, e->o_ns -
-					ev[i - 1].o_ns) *
-					(in_call(&ev[i - 1]) ? k->callf[p] :
-					 k->cpu[p]));
-	t = base = max64(ev[i - 1].c_ns, base + llround(send_push(k, p, e)));
+	t = base = own_time(k, p, i);
 	if (forced || e->match.proc == ANA_NONE) {
 		if (grp) {
 			ana_ginst_pass(k->gp, p, i);

@@ -96,13 +96,12 @@ static int seg_push(segset *s, const char *id, const char *ends, int64_t ns)
 	return 0;
 }
 
-/* The interval from..to of the current process: under its own key and,
- * in the base, under the key of any process ("*"). */
-static int seg_add(const ana_ev *from, const ana_ev *to, void *arg)
+/* The interval from..to (ns long) of the current process: under its own
+ * key and, in the base, under the key of any process ("*"). */
+static int seg_interval(segset *s, const ana_ev *from, const ana_ev *to,
+			int64_t ns)
 {
-	segset *s = arg;
 	char a[512], b[512], ends[1030];
-	int64_t ns = to->c_ns > from->c_ns ? to->c_ns - from->c_ns : 0;
 	int rc;
 
 	end_key(s->tr, from, a, sizeof a);
@@ -112,32 +111,41 @@ static int seg_add(const ana_ev *from, const ana_ev *to, void *arg)
 	return rc == 0 && s->pooled ? seg_push(s, "*", ends, ns) : rc;
 }
 
-/* True when END (p, i) closes a receive whose message's send had ended
- * before it began (see the top). */
-static int own_call(const segset *s, uint32_t p, uint32_t i)
+/* A computation segment (ana_seg_fn). */
+static int seg_add(const ana_ev *from, const ana_ev *to, void *arg)
 {
-	const ana_ev *e = &s->tr->procs[p].ev[i], *st;
+	return seg_interval(arg, from, to,
+			    to->c_ns > from->c_ns ? to->c_ns - from->c_ns : 0);
+}
 
-	if (e->kind != PVT_EV_RECV_END || e->match.proc == ANA_NONE ||
-	    (st = ana_ctx_start(s->c, p, i)) == NULL)
-		return 0;
-	return ana_get(s->tr, e->match)->c_ns < st->c_ns;
+/* The own time of the call that END (p, i) closes, or -1 when it is not
+ * one measured: a receive whose message's send had ended before it
+ * began (see the top). */
+static int64_t own_call(const segset *s, uint32_t p, uint32_t i)
+{
+	const ana_proc *pr = &s->tr->procs[p];
+	const ana_ev *e = &pr->ev[i], *st = ana_ctx_start(s->c, p, i);
+
+	if (st == NULL || st != &pr->ev[i - 1] || e->match.proc == ANA_NONE ||
+	    e->kind != PVT_EV_RECV_END ||
+	    ana_get(s->tr, e->match)->c_ns >= st->c_ns)
+		return -1;
+	return e->c_ns > st->c_ns ? e->c_ns - st->c_ns : 0;
 }
 
 /* The own calls of process p of s->tr added to s.  0 or ANA_ENOMEM. */
 static int calls_of(segset *s, uint32_t p)
 {
 	const ana_proc *pr = &s->tr->procs[p];
-	const ana_ev *st;
 	uint32_t i;
+	int64_t d;
 	int rc;
 
 	proc_id(s->tr, p, s->id, sizeof s->id);
 	for (i = 1; i < pr->nev; i++) {
-		st = ana_ctx_start(s->c, p, i);
-		if (st == NULL || st != &pr->ev[i - 1] || !own_call(s, p, i))
+		if ((d = own_call(s, p, i)) < 0)
 			continue;
-		if ((rc = seg_add(st, &pr->ev[i], s)) != 0)
+		if ((rc = seg_interval(s, &pr->ev[i - 1], &pr->ev[i], d)) != 0)
 			return rc;
 	}
 	return 0;
