@@ -183,7 +183,7 @@ if [ "$S390X" = 1 ]; then
 		ip -n "$NS_C" link set lo up &&
 		ip -n "$NS_C" route add default via "$ADDR_AC" || fail "veth to C"
 	# shellcheck disable=SC2046
-	ip netns exec "$NS_C" $(port_prefix linux-s390x-qemu) \
+	ip netns exec "$NS_C" $PIN_B $(port_prefix linux-s390x-qemu) \
 		"$TOP/build/linux-s390x-qemu/bin/paravtd" --listen "$ADDR_C:0" \
 		--allow-remote --port-file "$T/c.port" --name c --log "$T/c.log" 2>"$T/c.err" &
 	track_pid $!
