@@ -222,14 +222,15 @@ static uint32_t ut_ev(ana_trace *tr, uint32_t p, uint16_t kind, uint16_t op,
 	return tr->procs[p].nev - 1;
 }
 
-/* Processes p0 (node a) and p1 (node b), PROG_START at 0. */
-static ana_trace *ut_two(void)
+/* Processes p0 (node a) and p1 (node second, of port port), PROG_START
+ * at 0. */
+static ana_trace *ut_two_on(const char *second, const char *port)
 {
 	ana_trace *tr = ana_new();
 
 	assert_non_null(tr);
 	assert_int_equal(ana_add_node(tr, "a", "linux-x86_64", NULL), 0);
-	assert_int_equal(ana_add_node(tr, "b", "linux-x86_64", NULL), 1);
+	assert_int_equal(ana_add_node(tr, second, port, NULL), 1);
 	assert_int_equal(ana_add_proc(tr, "p0", 0), 0);
 	assert_int_equal(ana_add_proc(tr, "p1", 1), 1);
 	ut_ev(tr, 0, PVT_EV_PROG_START, PVT_OP_NONE, 0, TID(0), 0, -1,
@@ -237,6 +238,12 @@ static ana_trace *ut_two(void)
 	ut_ev(tr, 1, PVT_EV_PROG_START, PVT_OP_NONE, 0, TID(1), 0, -1,
 	      PVT_EVENT_VERSION);
 	return tr;
+}
+
+/* Processes p0 (node a) and p1 (node b), PROG_START at 0. */
+static ana_trace *ut_two(void)
+{
+	return ut_two_on("b", "linux-x86_64");
 }
 
 /* One message of 1000 bytes:
@@ -487,17 +494,8 @@ static void test_links(void **state)
  * base never did (k = 0: a barrier instead of the receive). */
 static ana_trace *ut_sample(int k)
 {
-	ana_trace *tr = ana_new();
+	ana_trace *tr = ut_two_on("c", "linux-s390x-qemu");
 
-	assert_non_null(tr);
-	assert_int_equal(ana_add_node(tr, "a", "linux-x86_64", NULL), 0);
-	assert_int_equal(ana_add_node(tr, "c", "linux-s390x-qemu", NULL), 1);
-	assert_int_equal(ana_add_proc(tr, "p0", 0), 0);
-	assert_int_equal(ana_add_proc(tr, "p1", 1), 1);
-	ut_ev(tr, 0, PVT_EV_PROG_START, PVT_OP_NONE, 0, TID(0), 0, -1,
-	      PVT_EVENT_VERSION);
-	ut_ev(tr, 1, PVT_EV_PROG_START, PVT_OP_NONE, 0, TID(1), 0, -1,
-	      PVT_EVENT_VERSION);
 	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 1000, TID(1), 0, -1,
 	      0);
 	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1100, TID(1), 0, 1000,
