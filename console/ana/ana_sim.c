@@ -32,8 +32,9 @@
  *
  * A send through a level with a transport buffer (when the machine gives
  * one) spends part of its time pushing the message's part beyond it:
- * that part takes the target's time per byte instead of the traced
- * one's, the rest of the call goes at the node's calls speed (own_time).  Links are granted in
+ * that part changes by its time at the target's time per byte less at
+ * the traced one's, the rest of the call goes at the node's calls speed
+ * (own_time).  Links are granted in
  * the walk's order, which is near but not exactly the order of the
  * predicted times; a rendezvous send's wait for its receiver is not
  * modelled; processes start when they started in the recorded run.
@@ -375,19 +376,21 @@ static int send_push(const sim *k, uint32_t p, const ana_ev *e, double *rec,
 
 /* The predicted time of event i of p when nothing but its own time
  * counts: the previous event's plus the recorded interval at the node's
- * speed (its calls' speed inside a communicating call), a send's push
- * through the transport's buffer at the target's bandwidth. */
+ * speed (its calls' speed inside a communicating call); a send's push
+ * through the transport's buffer (as much of its recorded time as the
+ * traced model gives it) changes by the target's model less the traced
+ * one's, as messages do in the residual model. */
 static int64_t own_time(const sim *k, uint32_t p, uint32_t i)
 {
 	const ana_ev *ev = k->c.tr->procs[p].ev, *e = &ev[i];
 	double f = in_call(&ev[i - 1]) ? k->callf[p] : k->cpu[p];
-	double d = (double)max64(0, e->o_ns - ev[i - 1].o_ns), pr, pt, x;
+	double d = (double)max64(0, e->o_ns - ev[i - 1].o_ns), pr, pt, x, push;
 
 	if (!send_push(k, p, e, &pr, &pt))
 		return ev[i - 1].c_ns + llround(d * f);
 	x = d < pr ? d : pr; /* the recorded push */
-	return ev[i - 1].c_ns + llround((d - x) * f +
-					(pr > 0 ? x * pt / pr : pt));
+	push = x + pt - pr;     /* changed by the difference of the models */
+	return ev[i - 1].c_ns + llround((d - x) * f + (push > 0 ? push : 0));
 }
 
 static void visit(void *arg, uint32_t p, uint32_t i, int forced)

@@ -174,10 +174,48 @@ static int pvm_messages(const ana_trace *tr)
 	return 0;
 }
 
-/* The levels of m from the fits (level 1 only with several nodes). */
-static int describe_levels(const ana_trace *tr, ana_sim_machine *m,
-			   fitset fit[2])
+/* The time per byte of tr's sends between nodes (median of their time
+ * over their bytes, messages of 4 KiB and more), 0 when there are none:
+ * with a transport without a buffer (PVM's) a send takes about its
+ * message's time on the wire. */
+static double send_byte_ns(ana_ctx *c)
 {
+	const ana_trace *tr = c->tr;
+	fitset f;
+	uint32_t p, i;
+	double r = 0;
+
+	memset(&f, 0, sizeof f);
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			const ana_ev *e = &tr->procs[p].ev[i];
+			const ana_ev *s = ana_ctx_start(c, p, i);
+
+			if (e->kind != PVT_EV_SEND_END || s == NULL ||
+			    e->match.proc == ANA_NONE || e->bytes < 4096 ||
+			    tr->procs[e->match.proc].node == tr->procs[p].node)
+				continue;
+			if (fit_add(&f, (double)e->bytes,
+				    (double)(e->c_ns - s->c_ns) /
+				    (double)e->bytes) < 0)
+				goto out;
+		}
+	if (f.n > 0) {
+		qsort(f.x, f.n, sizeof *f.x, cmp_dbl);
+		r = f.x[f.n / 2];
+	}
+out:
+	free(f.b);
+	free(f.x);
+	return r;
+}
+
+/* The levels of m from the fits (level 1 only with several nodes); a
+ * PVM program's level between nodes has no transport buffer and, when
+ * its messages give no time per byte, its sends' (send_byte_ns). */
+static int describe_levels(ana_ctx *c, ana_sim_machine *m, fitset fit[2])
+{
+	const ana_trace *tr = c->tr;
 	ana_sim_level l[2];
 	uint32_t k, n = m->nnode > 1 ? 2 : 1;
 
@@ -193,6 +231,8 @@ static int describe_levels(const ana_trace *tr, ana_sim_machine *m,
 		l[1].lat_ns = l[0].lat_ns;
 		l[1].byte_ns = l[0].byte_ns;
 	}
+	if (l[1].buf_bytes == 0 && l[1].byte_ns <= 0 && n > 1)
+		l[1].byte_ns = send_byte_ns(c);
 	for (k = 0; k < n; k++) {
 		if (ana_sim_grow((void **)&m->lv, m->nlv, &m->lv_cap, sizeof *l) < 0)
 			return ANA_ENOMEM;
@@ -218,7 +258,7 @@ int ana_sim_describe(ana_trace *tr, ana_sim_machine **out)
 	if (rc == 0)
 		rc = describe_nodes(tr, *out);
 	if (rc == 0)
-		rc = describe_levels(tr, *out, fit);
+		rc = describe_levels(&c, *out, fit);
 	ana_ctx_free(&c);
 	free(fit[0].b);
 	free(fit[0].x);

@@ -131,13 +131,14 @@ else
 fi
 
 D=$TOP/build/linux-x86_64/bin/paravtd
-# VAL_PIN=1: each node's daemon, and so its rank, on a CPU of its own (a
-# rank that polls while it waits, as Open MPI does, then takes no CPU from
-# the other).  Not the default: on a machine shared with other work, a
-# pinned rank cannot move away from it (the "again" case was 33% off,
-# against 7% unpinned).
+# Each node's daemon, and so its processes, on a CPU of its own (VAL_PIN=0:
+# not): PVM tasks block while they wait, and unpinned the scheduler put
+# master and worker on one core in some batches of runs and not in
+# others (spans of the same program 15-20% apart from one batch to the
+# next); a rank that polls, as Open MPI's do, takes no CPU from the
+# other either.  Node c (only the s390x worker runs there) shares b's.
 PIN_A="" PIN_B=""
-if [ "${VAL_PIN:-0}" = 1 ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+if [ "${VAL_PIN:-1}" = 1 ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
 	PIN_A="taskset -c 0" PIN_B="taskset -c 1"
 fi
 ip netns exec "$PVM_NS_A" $PIN_A "$D" --listen "$PVM_ADDR_A:0" --allow-remote \
