@@ -174,14 +174,7 @@ on_exit c_cleanup
 if [ "$S390X" = 1 ]; then
 	NS_C=pvtC$$
 	ip netns add "$NS_C" || fail "ip netns add $NS_C"
-	ip link add "pvac$$" type veth peer name "pvc$$" &&
-		ip link set "pvac$$" netns "$PVM_NS_A" &&
-		ip link set "pvc$$" netns "$NS_C" &&
-		ip -n "$PVM_NS_A" addr add "$ADDR_AC/24" dev "pvac$$" &&
-		ip -n "$NS_C" addr add "$ADDR_C/24" dev "pvc$$" &&
-		ip -n "$PVM_NS_A" link set "pvac$$" up &&
-		ip -n "$NS_C" link set "pvc$$" up &&
-		ip -n "$NS_C" link set lo up &&
+	pvm_veth "$PVM_NS_A" "pvac$$" "$ADDR_AC" "$NS_C" "pvc$$" "$ADDR_C" &&
 		ip -n "$NS_C" route add default via "$ADDR_AC" || fail "veth to C"
 	# shellcheck disable=SC2046
 	ip netns exec "$NS_C" $PIN_B $(port_prefix linux-s390x-qemu) \

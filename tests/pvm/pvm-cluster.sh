@@ -270,15 +270,23 @@ pvm_netns_pair() {
 	}
 	ip netns add "$PVM_NS_B" || fail "ip netns add $PVM_NS_B"
 	PVM_ADDR_A=10.231.7.1 PVM_ADDR_B=10.231.7.2
-	ip link add "pva$$" type veth peer name "pvb$$" &&
-		ip link set "pva$$" netns "$PVM_NS_A" &&
-		ip link set "pvb$$" netns "$PVM_NS_B" &&
-		ip -n "$PVM_NS_A" addr add "$PVM_ADDR_A/24" dev "pva$$" &&
-		ip -n "$PVM_NS_B" addr add "$PVM_ADDR_B/24" dev "pvb$$" &&
-		ip -n "$PVM_NS_A" link set "pva$$" up &&
-		ip -n "$PVM_NS_B" link set "pvb$$" up &&
-		ip -n "$PVM_NS_A" link set lo up &&
-		ip -n "$PVM_NS_B" link set lo up || fail "veth setup"
+	pvm_veth "$PVM_NS_A" "pva$$" "$PVM_ADDR_A" "$PVM_NS_B" "pvb$$" "$PVM_ADDR_B" ||
+		fail "veth setup"
+}
+
+# pvm_veth NS1 IF1 ADDR1 NS2 IF2 ADDR2: a veth pair IF1-IF2 between
+# namespaces NS1 and NS2, addresses ADDR1/24 and ADDR2/24, both ends and
+# both loopbacks up.  Status of the first ip(8) that failed.
+pvm_veth() {
+	ip link add "$2" type veth peer name "$5" &&
+		ip link set "$2" netns "$1" &&
+		ip link set "$5" netns "$4" &&
+		ip -n "$1" addr add "$3/24" dev "$2" &&
+		ip -n "$4" addr add "$6/24" dev "$5" &&
+		ip -n "$1" link set "$2" up &&
+		ip -n "$4" link set "$5" up &&
+		ip -n "$1" link set lo up &&
+		ip -n "$4" link set lo up
 }
 
 # pvm_start_hetero [ARCH]: two hosts.  Namespace A (10.231.7.1) runs the
