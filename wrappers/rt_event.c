@@ -5,7 +5,8 @@
  * Records go into the shared-memory ring the process makes at start-up
  * and names to its daemon (rt_ring.h, pvt_ring.h), when the daemon can
  * take one ("ring1" in its HELLO): writing a record reads the clock
- * (clock_gettime: a vDSO call on Linux) and stores into the next slot —
+ * (rt_clock.h: the time-stamp counter scaled to CLOCK_MONOTONIC where
+ * that is safe, else clock_gettime) and stores into the next slot —
  * no allocation, no lock, no system call, also not before the task
  * blocks: the daemon drains the ring on its own schedule and whenever it
  * needs the newest events.  Without a ring (an older daemon, a session
@@ -49,6 +50,7 @@
 
 #include "paravt_rt.h"
 #include "rt_core.h"
+#include "rt_clock.h"
 #include "rt_event.h"
 #include "rt_ring.h"
 #include "wire_fmt.h"
@@ -138,15 +140,14 @@ static void ev_fast_set(void)
 void pvt__ev_threads(int on)
 {
 	ev_mt = on != 0;
+	if (ev_mt)
+		pvt__clk_off(); /* its anchors are not for threads at once */
 }
 
 /* See rt_event.h. */
 uint64_t pvt__ev_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return pvt__clk_now();
 }
 
 /* The slot of pointer s in the intern table (its own, or the empty one
@@ -829,6 +830,7 @@ static const char *ev_program(void)
 /* See rt_event.h. */
 int pvt__ev_init(int32_t (*self)(void))
 {
+	const char *c;
 	int32_t me;
 	uint32_t prog;
 
@@ -847,6 +849,8 @@ int pvt__ev_init(int32_t (*self)(void))
 		return ev.mode;
 	}
 	(void)ev_ring_start();
+	c = getenv("PARAVT_CLOCK");
+	pvt__clk_init(!ev_mt && (c == NULL || strcmp(c, "gettime") != 0));
 	ev_calibrate();
 	me = self != NULL ? self() : -1; /* the program's own enrolment */
 	prog = pvt__ev_strid(ev_program());

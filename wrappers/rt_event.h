@@ -162,7 +162,7 @@ void pvt__ev_crash(int sig);
 /* Current statistics (for bench_events). */
 void pvt__ev_stats(pvt__ev_stat *st);
 
-/* The node's monotonic clock in ns (clock_gettime, vDSO on Linux). */
+/* The node's monotonic clock in ns (rt_clock.h). */
 uint64_t pvt__ev_now(void);
 
 #endif

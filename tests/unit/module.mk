@@ -145,3 +145,12 @@ build/tests/unit/test_con_expr: tests/unit/test_con_expr.c $(CON_EXPR_SRCS) \
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Ibreakpoints -o $@ $< \
 		$(CON_EXPR_SRCS) $(UNIT_LIBS) -lmsgpackc -lm
+
+# The runtime's clock (wrappers/rt_clock.c): built from its source.
+TEST_BINS += build/tests/unit/test_rt_clock
+
+build/tests/unit/test_rt_clock: tests/unit/test_rt_clock.c wrappers/rt_clock.c \
+		wrappers/rt_clock.h
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iwrappers -o $@ $< \
+		wrappers/rt_clock.c $(UNIT_LIBS)

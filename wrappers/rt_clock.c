@@ -1,0 +1,142 @@
+/*
+ * rt_clock.c — the runtime's clock (rt_clock.h): anchors of the
+ * time-stamp counter to CLOCK_MONOTONIC, and the plain clock_gettime
+ * where the counter is not used.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_clock.h"
+
+#define CLK_WINDOW_NS 20000000.0 /* a new anchor every 20 ms */
+#define CLK_FIRST_NS 1000000u    /* the first rate: over 1 ms */
+
+pvt__clk_state pvt__clk;
+
+
+static uint64_t clk_gettime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#ifdef PVT__CLK_TSC
+/* The first anchor: the rate is measured from it. */
+static uint64_t clk_tsc0, clk_ns0;
+
+/* True when the kernel's clocksource is the time-stamp counter. */
+static int clk_kernel_tsc(void)
+{
+	char buf[32];
+	ssize_t n;
+	int fd = open("/sys/devices/system/clocksource/clocksource0/"
+		      "current_clocksource", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strcmp(buf, "tsc\n") == 0 || strcmp(buf, "tsc") == 0;
+}
+
+/* A (counter, clock) pair read together: the counter around the clock
+ * read, the closest of up to four tries (an interrupt between the two
+ * would move the anchor), the counter at the middle. */
+static void clk_pair(uint64_t *t, uint64_t *ns)
+{
+	uint64_t a, b, c, best = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < 4 && best > 2000; i++) {
+		a = __builtin_ia32_rdtsc();
+		c = clk_gettime();
+		b = __builtin_ia32_rdtsc();
+		if (b - a < best) {
+			best = b - a;
+			*t = a + (b - a) / 2;
+			*ns = c;
+		}
+	}
+}
+
+/* A new anchor at counter t, clock ns: the rate over everything since the
+ * first anchor; never before what the last window could have given. */
+static void clk_anchor(uint64_t t, uint64_t ns)
+{
+	double per;
+
+	if (t <= clk_tsc0 || ns <= clk_ns0) {
+		pvt__clk.on = 0;
+		return;
+	}
+	per = (double)(ns - clk_ns0) / (double)(t - clk_tsc0);
+	if (per < 0.01 || per > 100) { /* not a counter of this machine */
+		pvt__clk.on = 0;
+		return;
+	}
+	if (pvt__clk.on) {
+		uint64_t d = t - pvt__clk.tsc1;
+		uint64_t e = d < pvt__clk.span ?
+			     pvt__clk.ns1 + ((d * pvt__clk.mult) >> 32) :
+			     pvt__clk.ns1 + (uint64_t)((double)d *
+						       (double)pvt__clk.mult /
+						       4294967296.0);
+
+		if (e > ns)
+			ns = e;
+	}
+	pvt__clk.tsc1 = t;
+	pvt__clk.ns1 = ns;
+	pvt__clk.mult = (uint64_t)(per * 4294967296.0);
+	pvt__clk.span = (uint64_t)(CLK_WINDOW_NS / per);
+	pvt__clk.on = 1;
+}
+#endif
+
+uint64_t pvt__clk_slow(void)
+{
+#ifdef PVT__CLK_TSC
+	if (pvt__clk.on) {
+		uint64_t t, ns;
+
+		clk_pair(&t, &ns);
+		clk_anchor(t, ns);
+		if (pvt__clk.on)
+			return pvt__clk.ns1;
+	}
+#endif
+	return clk_gettime();
+}
+
+void pvt__clk_init(int allow)
+{
+	memset(&pvt__clk, 0, sizeof pvt__clk);
+#ifdef PVT__CLK_TSC
+	if (!allow || !clk_kernel_tsc())
+		return;
+	clk_pair(&clk_tsc0, &clk_ns0);
+	{
+		uint64_t t, ns;
+
+		while (clk_gettime() - clk_ns0 < CLK_FIRST_NS)
+			;
+		clk_pair(&t, &ns);
+		clk_anchor(t, ns);
+	}
+#else
+	(void)allow;
+#endif
+}
+
+void pvt__clk_off(void)
+{
+	pvt__clk.on = 0;
+}
