@@ -41,8 +41,8 @@ cat st.info
 expect_grep '^  p2 +nat +t4000[0-9a-f] +pvm_status .* exited status 3$' st.info
 expect_grep '^  p3 +nat +t4000[0-9a-f] +pvm_status .* killed SIGTERM$' st.info
 expect_grep '^  p4 +nat +t4000[0-9a-f] +pvm_status .* ended status unknown$' st.info
-expect_grep '^events: .*\(3 sends, 3 receives' st.info "events before SIGKILL lost"
-expect_grep '^matched: +3 send/recv pairs.*unmatched 0 sends, 0 receives' st.info
+expect_grep '^events: .*\(4 sends, 4 receives' st.info "events before SIGKILL lost"
+expect_grep '^matched: +4 send/recv pairs.*unmatched 0 sends, 0 receives' st.info
 expect_no_grep 'status -1' st.info
 ok "spawned tasks: exit(3), SIGTERM and SIGKILL reported as such, never -1; their program named"
 # tids as tids everywhere (issue 11: "special pvm_mytid = 262145")

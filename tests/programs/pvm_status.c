@@ -2,7 +2,11 @@
  * pvm_status.c — PVM test program: how spawned tasks end.  The master
  * (no argument) spawns three copies of itself, each told how to end, and
  * waits for each to say it is ready:
- *   exit:   calls exit(3) from a function (not main's return);
+ *   exit:   calls exit(3) from a function (not main's return), once the
+ *           master has answered its "ready" (pvmd may drop what a task
+ *           sent just before it exited without pvm_exit: it can handle
+ *           the child's end before it reads the child's socket, and the
+ *           master then waited for ever, about 1 run in 20);
  *   killed: waits for a message that never comes, until the master kills
  *           it with pvm_kill (SIGTERM from the pvmd);
  *   sigkill: kills itself with SIGKILL (no handler can run).
@@ -19,6 +23,7 @@
 #include <pvm3.h>
 
 #define TAG_READY 1
+#define TAG_GO 2
 
 /* Tells the parent this task is about to end its way. */
 static void ready(void)
@@ -36,8 +41,10 @@ static void leave(void)
 static int worker(const char *how)
 {
 	ready();
-	if (strcmp(how, "exit") == 0)
+	if (strcmp(how, "exit") == 0) {
+		pvm_recv(pvm_parent(), TAG_GO);
 		leave();
+	}
 	if (strcmp(how, "sigkill") == 0) {
 		pvm_exit();
 		kill(getpid(), SIGKILL);
@@ -66,6 +73,10 @@ int main(int argc, char **argv)
 		}
 		pvm_recv(tids[i], TAG_READY);
 		printf("%s ready\n", hows[i]);
+		if (i == 0) { /* the one that exits: READY is here */
+			pvm_initsend(PvmDataDefault);
+			pvm_send(tids[i], TAG_GO);
+		}
 	}
 	sleep(1); /* the others end their way first */
 	pvm_kill(tids[1]);
