@@ -3,10 +3,10 @@
  * (no argument) spawns three copies of itself, each told how to end, and
  * waits for each to say it is ready:
  *   exit:   calls exit(3) from a function (not main's return), once the
- *           master has answered its "ready" (pvmd may drop what a task
- *           sent just before it exited without pvm_exit: it can handle
- *           the child's end before it reads the child's socket, and the
- *           master then waited for ever, about 1 run in 20);
+ *           master has answered its "ready" (twice in CI the master
+ *           waited for ever for a "ready" this task had sent just before
+ *           exiting without pvm_exit; the suspect is pvmd handling the
+ *           child's end before reading its socket);
  *   killed: waits for a message that never comes, until the master kills
  *           it with pvm_kill (SIGTERM from the pvmd);
  *   sigkill: kills itself with SIGKILL (no handler can run).
