@@ -82,11 +82,8 @@ static void clk_anchor(uint64_t t, uint64_t ns)
 		pvt__clk.on = 0;
 		return;
 	}
-	if (pvt__clk.on) {
-		uint64_t d = t - pvt__clk.tsc1;
-		uint64_t e = d < pvt__clk.span ?
-			     pvt__clk.ns1 + ((d * pvt__clk.mult) >> 32) :
-			     pvt__clk.ns1 + (uint64_t)((double)d *
+	if (pvt__clk.on) { /* where the last window's rate has got to */
+		uint64_t e = pvt__clk.ns1 + (uint64_t)((double)(t - pvt__clk.tsc1) *
 						       (double)pvt__clk.mult /
 						       4294967296.0);
 

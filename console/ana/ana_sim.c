@@ -46,6 +46,7 @@
 
 #include "ana_pass.h"
 #include "ana_sim.h"
+#include "ana_stats.h"
 #include "pvt_event.h"
 
 typedef struct sim {
@@ -328,19 +329,14 @@ static int64_t group_time(sim *k, uint32_t p, uint32_t i, int64_t base)
 		     llround((double)vp + x));
 }
 
-/* True when e leaves its process inside a communicating call (the time
- * to the next event is the call's own, at the node's calls speed). */
-static int in_call(const ana_ev *e)
+/* What a send of b bytes spends pushing its message through a transport
+ * buffer of buf bytes (< 0: none) on level l: the part beyond the buffer
+ * at the level's time per byte. */
+static double push_ns(const ana_sim_level *l, double buf, int64_t b)
 {
-	switch (e->kind) {
-	case PVT_EV_SEND_START: case PVT_EV_RECV_START:
-	case PVT_EV_MCAST_START: case PVT_EV_GROUP_START:
-		return 1;
-	case PVT_EV_SPECIAL_START:
-		return pvt_op_class(e->op) == PVT_C_WAIT;
-	default:
-		return 0;
-	}
+	double rest = (double)b - buf;
+
+	return buf >= 0 && rest > 0 ? rest * l->byte_ns : 0;
 }
 
 /* A send END e (of process p) whose message crosses a level with a
@@ -353,8 +349,6 @@ static int send_push(const sim *k, uint32_t p, const ana_ev *e, double *rec,
 {
 	const ana_trace *tr = k->c.tr;
 	uint32_t q, lt, lr;
-	ana_sim_level traced;
-	ana_sim_machine one;
 	int64_t b;
 
 	if ((e->kind != PVT_EV_SEND_END && e->kind != PVT_EV_MCAST_END) ||
@@ -364,13 +358,8 @@ static int send_push(const sim *k, uint32_t p, const ana_ev *e, double *rec,
 	b = msg_bytes(ana_get(tr, e->match), e);
 	lt = ana_sim_level_of(k->m, k->tnode[p], k->tnode[q]);
 	lr = ana_sim_level_of(k->t, k->rnode[p], k->rnode[q]);
-	*tgt = ana_sim_push_ns(k->m, lt, b);
-	traced = k->t->lv[lr];
-	traced.buf_bytes = k->m->lv[lt].buf_bytes;
-	memset(&one, 0, sizeof one);
-	one.lv = &traced;
-	one.nlv = 1;
-	*rec = ana_sim_push_ns(&one, 0, b);
+	*tgt = push_ns(&k->m->lv[lt], k->m->lv[lt].buf_bytes, b);
+	*rec = push_ns(&k->t->lv[lr], k->m->lv[lt].buf_bytes, b);
 	return *tgt > 0 || *rec > 0;
 }
 
@@ -383,7 +372,7 @@ static int send_push(const sim *k, uint32_t p, const ana_ev *e, double *rec,
 static int64_t own_time(const sim *k, uint32_t p, uint32_t i)
 {
 	const ana_ev *ev = k->c.tr->procs[p].ev, *e = &ev[i];
-	double f = in_call(&ev[i - 1]) ? k->callf[p] : k->cpu[p];
+	double f = ana_stats_opens_comm(&ev[i - 1]) ? k->callf[p] : k->cpu[p];
 	double d = (double)max64(0, e->o_ns - ev[i - 1].o_ns), pr, pt, x, push;
 
 	if (!send_push(k, p, e, &pr, &pt))

@@ -173,11 +173,6 @@ int ana_sim_set(ana_sim_machine *m, const char *param, const char *value,
 int ana_sim_set_node(ana_sim_machine *m, const char *node, const char *speed,
 		     const char *calls, char *err, size_t errlen);
 
-/* What a send of b bytes over level lv of m spends pushing its message
- * through the transport's buffer: the part beyond buf_bytes at the
- * level's time per byte (0 when the level has no buffer). */
-double ana_sim_push_ns(const ana_sim_machine *m, uint32_t lv, int64_t b);
-
 /* The level between nodes a and b of m (0 when a == b). */
 uint32_t ana_sim_level_of(const ana_sim_machine *m, uint32_t a, uint32_t b);
 

@@ -840,13 +840,3 @@ int ana_sim_set_node(ana_sim_machine *m, const char *node, const char *speed,
 	snprintf(param, sizeof param, "%s.calls", node);
 	return ana_sim_set(m, param, calls, err, errlen);
 }
-
-double ana_sim_push_ns(const ana_sim_machine *m, uint32_t lv, int64_t b)
-{
-	double rest;
-
-	if (lv >= m->nlv || m->lv[lv].buf_bytes < 0)
-		return 0;
-	rest = (double)b - m->lv[lv].buf_bytes;
-	return rest > 0 ? rest * m->lv[lv].byte_ns : 0;
-}

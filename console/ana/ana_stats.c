@@ -89,6 +89,11 @@ static void ana_span_finish(ana_span *s, int64_t t)
 	s->depth = 0;
 }
 
+int ana_stats_opens_comm(const ana_ev *e)
+{
+	return ana_stats_is_start(e->kind) && ana_stats_sets(e->kind, e->op);
+}
+
 int ana_stats_segments(const ana_proc *p, int every, ana_seg_fn fn,
 		       void *arg)
 {

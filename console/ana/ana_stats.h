@@ -41,6 +41,10 @@ typedef struct ana_stats {
 int ana_stats_compute(const ana_trace *tr, int view, ana_stats *st);
 void ana_stats_free(ana_stats *st);
 
+/* True when e opens a communicating call as ana_stats_compute counts
+ * them (a send, receive, probe, multicast, group call or MPI_Wait*). */
+int ana_stats_opens_comm(const ana_ev *e);
+
 /* A computation segment of a process: from the event after which it is
  * outside the calls (its first event, or the END that closed the
  * outermost call) to the START that opens the next one (or its last
