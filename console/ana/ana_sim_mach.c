@@ -248,12 +248,14 @@ static int val_size(const char *w, double *bytes, char *msg, size_t n)
 	return num_unit(w, size_units, "size", bytes, msg, n);
 }
 
-static int val_speed(const char *w, double *v, char *msg, size_t n)
+/* A speed (what: "speed" or "calls") above 0. */
+static int val_speed(const char *w, const char *what, double *v, char *msg,
+		     size_t n)
 {
 	if (num_unit(w, NULL, "speed", v, msg, n) < 0)
 		return -1;
 	if (*v <= 0) {
-		snprintf(msg, n, "speed '%s' must be above 0", w);
+		snprintf(msg, n, "%s '%s' must be above 0", what, w);
 		return -1;
 	}
 	return 0;
@@ -316,9 +318,9 @@ static int set_node(ana_sim_node *d, const char *key, const char *w,
 		    char *msg, size_t n)
 {
 	if (strcmp(key, "speed") == 0)
-		return val_speed(w, &d->speed, msg, n);
+		return val_speed(w, "speed", &d->speed, msg, n);
 	if (strcmp(key, "calls") == 0)
-		return val_speed(w, &d->calls, msg, n);
+		return val_speed(w, "calls", &d->calls, msg, n);
 	if (strcmp(key, "cores") == 0)
 		return val_count(w, 1, "number of cores", &d->cores, msg, n);
 	snprintf(msg, n, "unknown node setting '%s' (speed, calls, cores, "
