@@ -11,7 +11,9 @@
 
 #include "rt_clock.h"
 
-#define CLK_WINDOW_NS 20000000.0 /* a new anchor every 20 ms */
+#define CLK_WINDOW_NS 20000000.0 /* a new anchor every 20 ms at most, */
+#define CLK_WINDOW_MIN_NS 100000.0 /* 0.1 ms at least, */
+#define CLK_WINDOW_DIV 16.0     /* else a 16th of the time since the first */
 #define CLK_FIRST_NS 1000000u    /* the first rate: over 1 ms */
 
 pvt__clk_state pvt__clk;
@@ -71,7 +73,7 @@ static void clk_pair(uint64_t *t, uint64_t *ns)
  * first anchor; never before what the last window could have given. */
 static void clk_anchor(uint64_t t, uint64_t ns)
 {
-	double per;
+	double per, w;
 
 	if (t <= clk_tsc0 || ns <= clk_ns0) {
 		pvt__clk.on = 0;
@@ -93,7 +95,14 @@ static void clk_anchor(uint64_t t, uint64_t ns)
 	pvt__clk.tsc1 = t;
 	pvt__clk.ns1 = ns;
 	pvt__clk.mult = (uint64_t)(per * 4294967296.0);
-	pvt__clk.span = (uint64_t)(CLK_WINDOW_NS / per);
+	/* the rate's error is about one anchor's jitter over the time since
+	 * the first, so a window of a 16th of that keeps a stamp within
+	 * about a 16th of the jitter of the clock (other processes read
+	 * clock_gettime or their own anchors: their order must hold) */
+	w = (double)(ns - clk_ns0) / CLK_WINDOW_DIV;
+	w = w < CLK_WINDOW_MIN_NS ? CLK_WINDOW_MIN_NS :
+	    w > CLK_WINDOW_NS ? CLK_WINDOW_NS : w;
+	pvt__clk.span = (uint64_t)(w / per);
 	pvt__clk.on = 1;
 }
 #endif

@@ -7,10 +7,12 @@
  * On x86-64 Linux, when the kernel's clocksource is "tsc" (it found the
  * counter invariant and the same on every CPU), pvt__clk_now reads the
  * counter and scales it from the last anchor, a (counter, clock_gettime)
- * pair taken at most 20 ms of counter ago; past that it takes a new
+ * pair taken at most a window of counter ago; past that it takes a new
  * anchor with clock_gettime and refines the rate over everything since
- * start-up, so a stamp is off CLOCK_MONOTONIC by the rate's error over
- * one window (tens of ns) and never goes back.  The first rate is
+ * start-up.  The window is a 16th of the time since start-up (0.1 ms to
+ * 20 ms), so a stamp is off CLOCK_MONOTONIC by about a 16th of one
+ * anchor's jitter (nanoseconds), the order of events of processes that
+ * each read their own clock holds, and a stamp never goes back.  The first rate is
  * measured over 1 ms at pvt__clk_init.  Elsewhere (another processor or
  * system, another clocksource, PARAVT_CLOCK=gettime, a program whose
  * threads record at once) every stamp is clock_gettime.  The state is
