@@ -4,8 +4,10 @@
  * clock model relates to its own), read through the processor's
  * time-stamp counter where that is safe, as the vDSO itself reads it.
  *
- * On x86-64 Linux, when the kernel's clocksource is "tsc" (it found the
- * counter invariant and the same on every CPU), pvt__clk_now reads the
+ * With PARAVT_CLOCK=tsc (not the default: the MPICH corpus showed
+ * receives stamped before their sends, by 0.1 to 56 us, in sendflood,
+ * probe_unexp and bsendpending, where clock_gettime gives none), on
+ * x86-64 Linux whose clocksource is "tsc", pvt__clk_now reads the
  * counter and scales it from the last anchor, a (counter, clock_gettime)
  * pair taken at most a window of counter ago; past that it takes a new
  * anchor with clock_gettime and refines the rate over everything since
@@ -13,9 +15,9 @@
  * 20 ms), so a stamp is off CLOCK_MONOTONIC by about a 16th of one
  * anchor's jitter (nanoseconds), the order of events of processes that
  * each read their own clock holds, and a stamp never goes back.  The first rate is
- * measured over 1 ms at pvt__clk_init.  Elsewhere (another processor or
- * system, another clocksource, PARAVT_CLOCK=gettime, a program whose
- * threads record at once) every stamp is clock_gettime.  The state is
+ * measured over 1 ms at pvt__clk_init.  Otherwise (the default, another
+ * processor or system, another clocksource, a program whose threads
+ * record at once) every stamp is clock_gettime.  The state is
  * the process's; one thread records at a time (rt_event.c).
  */
 #ifndef PARAVT_RT_CLOCK_H
