@@ -50,14 +50,15 @@ static int clk_kernel_tsc(void)
 }
 
 /* A (counter, clock) pair read together: the counter around the clock
- * read, the closest of up to four tries (an interrupt between the two
- * would move the anchor), the counter at the middle. */
+ * read, the closest of four tries (an interrupt between the two would
+ * move the anchor by up to half their distance), the counter at the
+ * middle. */
 static void clk_pair(uint64_t *t, uint64_t *ns)
 {
 	uint64_t a, b, c, best = UINT64_MAX;
 	int i;
 
-	for (i = 0; i < 4 && best > 2000; i++) {
+	for (i = 0; i < 4; i++) {
 		a = __builtin_ia32_rdtsc();
 		c = clk_gettime();
 		b = __builtin_ia32_rdtsc();
@@ -70,7 +71,12 @@ static void clk_pair(uint64_t *t, uint64_t *ns)
 }
 
 /* A new anchor at counter t, clock ns: the rate over everything since the
- * first anchor; never before what the last window could have given. */
+ * first anchor.  The anchor is the clock itself, never moved: stamps
+ * before it reached at most the end of the last window at the last
+ * window's rate, and that is the floor stamps do not go below until the
+ * clock passes it (moving the anchor there instead would carry the last
+ * rate's error along for ever, and over a long sleep extrapolate it:
+ * 2 us after a 2 s sleep, receives before their sends). */
 static void clk_anchor(uint64_t t, uint64_t ns)
 {
 	double per, w;
@@ -84,13 +90,13 @@ static void clk_anchor(uint64_t t, uint64_t ns)
 		pvt__clk.on = 0;
 		return;
 	}
-	if (pvt__clk.on) { /* where the last window's rate has got to */
-		uint64_t e = pvt__clk.ns1 + (uint64_t)((double)(t - pvt__clk.tsc1) *
-						       (double)pvt__clk.mult /
-						       4294967296.0);
+	if (pvt__clk.on) {
+		uint64_t d = t > pvt__clk.tsc1 ? t - pvt__clk.tsc1 : 0, e;
 
-		if (e > ns)
-			ns = e;
+		if (d > pvt__clk.span)
+			d = pvt__clk.span;
+		e = pvt__clk.ns1 + ((d * pvt__clk.mult) >> 32);
+		pvt__clk.floor = e > pvt__clk.floor ? e : pvt__clk.floor;
 	}
 	pvt__clk.tsc1 = t;
 	pvt__clk.ns1 = ns;
@@ -116,7 +122,8 @@ uint64_t pvt__clk_slow(void)
 		clk_pair(&t, &ns);
 		clk_anchor(t, ns);
 		if (pvt__clk.on)
-			return pvt__clk.ns1;
+			return pvt__clk.ns1 > pvt__clk.floor ? pvt__clk.ns1
+			                                     : pvt__clk.floor;
 	}
 #endif
 	return clk_gettime();

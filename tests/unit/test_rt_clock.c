@@ -4,7 +4,10 @@
  * around it; with it (x86-64 Linux whose clocksource is tsc) stamps taken
  * over about 300 ms of spins and sleeps, across more than ten 20-ms
  * windows, stay within 2 us of CLOCK_MONOTONIC read around them and never
- * go back; pvt__clk_off goes back to clock_gettime.
+ * go back; after a sleep far longer than a window, with the last rate
+ * made 100 ppm fast, the first stamps are still within 2 us (the new
+ * anchor is the clock, not the old rate extrapolated over the sleep);
+ * pvt__clk_off goes back to clock_gettime.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,11 +103,36 @@ static void test_counter(void **state)
 #endif
 }
 
+static void test_sleep(void **state)
+{
+	struct timespec nap = {0, 300000000};
+	int k;
+
+	(void)state;
+	pvt__clk_init(1);
+#ifdef PVT__CLK_TSC
+	if (!kernel_tsc())
+		skip();
+	stamps_follow(100, 2000);
+	for (k = 0; k < 3; k++) {
+		/* a rate 100 ppm fast: 30 us over the sleep if it were
+		   carried across it */
+		pvt__clk.mult += pvt__clk.mult / 10000;
+		nanosleep(&nap, NULL);
+		stamps_follow(20, 2000);
+	}
+	assert_int_equal(pvt__clk.on, 1);
+#else
+	skip();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gettime),
 		cmocka_unit_test(test_counter),
+		cmocka_unit_test(test_sleep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
