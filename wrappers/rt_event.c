@@ -5,8 +5,8 @@
  * Records go into the shared-memory ring the process makes at start-up
  * and names to its daemon (rt_ring.h, pvt_ring.h), when the daemon can
  * take one ("ring1" in its HELLO): writing a record reads the clock
- * (rt_clock.h: clock_gettime, or with PARAVT_CLOCK=tsc the time-stamp
- * counter scaled to CLOCK_MONOTONIC) and stores into the next slot —
+ * (rt_clock.h: the time-stamp counter scaled to CLOCK_MONOTONIC, or
+ * clock_gettime) and stores into the next slot —
  * no allocation, no lock, no system call, also not before the task
  * blocks: the daemon drains the ring on its own schedule and whenever it
  * needs the newest events.  Without a ring (an older daemon, a session
@@ -850,7 +850,7 @@ int pvt__ev_init(int32_t (*self)(void))
 	}
 	(void)ev_ring_start();
 	c = getenv("PARAVT_CLOCK");
-	pvt__clk_init(!ev_mt && c != NULL && strcmp(c, "tsc") == 0);
+	pvt__clk_init(!ev_mt && (c == NULL || strcmp(c, "gettime") != 0));
 	ev_calibrate();
 	me = self != NULL ? self() : -1; /* the program's own enrolment */
 	prog = pvt__ev_strid(ev_program());
