@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "con_batch_int.h"
@@ -399,6 +400,17 @@ static int con_batch_status(int64_t *code, const char **how)
 	return st;
 }
 
+/* The console's own processor time so far, seconds (user and system). */
+static double con_batch_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 /* One line on stderr: where the trace is and how the run ended
  * (status st; a failure or hang is said in con_batch.why). */
 static void con_batch_summary(const char *out, int st)
@@ -413,9 +425,10 @@ static void con_batch_summary(const char *out, int st)
 	};
 	int n = con_batch_nprocs();
 
-	fprintf(stderr, "paravt trace: %s: %llu events, %d process%s, %.1f s;"
-		" %s", out, (unsigned long long)con_ev_next(), n,
-		n == 1 ? "" : "es", con_batch_elapsed(), what[st]);
+	fprintf(stderr, "paravt trace: %s: %llu events, %d process%s, %.1f s "
+		"(console CPU %.2f s); %s", out,
+		(unsigned long long)con_ev_next(), n, n == 1 ? "" : "es",
+		con_batch_elapsed(), con_batch_cpu(), what[st]);
 	if (st == CON_BATCH_FAILED || st == CON_BATCH_HANG)
 		fprintf(stderr, " (%s)", con_batch.why);
 	if (st >= CON_BATCH_TIMEOUT)

@@ -63,11 +63,42 @@ median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) 
 # field NAME FILE: the number after NAME in the program's output line.
 field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p" "$2" | tail -1; }
 
-# traced NAME MODE SRC ARGS...: one traced run, its trace in NAME.pvtrace.
+# dmn_cpu: the private daemon's processor time so far, ns (schedstat;
+# else its user and system ticks).
+dmn_cpu() {
+	if [ -r "/proc/$dpid/schedstat" ]; then
+		cut -d' ' -f1 "/proc/$dpid/schedstat"
+	else
+		awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1e9 / hz }' "/proc/$dpid/stat"
+	fi
+}
+
+# traced NAME MODE SRC ARGS...: one traced run, its trace in NAME.pvtrace;
+# appends "daemon_ns events console_s" to NAME.cpu (what paravt itself
+# took: the daemon's processor time over the run, the events, and the
+# console's own figure from its summary line).
 traced() {
 	_n=$1 _m=$2 _s=$3; shift 3
+	_d0=$(dmn_cpu)
 	timeout 300 "$BIN/paravt" trace -o "$_n.pvtrace" --node "$NODE" \
 		--timeout 250 "--$_m" "$_s" -- "$@" >"$_n.out" 2>&1
+	_rc=$?
+	_d1=$(dmn_cpu)
+	sed -n "s/^paravt trace: .*: \([0-9]*\) events, .*(console CPU \([0-9.]*\) s).*/$((_d1 - _d0)) \1 \2/p" \
+		"$_n.out" >>"$_n.cpu"
+	return $_rc
+}
+
+# tool_cpu NAME EVENTS_PER_CALL: one line, paravt's own processor time an
+# event (the daemon's and the console's, summed over NAME's traced runs;
+# the console's includes reading the source to instrument it) and per
+# traced call; on a machine whose cores the program fills, that time is
+# taken from the program.
+tool_cpu() {
+	[ -s "$1.cpu" ] || return 0
+	awk -v k="$2" '{ d += $1; n += $2; c += $3 * 1e9 }
+		END { if (n > 0) printf "%-26s paravt own CPU: daemon %.0f ns + console %.0f ns an event, %.0f ns a call (%d events)\n",
+			"", d / n, c / n, (d + c) / n * k, n / NR }' "$1.cpu"
 }
 
 # comp_span FILE PATTERN: compensated seconds between the last two
@@ -96,7 +127,7 @@ echo "== overhead: real programs plainly and under paravt ($RUNS runs each, alte
 # by the caller, output in ID.p.out and ID.out); the FIELD figures go
 # into ID.plain and ID.traced.
 side_by_side() {
-	: >"$1.plain"; : >"$1.traced"
+	: >"$1.plain"; : >"$1.traced"; : >"$1.cpu"
 	k=0
 	while [ $k -lt "$RUNS" ]; do
 		run_plain >"$1.p.out" 2>&1 && field "$2" "$1.p.out" >>"$1.plain"
@@ -115,6 +146,7 @@ mpi_pp() { # ID NAME ROUNDTRIPS PACE_US
 	comp=$(awk -v s="${span:-0}" -v n="$3" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 / n }')
 	# 4 traced calls a round trip: each rank's send and receive
 	report "$2" "ns/rt" "$1.plain" "$1.traced" 4 "$comp"
+	tool_cpu "$1" 2
 }
 mpi_pp mpp "mpi ping-pong" 100000 0
 mpi_pp mpq "mpi ping-pong 10k/s" 20000 100
@@ -126,6 +158,7 @@ side_by_side mw total_ns
 span=$(comp_span mw.pvtrace "MPI_Barrier")
 comp=$(awk -v s="${span:-0}" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 }')
 report "mpi master/worker" "ns" mw.plain mw.traced 0 "$comp"
+tool_cpu mw 2
 
 # ---- PVM ping-pong ---------------------------------------------------------
 if command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
@@ -144,6 +177,7 @@ if command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 		comp=$(awk -v s="${span:-0}" -v n="$3" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 / n }')
 		# 6 traced calls a round trip: initsend, send, recv on each side
 		report "$2" "ns/rt" "$1.plain" "$1.traced" 6 "$comp"
+		tool_cpu "$1" 2
 	}
 	pvm_pp ppp "pvm ping-pong" 20000 0
 	pvm_pp ppq "pvm ping-pong 10k/s" 20000 100
