@@ -7,7 +7,7 @@
  * purpose and are never reused:
  *
  *     1..15   connection: handshake, authentication, errors, goodbye
- *    16..31   clock: ping/pong
+ *    16..31   clock: ping/pong, link probes
  *    32..47   session control
  *    48..     reserved for build, run, events, breakpoints (later issues)
  *
@@ -45,6 +45,8 @@
 	X(5, BYE, "reason:s")                                                  \
 	X(16, PING, "t_console:u")                                             \
 	X(17, PONG, "t_console:u t_recv:u t_send:u")                           \
+	X(18, LINK_PROBE, "t_console:u want:u pad:d")                          \
+	X(19, LINK_ECHO, "t_console:u t_recv:u t_send:u pad:d")                \
 	X(32, SESSION_OPEN, "console:s")                                       \
 	X(33, SESSION_OK, "session:u")                                         \
 	X(34, SESSION_ATTACH, "console:s session:u")                           \

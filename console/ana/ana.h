@@ -120,10 +120,23 @@ typedef struct ana_clock_sample {
 #define ANA_CLOCK_DRIFT_UNC 50e-6 /* largest drift error (2 err / span)
 				     a fitted drift may have */
 
+/* The path between the console and a node as paravt measured it when
+ * the node was added (LINK_PROBE): the best PING round trip and the
+ * rate of a large transfer each way. */
+typedef struct ana_link {
+	int valid;               /* measured */
+	int64_t rtt_ns;          /* round trip of a small message, ns */
+	double up_bps;           /* console to node, bytes/s */
+	double down_bps;         /* node to console, bytes/s */
+	uint64_t up_bytes;       /* the transfers' sizes the rates are of */
+	uint64_t down_bytes;
+} ana_link;
+
 typedef struct ana_node {
 	char name[ANA_NAME_MAX]; /* node name */
 	char arch[64];           /* port / ABI description, "" unknown */
 	ana_clock clock;         /* its clock model */
+	ana_link link;           /* the path to it, valid 0 unknown */
 } ana_node;
 
 typedef struct ana_proc {

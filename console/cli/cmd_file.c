@@ -342,12 +342,13 @@ int con_tfile_cmd_print_var(const char *expr, char *err, size_t errlen)
 
 /* ---- paravt trace-info ------------------------------------------------ */
 
-/* The header and the nodes with their clock models. */
+/* The header and the nodes with their clock models and measured paths. */
 static void con_tfile_info_head(const char *path)
 {
 	const con_tfile_meta *m = con_tfile_loaded();
 	const con_tfile_node_info *nd;
-	char date[64];
+	char date[64], text[200];
+	ana_link l;
 	ana_clock c;
 	size_t i;
 
@@ -382,6 +383,10 @@ static void con_tfile_info_head(const char *path)
 		else
 			printf("  %-12s clock: no model (%llu samples)\n", "",
 			       (unsigned long long)nd->clocks);
+		if (con_clk_link(nd->name, &l) == 0) {
+			con_clk_link_text(&l, text, sizeof text);
+			printf("  %-12s link:  %s\n", "", text);
+		}
 	}
 }
 

@@ -29,8 +29,18 @@
 #define CON_CHECK_MS(ns) ((double)(ns) / 1e6)
 #define CON_CHECK_US(ns) ((double)(ns) / 1e3)
 
+/* Prints what the link probe measured of the path to node. */
+static void con_check_link(const char *node, const ana_link *l)
+{
+	char text[200];
+
+	con_clk_link_text(l, text, sizeof text);
+	printf("link of node %s: %s\n", node, text);
+}
+
 /* Prints the clock model of every node of the trace (the offset at the
- * model's reference time) and how many samples the registry holds. */
+ * model's reference time), how many samples the registry holds, and the
+ * path to it when it was measured. */
 static void con_check_clocks(const ana_trace *tr)
 {
 	const ana_clock_sample *s;
@@ -45,6 +55,9 @@ static void con_check_clocks(const ana_trace *tr)
 		       "drift %+.3fppm, %zu samples\n", tr->nodes[i].name,
 		       CON_CHECK_MS(c->offset_ns), CON_CHECK_MS(c->err_ns),
 		       c->drift * 1e6, n);
+		if (tr->nodes[i].link.valid)
+			con_check_link(tr->nodes[i].name,
+				       &tr->nodes[i].link);
 	}
 }
 

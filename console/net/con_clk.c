@@ -8,6 +8,7 @@
  * burst taken when the node was added, which anchors the drift estimate at
  * the start of the run, while the newest samples anchor its end.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ typedef struct con_clk_node {
 	size_t n, cap;                /* samples held, allocated */
 	int fitted;                   /* model is up to date */
 	ana_clock model;              /* last fit */
+	ana_link link;                /* the measured path, valid 0 none */
 	struct con_clk_node *next;    /* next node, or NULL */
 } con_clk_node;
 
@@ -150,6 +152,36 @@ size_t con_clk_samples(const char *node, const ana_clock_sample **s)
 }
 
 /* Unlinks and frees node's entry. */
+int con_clk_set_link(const char *node, const ana_link *l)
+{
+	con_clk_node *c = con_clk_get(node);
+
+	if (c == NULL)
+		return WIRE_ENOMEM;
+	c->link = *l;
+	return 0;
+}
+
+int con_clk_link(const char *node, ana_link *out)
+{
+	const con_clk_node *c = con_clk_find(node);
+
+	memset(out, 0, sizeof *out);
+	if (c == NULL || !c->link.valid)
+		return WIRE_EARG;
+	*out = c->link;
+	return 0;
+}
+
+void con_clk_link_text(const ana_link *l, char *buf, size_t n)
+{
+	snprintf(buf, n, "round trip %.3f ms, %.1f MB/s to it, %.1f MB/s "
+		 "from it (transfers of %llu and %llu bytes)",
+		 (double)l->rtt_ns / 1e6, l->up_bps / 1e6, l->down_bps / 1e6,
+		 (unsigned long long)l->up_bytes,
+		 (unsigned long long)l->down_bytes);
+}
+
 void con_clk_forget(const char *node)
 {
 	con_clk_node **pp = &con_clk_nodes, *c;

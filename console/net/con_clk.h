@@ -5,6 +5,8 @@
  * Live nodes feed it (con_node.c); a trace file read back feeds it from
  * its clock records (trace/con_tfile_load.c); the analysis reads the
  * models (trace/con_ana.c).  Nodes are named by their console name.
+ * It also keeps what the link probe measured of the path to each node
+ * (con_node_link.c; a trace's link records).
  */
 #ifndef PARAVT_CON_CLK_H
 #define PARAVT_CON_CLK_H
@@ -34,6 +36,15 @@ int con_clk_model(const char *node, ana_clock *out);
 /* The samples of node, oldest first (borrowed until the next add/reset);
  * returns how many. */
 size_t con_clk_samples(const char *node, const ana_clock_sample **s);
+
+/* Sets / reads the measured path to node.  Set: 0 or WIRE_ENOMEM;
+ * read: 0, or WIRE_EARG when none was measured (*out zeroed). */
+int con_clk_set_link(const char *node, const ana_link *l);
+int con_clk_link(const char *node, ana_link *out);
+
+/* "round trip 0.061 ms, 1890.3 MB/s to it, 2210.7 MB/s from it
+ * (transfers of 4194304 and 4194304 bytes)": l in words, into buf. */
+void con_clk_link_text(const ana_link *l, char *buf, size_t n);
 
 /* Forgets node (node remove). */
 void con_clk_forget(const char *node);

@@ -418,6 +418,8 @@ static int con_node_connect(con_node *n, char *err, size_t errlen)
 	rc = con_node_session(n, &me, why, sizeof why);
 	if (rc == 0)
 		rc = con_node_clock_init(n, why, sizeof why);
+	if (rc == 0)
+		rc = con_node_link_measure(n, why, sizeof why);
 	if (rc < 0)
 		goto out_peer;
 	n->up = 1;

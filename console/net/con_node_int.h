@@ -1,7 +1,8 @@
 /*
  * con_node_int.h — what the files of the con_node module share
  * (con_node.c: the table, transport, handshake, connecting and watching;
- * con_node_clock.c: pings and clock re-sampling).  Not for use outside
+ * con_node_clock.c: pings and clock re-sampling; con_node_link.c: the
+ * link probe).  Not for use outside
  * console/net/con_node*.c.
  */
 #ifndef PARAVT_CON_NODE_INT_H
@@ -27,6 +28,12 @@ int con_node_expect(con_node *n, uint32_t want, wire_msg *m, int *broken,
 /* Takes CON_NODE_PINGS samples on a node just opened and keeps the best
  * (con_node_clock.c).  0 or a code with err. */
 int con_node_clock_init(con_node *n, char *err, size_t errlen);
+
+/* Measures the path to a node just opened (con_node_link.c) into the
+ * clock registry.  0 (also when the daemon does not know LINK_PROBE or
+ * PARAVT_LINK_PROBE=0), or the code of a failure that broke the
+ * connection, with err. */
+int con_node_link_measure(con_node *n, char *err, size_t errlen);
 
 /* Reads the re-sampling interval of the environment, the first time
  * only (con_node_clock.c). */

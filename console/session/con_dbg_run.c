@@ -40,6 +40,7 @@ extern char **environ;
  * the ones the daemons set for the programs. */
 static const char *const con_dbg_env_not[] = {
 	"PARAVT_HANG_TIMEOUT", "PARAVT_CLOCK_INTERVAL", "PARAVT_TRACE_FSYNC",
+	"PARAVT_LINK_PROBE",
 	"PARAVT_SOCK", "PARAVT_PROC", "PARAVT_SESSION", "PARAVT_SESSION_DIR",
 	"PARAVT_RSH_CONF", "PARAVT_RUN", "PARAVT_BUILD", NULL};
 

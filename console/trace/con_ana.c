@@ -89,6 +89,7 @@ static int con_ana_node(ana_trace *tr, const char *node,
 	ana_clock c;
 	char arch[160];
 	uint32_t i;
+	int k;
 
 	for (i = 0; i < tr->nnodes; i++)
 		if (strcmp(tr->nodes[i].name, node) == 0)
@@ -102,7 +103,10 @@ static int con_ana_node(ana_trace *tr, const char *node,
 		}
 	}
 	con_ana_arch(node, arch, sizeof arch);
-	return ana_add_node(tr, node, arch, &c);
+	k = ana_add_node(tr, node, arch, &c);
+	if (k >= 0)
+		(void)con_clk_link(node, &tr->nodes[k].link);
+	return k;
 }
 
 /* The first stored event of each source (NULL for none) into first[]. */
@@ -378,6 +382,7 @@ static void con_ana_st_clocks(ana_trace *tr)
 		tr->nodes[i].clock = c;
 		con_ana_arch(tr->nodes[i].name, tr->nodes[i].arch,
 			     sizeof tr->nodes[i].arch);
+		(void)con_clk_link(tr->nodes[i].name, &tr->nodes[i].link);
 	}
 	for (p = 0; p < tr->nprocs; p++)
 		for (k = 0; k < tr->procs[p].nev; k++)

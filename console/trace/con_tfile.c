@@ -8,6 +8,7 @@
  *   ["paravt-trace", VERSION, CREATED, HOST, COMMAND]      first, once
  *   ["node", NAME, ARCH, {HELLO fields}]                   a node
  *   ["clock", NODE, T0, T1, T2, T3]                        a PING/PONG
+ *   ["link", NODE, RTT_NS, UP_BPS, DOWN_BPS, UP_B, DOWN_B] the path to it
  *   ["proc", NODE, PROC, PID_ID, PROGRAM]                  a process
  *   ["strings", NODE, PROC, PID_ID, FIRST, [STR...]]       string table
  *   ["events", NODE, PROC, PID_ID, [EVENT...], OFFSET_NS]  a batch
@@ -260,6 +261,22 @@ static int con_tfile_node_known(const char *node)
 	return 0;
 }
 
+/* Writes node's link record when the path to it was measured. */
+static void con_tfile_link_rec(const char *node)
+{
+	ana_link l;
+
+	if (con_clk_link(node, &l) != 0)
+		return;
+	con_tfile_rec("link", 7);
+	con_tfile_str(node);
+	msgpack_pack_int64(&con_tf.pk, l.rtt_ns);
+	msgpack_pack_uint64(&con_tf.pk, (uint64_t)(l.up_bps + 0.5));
+	msgpack_pack_uint64(&con_tf.pk, (uint64_t)(l.down_bps + 0.5));
+	msgpack_pack_uint64(&con_tf.pk, l.up_bytes);
+	msgpack_pack_uint64(&con_tf.pk, l.down_bytes);
+}
+
 /* Writes node's record: arch as given, or (NULL) made from the node's
  * HELLO; the HELLO map when the console has one, else nil. */
 static void con_tfile_node_rec(const char *node, const char *arch)
@@ -278,6 +295,7 @@ static void con_tfile_node_rec(const char *node, const char *arch)
 		con_tfile_hello(h);
 	else
 		msgpack_pack_nil(&con_tf.pk);
+	con_tfile_link_rec(node);
 	if (con_tf.f < 0 || con_tfile_node_known(node))
 		return;
 	v = realloc(con_tf.nodes, (con_tf.nnodes + 1) * sizeof *con_tf.nodes);

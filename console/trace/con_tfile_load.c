@@ -221,6 +221,29 @@ static int con_tfile_rd_node(const con_tfile_rec *r)
 	return 0;
 }
 
+/* ["link", NODE, RTT_NS, UP_BPS, DOWN_BPS, UP_BYTES, DOWN_BYTES] */
+static int con_tfile_rd_link(const con_tfile_rec *r)
+{
+	char name[CON_TFILE_NAME_MAX];
+	int64_t rtt, up, down, ub, db;
+	ana_link l;
+
+	if (con_tfile_fstr(r, 1, name, sizeof name) < 0 ||
+	    con_tfile_fint(r, 2, &rtt) < 0 || con_tfile_fint(r, 3, &up) < 0 ||
+	    con_tfile_fint(r, 4, &down) < 0 ||
+	    con_tfile_fint(r, 5, &ub) < 0 || con_tfile_fint(r, 6, &db) < 0 ||
+	    rtt < 0 || up <= 0 || down <= 0 || ub <= 0 || db <= 0)
+		return -1;
+	memset(&l, 0, sizeof l);
+	l.valid = 1;
+	l.rtt_ns = rtt;
+	l.up_bps = (double)up;
+	l.down_bps = (double)down;
+	l.up_bytes = (uint64_t)ub;
+	l.down_bytes = (uint64_t)db;
+	return con_clk_set_link(name, &l) < 0 ? -1 : 0;
+}
+
 /* ["clock", NODE, T0, T1, T2, T3] */
 static int con_tfile_rd_clock(const con_tfile_rec *r)
 {
@@ -404,6 +427,7 @@ static const struct {
 } con_tfile_readers[] = {
 	{"node", con_tfile_rd_node},
 	{"clock", con_tfile_rd_clock},
+	{"link", con_tfile_rd_link},
 	{"proc", con_tfile_rd_proc},
 	{"events", con_tfile_rd_events},
 	{"strings", con_tfile_rd_strings},

@@ -260,6 +260,56 @@ static void dmn_on_ping(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 		dmn_conn_close_soon(c);
 }
 
+/* The pad LINK_ECHO sends back: zeroes, grown as asked, kept (fresh
+ * memory for each probe would add its page faults to the time). */
+static unsigned char *dmn_link_pad;
+static size_t dmn_link_padcap;
+
+/* LINK_PROBE: the console measures the path to this node (a pad of its
+ * size one way, want bytes back): answer at once with our receive and
+ * send times and want bytes of pad, within the frame limit. */
+static void dmn_on_link_probe(dmn_conn *c, const wire_msg *m,
+			      uint64_t t_recv)
+{
+	char err[WIRE_TEXT_MAX];
+	uint64_t t_console, want, t_send;
+	const char *pad;
+	size_t padlen;
+	void *back;
+	int rc;
+
+	if (wire_unpack(m, err, sizeof err, &t_console, &want, &pad,
+			&padlen) != 0) {
+		dmn_conn_error(c, WIRE_EMALFORMED, m->seq, err, 0);
+		return;
+	}
+	if (want > c->peer.max_frame / 2) {
+		snprintf(err, sizeof err, "LINK_PROBE: want %llu bytes: over "
+			 "half the frame limit (%zu)",
+			 (unsigned long long)want, c->peer.max_frame);
+		dmn_conn_error(c, WIRE_EARG, m->seq, err, 0);
+		return;
+	}
+	if (want > dmn_link_padcap) {
+		back = realloc(dmn_link_pad, (size_t)want);
+		if (back == NULL) {
+			dmn_conn_error(c, WIRE_ENOMEM, m->seq,
+				       "LINK_PROBE: out of memory", 0);
+			return;
+		}
+		memset((unsigned char *)back + dmn_link_padcap, 0,
+		       (size_t)want - dmn_link_padcap);
+		dmn_link_pad = back;
+		dmn_link_padcap = (size_t)want;
+	}
+	t_send = wire_now_ns();
+	rc = wire_pack(&c->peer.out, WIRE_LINK_ECHO, wire_peer_seq(&c->peer),
+		       c->peer.max_frame, t_console, t_recv, t_send,
+		       dmn_link_pad, (size_t)want);
+	if (rc != 0)
+		dmn_conn_close_soon(c);
+}
+
 /* Refuses with EBUSY when another connection controls the node.  0 when
  * c may take control (or has it). */
 static int dmn_conn_busy(dmn_conn *c, const wire_msg *m)
@@ -415,6 +465,9 @@ static void dmn_on_ready(dmn_conn *c, const wire_msg *m, uint64_t t_recv)
 	switch (m->type) {
 	case WIRE_PING:
 		dmn_on_ping(c, m, t_recv);
+		return;
+	case WIRE_LINK_PROBE:
+		dmn_on_link_probe(c, m, t_recv);
 		return;
 	case WIRE_REXEC:
 	case WIRE_REXEC_IO:

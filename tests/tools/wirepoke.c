@@ -60,6 +60,7 @@ static const char wp_usage[] =
 	"  --ack              answer every NODE_EVENTS with EVENTS_ACK(batch)\n"
 	"steps (any number, run in order):\n"
 	"  --send TYPE[:ARG]  HELLO, AUTH[:token], PING, BYE[:reason],\n"
+	"                     LINK_PROBE:PAD:WANT (PAD bytes up, WANT back),\n"
 	"                     SESSION_OPEN[:console],\n"
 	"                     SESSION_ATTACH[:console[:session]] (0: the one\n"
 	"                     detached last), KILL:PROC, RESUME:PROC,\n"
@@ -541,7 +542,9 @@ static void wp_print(const wire_msg *m)
 	char s[WIRE_TEXT_MAX], err[256];
 	wire_error_msg e;
 	wire_pong p;
-	uint64_t u;
+	uint64_t u, lr, ls;
+	const char *pad;
+	size_t padlen;
 
 	if (wp_print_session(m) || wp_print_evmeta(m))
 		;
@@ -565,6 +568,11 @@ static void wp_print(const wire_msg *m)
 		       (unsigned long long)p.t_recv,
 		       (unsigned long long)p.t_send,
 		       p.t_send >= p.t_recv ? "ok" : "backwards");
+	else if (m->type == WIRE_LINK_ECHO &&
+		 wire_unpack(m, err, sizeof err, &u, &lr, &ls, &pad,
+			     &padlen) == 0)
+		printf("LINK_ECHO pad=%zu clock=%s\n", padlen,
+		       ls >= lr ? "ok" : "backwards");
 	else if (m->type == WIRE_SESSION_OK &&
 		 wire_unpack_session_ok(m, &u, err, sizeof err) == 0)
 		printf("SESSION_OK session=%llu\n", (unsigned long long)u);
@@ -823,6 +831,25 @@ static int wp_pack_build_run(wp_conn *c, const char *spec, int run)
 			 n2, (const char *const *)v3, n3);
 }
 
+/* LINK_PROBE:PAD:WANT: PAD bytes of pad up, WANT asked back. */
+static int wp_pack_link(wp_conn *c, const char *arg)
+{
+	unsigned long long pad = 0, want = 0;
+	void *buf;
+	int rc;
+
+	if (arg == NULL || sscanf(arg, "%llu:%llu", &pad, &want) != 2 ||
+	    pad > (64u << 20))
+		return -1;
+	if ((buf = calloc(1, pad + 1)) == NULL)
+		return -1;
+	rc = wire_pack(&c->peer.out, WIRE_LINK_PROBE, wire_peer_seq(&c->peer),
+		       WIRE_FRAME_MAX_HARD, (uint64_t)wire_now_ns(),
+		       (uint64_t)want, buf, (size_t)pad);
+	free(buf);
+	return rc;
+}
+
 /* Queues the frame of a --send step.  0, or -1 for an unknown TYPE. */
 static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
 {
@@ -852,6 +879,8 @@ static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
 		return wire_pack_auth(out, seq, arg ? arg : c->tok, 1 << 20);
 	if (strcmp(name, "PING") == 0)
 		return wire_pack_ping(out, seq, wire_now_ns(), 1 << 20);
+	if (strcmp(name, "LINK_PROBE") == 0)
+		return wp_pack_link(c, arg);
 	if (strcmp(name, "BYE") == 0)
 		return wire_pack_bye(out, seq, arg ? arg : "wirepoke done",
 				     1 << 20);
