@@ -106,12 +106,24 @@ int ana_sim_parse(const char *text, size_t len, const char *name,
 /* The text form of m, NUL-terminated (the caller frees), or NULL. */
 char *ana_sim_format(const ana_sim_machine *m);
 
+/* The level between nodes from the paths paravt measured to the nodes
+ * where tr's processes ran (ana_node.link): the path between two nodes
+ * is taken as the slower of their paths to the console, which from a
+ * cluster's front end or from one of the nodes crosses the same kind of
+ * link: the largest one-way latency (half the round trip) and the lowest
+ * rate either way.  1 with *lat_ns, *byte_ns and a "# ..." line in note,
+ * or 0 when fewer than two such nodes ran processes or one was not
+ * measured. */
+int ana_sim_link_level(const ana_trace *tr, double *lat_ns, double *byte_ns,
+		       char *note, size_t n);
+
 /* The machine the analysed trace tr ran on: its nodes (speed 1, as many
  * cores as processes ran there), every process mapped where it ran, a
  * level "core" between processes of one node and, if there are several
  * nodes, a level "net" between them, each with the latency and time per
  * byte fitted to the run's messages that were waited for (compensated
- * receive END minus send START against bytes); the levels between nodes
+ * receive END minus send START against bytes), "net" measured instead
+ * when ana_sim_link_level has it; the levels between nodes
  * of a PVM program get a transport buffer of 0 (PVM's direct route sets
  * 32 KiB socket buffers: a send of a large message returns about when it
  * has crossed), others none.  *out: the caller frees.

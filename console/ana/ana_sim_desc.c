@@ -1,8 +1,9 @@
 /*
  * ana_sim_desc.c — the traced machine estimated from a trace (ana_sim.h:
  * ana_sim_describe): one node per traced node at speed 1, and the levels'
- * latency and time per byte fitted from the run's messages (and, for a
- * PVM program, no transport buffer between nodes).
+ * latency and time per byte fitted from the run's messages, or between
+ * nodes measured by the link probe (and, for a PVM program, no transport
+ * buffer between nodes).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,17 +211,57 @@ out:
 	return r;
 }
 
+int ana_sim_link_level(const ana_trace *tr, double *lat_ns, double *byte_ns,
+		       char *note, size_t n)
+{
+	double lat = 0, bps = 0, r;
+	uint32_t i, p, k = 0;
+
+	for (i = 0; i < tr->nnodes; i++) {
+		const ana_link *l = &tr->nodes[i].link;
+
+		for (p = 0; p < tr->nprocs && tr->procs[p].node != i; p++)
+			;
+		if (p == tr->nprocs)
+			continue; /* no process ran there */
+		if (!l->valid)
+			return 0;
+		r = l->up_bps < l->down_bps ? l->up_bps : l->down_bps;
+		if (k == 0 || r < bps)
+			bps = r;
+		if ((double)l->rtt_ns / 2 > lat)
+			lat = (double)l->rtt_ns / 2;
+		k++;
+	}
+	if (k < 2 || bps <= 0)
+		return 0;
+	*lat_ns = lat;
+	*byte_ns = 1e9 / bps;
+	snprintf(note, n, "# level net: latency %.1f us and bandwidth %.1f "
+		 "MB/s measured by paravt's link probe when the %u nodes "
+		 "were added (of the paths to them, the largest half round "
+		 "trip and the lowest rate either way)\n", lat / 1e3,
+		 bps / 1e6, k);
+	return 1;
+}
+
 /* The levels of m from the fits (level 1 only with several nodes); a
  * PVM program's level between nodes has no transport buffer, and its
  * time per byte is its sends' (send_byte_ns: fitting the receives,
  * which then rarely wait for a whole message, gave from 139 KB/s to
- * 400 MB/s for the same veth) when it has sends of 4 KiB or more. */
+ * 400 MB/s for the same veth) when it has sends of 4 KiB or more.  The
+ * level between nodes is the measured one instead when every node with
+ * processes was measured (ana_sim_link_level): a target's latency or
+ * bandwidth then changes the network's, not a fit that also holds the
+ * library's own costs (an MPI fit gave 285 us where the veth's one way
+ * is 20 us). */
 static int describe_levels(ana_ctx *c, ana_sim_machine *m, fitset fit[2])
 {
 	const ana_trace *tr = c->tr;
 	ana_sim_level l[2];
 	uint32_t k, n = m->nnode > 1 ? 2 : 1;
-	double x;
+	double x, lat;
+	char note[400];
 
 	memset(l, 0, sizeof l);
 	l[0].buf_bytes = -1;
@@ -236,6 +277,10 @@ static int describe_levels(ana_ctx *c, ana_sim_machine *m, fitset fit[2])
 	}
 	if (l[1].buf_bytes == 0 && n > 1 && (x = send_byte_ns(c)) > 0)
 		l[1].byte_ns = x;
+	if (n > 1 && ana_sim_link_level(tr, &lat, &x, note, sizeof note)) {
+		l[1].lat_ns = lat;
+		l[1].byte_ns = x;
+	}
 	for (k = 0; k < n; k++) {
 		if (ana_sim_grow((void **)&m->lv, m->nlv, &m->lv_cap, sizeof *l) < 0)
 			return ANA_ENOMEM;

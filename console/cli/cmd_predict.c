@@ -608,13 +608,16 @@ static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
 static int con_predict_describe(ana_trace *tr, const con_predict_opts *o)
 {
 	ana_sim_machine *m = NULL;
-	char *text = NULL, *notes = NULL, *all;
+	char *text = NULL, *notes = NULL, *all, link[400];
+	double lat, byte_ns;
 	int rc = 1;
 
 	if (ana_sim_describe(tr, &m) != 0) {
 		fprintf(stderr, "paravt: out of memory\n");
 		return 1;
 	}
+	if (!ana_sim_link_level(tr, &lat, &byte_ns, link, sizeof link))
+		link[0] = '\0';
 	if (o->sample != NULL) {
 		tr = con_ana_take(); /* kept while the sample is read */
 		rc = con_predict_speeds(tr, o, m, &notes);
@@ -624,12 +627,13 @@ static int con_predict_describe(ana_trace *tr, const con_predict_opts *o)
 	}
 	rc = 1;
 	if ((text = ana_sim_format(m)) == NULL ||
-	    (all = malloc(strlen(text) + (notes ? strlen(notes) : 0) + 1)) ==
-	    NULL) {
+	    (all = malloc(strlen(link) + strlen(text) +
+			  (notes ? strlen(notes) : 0) + 1)) == NULL) {
 		fprintf(stderr, "paravt: out of memory\n");
 		goto out;
 	}
-	strcpy(all, notes ? notes : "");
+	strcpy(all, link);
+	strcat(all, notes ? notes : "");
 	strcat(all, text);
 	rc = con_predict_write(o->out, all);
 	if (rc == 0 && o->out != NULL)

@@ -415,7 +415,7 @@ rc=$?
 cat summary
 echo "$NETEM"
 [ "$S390X" = 1 ] || echo "not validated here: the s390x node under qemu (no s390x toolchain, sysroot or paravtd)"
-[ -n "${VAL_KEEP:-}" ] && cp table summary ./*.pred ./*.eff ./*.info ./*.conf ./*.span \
+[ -n "${VAL_KEEP:-}" ] && mkdir -p "$VAL_KEEP" && cp table summary ./*.pred ./*.eff ./*.info ./*.conf ./*.span \
 	./*.run ./*.pvtrace ./*.speeds ./*.spans "$VAL_KEEP"/ 2>/dev/null
 [ -n "${VAL_KEEP:-}" ] && cp ./*.cg "$VAL_KEEP"/ 2>/dev/null
 [ $rc -eq 0 ] || fail "the accuracy goal is not met"

@@ -412,6 +412,40 @@ static void test_message_residual(void **state)
 	ana_free(tr);
 }
 
+/* The level between nodes from the measured paths: node a's 20 us round
+ * trip at 1 GB/s up and 500 MB/s down, node b's 60 us at 200 MB/s up:
+ * the larger half round trip, 30 us, and the lowest rate, 5 ns a byte;
+ * ana_sim_describe takes them.  With b not measured, the fit again. */
+static void test_link_level(void **state)
+{
+	ana_trace *tr = ut_message();
+	ana_sim_machine *m = NULL;
+	ana_link la = {1, 20000, 1e9, 5e8, 4194304, 4194304};
+	ana_link lb = {1, 60000, 2e8, 1e9, 1048576, 4194304};
+	double lat = 0, byte_ns = 0;
+	char note[400];
+
+	(void)state;
+	tr->nodes[0].link = la;
+	tr->nodes[1].link = lb;
+	assert_int_equal(ana_sim_link_level(tr, &lat, &byte_ns, note,
+					    sizeof note), 1);
+	assert_float_equal(lat, 30000, 1e-6);
+	assert_float_equal(byte_ns, 5, 1e-9);
+	assert_non_null(strstr(note, "latency 30.0 us and bandwidth 200.0 MB/s"));
+	assert_int_equal(ana_sim_describe(tr, &m), 0);
+	assert_float_equal(m->lv[1].lat_ns, 30000, 1e-6);
+	assert_float_equal(m->lv[1].byte_ns, 5, 1e-9);
+	ana_sim_machine_free(m);
+	tr->nodes[1].link.valid = 0;
+	assert_int_equal(ana_sim_link_level(tr, &lat, &byte_ns, note,
+					    sizeof note), 0);
+	assert_int_equal(ana_sim_describe(tr, &m), 0);
+	assert_float_equal(m->lv[1].lat_ns, 59000, 1e-6);
+	ana_sim_machine_free(m);
+	ana_free(tr);
+}
+
 /* A barrier of the two (PVM, count 2): p0 starts it at 100, p1 at 500,
  * both leave at 600.  Pure model, net 10 us, no bytes: a tree of
  * ceil(log2 2) = 1 step, twice (everyone waits for everyone): 20 us.
@@ -603,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_message_pure),
 		cmocka_unit_test(test_message_speed),
 		cmocka_unit_test(test_message_residual),
+		cmocka_unit_test(test_link_level),
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_unmapped),
