@@ -280,6 +280,18 @@ static int con_batch_continue_stops(void)
 	return 0;
 }
 
+/* The console's own processor time since start-up, seconds (user and
+ * system). */
+static double con_batch_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 /* Runs COMMAND with the run's wait made unlimited (the watcher holds the
  * time limit), then continues processes stopped at a #pragma
  * breakpoint until the run settles otherwise.  0, or -1 when the
@@ -305,6 +317,7 @@ static int con_batch_run(const con_batch_opts *o)
 		}
 	}
 	con_batch.t0 = wire_now_ns();
+	con_batch.cpu0 = con_batch_cpu();
 	con_batch_alarm(o->limit);
 	if (con_batch_exec_in(head, o->cmd + (o->ncmd ? skip : 0),
 			      o->ncmd ? o->ncmd - skip : 0, o->in_file,
@@ -400,17 +413,6 @@ static int con_batch_status(int64_t *code, const char **how)
 	return st;
 }
 
-/* The console's own processor time so far, seconds (user and system). */
-static double con_batch_cpu(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return 0;
-	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
 /* One line on stderr: where the trace is and how the run ended
  * (status st; a failure or hang is said in con_batch.why). */
 static void con_batch_summary(const char *out, int st)
@@ -428,7 +430,7 @@ static void con_batch_summary(const char *out, int st)
 	fprintf(stderr, "paravt trace: %s: %llu events, %d process%s, %.1f s "
 		"(console CPU %.2f s); %s", out,
 		(unsigned long long)con_ev_next(), n, n == 1 ? "" : "es",
-		con_batch_elapsed(), con_batch_cpu(), what[st]);
+		con_batch_elapsed(), con_batch_cpu() - con_batch.cpu0, what[st]);
 	if (st == CON_BATCH_FAILED || st == CON_BATCH_HANG)
 		fprintf(stderr, " (%s)", con_batch.why);
 	if (st >= CON_BATCH_TIMEOUT)
@@ -547,6 +549,7 @@ static int con_batch_attach(const con_batch_opts *o, const char *command)
 	}
 	con_batch.limit = o->limit;
 	con_batch.t0 = wire_now_ns();
+	con_batch.cpu0 = con_batch_cpu();
 	con_batch_alarm(o->limit);
 	con_cmd_dbg_settle(atof(CON_BATCH_FOREVER));
 	return con_batch_finish(o, con_batch_continue_stops());

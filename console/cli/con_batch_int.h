@@ -58,6 +58,7 @@ typedef struct con_batch_opts {
 /* The state of one capture (one per process). */
 typedef struct con_batch_state {
 	uint64_t t0;                   /* start of the run, wire_now_ns */
+	double cpu0;                   /* the console's CPU seconds then */
 	double limit;                  /* time limit, s (0: none) */
 	int timed_out;                 /* the limit fired */
 	int progress;                  /* draw the progress line */

@@ -418,22 +418,40 @@ static int ev_ring_name(void *arg, uint32_t id, const char *s)
 	return id == e->nstr + 1 ? dmn_ev_proc_name(e, s) : 0;
 }
 
+/* True while q's console is attached and more than memory holds is
+ * queued for it: the rings are left to fill (their tasks wait for room,
+ * counted as paravt's own time) instead of spilling, and at the spill
+ * file's cap dropping, what the console will take anyway.  A detached
+ * session's rings are drained into the spill file as before. */
+static int ev_backlogged(const dmn_evq *q)
+{
+	return q->sess == q->w->cur && dmn_work_ctl(q->w) != NULL &&
+	       (q->swr > q->srd ||
+	        (q->mem_batches > 0 && q->mem + DMN_EV_HDR +
+	         (size_t)DMN_EV_BATCH * WIRE_EV_SIZE > q->mem_cap));
+}
+
 /* Moves what process p wrote into its ring since the last time into the
  * queue: names first, then the records in batches, then what the task
- * counted (records dropped, waits for room, names lost).  Returns the
- * number of records moved. */
-static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e)
+ * counted (records dropped, waits for room, names lost).  Bounded (the
+ * drain timer, a task's kick): only while the queue is not backlogged.
+ * Else (a stop, a crash, the process's end: the newest events are
+ * needed, or the ring goes) everything, the spill file past its cap if
+ * need be: by at most one ring.  Returns the number of records moved. */
+static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
+                              int bounded)
 {
 	const pvt_event *at;
 	dmn_ring_news news;
 	uint64_t moved = 0;
 	uint32_t n;
 
-	if (e->ring.h == NULL || e->refused)
+	if (e->ring.h == NULL || e->refused || (bounded && ev_backlogged(q)))
 		return 0;
 	/* the head before the names: every record peeked has its names;
 	   the records are converted in place, their slots given back
 	   after */
+	q->final = !bounded;
 	n = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
 	if (dmn_ring_names(&e->ring, ev_ring_name, e) != 0)
 		dmn_log(DMN_WARN, "events: proc %llu: names in its ring "
@@ -444,9 +462,12 @@ static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e)
 		e->next_seq = e->ring.next + n;
 		ev_batches(q, p, (const char *)at, e->ring.next, n);
 		dmn_ring_take(&e->ring, n);
+		if (bounded && ev_backlogged(q))
+			break;
 		n = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
 		(void)dmn_ring_names(&e->ring, ev_ring_name, e);
 	}
+	q->final = 0;
 	dmn_ring_news_get(&e->ring, &news);
 	if (news.dropped > 0)
 		ev_lost(q, p->num, news.dropped, "its event ring was full "
@@ -472,6 +493,7 @@ static dmn_proc *ev_find_proc(dmn_work *w, uint64_t num)
 }
 
 static void ev_ring_timer_arm(dmn_evq *q);
+
 
 /* The delay in ms after which a ring that took moved records in
  * elapsed ns is 1/DMN_EV_RING_BUSY full again at the same rate, within
@@ -506,10 +528,16 @@ static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
 	(void)l;
 	(void)id;
 	q->ring_timer = 0;
+	if (ev_backlogged(q)) { /* look again soon */
+		q->ring_ms = DMN_EV_RING_BUSY_MS;
+		ev_pump(q);
+		ev_ring_timer_arm(q);
+		return;
+	}
 	for (e = q->procs; e != NULL; e = e->next) {
 		if (e->ring.h == NULL || (p = ev_find_proc(q->w, e->num)) == NULL)
 			continue;
-		moved = ev_ring_drain(q, p, e);
+		moved = ev_ring_drain(q, p, e, 1);
 		d = ev_ring_delay(e, moved, now > e->drained_ns ?
 		                  now - e->drained_ns : 1);
 		e->drained_ns = now;
@@ -597,17 +625,23 @@ static dmn_evq *ev_q(const dmn_proc *p)
 	return p->sess != NULL ? p->sess->evq : NULL;
 }
 
-void dmn_ev_drain(dmn_work *w, dmn_proc *p)
+/* Drains p's ring now (bounded: as the timer does). */
+static void ev_drain_now(dmn_proc *p, int bounded)
 {
 	dmn_evq *q = ev_q(p);
 	dmn_evproc *e;
 
-	(void)w;
 	if (q == NULL || (e = dmn_ev_proc(q, p->num, 0)) == NULL ||
 	    e->ring.h == NULL)
 		return;
-	ev_ring_drain(q, p, e);
+	ev_ring_drain(q, p, e, bounded);
 	ev_pump(q);
+}
+
+void dmn_ev_drain(dmn_work *w, dmn_proc *p)
+{
+	(void)w;
+	ev_drain_now(p, 0);
 }
 
 int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
@@ -639,7 +673,7 @@ int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
 	else if (m->type == WIRE_EVENT_RING)
 		rc = ev_ring_attach(q, p, m, err, errlen);
 	else if (m->type == WIRE_EVENTS_KICK)
-		rc = 0, dmn_ev_drain(w, p);
+		rc = 0, ev_drain_now(p, 1);
 	else
 		rc = ev_events(q, p, m, err, errlen);
 	ev_pump(q);
@@ -726,7 +760,7 @@ void dmn_ev_proc_gone(dmn_work *w, dmn_proc *p)
 	if (q == NULL || (e = dmn_ev_proc(q, p->num, 0)) == NULL)
 		return;
 	if (e->ring.h != NULL)
-		ev_ring_drain(q, p, e); /* all it wrote, also if killed */
+		ev_ring_drain(q, p, e, 0); /* all it wrote, also if killed */
 	dmn_ring_unmap(&e->ring);
 	e->gone = 1;
 	dmn_ev_proc_check(q, e);

@@ -21,8 +21,15 @@
  * (<work base>/<pid>-events.spill, length-prefixed msgpack records, read
  * back in order as the memory drains) up to its cap (--events-spill,
  * 256 MiB); beyond that whole EVENTS frames are dropped and counted as
- * EVENTS_LOST (never silently).  Only items in memory are sent, and at
- * most what memory holds is unacknowledged.  A new controller gets every
+ * EVENTS_LOST (never silently).  Shared-memory rings are drained into the
+ * queue only while it is not backlogged for an attached console (more
+ * batches than memory holds, or a spill file not read back yet): a console
+ * slower than its tasks makes their rings fill and the tasks wait
+ * (counted, paravt's own time), where spilling would have ended in
+ * dropping.  A stop, a crash or a process's end drains the whole ring, the
+ * spill file past its cap if need be (by at most one ring).  Only items in
+ * memory are sent, and at most what memory holds is unacknowledged (a
+ * batch always fits when memory holds no other).  A new controller gets every
  * unacknowledged batch again, each process's string table first
  * (EVENT_STRINGS before the first NODE_EVENTS that uses its ids).
  *

@@ -59,6 +59,7 @@ struct dmn_evq {
 	dmn_evitem *head, *tail; /* items in memory, oldest first */
 	dmn_evitem *cursor;      /* first item not sent, NULL = all sent */
 	size_t mem;              /* bytes of items in memory */
+	uint64_t mem_batches;    /* NODE_EVENTS items among them */
 	int sfd;                 /* spill file, -1 until needed */
 	char spath[DMN_PATH_MAX]; /* its path */
 	uint64_t srd, swr;       /* spill read and write offsets */
@@ -71,6 +72,8 @@ struct dmn_evq {
 	dmn_evitem *pool;        /* freed whole-batch items, for reuse */
 	unsigned npool;          /* items in pool */
 	int dropping;            /* the spill file is full (for the log) */
+	int final;               /* an unbounded ring drain: the spill
+	                            file takes it past its cap */
 	uint64_t n_events, n_batches, n_spilled, n_dropped, n_gap, n_acked;
 };
 

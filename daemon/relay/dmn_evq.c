@@ -123,6 +123,8 @@ static void ev_mem_add(dmn_evq *q, dmn_evitem *it)
 		q->head = it;
 	q->tail = it;
 	q->mem += it->len;
+	if (it->type == WIRE_NODE_EVENTS)
+		q->mem_batches++;
 	if (q->cursor == NULL)
 		q->cursor = it;
 }
@@ -207,7 +209,8 @@ static int ev_spill_add(dmn_evq *q, const dmn_evitem *it)
 	    wire_buf_append(b, it->raw, it->len) != 0)
 		return -1;
 	n = wire_buf_used(b);
-	if (q->swr + n > q->spill_cap && it->type != WIRE_EVENTS_LOST)
+	if (q->swr + n > q->spill_cap && it->type != WIRE_EVENTS_LOST &&
+	    !q->final)
 		return 1;
 	wire_buf_head(b)[0] = (char)((n - 4) >> 24);
 	wire_buf_head(b)[1] = (char)((n - 4) >> 16);
@@ -276,7 +279,7 @@ void dmn_ev_refill(dmn_evq *q)
 		it = ev_spill_peek(q, &used);
 		if (it == NULL)
 			break;
-		if (q->head != NULL && q->mem + it->len > q->mem_cap) {
+		if (q->mem_batches > 0 && q->mem + it->len > q->mem_cap) {
 			dmn_ev_item_free(q, it);
 			return;
 		}
@@ -300,7 +303,7 @@ int dmn_ev_push(dmn_evq *q, dmn_evitem *it)
 	int rc;
 
 	if (q->srd >= q->swr &&
-	    (q->head == NULL || q->mem + it->len <= q->mem_cap)) {
+	    (q->mem_batches == 0 || q->mem + it->len <= q->mem_cap)) {
 		ev_mem_add(q, it);
 		if (e != NULL)
 			e->queued++;
@@ -325,6 +328,8 @@ void dmn_ev_pop(dmn_evq *q)
 	if (q->cursor == it)
 		q->cursor = it->next;
 	q->mem -= it->len;
+	if (it->type == WIRE_NODE_EVENTS)
+		q->mem_batches--;
 	e = dmn_ev_proc(q, it->proc, 0);
 	if (e != NULL && e->queued > 0)
 		e->queued--;

@@ -90,10 +90,9 @@ traced() {
 }
 
 # tool_cpu NAME EVENTS_PER_CALL: one line, paravt's own processor time an
-# event (the daemon's and the console's, summed over NAME's traced runs;
-# the console's includes reading the source to instrument it) and per
-# traced call; on a machine whose cores the program fills, that time is
-# taken from the program.
+# event (the daemon's and the console's from the start of the run,
+# summed over NAME's traced runs) and per traced call; on a machine whose
+# cores the program fills, that time is taken from the program.
 tool_cpu() {
 	[ -s "$1.cpu" ] || return 0
 	awk -v k="$2" '{ d += $1; n += $2; c += $3 * 1e9 }

@@ -12,6 +12,9 @@
 #      say how often the task waited.
 #   3. With PARAVT_RING_FULL=drop a full ring drops records instead: the
 #      count reaches the console, in stats ("Lost") and trace check.
+#   4. A daemon whose queue for an attached console is full (--events-mem
+#      64 KiB, --events-spill 200 KB) stops draining the ring: the task
+#      waits, all 400000 records arrive, nothing is dropped.
 . "$(dirname "$0")/../lib/common.sh"
 command -v mpirun >/dev/null 2>&1 || skip "no mpirun"
 start_daemon nat linux-x86_64
@@ -75,3 +78,23 @@ set -- $row
 [ $(($9 + ${10})) -ge 400000 ] || fail "$9 kept + ${10} lost < 400000 records"
 expect_grep "^event rings: ${10} events lost" "$T/d.chk" "trace check counts the loss"
 ok "a dropping ring: $9 events kept, ${10} counted as lost"
+
+# ---- 4. a daemon whose queue is full waits for its console ----------------
+# Caps far below the burst's 400000 records (72 bytes each on the wire):
+# 64 KiB in memory, 200 KB of spill file.  With the console attached the
+# daemon leaves the ring to fill instead of spilling and then dropping:
+# the task waits, everything arrives, the daemon's log has no loss.
+start_daemon small linux-x86_64 --events-mem 65536 --events-spill 200000
+timeout 120 "$PARAVT" trace -o "$T/q.pvtrace" \
+	--node "small=127.0.0.1:$DPORT_small" --timeout 100 --mpi mpi_burst.c \
+	-- run mpi -np 1 mpi_burst "$T/count4" 200000 >"$T/q.out" 2>&1 ||
+	{ cat "$T/q.out"; fail "traced burst, small daemon queue"; }
+"$PARAVT" -n -e "open $T/q.pvtrace" -e stats -e "trace check" >"$T/q.chk" 2>&1
+cat "$T/q.chk"
+row=$(grep -E '^p[0-9]+ +small +t?0 ' "$T/q.chk" | head -1)
+# shellcheck disable=SC2086
+set -- $row
+[ "$9" -ge 400000 ] || fail "only $9 events for 200000 calls"
+[ "${10}" = 0 ] || fail "${10} events lost"
+expect_no_grep 'lost|dropping' "$T/small.log"
+ok "a 64 KiB daemon queue: $9 events, none lost, none spilled away"
