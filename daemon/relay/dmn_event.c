@@ -494,7 +494,6 @@ static dmn_proc *ev_find_proc(dmn_work *w, uint64_t num)
 
 static void ev_ring_timer_arm(dmn_evq *q);
 
-
 /* The delay in ms after which a ring that took moved records in
  * elapsed ns is 1/DMN_EV_RING_BUSY full again at the same rate, within
  * DMN_EV_RING_BUSY_MS .. DMN_EV_RING_MS. */
@@ -512,7 +511,8 @@ static unsigned ev_ring_delay(const dmn_evproc *e, uint64_t moved,
 	                                               : (unsigned)(ns / 1000000);
 }
 
-/* Timer: drains every mapped ring, then pumps.  The next drain comes
+/* Timer: drains every mapped ring (none while the queue is backlogged:
+ * it looks again 1 ms later), then pumps.  The next drain comes
  * when the fastest writer's ring will be 1/DMN_EV_RING_BUSY full at its
  * rate since the last one (at most DMN_EV_RING_MS, at least
  * DMN_EV_RING_BUSY_MS later): a fast writer is drained in large
