@@ -92,12 +92,18 @@ traced() {
 # tool_cpu NAME EVENTS_PER_CALL: one line, paravt's own processor time an
 # event (the daemon's and the console's from the start of the run,
 # summed over NAME's traced runs) and per traced call; on a machine whose
-# cores the program fills, that time is taken from the program.
+# cores the program fills, that time is taken from the program.  With
+# NAME.z.cpu (short runs of the same program) what a run costs whatever
+# its length (start, end, the first batches) is taken out first: the
+# figures are then per added event.
 tool_cpu() {
 	[ -s "$1.cpu" ] || return 0
-	awk -v k="$2" '{ d += $1; n += $2; c += $3 * 1e9 }
-		END { if (n > 0) printf "%-26s paravt own CPU: daemon %.0f ns + console %.0f ns an event, %.0f ns a call (%d events)\n",
-			"", d / n, c / n, (d + c) / n * k, n / NR }' "$1.cpu"
+	awk -v k="$2" -v z="$1.z.cpu" '
+	BEGIN { while ((getline l < z) > 0) { split(l, f, " "); zd += f[1]; zn += f[2]; zc += f[3] * 1e9; zr++ }
+		if (zr > 0) { zd /= zr; zn /= zr; zc /= zr } }
+	{ d += $1 - zd; n += $2 - zn; c += $3 * 1e9 - zc; r++ }
+	END { if (n > 0) printf "%-26s paravt own CPU: daemon %.0f ns + console %.0f ns an event, %.0f ns a call (%d events a run%s)\n",
+		"", d / n, c / n, (d + c) / n * k, (n + zn * r) / r, (zr > 0 ? sprintf(", less a run of %d", zn) : ", start-up included") }' "$1.cpu"
 }
 
 # comp_span FILE PATTERN: compensated seconds between the last two
@@ -140,6 +146,8 @@ mpi_pp() { # ID NAME ROUNDTRIPS PACE_US
 	id=$1 n=$3 pace=$4
 	run_plain() { mpirun --allow-run-as-root -np 2 ./pp_mpi "$n" "$pace"; }
 	run_traced() { traced "$id" mpi pp_mpi.c run mpi -np 2 pp_mpi "$n" "$pace"; }
+	: >"$1.z.cpu"
+	traced "$1.z" mpi pp_mpi.c run mpi -np 2 pp_mpi 1000 "$pace"
 	side_by_side "$1" rtt_ns
 	span=$(comp_span "$1.pvtrace" "MPI_Barrier")
 	comp=$(awk -v s="${span:-0}" -v n="$3" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 / n }')
