@@ -9,7 +9,8 @@
 #   make check           deps, build, all tests; ends "N passed, N failed"
 #   make demo            deps, build, show the main job
 #   make fuzz            run the fuzzers for a while (FUZZ_SECONDS)
-#   make bench           build and run every benchmark (tests/bench/run.sh)
+#   make bench           deps, build, run every benchmark (tests/bench/run.sh)
+#   make validate        deps, build, check predictions against reruns (root)
 #   make test-bins       build the test programs only; make check-only runs them
 #   make install PREFIX=/usr/local
 #   make clean           remove the build (not build/sysroot)
@@ -80,8 +81,9 @@ help:
 # Every goal but these checks the Debian packages and the cross sysroots
 # first (one dpkg-query, a few milliseconds) and stops at once, naming what
 # is missing (ports/deps.sh prints that on stderr), rather than with a
-# compiler error.  deps, check and demo install what is missing instead.
-NODEPS_GOALS := deps check demo help clean
+# compiler error.  deps, check, demo, bench and validate install what is
+# missing instead.
+NODEPS_GOALS := deps check demo bench validate help clean
 ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 PVT_DEPS_OUT := $(shell ports/deps.sh --check)
 ifneq ($(.SHELLSTATUS),0)

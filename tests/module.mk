@@ -18,7 +18,10 @@ include tests/tools/module.mk
 # host port's ev_sink and paravtd (part of all); probes.sh instruments
 # with inst_tool.
 S390X_TD_BENCH := build/linux-s390x-qemu/tests/td_bench
-bench: $(BENCH_BINS) all build/tests/td_bench build/tests/inst_tool
+# Like check and demo, bench and validate first install what is missing
+# (deps), so that they work from a clean clone.
+bench: deps
+	$(Q)$(MAKE) $(BENCH_BINS) all build/tests/td_bench build/tests/inst_tool
 	$(Q)$(MAKE) PORT=linux-s390x-qemu $(S390X_TD_BENCH)
 	$(Q)tests/bench/run.sh
 
@@ -43,5 +46,6 @@ demo: deps
 # (VAL_PROGS="mpi pvm"); the runs on the s390x node need make nodes; not
 # part of check.
 .PHONY: validate
-validate: all
+validate: deps
+	$(Q)$(MAKE) all nodes
 	$(Q)tests/predict/validate.sh
