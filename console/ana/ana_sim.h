@@ -111,7 +111,8 @@ char *ana_sim_format(const ana_sim_machine *m);
  * is taken as the slower of their paths to the console, which from a
  * cluster's front end or from one of the nodes crosses the same kind of
  * link: the largest one-way latency (half the round trip) and the lowest
- * rate either way.  1 with *lat_ns, *byte_ns and a "# ..." line in note,
+ * rate either way.  1 with *lat_ns, *byte_ns and a "# ..." line in note
+ * (when not NULL),
  * or 0 when fewer than two such nodes ran processes or one was not
  * measured. */
 int ana_sim_link_level(const ana_trace *tr, double *lat_ns, double *byte_ns,

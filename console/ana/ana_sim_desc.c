@@ -237,11 +237,12 @@ int ana_sim_link_level(const ana_trace *tr, double *lat_ns, double *byte_ns,
 		return 0;
 	*lat_ns = lat;
 	*byte_ns = 1e9 / bps;
-	snprintf(note, n, "# level net: latency %.1f us and bandwidth %.1f "
-		 "MB/s measured by paravt's link probe when the %u nodes "
-		 "were added (of the paths to them, the largest half round "
-		 "trip and the lowest rate either way)\n", lat / 1e3,
-		 bps / 1e6, k);
+	if (note != NULL)
+		snprintf(note, n, "# level net: latency %.1f us and bandwidth "
+			 "%.1f MB/s measured by paravt's link probe when the "
+			 "%u nodes were added (of the paths to them, the "
+			 "largest half round trip and the lowest rate either "
+			 "way)\n", lat / 1e3, bps / 1e6, k);
 	return 1;
 }
 
@@ -261,7 +262,6 @@ static int describe_levels(ana_ctx *c, ana_sim_machine *m, fitset fit[2])
 	ana_sim_level l[2];
 	uint32_t k, n = m->nnode > 1 ? 2 : 1;
 	double x, lat;
-	char note[400];
 
 	memset(l, 0, sizeof l);
 	l[0].buf_bytes = -1;
@@ -277,7 +277,7 @@ static int describe_levels(ana_ctx *c, ana_sim_machine *m, fitset fit[2])
 	}
 	if (l[1].buf_bytes == 0 && n > 1 && (x = send_byte_ns(c)) > 0)
 		l[1].byte_ns = x;
-	if (n > 1 && ana_sim_link_level(tr, &lat, &x, note, sizeof note)) {
+	if (n > 1 && ana_sim_link_level(tr, &lat, &x, NULL, 0)) {
 		l[1].lat_ns = lat;
 		l[1].byte_ns = x;
 	}

@@ -528,13 +528,9 @@ static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
 	(void)l;
 	(void)id;
 	q->ring_timer = 0;
-	if (ev_backlogged(q)) { /* look again soon */
-		q->ring_ms = DMN_EV_RING_BUSY_MS;
-		ev_pump(q);
-		ev_ring_timer_arm(q);
-		return;
-	}
-	for (e = q->procs; e != NULL; e = e->next) {
+	if (ev_backlogged(q)) /* nothing is drained: look again soon */
+		ms = DMN_EV_RING_BUSY_MS;
+	else for (e = q->procs; e != NULL; e = e->next) {
 		if (e->ring.h == NULL || (p = ev_find_proc(q->w, e->num)) == NULL)
 			continue;
 		moved = ev_ring_drain(q, p, e, 1);
