@@ -146,6 +146,14 @@ uint32_t ana_ctx_root(const ana_ctx *c, const ana_ev *e);
 typedef void (*ana_visit_fn)(void *arg, uint32_t p, uint32_t i, int forced);
 int ana_walk(const ana_ctx *c, ana_visit_fn visit, void *arg);
 
+/* ana_walk with one more dependency per event: dep(dep_arg, p, i) names
+ * an event of another process that (p, i) must come after, or gives
+ * ANA_NONE as proc for none.  Dependencies the recorded run contradicts
+ * make cycles, which are broken as above. */
+typedef ana_ref (*ana_dep_fn)(void *dep_arg, uint32_t p, uint32_t i);
+int ana_walk_dep(const ana_ctx *c, ana_dep_fn dep, void *dep_arg,
+		 ana_visit_fn visit, void *arg);
+
 /* Calls fn(arg, member END) for every other member of the group instance
  * of END (p, i) that END waits for under its mode (ana_group_waits: all,
  * the root, or nobody), in ring order, until fn returns nonzero.  resume

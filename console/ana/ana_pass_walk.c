@@ -5,7 +5,8 @@
  * for.  Per-process cursors and a ready list: a process blocked on
  * another is woken when that one advances, a blocked group END's check
  * resumes where it stopped, and a cycle (an inconsistent trace) is broken
- * by visiting one blocked event with forced = 1.
+ * by visiting one blocked event with forced = 1.  ana_walk_dep adds the
+ * caller's own dependencies to these.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@ typedef struct walk {
 	ana_ref *resume;     /* [nprocs]: where a blocked group END's check
 				of its members goes on */
 	uint32_t blocked_on; /* set by deps_done */
+	ana_dep_fn dep;      /* the caller's dependencies, or NULL */
+	void *dep_arg;
 } walk;
 
 /* Whether event idx of process q was visited; if not, notes q. */
@@ -57,6 +60,12 @@ static bool deps_done(walk *w, uint32_t p, uint32_t i)
 	const ana_ev *e = &w->c->tr->procs[p].ev[i];
 
 	w->blocked_on = ANA_NONE;
+	if (w->dep != NULL) {
+		ana_ref r = w->dep(w->dep_arg, p, i);
+
+		if (r.proc != ANA_NONE && !visited(w, r))
+			return false;
+	}
 	if (e->kind == PVT_EV_RECV_END && e->match.proc != ANA_NONE) {
 		ana_ref m = e->match; /* the send's START is what counts */
 		uint32_t s = w->c->start_of[w->c->base[m.proc] + m.idx];
@@ -131,8 +140,14 @@ static bool force_one(walk *w, ana_visit_fn visit, void *arg)
 
 int ana_walk(const ana_ctx *c, ana_visit_fn visit, void *arg)
 {
+	return ana_walk_dep(c, NULL, NULL, visit, arg);
+}
+
+int ana_walk_dep(const ana_ctx *c, ana_dep_fn dep, void *dep_arg,
+		 ana_visit_fn visit, void *arg)
+{
 	uint32_t np = c->tr->nprocs, p;
-	walk w = {.c = c};
+	walk w = {.c = c, .dep = dep, .dep_arg = dep_arg};
 	int rc = ANA_ENOMEM;
 
 	w.cur = calloc(np + 1, sizeof *w.cur);

@@ -33,11 +33,20 @@
  * A send through a level with a transport buffer (when the machine gives
  * one) spends part of its time pushing the message's part beyond it:
  * that part changes by its time at the target's time per byte less at
- * the traced one's, the rest of the call goes at the node's calls speed
- * (own_time).  Links are granted in
- * the walk's order, which is near but not exactly the order of the
- * predicted times; a rendezvous send's wait for its receiver is not
- * modelled; processes start when they started in the recorded run.
+ * the traced one's, or goes at the push speed the machine gives the two
+ * nodes when that is slower (a CPU quota or an emulated CPU at either
+ * end; the receive of its message is late by as much); the rest of the
+ * call goes at the node's calls speed (own_time).  Such a send returns
+ * only as its receiver reads, which PVM does inside any communicating
+ * call: when the receiver was inside one as the send ended in the
+ * recorded run, the send's time waiting for that call is not its own, it
+ * ends no sooner than the call's predicted START plus the push it had
+ * left then (the walk visits that START first: ana_walk_dep), and the
+ * receive no sooner than the send's END plus what it took after it
+ * (rdv_find).  MPI's rendezvous sends are not modelled so (their level
+ * has no buffer).  Links are granted in the walk's order, which is near
+ * but not exactly the order of the predicted times; processes start when
+ * they started in the recorded run.
  */
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +55,7 @@
 
 #include "ana_pass.h"
 #include "ana_sim.h"
+#include "ana_sim_int.h"
 #include "ana_stats.h"
 #include "pvt_event.h"
 
@@ -58,6 +68,9 @@ typedef struct sim {
 	uint32_t *rnode;   /* [nprocs]: node in t */
 	double *cpu;       /* [nprocs]: CPU factor */
 	double *callf;     /* [nprocs]: the same for the calls' own time */
+	double *pushf;     /* [nnode * nnode] of m: push speed, 0: none */
+	uint32_t *rdv;     /* [c.n]: of a send END, the receiver's event it
+			      waited for (rdv_find), or ANA_NONE */
 	int64_t *own_recv; /* [nprocs]: r_p */
 	int64_t *own_grp;  /* [nprocs]: same for group calls */
 	double res_min;    /* smallest recorded - traced model, waited msgs */
@@ -100,27 +113,6 @@ static int64_t msg_bytes(const ana_ev *e, const ana_ev *m)
 
 /* ---- set-up -------------------------------------------------------------- */
 
-static int find_node(const ana_sim_machine *m, const char *name)
-{
-	uint32_t i;
-
-	for (i = 0; i < m->nnode; i++)
-		if (strcmp(m->node[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* The node of process p in m: its map line, else a node with the name of
- * the node it ran on; -1 when neither. */
-static int node_of(const ana_trace *tr, const ana_sim_machine *m, uint32_t p)
-{
-	uint32_t i, n = tr->procs[p].node;
-
-	for (i = 0; i < m->nmap; i++)
-		if (strcmp(m->map[i].proc, tr->procs[p].name) == 0)
-			return (int)m->map[i].node;
-	return n < tr->nnodes ? find_node(m, tr->nodes[n].name) : -1;
-}
 
 /* tnode, rnode and cpu of every process.  0 or ANA_EARG with err. */
 static int place(sim *k, char *err, size_t errlen)
@@ -132,8 +124,8 @@ static int place(sim *k, char *err, size_t errlen)
 	if (load == NULL)
 		return ANA_ENOMEM;
 	for (p = 0; p < tr->nprocs; p++) {
-		a = node_of(tr, k->m, p);
-		b = node_of(tr, k->t, p);
+		a = ana_sim_proc_node(tr, k->m, p);
+		b = ana_sim_proc_node(tr, k->t, p);
 		if (a < 0 || b < 0) {
 			snprintf(err, errlen, "process %s is not mapped to a "
 				 "node of the %s machine (map %s NODE)",
@@ -153,6 +145,11 @@ static int place(sim *k, char *err, size_t errlen)
 		k->cpu[p] = (over > 1 ? over : 1) / d->speed;
 		k->callf[p] = (over > 1 ? over : 1) /
 			      (d->calls > 0 ? d->calls : d->speed);
+	}
+	for (p = 0; p < k->m->npush; p++) {
+		const ana_sim_push *x = &k->m->push[p];
+
+		k->pushf[x->from * k->m->nnode + x->to] = x->speed;
 	}
 	free(load);
 	return 0;
@@ -186,6 +183,9 @@ static void own_costs(sim *k)
 			ms = ana_ctx_start(&k->c, e->match.proc, e->match.idx);
 			ms = ms ? ms : m;
 			if (ms->c_ns < s->c_ns) {
+				if (k->rdv[k->c.base[e->match.proc] +
+					   e->match.idx] != ANA_NONE)
+					continue; /* it took the push */
 				k->own_recv[p] = min64(k->own_recv[p], d);
 				continue;
 			}
@@ -206,6 +206,98 @@ static void own_costs(sim *k)
 			k->own_recv[p] = best == INT64_MAX ? 0 : best;
 	if (!isfinite(k->res_min))
 		k->res_min = 0;
+}
+
+/* ---- pushes and rendezvous ------------------------------------------------ */
+
+/* What a send of b bytes spends pushing its message through a transport
+ * buffer of buf bytes (< 0: none) on level l: the part beyond the buffer
+ * at the level's time per byte. */
+static double push_ns(const ana_sim_level *l, double buf, int64_t b)
+{
+	double rest = (double)b - buf;
+
+	return buf >= 0 && rest > 0 ? rest * l->byte_ns : 0;
+}
+
+/* A send's push through a transport buffer (send_push). */
+typedef struct spush {
+	double x;      /* the recorded push: as much of the send's recorded
+			  time as the traced level's model gives it */
+	double model;  /* x changed by the target's model less the traced
+			  one's, as messages are in the residual model */
+	double pred;   /* the predicted push: model, or x at the push
+			  speed of the pair of nodes when that is slower */
+} spush;
+
+/* A send END e (of process p, recorded length d) whose message crosses a
+ * level with a transport buffer spends part of its recorded time pushing
+ * the message beyond the buffer (the traced level's time for that part,
+ * the same buffer on both: it is the library's, not the network's) and
+ * will spend *o's pred on the target.  0 when there is no such part. */
+static int send_push(const sim *k, uint32_t p, const ana_ev *e, double d,
+		     spush *o)
+{
+	const ana_trace *tr = k->c.tr;
+	uint32_t q, lt, lr;
+	double pr, pt, f;
+	int64_t b;
+
+	if ((e->kind != PVT_EV_SEND_END && e->kind != PVT_EV_MCAST_END) ||
+	    e->match.proc == ANA_NONE)
+		return 0;
+	q = e->match.proc;
+	b = msg_bytes(ana_get(tr, e->match), e);
+	lt = ana_sim_level_of(k->m, k->tnode[p], k->tnode[q]);
+	lr = ana_sim_level_of(k->t, k->rnode[p], k->rnode[q]);
+	pt = push_ns(&k->m->lv[lt], k->m->lv[lt].buf_bytes, b);
+	pr = push_ns(&k->t->lv[lr], k->m->lv[lt].buf_bytes, b);
+	if (pt <= 0 && pr <= 0)
+		return 0;
+	o->x = d < pr ? d : pr;
+	o->model = fmax(0, o->x + pt - pr);
+	f = k->pushf[k->tnode[p] * k->m->nnode + k->tnode[q]];
+	o->pred = f > 0 ? fmax(o->model, o->x / f) : o->model;
+	return 1;
+}
+
+/* For every send END that waited for its receiver (a rendezvous), the
+ * receiver's event it waited for, into k->rdv (recorded times: before
+ * park).  Such a send's message crosses a level with a transport buffer
+ * (send_push: the send returns when all but the buffer has crossed, so
+ * only as its receiver reads), and when it ended the receiver was inside
+ * a communicating call (PVM reads what comes in during any of them: the
+ * receive of the message, or a send of its own) that began no later;
+ * when the receiver was in no call, the transport held the message, and
+ * the send did not wait. */
+static void rdv_find(sim *k)
+{
+	const ana_trace *tr = k->c.tr;
+	uint32_t p, i;
+	spush sp;
+
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			const ana_ev *e = &tr->procs[p].ev[i];
+			uint32_t *r = &k->rdv[k->c.base[p] + i];
+
+			*r = ANA_NONE;
+			if (e->kind == PVT_EV_SEND_END &&
+			    e->match.proc != ANA_NONE &&
+			    send_push(k, p, e, 0, &sp))
+				*r = ana_sim_call_open_at(&tr->procs[e->match.proc],
+						  e->c_ns);
+		}
+}
+
+/* The receiver's event that send END e of p waited for (rdv_find), or
+ * NULL. */
+static const ana_ev *rdv_start(const sim *k, uint32_t p, const ana_ev *e)
+{
+	const ana_proc *pr = &k->c.tr->procs[p];
+	uint32_t r = k->rdv[k->c.base[p] + (uint32_t)(e - pr->ev)];
+
+	return r == ANA_NONE ? NULL : &k->c.tr->procs[e->match.proc].ev[r];
 }
 
 /* ---- links --------------------------------------------------------------- */
@@ -244,6 +336,7 @@ static int64_t recv_time(sim *k, uint32_t p, uint32_t i, int64_t base)
 	uint32_t lr = ana_sim_level_of(k->t, k->rnode[p], k->rnode[q]);
 	int64_t b = msg_bytes(e, m), d, own, xrec;
 	double xt = model(k->t, lr, b), xm = model(k->m, lt, b), x, start;
+	spush sp;
 
 	ms = ms ? ms : m;
 	xrec = e->o_ns - ms->o_ns;
@@ -252,7 +345,8 @@ static int64_t recv_time(sim *k, uint32_t p, uint32_t i, int64_t base)
 		start = (double)base;
 	} else {
 		d = max64(0, e->o_ns - s->o_ns);
-		own = ms->o_ns >= s->o_ns ? min64(d, k->own_recv[p]) : d;
+		own = ms->o_ns >= s->o_ns || rdv_start(k, q, m) ?
+		      min64(d, k->own_recv[p]) : d;
 		start = (double)s->c_ns;
 	}
 	if (k->pure) {
@@ -263,6 +357,9 @@ static int64_t recv_time(sim *k, uint32_t p, uint32_t i, int64_t base)
 		x += xm - xt;
 	}
 	x = x > 0 ? x : 0;
+	if (ms != m && send_push(k, q, m, (double)max64(0, m->o_ns - ms->o_ns),
+				 &sp))
+		x += sp.pred - sp.model; /* a push slower than the model */
 	x += link_wait(k, lt, (double)ms->c_ns,
 		       (double)b * k->m->lv[lt].byte_ns);
 	return max64(llround(start + (double)own * k->callf[p]),
@@ -329,57 +426,72 @@ static int64_t group_time(sim *k, uint32_t p, uint32_t i, int64_t base)
 		     llround((double)vp + x));
 }
 
-/* What a send of b bytes spends pushing its message through a transport
- * buffer of buf bytes (< 0: none) on level l: the part beyond the buffer
- * at the level's time per byte. */
-static double push_ns(const ana_sim_level *l, double buf, int64_t b)
+/* ana_dep_fn of the walk: a rendezvous send END comes after the
+ * receiver's START it waited for, and the receive of its message ends
+ * after the send's END when it did so in the recorded run (rdv_find). */
+static ana_ref sim_dep(void *arg, uint32_t p, uint32_t i)
 {
-	double rest = (double)b - buf;
+	const sim *k = arg;
+	const ana_ev *e = &k->c.tr->procs[p].ev[i], *rs;
+	ana_ref none = {ANA_NONE, ANA_NONE}, r;
 
-	return buf >= 0 && rest > 0 ? rest * l->byte_ns : 0;
-}
+	if (e->match.proc == ANA_NONE)
+		return none;
+	if (e->kind == PVT_EV_RECV_END) {
+		const ana_ev *m = ana_get(k->c.tr, e->match);
 
-/* A send END e (of process p) whose message crosses a level with a
- * transport buffer spends part of its recorded time pushing the message
- * (*rec: the traced level's time for the part beyond the buffer) and
- * will spend *tgt on the target's level (the same buffer on both: it is
- * the library's, not the network's).  0 when there is no such part. */
-static int send_push(const sim *k, uint32_t p, const ana_ev *e, double *rec,
-		     double *tgt)
-{
-	const ana_trace *tr = k->c.tr;
-	uint32_t q, lt, lr;
-	int64_t b;
-
-	if ((e->kind != PVT_EV_SEND_END && e->kind != PVT_EV_MCAST_END) ||
-	    e->match.proc == ANA_NONE)
-		return 0;
-	q = e->match.proc;
-	b = msg_bytes(ana_get(tr, e->match), e);
-	lt = ana_sim_level_of(k->m, k->tnode[p], k->tnode[q]);
-	lr = ana_sim_level_of(k->t, k->rnode[p], k->rnode[q]);
-	*tgt = push_ns(&k->m->lv[lt], k->m->lv[lt].buf_bytes, b);
-	*rec = push_ns(&k->t->lv[lr], k->m->lv[lt].buf_bytes, b);
-	return *tgt > 0 || *rec > 0;
+		return rdv_start(k, e->match.proc, m) && e->o_ns >= m->o_ns ?
+		       e->match : none;
+	}
+	if ((rs = rdv_start(k, p, e)) == NULL)
+		return none;
+	r.proc = e->match.proc;
+	r.idx = (uint32_t)(rs - k->c.tr->procs[r.proc].ev);
+	return r;
 }
 
 /* The predicted time of event i of p when nothing but its own time
  * counts: the previous event's plus the recorded interval at the node's
  * speed (its calls' speed inside a communicating call); a send's push
- * through the transport's buffer (as much of its recorded time as the
- * traced model gives it) changes by the target's model less the traced
- * one's, as messages do in the residual model. */
+ * through the transport's buffer takes its predicted time (send_push).
+ * A rendezvous send (rdv_find) does not count the time it waited for
+ * its receiver as its own: it ends no sooner than the predicted START
+ * of the receiver's call it waited for plus the push it had left when
+ * the receiver came. */
 static int64_t own_time(const sim *k, uint32_t p, uint32_t i)
 {
-	const ana_ev *ev = k->c.tr->procs[p].ev, *e = &ev[i];
+	const ana_ev *ev = k->c.tr->procs[p].ev, *e = &ev[i], *rs;
 	double f = ana_stats_opens_comm(&ev[i - 1]) ? k->callf[p] : k->cpu[p];
-	double d = (double)max64(0, e->o_ns - ev[i - 1].o_ns), pr, pt, x, push;
+	double d = (double)max64(0, e->o_ns - ev[i - 1].o_ns);
+	double wait = 0, tail;
+	spush sp;
+	int64_t t;
 
-	if (!send_push(k, p, e, &pr, &pt))
+	if (!send_push(k, p, e, d, &sp))
 		return ev[i - 1].c_ns + llround(d * f);
-	x = d < pr ? d : pr; /* the recorded push */
-	push = x + pt - pr;     /* changed by the difference of the models */
-	return ev[i - 1].c_ns + llround((d - x) * f + (push > 0 ? push : 0));
+	if ((rs = rdv_start(k, p, e)) != NULL)
+		wait = fmin(fmax(0, (double)(rs->o_ns - ev[i - 1].o_ns)),
+			    d - sp.x);
+	t = ev[i - 1].c_ns + llround((d - sp.x - wait) * f + sp.pred);
+	if (rs == NULL)
+		return t;
+	tail = sp.x > 0 ? sp.pred * fmin(1, (double)(e->o_ns - rs->o_ns) /
+					 sp.x) : sp.pred;
+	return max64(t, rs->c_ns + llround(tail));
+}
+
+/* The earliest predicted END of receive e whose message's send waited
+ * for its receiver (rdv_find) and ended before it: the send's predicted
+ * END plus what the receive took after it in the recorded run; 0 for
+ * other receives, and in the pure model (which has no recorded part). */
+static int64_t rdv_end(const sim *k, const ana_ev *e)
+{
+	const ana_ev *m = ana_get(k->c.tr, e->match);
+
+	if (k->pure || rdv_start(k, e->match.proc, m) == NULL ||
+	    e->o_ns < m->o_ns)
+		return 0;
+	return m->c_ns + max64(0, e->o_ns - m->o_ns);
 }
 
 static void visit(void *arg, uint32_t p, uint32_t i, int forced)
@@ -406,6 +518,7 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 		k->forced += forced != 0;
 	} else if (e->kind == PVT_EV_RECV_END) {
 		t = recv_time(k, p, i, base);
+		t = max64(t, rdv_end(k, e));
 	} else if (grp) {
 		t = group_time(k, p, i, base);
 	}
@@ -422,6 +535,8 @@ static void sim_free(sim *k)
 	free(k->rnode);
 	free(k->cpu);
 	free(k->callf);
+	free(k->pushf);
+	free(k->rdv);
 	free(k->own_recv);
 	free(k->own_grp);
 	if (k->link != NULL)
@@ -441,12 +556,16 @@ static int sim_alloc(sim *k)
 	k->rnode = calloc(np, sizeof *k->rnode);
 	k->cpu = calloc(np, sizeof *k->cpu);
 	k->callf = calloc(np, sizeof *k->callf);
+	k->pushf = calloc((size_t)k->m->nnode * k->m->nnode + 1,
+			  sizeof *k->pushf);
+	k->rdv = calloc((size_t)k->c.n + 1, sizeof *k->rdv);
 	k->own_recv = calloc(np, sizeof *k->own_recv);
 	k->own_grp = calloc(np, sizeof *k->own_grp);
 	k->link = calloc(k->m->nlv + 1, sizeof *k->link);
 	k->gp = ana_ginst_new(&k->c, val_pred);
 	k->gr = ana_ginst_new(&k->c, val_rec);
-	if (!k->tnode || !k->rnode || !k->cpu || !k->callf || !k->own_recv ||
+	if (!k->tnode || !k->rnode || !k->cpu || !k->callf || !k->pushf ||
+	    !k->rdv || !k->own_recv ||
 	    !k->own_grp || !k->link || !k->gp || !k->gr)
 		return ANA_ENOMEM;
 	for (l = 0; l < k->m->nlv; l++) {
@@ -494,9 +613,10 @@ static int simulate(sim *k, ana_sim_result *r, int64_t *save, char *err,
 
 	if ((rc = sim_alloc(k)) < 0 || (rc = place(k, err, errlen)) < 0)
 		return rc;
+	rdv_find(k);
 	own_costs(k);
 	park(tr, save, NULL, 0);
-	rc = ana_walk(&k->c, visit, k);
+	rc = ana_walk_dep(&k->c, sim_dep, k, visit, k);
 	if (rc == 0)
 		rc = ana_stats_compute(tr, ANA_VIEW_COMP, &r->pred);
 	park(tr, save, r->s_ns, 1);

@@ -83,10 +83,22 @@ typedef struct ana_sim_map {
 	uint32_t node;           /* index into nodes */
 } ana_sim_map;
 
+/* How fast sends from processes on one node to processes on another push
+ * their message through a level with a transport buffer (the part beyond
+ * the buffer), relative to the traced run, when that is slower than the
+ * level's model gives: a CPU quota or an emulated CPU at either end slows
+ * the copying, whatever the network.  Measured from a sample
+ * (ana_sim_speeds); without an entry, the level's model alone. */
+typedef struct ana_sim_push {
+	uint32_t from, to;  /* nodes */
+	double speed;       /* > 0 */
+} ana_sim_push;
+
 typedef struct ana_sim_machine {
 	ana_sim_level *lv;  uint32_t nlv, lv_cap;
 	ana_sim_node *node; uint32_t nnode, node_cap;
 	ana_sim_map *map;   uint32_t nmap, map_cap;
+	ana_sim_push *push; uint32_t npush, push_cap;
 } ana_sim_machine;
 
 /* ---- the machine (ana_sim_mach.c) ---- */
@@ -149,6 +161,8 @@ typedef struct ana_sim_speed {
 	uint32_t procs;          /* sample processes that ran there */
 	ana_sim_rate comp;       /* computation between calls: node speed */
 	ana_sim_rate calls;      /* the own time of calls that do not wait */
+	ana_sim_rate *push;      /* [n]: sends to entry k's node pushing
+				    their message (ana_sim_push) */
 } ana_sim_speed;
 
 /* The speeds of every node of the analysed trace sample (a run of the
@@ -160,12 +174,15 @@ typedef struct ana_sim_speed {
  * intervals of receives whose message's send had ended before they
  * began (they wait for no other process, nor for the network); its speed
  * is 0 (the calls go at the node's speed) with fewer than 10 such
- * receives or less than 1 ms of the base's time in them.  *out: *n
- * entries in the order the nodes first run a process (the caller
- * frees).  0, ANA_EARG with err (a node with no matching computation),
- * or ANA_ENOMEM. */
+ * receives or less than 1 ms of the base's time in them.  push[k]: the
+ * same for the sends of 4 KiB or more to entry k's node whose receive
+ * had begun before they did (0 with fewer than 5, or less than 1 ms of
+ * the base's time in them).  *out: *n entries in the order the nodes
+ * first run a process (free with ana_sim_speeds_free).  0, ANA_EARG with
+ * err (a node with no matching computation), or ANA_ENOMEM. */
 int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
 		   uint32_t *n, char *err, size_t errlen);
+void ana_sim_speeds_free(ana_sim_speed *sp, uint32_t n);
 
 /* Sets one parameter to value (paravt predict --sweep):
  *   latency, bandwidth, per-byte, links,  every level but level 0 (the
@@ -185,6 +202,20 @@ int ana_sim_set(ana_sim_machine *m, const char *param, const char *value,
  * or ANA_ENOMEM. */
 int ana_sim_set_node(ana_sim_machine *m, const char *node, const char *speed,
 		     const char *calls, char *err, size_t errlen);
+
+/* The index of the node called name in m, or -1. */
+int ana_sim_find_node(const ana_sim_machine *m, const char *name);
+
+/* The node of process p of tr in m: its map line, else a node with the
+ * name of the node it ran on; -1 when neither. */
+int ana_sim_proc_node(const ana_trace *tr, const ana_sim_machine *m,
+		      uint32_t p);
+
+/* Sets the push speed of sends from node from to node to (ana_sim_push),
+ * adding the entry when m has none.  0, ANA_EARG with err (no such
+ * node, a speed not above 0) or ANA_ENOMEM. */
+int ana_sim_set_push(ana_sim_machine *m, const char *from, const char *to,
+		     double speed, char *err, size_t errlen);
 
 /* The level between nodes a and b of m (0 when a == b). */
 uint32_t ana_sim_level_of(const ana_sim_machine *m, uint32_t a, uint32_t b);
@@ -256,8 +287,8 @@ typedef struct ana_sim_choice {
 typedef struct ana_sim_search {
 	uint64_t evaluated;  /* mappings simulated */
 	uint64_t pruned;     /* moves skipped: the node was equivalent to
-				one tried (same speed, cores and groups,
-				both empty) */
+				one tried (same speed, calls, cores and
+				groups, no push speeds, both empty) */
 	uint32_t rounds;     /* improving moves made */
 	double space;        /* mappings there are: nodes ^ processes */
 } ana_sim_search;
@@ -267,8 +298,8 @@ typedef struct ana_sim_search {
  * processor configurations: by classes of mappings that differ in one
  * process's node only, taking the best of each class (a local minimum)
  * and moving to the best of all classes, until no class improves; nodes
- * that cannot differ (same speed, cores and groups, both empty) are
- * tried once.  It starts from m's mapping.  best[0..nbest) get the best
+ * that cannot differ (same speed, calls, cores and groups, no push
+ * speeds, both empty) are tried once.  It starts from m's mapping.  best[0..nbest) get the best
  * distinct mappings seen that meet min_eff, fastest first (*nfound of
  * them; free each with ana_sim_choice_free); *s what it did.  0, ANA_EARG
  * with err, or ANA_ENOMEM. */

@@ -7,8 +7,9 @@
  * of them is taken and the search goes on from there until no class has
  * a better member.  Like the paper's first heuristic, configurations
  * known beforehand to be no different are not simulated: moving a
- * process to an empty node that has the same speed, cores and groups as
- * an empty node already tried in the class.
+ * process to an empty node that has the same speed, calls speed, cores
+ * and groups (and no push speeds) as an empty node already tried in the
+ * class.
  *
  * Every mapping is one full ana_sim_run; the traced machine is estimated
  * once.
@@ -33,28 +34,6 @@ typedef struct bst {
 	size_t errlen;
 } bst;
 
-static int find_node(const ana_sim_machine *m, const char *name)
-{
-	uint32_t i;
-
-	for (i = 0; i < m->nnode; i++)
-		if (strcmp(m->node[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* The node process p starts on: its map line, else the node of the
- * name it ran on; -1 when neither. */
-static int start_node(const ana_trace *tr, const ana_sim_machine *m,
-		      uint32_t p)
-{
-	uint32_t i, n = tr->procs[p].node;
-
-	for (i = 0; i < m->nmap; i++)
-		if (strcmp(m->map[i].proc, tr->procs[p].name) == 0)
-			return (int)m->map[i].node;
-	return n < tr->nnodes ? find_node(m, tr->nodes[n].name) : -1;
-}
 
 /* The working machine: m with one map line per process, in process
  * order, and cur.  0, ANA_EARG (with err) or ANA_ENOMEM. */
@@ -75,7 +54,7 @@ static int setup(bst *b, const ana_sim_machine *m)
 		return ANA_ENOMEM;
 	b->m->nmap = b->m->map_cap = tr->nprocs;
 	for (p = 0; p < tr->nprocs; p++) {
-		if ((k = start_node(tr, m, p)) < 0) {
+		if ((k = ana_sim_proc_node(tr, m, p)) < 0) {
 			snprintf(b->err, b->errlen, "process %s is not mapped "
 				 "to a node (map %s NODE): the search starts "
 				 "from the machine's mapping",
@@ -152,15 +131,27 @@ static int eval(bst *b, int64_t *t)
 	return rc;
 }
 
+/* Whether node a of m has a push speed to or from any node. */
+static int has_push(const ana_sim_machine *m, uint32_t a)
+{
+	uint32_t k;
+
+	for (k = 0; k < m->npush; k++)
+		if (m->push[k].from == a || m->push[k].to == a)
+			return 1;
+	return 0;
+}
+
 /* Whether nodes a and b of m cannot differ to a process (both empty is
- * checked by the caller). */
+ * checked by the caller); a node with push speeds may. */
 static int same_kind(const ana_sim_machine *m, uint32_t a, uint32_t b)
 {
 	const ana_sim_node *x = &m->node[a], *y = &m->node[b];
 	uint32_t k;
 
-	if (x->speed != y->speed || x->cores != y->cores ||
-	    x->ngroups != y->ngroups)
+	if (x->speed != y->speed || x->calls != y->calls ||
+	    x->cores != y->cores || x->ngroups != y->ngroups ||
+	    has_push(m, a) || has_push(m, b))
 		return 0;
 	for (k = 0; k < x->ngroups; k++)
 		if (strcmp(x->group[k], y->group[k]) != 0)

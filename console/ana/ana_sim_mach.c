@@ -9,8 +9,9 @@
  *
  *   level NAME latency TIME (bandwidth RATE | per-byte TIME) [links N]
  *         [buffer SIZE]
- *   node NAME [speed F] [cores N] [group G1 [G2 ...]]
+ *   node NAME [speed F] [calls F] [cores N] [group G1 [G2 ...]]
  *   map PROC NODE
+ *   push FROM TO F
  *
  * Levels count from the first written (level 0: inside a node).  TIME is
  * a number with ns, us, ms or s; RATE a number with B/s, KB/s, MB/s,
@@ -28,6 +29,7 @@
 #include "ana_pass.h"
 #include "ana_sim.h"
 #include "ana_sim_int.h"
+#include "ana_stats.h"
 #include "pvt_event.h"
 
 #define SIM_WORDS_MAX 64 /* words on one line of a machine file */
@@ -46,6 +48,7 @@ void ana_sim_machine_free(ana_sim_machine *m)
 	free(m->lv);
 	free(m->node);
 	free(m->map);
+	free(m->push);
 	free(m);
 }
 
@@ -64,6 +67,22 @@ int ana_sim_grow(void **arr, uint32_t n, uint32_t *cap, size_t sz)
 	*arr = p;
 	*cap = nc;
 	return 0;
+}
+
+/* See ana_sim_int.h. */
+uint32_t ana_sim_call_open_at(const ana_proc *q, int64_t t)
+{
+	uint32_t lo = 0, hi = q->nev, mid;
+
+	while (lo < hi) { /* the first event after t */
+		mid = lo + (hi - lo) / 2;
+		if (q->ev[mid].c_ns <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && ana_stats_opens_comm(&q->ev[lo - 1]) ? lo - 1 :
+	       ANA_NONE;
 }
 
 /* A copy of n elements of size sz (NULL when n is 0 or out of memory:
@@ -92,9 +111,11 @@ ana_sim_machine *ana_sim_machine_dup(const ana_sim_machine *m)
 	d->lv = dup_arr(m->lv, m->nlv, sizeof *m->lv, &ok);
 	d->node = dup_arr(m->node, m->nnode, sizeof *m->node, &ok);
 	d->map = dup_arr(m->map, m->nmap, sizeof *m->map, &ok);
+	d->push = dup_arr(m->push, m->npush, sizeof *m->push, &ok);
 	d->nlv = d->lv_cap = m->nlv;
 	d->nnode = d->node_cap = m->nnode;
 	d->nmap = d->map_cap = m->nmap;
+	d->npush = d->push_cap = m->npush;
 	if (!ok) {
 		ana_sim_machine_free(d);
 		return NULL;
@@ -112,7 +133,7 @@ static int find_level(const ana_sim_machine *m, const char *name)
 	return -1;
 }
 
-static int find_node(const ana_sim_machine *m, const char *name)
+int ana_sim_find_node(const ana_sim_machine *m, const char *name)
 {
 	uint32_t i;
 
@@ -120,6 +141,17 @@ static int find_node(const ana_sim_machine *m, const char *name)
 		if (strcmp(m->node[i].name, name) == 0)
 			return (int)i;
 	return -1;
+}
+
+int ana_sim_proc_node(const ana_trace *tr, const ana_sim_machine *m,
+		      uint32_t p)
+{
+	uint32_t i, n = tr->procs[p].node;
+
+	for (i = 0; i < m->nmap; i++)
+		if (strcmp(m->map[i].proc, tr->procs[p].name) == 0)
+			return (int)m->map[i].node;
+	return n < tr->nnodes ? ana_sim_find_node(m, tr->nodes[n].name) : -1;
 }
 
 static int find_map(const ana_sim_machine *m, const char *proc)
@@ -336,14 +368,23 @@ typedef struct word {
 	unsigned col;
 } word;
 
+/* A node named by a map or push line, resolved at the end (nodes may
+ * come later in the file): what names it, and where. */
+enum { REF_MAP, REF_PUSH_FROM, REF_PUSH_TO };
+typedef struct noderef {
+	int what;         /* REF_*: m->map[idx].node, m->push[idx].from/to */
+	uint32_t idx;
+	unsigned line, col;
+	char name[ANA_NAME_MAX];
+} noderef;
+
 /* Where the parser is. */
 typedef struct pst {
 	const char *name;     /* the file, for errors */
 	unsigned line;
 	ana_sim_machine *m;
-	unsigned *map_line, *map_col; /* [nmap]: where each map was */
-	char (*map_node)[ANA_NAME_MAX]; /* [nmap]: node names, resolved at
-					  the end */
+	noderef *ref;         /* node names to resolve at the end */
+	uint32_t nref, ref_cap;
 	char *err;
 	size_t errlen;
 } pst;
@@ -464,7 +505,7 @@ static int st_node(pst *p, word *w, int n)
 		return perr(p, p->line, w[0].col + 4, "node needs a name");
 	if (val_name(w[1].s, "node", msg, sizeof msg) < 0)
 		return perr(p, p->line, w[1].col, "%s", msg);
-	if (find_node(m, w[1].s) >= 0)
+	if (ana_sim_find_node(m, w[1].s) >= 0)
 		return perr(p, p->line, w[1].col, "node '%s' is defined twice",
 			    w[1].s);
 	memset(&d, 0, sizeof d);
@@ -491,12 +532,28 @@ static int st_node(pst *p, word *w, int n)
 	return 0;
 }
 
+/* Notes word w (a node's name) for the end: what of m's entry idx. */
+static int add_ref(pst *p, const word *w, int what, uint32_t idx)
+{
+	noderef *r;
+
+	if (ana_sim_grow((void **)&p->ref, p->nref, &p->ref_cap,
+			 sizeof *p->ref) < 0)
+		return ANA_ENOMEM;
+	r = &p->ref[p->nref++];
+	r->what = what;
+	r->idx = idx;
+	r->line = p->line;
+	r->col = w->col;
+	snprintf(r->name, sizeof r->name, "%.*s", ANA_NAME_MAX - 1, w->s);
+	return 0;
+}
+
 /* map PROC NODE (the node is resolved at the end: it may come later). */
 static int st_map(pst *p, word *w, int n)
 {
 	ana_sim_machine *m = p->m;
 	char msg[300];
-	uint32_t cap;
 
 	if (n != 3)
 		return perr(p, p->line, n < 3 ? w[n - 1].col : w[3].col,
@@ -508,31 +565,42 @@ static int st_map(pst *p, word *w, int n)
 	if (find_map(m, w[1].s) >= 0)
 		return perr(p, p->line, w[1].col, "process '%s' is mapped "
 			    "twice", w[1].s);
-	cap = m->map_cap;
-	if (ana_sim_grow((void **)&m->map, m->nmap, &m->map_cap, sizeof *m->map) < 0)
+	if (ana_sim_grow((void **)&m->map, m->nmap, &m->map_cap, sizeof *m->map) < 0 ||
+	    add_ref(p, &w[2], REF_MAP, m->nmap) < 0)
 		return ANA_ENOMEM;
-	if (m->map_cap != cap || p->map_line == NULL) {
-		unsigned *a = realloc(p->map_line, m->map_cap * sizeof *a);
-		unsigned *b = a ? realloc(p->map_col, m->map_cap * sizeof *b)
-				: NULL;
-		char (*c)[ANA_NAME_MAX] = NULL;
-
-		if (a != NULL)
-			p->map_line = a;
-		if (b != NULL)
-			p->map_col = b;
-		if (b != NULL)
-			c = realloc(p->map_node, m->map_cap * sizeof *c);
-		if (c == NULL)
-			return ANA_ENOMEM;
-		p->map_node = c;
-	}
 	snprintf(m->map[m->nmap].proc, ANA_NAME_MAX, "%s", w[1].s);
-	snprintf(p->map_node[m->nmap], ANA_NAME_MAX, "%.*s",
-		 ANA_NAME_MAX - 1, w[2].s);
-	p->map_line[m->nmap] = p->line;
-	p->map_col[m->nmap] = w[2].col;
 	m->nmap++;
+	return 0;
+}
+
+/* push FROM TO F (the nodes are resolved at the end). */
+static int st_push(pst *p, word *w, int n)
+{
+	ana_sim_machine *m = p->m;
+	ana_sim_push x;
+	char msg[300];
+	uint32_t i;
+
+	if (n != 4)
+		return perr(p, p->line, n < 4 ? w[n - 1].col : w[4].col,
+			    n < 4 ? "push needs two nodes and a speed (push "
+			    "FROM TO F)" : "push takes two nodes and a speed, "
+			    "nothing more");
+	memset(&x, 0, sizeof x);
+	if (val_speed(w[3].s, "push", &x.speed, msg, sizeof msg) < 0)
+		return perr(p, p->line, w[3].col, "%s", msg);
+	for (i = 0; i < p->nref; i++) /* the same pair twice? */
+		if (p->ref[i].what == REF_PUSH_FROM &&
+		    strcmp(p->ref[i].name, w[1].s) == 0 &&
+		    strcmp(p->ref[i + 1].name, w[2].s) == 0)
+			return perr(p, p->line, w[1].col, "push from '%s' to "
+				    "'%s' is given twice", w[1].s, w[2].s);
+	if (ana_sim_grow((void **)&m->push, m->npush, &m->push_cap,
+			 sizeof *m->push) < 0 ||
+	    add_ref(p, &w[1], REF_PUSH_FROM, m->npush) < 0 ||
+	    add_ref(p, &w[2], REF_PUSH_TO, m->npush) < 0)
+		return ANA_ENOMEM;
+	m->push[m->npush++] = x;
 	return 0;
 }
 
@@ -553,8 +621,10 @@ static int parse_line(pst *p, char *line)
 		return st_node(p, w, n);
 	if (strcmp(w[0].s, "map") == 0)
 		return st_map(p, w, n);
+	if (strcmp(w[0].s, "push") == 0)
+		return st_push(p, w, n);
 	return perr(p, p->line, w[0].col, "unknown statement '%s' (level, "
-		    "node or map)", w[0].s);
+		    "node, map or push)", w[0].s);
 }
 
 /* The end: nodes of maps resolved, at least one level and one node. */
@@ -570,11 +640,17 @@ static int parse_end(pst *p)
 	if (m->nnode == 0)
 		return perr(p, p->line, 1, "no node: a machine needs at least "
 			    "one (node NAME speed F cores N)");
-	for (i = 0; i < m->nmap; i++) {
-		if ((k = find_node(m, p->map_node[i])) < 0)
-			return perr(p, p->map_line[i], p->map_col[i],
-				    "no node '%s'", p->map_node[i]);
-		m->map[i].node = (uint32_t)k;
+	for (i = 0; i < p->nref; i++) {
+		const noderef *r = &p->ref[i];
+
+		if ((k = ana_sim_find_node(m, r->name)) < 0)
+			return perr(p, r->line, r->col, "no node '%s'", r->name);
+		if (r->what == REF_MAP)
+			m->map[r->idx].node = (uint32_t)k;
+		else if (r->what == REF_PUSH_FROM)
+			m->push[r->idx].from = (uint32_t)k;
+		else
+			m->push[r->idx].to = (uint32_t)k;
 	}
 	return 0;
 }
@@ -623,9 +699,7 @@ out_free:
 	if (rc == ANA_ENOMEM && buf == NULL)
 		snprintf(err, errlen, "out of memory");
 	ana_sim_machine_free(p.m);
-	free(p.map_line);
-	free(p.map_col);
-	free(p.map_node);
+	free(p.ref);
 	free(buf);
 	return rc;
 }
@@ -731,6 +805,12 @@ char *ana_sim_format(const ana_sim_machine *m)
 	for (i = 0; i < m->nmap; i++)
 		sb_add(&b, "map %s %s\n", m->map[i].proc,
 		       m->node[m->map[i].node].name);
+	if (m->npush > 0)
+		sb_add(&b, "# push FROM TO F: sends from FROM to TO push their "
+			   "message at F times the traced speed\n");
+	for (i = 0; i < m->npush; i++)
+		sb_add(&b, "push %s %s %.9g\n", m->node[m->push[i].from].name,
+		       m->node[m->push[i].to].name, m->push[i].speed);
 	if (b.oom) {
 		free(b.s);
 		return NULL;
@@ -771,10 +851,10 @@ static int set_named(ana_sim_machine *m, const char *name, const char *key,
 
 	if ((k = find_level(m, name)) >= 0)
 		return set_level(&m->lv[k], key, v, msg, n);
-	if ((k = find_node(m, name)) >= 0)
+	if ((k = ana_sim_find_node(m, name)) >= 0)
 		return set_node(&m->node[k], key, v, msg, n);
 	if ((k = find_map(m, name)) >= 0 && strcmp(key, "node") == 0) {
-		int d = find_node(m, v);
+		int d = ana_sim_find_node(m, v);
 
 		if (d < 0) {
 			snprintf(msg, n, "no node '%s'", v);
@@ -816,13 +896,45 @@ int ana_sim_set(ana_sim_machine *m, const char *param, const char *value,
 	return 0;
 }
 
+int ana_sim_set_push(ana_sim_machine *m, const char *from, const char *to,
+		     double speed, char *err, size_t errlen)
+{
+	int a = ana_sim_find_node(m, from), b = ana_sim_find_node(m, to);
+	uint32_t i;
+
+	if (a < 0 || b < 0 || !(speed > 0) || !isfinite(speed)) {
+		if (a < 0 || b < 0)
+			snprintf(err, errlen, "push: no node '%s'",
+				 a < 0 ? from : to);
+		else
+			snprintf(err, errlen, "push: the speed must be a "
+				 "number above 0, not %g", speed);
+		return ANA_EARG;
+	}
+	for (i = 0; i < m->npush; i++)
+		if (m->push[i].from == (uint32_t)a && m->push[i].to == (uint32_t)b)
+			break;
+	if (i == m->npush) {
+		if (ana_sim_grow((void **)&m->push, m->npush, &m->push_cap,
+				 sizeof *m->push) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return ANA_ENOMEM;
+		}
+		m->npush++;
+	}
+	m->push[i].from = (uint32_t)a;
+	m->push[i].to = (uint32_t)b;
+	m->push[i].speed = speed;
+	return 0;
+}
+
 int ana_sim_set_node(ana_sim_machine *m, const char *node, const char *speed,
 		     const char *calls, char *err, size_t errlen)
 {
 	char param[ANA_NAME_MAX + 8];
 	ana_sim_node d;
 
-	if (find_node(m, node) < 0) {
+	if (ana_sim_find_node(m, node) < 0) {
 		memset(&d, 0, sizeof d);
 		snprintf(d.name, sizeof d.name, "%s", node);
 		d.speed = 1;

@@ -28,6 +28,14 @@
  * machine's buffer; nor receives of messages still being sent; not MPI_Wait*
  * or group calls, which wait; not process-state calls such as MPI_Init,
  * which the simulation scales as computation).
+ *
+ * Sends push their message through PVM's transport at a speed of their
+ * own (ana_sim_push), measured per pair of the sample's nodes the same
+ * way: sends of 4 KiB or more to a process on another node that was
+ * inside a communicating call (its receive, or a send of its own: PVM
+ * reads during any) when the send ended, from when both were in their
+ * calls to the send's END (what the simulation's rendezvous leaves to
+ * the push: ana_sim.c); keyed also by their bytes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +52,11 @@
  * base's time in them; with less, the calls go at the node's speed. */
 #define SPEED_CALLS_MIN 10
 #define SPEED_CALLS_MIN_NS 1000000
+/* The same for a push speed: so many sends, so much of the base's time;
+ * and the smallest message counted. */
+#define SPEED_PUSH_MIN 5
+#define SPEED_PUSH_MIN_NS 1000000
+#define SPEED_PUSH_BYTES 4096
 
 /* One segment, or (after seg_merge) one key of the base. */
 typedef struct seg {
@@ -59,6 +72,7 @@ typedef struct segset {
 	uint32_t n, cap;
 	char id[ANA_NAME_MAX + 16]; /* the process's, for the keys */
 	int pooled;        /* the base: also a key without the process */
+	uint32_t to_node;  /* sends: only to this node, ANA_NONE: any */
 } segset;
 
 /* The identity of process p in keys: its MPI rank, or else the console's
@@ -97,16 +111,21 @@ static int seg_push(segset *s, const char *id, const char *ends, int64_t ns)
 }
 
 /* The interval from..to (ns long) of the current process: under its own
- * key and, in the base, under the key of any process ("*"). */
+ * key and, in the base, under the key of any process ("*").  A send's
+ * key holds its bytes too. */
 static int seg_interval(segset *s, const ana_ev *from, const ana_ev *to,
 			int64_t ns)
 {
-	char a[512], b[512], ends[1030];
+	char a[512], b[512], ends[1060];
 	int rc;
 
 	end_key(s->tr, from, a, sizeof a);
 	end_key(s->tr, to, b, sizeof b);
-	snprintf(ends, sizeof ends, "%s>%s", a, b);
+	if (to->kind == PVT_EV_SEND_END)
+		snprintf(ends, sizeof ends, "%s>%s#%lld", a, b,
+			 (long long)to->bytes);
+	else
+		snprintf(ends, sizeof ends, "%s>%s", a, b);
 	rc = seg_push(s, s->id, ends, ns);
 	return rc == 0 && s->pooled ? seg_push(s, "*", ends, ns) : rc;
 }
@@ -133,8 +152,35 @@ static int64_t own_call(const segset *s, uint32_t p, uint32_t i)
 	return e->c_ns > st->c_ns ? e->c_ns - st->c_ns : 0;
 }
 
-/* The own calls of process p of s->tr added to s.  0 or ANA_ENOMEM. */
-static int calls_of(segset *s, uint32_t p)
+/* The push of the send that END (p, i) closes, or -1 when it is not one
+ * measured: a send of SPEED_PUSH_BYTES or more to a process on another
+ * node (s->to_node unless ANA_NONE) that was inside a communicating call
+ * when the send ended (ana_sim_call_open_at: the send went as that call
+ * read), from when both were in their calls to the send's END (see the
+ * top). */
+static int64_t push_call(const segset *s, uint32_t p, uint32_t i)
+{
+	const ana_proc *pr = &s->tr->procs[p];
+	const ana_ev *e = &pr->ev[i], *st = ana_ctx_start(s->c, p, i);
+	uint32_t q = e->match.proc, r;
+	int64_t from;
+
+	if (st == NULL || st != &pr->ev[i - 1] || q == ANA_NONE ||
+	    e->kind != PVT_EV_SEND_END || e->bytes < SPEED_PUSH_BYTES ||
+	    s->tr->procs[q].node == pr->node ||
+	    (s->to_node != ANA_NONE && s->tr->procs[q].node != s->to_node) ||
+	    (r = ana_sim_call_open_at(&s->tr->procs[q], e->c_ns)) == ANA_NONE)
+		return -1;
+	from = st->c_ns > s->tr->procs[q].ev[r].c_ns ? st->c_ns :
+	       s->tr->procs[q].ev[r].c_ns;
+	return e->c_ns > from ? e->c_ns - from : 0;
+}
+
+typedef int64_t (*call_len_fn)(const segset *s, uint32_t p, uint32_t i);
+
+/* The calls of process p of s->tr that len measures, added to s.  0 or
+ * ANA_ENOMEM. */
+static int intervals_of(segset *s, uint32_t p, call_len_fn len)
 {
 	const ana_proc *pr = &s->tr->procs[p];
 	uint32_t i;
@@ -143,12 +189,24 @@ static int calls_of(segset *s, uint32_t p)
 
 	proc_id(s->tr, p, s->id, sizeof s->id);
 	for (i = 1; i < pr->nev; i++) {
-		if ((d = own_call(s, p, i)) < 0)
+		if ((d = len(s, p, i)) < 0)
 			continue;
 		if ((rc = seg_interval(s, &pr->ev[i - 1], &pr->ev[i], d)) != 0)
 			return rc;
 	}
 	return 0;
+}
+
+/* The own calls of process p (own_call). */
+static int calls_of(segset *s, uint32_t p)
+{
+	return intervals_of(s, p, own_call);
+}
+
+/* The sends of process p that measure a push (push_call). */
+static int sends_of(segset *s, uint32_t p)
+{
+	return intervals_of(s, p, push_call);
 }
 
 static void segset_free(segset *s)
@@ -283,6 +341,16 @@ static int speed_proc(segset b[2], segset *smp, uint32_t p,
 	return rc;
 }
 
+/* The rate of r from its base sum: 0 (not measured) with fewer than
+ * min intervals or less than min_ns of the base's time in them. */
+static void rate_finish(ana_sim_rate *r, double bsum, uint64_t min,
+			int64_t min_ns)
+{
+	r->base_ns = (int64_t)bsum;
+	r->speed = r->sample_ns > 0 && r->matched >= min &&
+		   r->base_ns >= min_ns ? bsum / (double)r->sample_ns : 0;
+}
+
 /* Each entry's rates from its sums; ANA_EARG with err when a node had no
  * computation in common with the base. */
 static int speed_finish(ana_sim_speed *sp, uint32_t n, const double *bsum,
@@ -303,21 +371,80 @@ static int speed_finish(ana_sim_speed *sp, uint32_t n, const double *bsum,
 		}
 		c->base_ns = (int64_t)bsum[2 * i];
 		c->speed = bsum[2 * i] / (double)c->sample_ns;
-		k->base_ns = (int64_t)bsum[2 * i + 1];
-		k->speed = k->sample_ns > 0 && k->matched >= SPEED_CALLS_MIN &&
-			   k->base_ns >= SPEED_CALLS_MIN_NS ?
-			   bsum[2 * i + 1] / (double)k->sample_ns : 0;
+		rate_finish(k, bsum[2 * i + 1], SPEED_CALLS_MIN,
+			    SPEED_CALLS_MIN_NS);
 	}
 	return 0;
+}
+
+/* The push rates of every pair of entries of out (n of them, the sample's
+ * node of each in nd): sends (base keys in b) of the sample's processes
+ * on entry i's node to entry k's node into out[i].push[k]. */
+static int push_rates(const segset *b, segset *smp, ana_sim_speed *out,
+		      uint32_t n, const uint32_t *nd)
+{
+	const ana_trace *tr = smp->tr;
+	uint32_t i, k, p;
+	double bsum;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < n; i++) {
+		out[i].push = calloc(n, sizeof *out[i].push);
+		if (out[i].push == NULL)
+			return ANA_ENOMEM;
+		for (k = 0; rc == 0 && k < n; k++) {
+			if (k == i)
+				continue;
+			bsum = 0;
+			smp->to_node = nd[k];
+			for (p = 0; rc == 0 && p < tr->nprocs; p++)
+				if (tr->procs[p].node == nd[i])
+					rc = rate_proc(b, smp, sends_of, p,
+						       &out[i].push[k], &bsum);
+			rate_finish(&out[i].push[k], bsum, SPEED_PUSH_MIN,
+				    SPEED_PUSH_MIN_NS);
+		}
+	}
+	smp->to_node = ANA_NONE;
+	return rc;
+}
+
+/* The sample's node of each of the n entries of out, into *nd (the
+ * caller frees).  0 or ANA_ENOMEM. */
+static int entry_nodes(const ana_trace *tr, const ana_sim_speed *out,
+		       uint32_t n, uint32_t **nd)
+{
+	uint32_t i, j;
+
+	if ((*nd = calloc(n + 1, sizeof **nd)) == NULL)
+		return ANA_ENOMEM;
+	for (i = 0; i < n; i++) {
+		(*nd)[i] = ANA_NONE;
+		for (j = 0; j < tr->nnodes; j++)
+			if (strcmp(tr->nodes[j].name, out[i].node) == 0)
+				(*nd)[i] = j;
+	}
+	return 0;
+}
+
+void ana_sim_speeds_free(ana_sim_speed *sp, uint32_t n)
+{
+	uint32_t i;
+
+	if (sp == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		free(sp[i].push);
+	free(sp);
 }
 
 int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
 		   uint32_t *nout, char *err, size_t errlen)
 {
 	ana_ctx cb, cs;
-	segset b[2], smp;
+	segset b[3], smp;
 	double *bsum = NULL;
-	uint32_t p, cap = 0;
+	uint32_t p, cap = 0, *nd = NULL;
 	int rc = 0;
 
 	*out = NULL;
@@ -333,14 +460,20 @@ int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
 	}
 	memset(b, 0, sizeof b);
 	memset(&smp, 0, sizeof smp);
-	b[0].tr = b[1].tr = base;
-	b[0].c = b[1].c = &cb;
-	b[0].pooled = b[1].pooled = 1;
+	for (p = 0; p < 3; p++) {
+		b[p].tr = base;
+		b[p].c = &cb;
+		b[p].pooled = 1;
+		b[p].to_node = ANA_NONE;
+	}
 	smp.tr = sample;
 	smp.c = &cs;
+	smp.to_node = ANA_NONE;
 	rc = base_keys(&b[0], segs_of);
 	if (rc == 0)
 		rc = base_keys(&b[1], calls_of);
+	if (rc == 0)
+		rc = base_keys(&b[2], sends_of);
 	if (rc == 0 && (bsum = calloc(2 * (size_t)sample->nnodes + 2,
 				      sizeof *bsum)) == NULL)
 		rc = ANA_ENOMEM;
@@ -355,14 +488,19 @@ int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
 	}
 	if (rc == 0)
 		rc = speed_finish(*out, *nout, bsum, err, errlen);
-	segset_free(&b[0]);
-	segset_free(&b[1]);
+	if (rc == 0)
+		rc = entry_nodes(sample, *out, *nout, &nd);
+	if (rc == 0)
+		rc = push_rates(&b[2], &smp, *out, *nout, nd);
+	for (p = 0; p < 3; p++)
+		segset_free(&b[p]);
+	free(nd);
 	free(smp.v);
 	ana_ctx_free(&cb);
 	ana_ctx_free(&cs);
 	free(bsum);
 	if (rc < 0) {
-		free(*out);
+		ana_sim_speeds_free(*out, *nout);
 		*out = NULL;
 		*nout = 0;
 	}

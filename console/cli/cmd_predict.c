@@ -549,6 +549,54 @@ out:
 	return rc;
 }
 
+/* Appends line to *notes (of *len bytes).  0 or ANA_ENOMEM. */
+static int note_add(char **notes, size_t *len, const char *line)
+{
+	size_t n = strlen(line);
+	char *nn = realloc(*notes, *len + n + 1);
+
+	if (nn == NULL)
+		return ANA_ENOMEM;
+	memcpy(nn + *len, line, n + 1);
+	*notes = nn;
+	*len += n;
+	return 0;
+}
+
+/* The push speeds of entry i of sp (n entries) set in m for the pairs
+ * whose level has a transport buffer (elsewhere a push has no part),
+ * with their "# ..." lines.  0 or a code (err). */
+static int predict_pushes(const ana_sim_speed *sp, uint32_t n, uint32_t i,
+			  const con_predict_opts *o, ana_sim_machine *m,
+			  char **notes, size_t *len, char *err, size_t errlen)
+{
+	char line[700];
+	uint32_t k;
+	int rc = 0, a, b;
+
+	for (k = 0; rc == 0 && k < n; k++) {
+		const ana_sim_rate *r = &sp[i].push[k];
+
+		a = ana_sim_find_node(m, sp[i].node);
+		b = ana_sim_find_node(m, sp[k].node);
+		if (k == i || r->speed <= 0 || a < 0 || b < 0 ||
+		    m->lv[ana_sim_level_of(m, (uint32_t)a, (uint32_t)b)]
+			    .buf_bytes < 0)
+			continue;
+		snprintf(line, sizeof line, "# push %s to %s: %.6g measured "
+			 "from %s (%llu sends that waited for no receiver, "
+			 "%.3f ms there, %.3f ms in %s)\n", sp[i].node,
+			 sp[k].node, r->speed, o->sample,
+			 (unsigned long long)r->matched, ms(r->sample_ns),
+			 ms(r->base_ns), o->trace);
+		rc = ana_sim_set_push(m, sp[i].node, sp[k].node, r->speed, err,
+				      errlen);
+		if (rc == 0 && (rc = note_add(notes, len, line)) != 0)
+			snprintf(err, errlen, "out of memory");
+	}
+	return rc;
+}
+
 /* The speeds measured from o->sample (base: the trace, already taken
  * from the console's cache) set in m, nodes it ran on that m lacks added;
  * "# ..." lines saying so into *notes (the caller frees).  0 or 1
@@ -572,7 +620,7 @@ static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
 	}
 	for (i = 0; rc == 0 && i < n; i++) {
 		const ana_sim_rate *c = &sp[i].comp, *k = &sp[i].calls;
-		char num[64], cnum[64], *nn;
+		char num[64], cnum[64];
 
 		snprintf(num, sizeof num, "%.6g", c->speed);
 		snprintf(cnum, sizeof cnum, "%.6g", k->speed);
@@ -589,16 +637,13 @@ static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
 			 ms(k->base_ns));
 		rc = ana_sim_set_node(m, sp[i].node, num, k->speed > 0 ? cnum :
 				      NULL, err, sizeof err);
-		if (rc == 0 && (nn = realloc(*notes, len + strlen(line) + 1))) {
-			*notes = nn;
-			memcpy(nn + len, line, strlen(line) + 1);
-			len += strlen(line);
-		} else if (rc == 0) {
-			rc = ANA_ENOMEM;
+		if (rc == 0 && (rc = note_add(notes, &len, line)) != 0)
 			snprintf(err, sizeof err, "out of memory");
-		}
 	}
-	free(sp);
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = predict_pushes(sp, n, i, o, m, notes, &len, err,
+				    sizeof err);
+	ana_sim_speeds_free(sp, n);
 	if (rc != 0)
 		fprintf(stderr, "paravt: %s\n", err);
 	return rc != 0;

@@ -46,7 +46,8 @@ static const char *ut_good =
 	"node b group r1\n"
 	"node c speed 0.5 calls 0.25 cores 2 group r2\n"
 	"map p0 a\n"
-	"map p1 c\n";
+	"map p1 c\n"
+	"push a c 0.5\n";
 
 static void test_parse_good(void **state)
 {
@@ -123,6 +124,17 @@ static void test_parse_bad(void **state)
 		 "m.conf:1:43: '-1' is not a number of links"},
 		{"level l latency 1us bandwidth 1GB/s\nnode a group 1 2 3 4 5 "
 		 "6 7 8 9\n", "m.conf:2:30: more than 8 groups"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a\npush a a\n",
+		 "m.conf:3:8: push needs two nodes and a speed"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a\npush a a 1 2\n",
+		 "m.conf:3:12: push takes two nodes and a speed, nothing more"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a\npush a a 0\n",
+		 "m.conf:3:10: push '0' must be above 0"},
+		{"level l latency 1us bandwidth 1GB/s\npush a zz 2\nnode a\n",
+		 "m.conf:2:8: no node 'zz'"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a\nnode b\n"
+		 "push a b 2\npush a b 3\n",
+		 "m.conf:5:6: push from 'a' to 'b' is given twice"},
 	};
 	ana_sim_machine *m;
 	char err[512];
@@ -166,6 +178,10 @@ static void test_format_roundtrip(void **state)
 	assert_float_equal(m2->node[0].calls, 0, 0);
 	assert_int_equal(m2->nmap, 2);
 	assert_int_equal(m2->map[1].node, 2);
+	assert_int_equal(m2->npush, 1);
+	assert_int_equal(m2->push[0].from, 0);
+	assert_int_equal(m2->push[0].to, 2);
+	assert_float_equal(m2->push[0].speed, 0.5, 0);
 	free(text);
 	ana_sim_machine_free(m);
 	ana_sim_machine_free(m2);
@@ -412,6 +428,121 @@ static void test_message_residual(void **state)
 	ana_free(tr);
 }
 
+/* A PVM message of 100000 B from p0 (send START ss, END se) to p1
+ * (receive START rs, END re); both exit 1000 after. */
+static ana_trace *ut_big(int64_t ss, int64_t se, int64_t rs, int64_t re)
+{
+	ana_trace *tr = ut_two();
+
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, ss, TID(1), 0, -1, 0);
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, se, TID(1), 0, 100000,
+	      0);
+	ut_ev(tr, 0, PVT_EV_PROG_EXIT, PVT_OP_NONE, se + 1000, -1, 0, -1, 0);
+	ut_ev(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, rs, TID(0), 0, -1, 0);
+	ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV, re, TID(0), 7, 100000,
+	      0);
+	ut_ev(tr, 1, PVT_EV_PROG_EXIT, PVT_OP_NONE, re + 1000, -1, 0, -1, 0);
+	assert_int_equal(ana_analyze(tr, NULL), 0);
+	assert_int_equal(tr->sum.pairs, 1);
+	return tr;
+}
+
+/* The traced machine of ut_big: PVM's transport (buffer 0B) at 1 GB/s
+ * and no latency: a send pushes its 100000 B in 100000 ns. */
+static const char *ut_pvm_net =
+	"level core latency 0ns bandwidth 1GB/s\n"
+	"level net latency 0ns bandwidth 1GB/s buffer 0B\n"
+	"node a\nnode b\nmap p0 a\nmap p1 b\n";
+
+static ana_sim_result ut_run_on(ana_trace *tr, const ana_sim_machine *m,
+				const ana_sim_machine *traced)
+{
+	ana_sim_opts o = {0, traced};
+	ana_sim_result r;
+	char err[300] = "";
+
+	if (ana_sim_run(tr, m, &o, &r, err, sizeof err) != 0)
+		fail_msg("simulation failed: %s", err);
+	return r;
+}
+
+/* A push at half the traced speed (push a b 0.5): p1 receives from 500,
+ * p0 sends 1000..101000, all of it the push of its 100000 B, and p1's
+ * receive ends 101500.  The push takes 200000: the send ends at 201000
+ * (p0 exits 202000), the receive 500 after it (the message is late by
+ * as much), 201500, and p1 exits 202500.  The traced machine itself
+ * gives the recorded times back; a push faster than the model changes
+ * nothing (the level's bandwidth is the floor). */
+static void test_push(void **state)
+{
+	ana_trace *tr = ut_big(1000, 101000, 500, 101500);
+	ana_sim_machine *t = ut_parse(ut_pvm_net);
+	ana_sim_machine *m = ut_parse(ut_pvm_net);
+	ana_sim_result r;
+	char err[200];
+
+	(void)state;
+	r = ut_run_on(tr, t, t);
+	assert_int_equal(r.s_ns[2], 101000);
+	assert_int_equal(r.s_ns[6], 101500);
+	assert_int_equal(r.pred.span_ns, 102500);
+	ana_sim_result_free(&r);
+	assert_int_equal(ana_sim_set_push(m, "a", "b", 0.5, err, sizeof err),
+			 0);
+	r = ut_run_on(tr, m, t);
+	assert_int_equal(r.s_ns[2], 201000);
+	assert_int_equal(r.s_ns[3], 202000);
+	assert_int_equal(r.s_ns[6], 201500);
+	assert_int_equal(r.pred.span_ns, 202500);
+	ana_sim_result_free(&r);
+	assert_int_equal(ana_sim_set_push(m, "a", "b", 4, err, sizeof err), 0);
+	assert_int_equal(m->npush, 1);
+	r = ut_run_on(tr, m, t);
+	assert_int_equal(r.pred.span_ns, 102500);
+	ana_sim_result_free(&r);
+	assert_int_equal(ana_sim_set_push(m, "a", "zz", 1, err, sizeof err),
+			 ANA_EARG);
+	assert_string_equal(err, "push: no node 'zz'");
+	assert_int_equal(ana_sim_set_push(m, "a", "b", 0, err, sizeof err),
+			 ANA_EARG);
+	ana_sim_machine_free(m);
+	ana_sim_machine_free(t);
+	ana_free(tr);
+}
+
+/* A send that waited for its receiver: p1 computes until 50000 and
+ * receives 50000..150500; p0's send began at 1000 and could push its
+ * message only once p1 was there: it ended at 150000 (49000 of waiting,
+ * 100000 of push).  Node b half as fast: p1's receive begins at 100000,
+ * so the send ends at 100000 + 100000 = 200000 (not 150000: its wait
+ * is the receiver's, not its own), the receive 500 after it, 200500,
+ * and p1 exits 2000 later, 202500.  The traced machine gives the
+ * recorded times back. */
+static void test_rendezvous(void **state)
+{
+	ana_trace *tr = ut_big(1000, 150000, 50000, 150500);
+	ana_sim_machine *t = ut_parse(ut_pvm_net);
+	ana_sim_machine *m = ut_parse(ut_pvm_net);
+	ana_sim_result r;
+
+	(void)state;
+	r = ut_run_on(tr, t, t);
+	assert_int_equal(r.s_ns[2], 150000);
+	assert_int_equal(r.s_ns[6], 150500);
+	ana_sim_result_free(&r);
+	m->node[1].speed = 0.5;
+	r = ut_run_on(tr, m, t);
+	assert_int_equal(r.s_ns[5], 100000);
+	assert_int_equal(r.s_ns[2], 200000);
+	assert_int_equal(r.s_ns[6], 200500);
+	assert_int_equal(r.pred.span_ns, 202500);
+	assert_int_equal(r.forced, 0);
+	ana_sim_result_free(&r);
+	ana_sim_machine_free(m);
+	ana_sim_machine_free(t);
+	ana_free(tr);
+}
+
 /* The level between nodes from the measured paths: node a's 20 us round
  * trip at 1 GB/s up and 500 MB/s down, node b's 60 us at 200 MB/s up:
  * the larger half round trip, 30 us, and the lowest rate, 5 ns a byte;
@@ -590,13 +721,13 @@ static void test_speeds(void **state)
 	assert_int_equal(m->nnode, 3);
 	assert_int_equal(ana_sim_set_node(m, "b", "fast", NULL, err,
 					  sizeof err), ANA_EARG);
-	free(sp);
+	ana_sim_speeds_free(sp, n);
 	assert_int_equal(ana_sim_speeds(base, base, &sp, &n, err, sizeof err),
 			 0);
 	assert_int_equal(n, 2);
 	assert_float_equal(sp[0].comp.speed, 1.0, 1e-12);
 	assert_float_equal(sp[1].comp.speed, 1.0, 1e-12);
-	free(sp);
+	ana_sim_speeds_free(sp, n);
 	ana_free(smp);
 	smp = ut_sample(0);
 	assert_int_equal(ana_sim_speeds(base, smp, &sp, &n, err, sizeof err),
@@ -604,6 +735,67 @@ static void test_speeds(void **state)
 	assert_null(sp);
 	assert_non_null(strstr(err, "node c"));
 	ana_sim_machine_free(m);
+	ana_free(smp);
+	ana_free(base);
+}
+
+/* n PVM messages of 100000 B from p0 (node a) to p1 (node second), a
+ * millisecond apart: p1's receive begins first, p0's send 1000 later
+ * takes push, the receive ends 500 after it. */
+static ana_trace *ut_pushes(const char *second, const char *port, int n,
+			    int64_t push)
+{
+	ana_trace *tr = ut_two_on(second, port);
+	int64_t t0;
+	int j;
+
+	for (j = 0; j < n; j++) {
+		t0 = (j + 1) * 1000000LL;
+		ut_ev(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, t0, TID(0), 0,
+		      -1, 0);
+		ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, t0 + 1000,
+		      TID(1), 0, -1, 0);
+		ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, t0 + 1000 + push,
+		      TID(1), 0, 100000, 0);
+		ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV,
+		      t0 + 1500 + push, TID(0), 7, 100000, 0);
+	}
+	t0 = (n + 1) * 1000000LL;
+	ut_ev(tr, 0, PVT_EV_PROG_EXIT, PVT_OP_NONE, t0, -1, 0, -1, 0);
+	ut_ev(tr, 1, PVT_EV_PROG_EXIT, PVT_OP_NONE, t0, -1, 0, -1, 0);
+	assert_int_equal(ana_analyze(tr, NULL), 0);
+	assert_int_equal(tr->sum.pairs, (uint64_t)n);
+	return tr;
+}
+
+/* Push speeds from a sample: 5 sends from a to c, each pushing its
+ * message in twice the base's 300 us (its receiver already in its
+ * receive), give a -> c 0.5, from 5 sends; nothing the other way.  With
+ * 4 sends, too few: 0 (not measured). */
+static void test_push_speeds(void **state)
+{
+	ana_trace *base = ut_pushes("b", "linux-x86_64", 5, 300000);
+	ana_trace *smp = ut_pushes("c", "linux-s390x-qemu", 5, 600000);
+	ana_sim_speed *sp = NULL;
+	char err[400] = "";
+	uint32_t n = 0;
+
+	(void)state;
+	if (ana_sim_speeds(base, smp, &sp, &n, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(n, 2);
+	assert_string_equal(sp[1].node, "c");
+	assert_float_equal(sp[0].push[1].speed, 0.5, 1e-12);
+	assert_int_equal(sp[0].push[1].matched, 5);
+	assert_float_equal(sp[1].push[0].speed, 0, 0);
+	ana_sim_speeds_free(sp, n);
+	ana_free(smp);
+	smp = ut_pushes("c", "linux-s390x-qemu", 4, 600000);
+	if (ana_sim_speeds(base, smp, &sp, &n, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(sp[0].push[1].matched, 4);
+	assert_float_equal(sp[0].push[1].speed, 0, 0);
+	ana_sim_speeds_free(sp, n);
 	ana_free(smp);
 	ana_free(base);
 }
@@ -637,11 +829,14 @@ int main(void)
 		cmocka_unit_test(test_message_pure),
 		cmocka_unit_test(test_message_speed),
 		cmocka_unit_test(test_message_residual),
+		cmocka_unit_test(test_push),
+		cmocka_unit_test(test_rendezvous),
 		cmocka_unit_test(test_link_level),
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_unmapped),
 		cmocka_unit_test(test_speeds),
+		cmocka_unit_test(test_push_speeds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
