@@ -267,9 +267,10 @@ static int send_push(const sim *k, uint32_t p, const ana_ev *e, double d,
  * (send_push: the send returns when all but the buffer has crossed, so
  * only as its receiver reads), and when it ended the receiver was inside
  * a communicating call (PVM reads what comes in during any of them: the
- * receive of the message, or a send of its own) that began no later;
- * when the receiver was in no call, the transport held the message, and
- * the send did not wait. */
+ * receive of the message, or a send of its own), or in calls less than
+ * the push apart, that began no later: the first of those; when the
+ * receiver was in no call, the transport held the message, and the send
+ * did not wait. */
 static void rdv_find(sim *k)
 {
 	const ana_trace *tr = k->c.tr;
@@ -282,11 +283,13 @@ static void rdv_find(sim *k)
 			uint32_t *r = &k->rdv[k->c.base[p] + i];
 
 			*r = ANA_NONE;
-			if (e->kind == PVT_EV_SEND_END &&
-			    e->match.proc != ANA_NONE &&
-			    send_push(k, p, e, 0, &sp))
-				*r = ana_sim_call_open_at(&tr->procs[e->match.proc],
-						  e->c_ns);
+			if (i == 0 || e->kind != PVT_EV_SEND_END ||
+			    e->match.proc == ANA_NONE ||
+			    !send_push(k, p, e, (double)(e->c_ns - e[-1].c_ns),
+				       &sp))
+				continue;
+			*r = ana_sim_call_open_at(&tr->procs[e->match.proc],
+						  e->c_ns, llround(sp.x));
 		}
 }
 

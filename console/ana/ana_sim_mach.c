@@ -30,6 +30,7 @@
 #include "ana_sim.h"
 #include "ana_sim_int.h"
 #include "ana_stats.h"
+#include "ana_walk.h"
 #include "pvt_event.h"
 
 #define SIM_WORDS_MAX 64 /* words on one line of a machine file */
@@ -70,7 +71,7 @@ int ana_sim_grow(void **arr, uint32_t n, uint32_t *cap, size_t sz)
 }
 
 /* See ana_sim_int.h. */
-uint32_t ana_sim_call_open_at(const ana_proc *q, int64_t t)
+uint32_t ana_sim_call_open_at(const ana_proc *q, int64_t t, int64_t gap)
 {
 	uint32_t lo = 0, hi = q->nev, mid;
 
@@ -81,8 +82,13 @@ uint32_t ana_sim_call_open_at(const ana_proc *q, int64_t t)
 		else
 			hi = mid;
 	}
-	return lo > 0 && ana_stats_opens_comm(&q->ev[lo - 1]) ? lo - 1 :
-	       ANA_NONE;
+	if (lo == 0 || !ana_stats_opens_comm(&q->ev[lo - 1]))
+		return ANA_NONE;
+	for (lo--; lo >= 2 && ana_kind_closes(q->ev[lo - 1].kind) &&
+		   ana_stats_opens_comm(&q->ev[lo - 2]) &&
+		   q->ev[lo].c_ns - q->ev[lo - 1].c_ns < gap;)
+		lo -= 2; /* the call before, hardly apart */
+	return lo;
 }
 
 /* A copy of n elements of size sz (NULL when n is 0 or out of memory:

@@ -155,9 +155,9 @@ static int64_t own_call(const segset *s, uint32_t p, uint32_t i)
 /* The push of the send that END (p, i) closes, or -1 when it is not one
  * measured: a send of SPEED_PUSH_BYTES or more to a process on another
  * node (s->to_node unless ANA_NONE) that was inside a communicating call
- * when the send ended (ana_sim_call_open_at: the send went as that call
- * read), from when both were in their calls to the send's END (see the
- * top). */
+ * when the send ended (ana_sim_call_open_at, calls less than the send's
+ * length apart taken as one: the send went as they read), from when both
+ * were in their calls to the send's END (see the top). */
 static int64_t push_call(const segset *s, uint32_t p, uint32_t i)
 {
 	const ana_proc *pr = &s->tr->procs[p];
@@ -169,7 +169,8 @@ static int64_t push_call(const segset *s, uint32_t p, uint32_t i)
 	    e->kind != PVT_EV_SEND_END || e->bytes < SPEED_PUSH_BYTES ||
 	    s->tr->procs[q].node == pr->node ||
 	    (s->to_node != ANA_NONE && s->tr->procs[q].node != s->to_node) ||
-	    (r = ana_sim_call_open_at(&s->tr->procs[q], e->c_ns)) == ANA_NONE)
+	    (r = ana_sim_call_open_at(&s->tr->procs[q], e->c_ns,
+				      e->c_ns - st->c_ns)) == ANA_NONE)
 		return -1;
 	from = st->c_ns > s->tr->procs[q].ev[r].c_ns ? st->c_ns :
 	       s->tr->procs[q].ev[r].c_ns;
