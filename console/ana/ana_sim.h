@@ -137,9 +137,10 @@ int ana_sim_link_level(const ana_trace *tr, double *lat_ns, double *byte_ns,
  * byte fitted to the run's messages that were waited for (compensated
  * receive END minus send START against bytes), "net" measured instead
  * when ana_sim_link_level has it; the levels between nodes
- * of a PVM program get a transport buffer of 0 (PVM's direct route sets
- * 32 KiB socket buffers: a send of a large message returns about when it
- * has crossed), others none.  *out: the caller frees.
+ * of a PVM program get a transport buffer of 64 KiB (PVM's direct route
+ * sets 32 KiB socket buffers at both ends: a send of a large message
+ * returns when all but that has crossed), others none.  *out: the caller
+ * frees.
  * 0 or a code. */
 int ana_sim_describe(ana_trace *tr, ana_sim_machine **out);
 
