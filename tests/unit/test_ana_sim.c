@@ -292,16 +292,24 @@ static const char *ut_net =
 	"level net latency 10us bandwidth 100MB/s\n"
 	"node a\nnode b\nmap p0 a\nmap p1 b\n";
 
-static ana_sim_result ut_run(ana_trace *tr, const ana_sim_machine *m,
-			     int pure)
+/* The prediction of tr on m, traced being the traced machine (NULL: the
+ * trace's own description). */
+static ana_sim_result ut_run_on(ana_trace *tr, const ana_sim_machine *m,
+				const ana_sim_machine *traced, int pure)
 {
-	ana_sim_opts o = {pure, NULL};
+	ana_sim_opts o = {pure, traced};
 	ana_sim_result r;
 	char err[300] = "";
 
 	if (ana_sim_run(tr, m, &o, &r, err, sizeof err) != 0)
 		fail_msg("simulation failed: %s", err);
 	return r;
+}
+
+static ana_sim_result ut_run(ana_trace *tr, const ana_sim_machine *m,
+			     int pure)
+{
+	return ut_run_on(tr, m, NULL, pure);
 }
 
 /* Pure model, net level: 10 us + 1000 B * 10 ns = 20 us.  The receive
@@ -454,18 +462,6 @@ static const char *ut_pvm_net =
 	"level net latency 0ns bandwidth 1GB/s buffer 0B\n"
 	"node a\nnode b\nmap p0 a\nmap p1 b\n";
 
-static ana_sim_result ut_run_on(ana_trace *tr, const ana_sim_machine *m,
-				const ana_sim_machine *traced)
-{
-	ana_sim_opts o = {0, traced};
-	ana_sim_result r;
-	char err[300] = "";
-
-	if (ana_sim_run(tr, m, &o, &r, err, sizeof err) != 0)
-		fail_msg("simulation failed: %s", err);
-	return r;
-}
-
 /* A push at half the traced speed (push a b 0.5): p1 receives from 500,
  * p0 sends 1000..101000, all of it the push of its 100000 B, and p1's
  * receive ends 101500.  The push takes 200000: the send ends at 201000
@@ -482,14 +478,14 @@ static void test_push(void **state)
 	char err[200];
 
 	(void)state;
-	r = ut_run_on(tr, t, t);
+	r = ut_run_on(tr, t, t, 0);
 	assert_int_equal(r.s_ns[2], 101000);
 	assert_int_equal(r.s_ns[6], 101500);
 	assert_int_equal(r.pred.span_ns, 102500);
 	ana_sim_result_free(&r);
 	assert_int_equal(ana_sim_set_push(m, "a", "b", 0.5, err, sizeof err),
 			 0);
-	r = ut_run_on(tr, m, t);
+	r = ut_run_on(tr, m, t, 0);
 	assert_int_equal(r.s_ns[2], 201000);
 	assert_int_equal(r.s_ns[3], 202000);
 	assert_int_equal(r.s_ns[6], 201500);
@@ -497,7 +493,7 @@ static void test_push(void **state)
 	ana_sim_result_free(&r);
 	assert_int_equal(ana_sim_set_push(m, "a", "b", 4, err, sizeof err), 0);
 	assert_int_equal(m->npush, 1);
-	r = ut_run_on(tr, m, t);
+	r = ut_run_on(tr, m, t, 0);
 	assert_int_equal(r.pred.span_ns, 102500);
 	ana_sim_result_free(&r);
 	assert_int_equal(ana_sim_set_push(m, "a", "zz", 1, err, sizeof err),
@@ -526,12 +522,12 @@ static void test_rendezvous(void **state)
 	ana_sim_result r;
 
 	(void)state;
-	r = ut_run_on(tr, t, t);
+	r = ut_run_on(tr, t, t, 0);
 	assert_int_equal(r.s_ns[2], 150000);
 	assert_int_equal(r.s_ns[6], 150500);
 	ana_sim_result_free(&r);
 	m->node[1].speed = 0.5;
-	r = ut_run_on(tr, m, t);
+	r = ut_run_on(tr, m, t, 0);
 	assert_int_equal(r.s_ns[5], 100000);
 	assert_int_equal(r.s_ns[2], 200000);
 	assert_int_equal(r.s_ns[6], 200500);
