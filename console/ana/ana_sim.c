@@ -46,7 +46,7 @@
  * (rdv_find).  MPI's rendezvous sends are not modelled so (their level
  * has no buffer).  Links are granted in the walk's order, which is near
  * but not exactly the order of the predicted times; processes start when
- * they started in the recorded run.
+ * they started in the recorded run, later by their node's start.
  */
 #include <math.h>
 #include <stdio.h>
@@ -504,8 +504,8 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 	int grp = ana_group_mode(e) != ANA_G_NONE;
 	int64_t t, base;
 
-	if (i == 0) {
-		e->c_ns = e->o_ns;
+	if (i == 0) { /* later on a node that starts processes slower */
+		e->c_ns = e->o_ns + llround(k->m->node[k->tnode[p]].start_ns);
 		if (grp) {
 			ana_ginst_pass(k->gp, p, i);
 			ana_ginst_pass(k->gr, p, i);

@@ -73,6 +73,10 @@ typedef struct ana_sim_node {
 			      calls (sends, receives, group calls,
 			      MPI_Wait*); 0: as speed */
 	uint32_t cores;    /* processes that run at once at full speed */
+	double start_ns;   /* a process placed here starts so much later
+			      than it did in the traced run (an emulated
+			      CPU loading the program, a quota throttling
+			      it); >= 0 */
 	uint32_t ngroups;  /* groups named (<= ANA_SIM_GROUPS_MAX) */
 	char group[ANA_SIM_GROUPS_MAX][ANA_NAME_MAX]; /* at level 2, 3, ... */
 } ana_sim_node;
@@ -164,6 +168,12 @@ typedef struct ana_sim_speed {
 	ana_sim_rate calls;      /* the own time of calls that do not wait */
 	ana_sim_rate *push;      /* [n]: sends to entry k's node pushing
 				    their message (ana_sim_push) */
+	double start_ns;         /* its processes' start, later than in the
+				    base by so much on average (< 0:
+				    sooner), relative to the first
+				    process's start in each */
+	uint32_t starts;         /* processes that gave start_ns (not the
+				    first to start, found in the base) */
 } ana_sim_speed;
 
 /* The speeds of every node of the analysed trace sample (a run of the
@@ -178,7 +188,9 @@ typedef struct ana_sim_speed {
  * receives or less than 1 ms of the base's time in them.  push[k]: the
  * same for the sends of 4 KiB or more to entry k's node whose receive
  * had begun before they did (0 with fewer than 5, or less than 1 ms of
- * the base's time in them).  *out: *n entries in the order the nodes
+ * the base's time in them).  start_ns: how much later than in base its
+ * processes started, each against the first process to start in its
+ * trace (that one not counted; processes known as the segments are).  *out: *n entries in the order the nodes
  * first run a process (free with ana_sim_speeds_free).  0, ANA_EARG with
  * err (a node with no matching computation), or ANA_ENOMEM. */
 int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
@@ -190,8 +202,9 @@ void ana_sim_speeds_free(ana_sim_speed *sp, uint32_t n);
  *   buffer
  *                                         only level if there is one)
  *   LEVEL.latency ...                     one level
- *   speed, calls, cores                   every node
- *   NODE.speed, NODE.calls, NODE.cores    one node
+ *   speed, calls, cores, start            every node
+ *   NODE.speed, NODE.calls, NODE.cores,   one node
+ *   NODE.start
  *   PROC.node                             where a process runs
  * Values as in the file (50us, 1GB/s, 0.5).  0 or ANA_EARG with err. */
 int ana_sim_set(ana_sim_machine *m, const char *param, const char *value,

@@ -9,7 +9,7 @@
  *
  *   level NAME latency TIME (bandwidth RATE | per-byte TIME) [links N]
  *         [buffer SIZE]
- *   node NAME [speed F] [calls F] [cores N] [group G1 [G2 ...]]
+ *   node NAME [speed F] [calls F] [cores N] [start TIME] [group G1 ...]
  *   map PROC NODE
  *   push FROM TO F
  *
@@ -361,8 +361,10 @@ static int set_node(ana_sim_node *d, const char *key, const char *w,
 		return val_speed(w, "calls", &d->calls, msg, n);
 	if (strcmp(key, "cores") == 0)
 		return val_count(w, 1, "number of cores", &d->cores, msg, n);
+	if (strcmp(key, "start") == 0)
+		return val_time(w, &d->start_ns, msg, n);
 	snprintf(msg, n, "unknown node setting '%s' (speed, calls, cores, "
-		 "group)", key);
+		 "start, group)", key);
 	return -1;
 }
 
@@ -795,13 +797,17 @@ char *ana_sim_format(const ana_sim_machine *m)
 			sb_add(&b, " buffer %.9gB", m->lv[i].buf_bytes);
 		sb_add(&b, "\n");
 	}
-	sb_add(&b, "# node NAME speed F [calls F] cores N [group G...]\n");
+	sb_add(&b, "# node NAME speed F [calls F] cores N [start TIME] [group G...]\n");
 	for (i = 0; i < m->nnode; i++) {
 		sb_add(&b, "node %s speed %.9g", m->node[i].name,
 		       m->node[i].speed);
 		if (m->node[i].calls > 0)
 			sb_add(&b, " calls %.9g", m->node[i].calls);
 		sb_add(&b, " cores %u", m->node[i].cores);
+		if (m->node[i].start_ns > 0) {
+			fmt_time(t1, sizeof t1, m->node[i].start_ns);
+			sb_add(&b, " start %s", t1);
+		}
 		for (k = 0; k < m->node[i].ngroups; k++)
 			sb_add(&b, "%s %s", k ? "" : " group",
 			       m->node[i].group[k]);
@@ -883,7 +889,7 @@ int ana_sim_set(ana_sim_machine *m, const char *param, const char *value,
 
 	if (dot == NULL) {
 		if (strcmp(param, "speed") == 0 || strcmp(param, "calls") == 0 ||
-		    strcmp(param, "cores") == 0)
+		    strcmp(param, "cores") == 0 || strcmp(param, "start") == 0)
 			rc = set_nodes(m, param, value, msg, sizeof msg);
 		else
 			rc = set_levels(m, param, value, msg, sizeof msg);

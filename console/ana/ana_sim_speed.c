@@ -36,6 +36,12 @@
  * reads during any) when the send ended, from when both were in their
  * calls to the send's END (what the simulation's rendezvous leaves to
  * the push: ana_sim.c); keyed also by their bytes.
+ *
+ * A node may also start processes later: an emulated CPU loads a program
+ * slowly, a quota throttles its start (a PVM worker spawned under the
+ * validation's quota began 13.6 ms later than in the base).  Each sample
+ * process but the first to start is timed from that first start and
+ * compared with the same process of the base.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,6 +434,59 @@ static int entry_nodes(const ana_trace *tr, const ana_sim_speed *out,
 	return 0;
 }
 
+/* The start (c_ns of its first event) of process p, and the first of
+ * all of tr's into *t0; -1 for a process without events. */
+static int64_t proc_start(const ana_trace *tr, uint32_t p, int64_t *t0)
+{
+	uint32_t q;
+
+	*t0 = INT64_MAX;
+	for (q = 0; q < tr->nprocs; q++)
+		if (tr->procs[q].nev > 0 && tr->procs[q].ev[0].c_ns < *t0)
+			*t0 = tr->procs[q].ev[0].c_ns;
+	return tr->procs[p].nev > 0 ? tr->procs[p].ev[0].c_ns : -1;
+}
+
+/* The base's process known as id (proc_id), or ANA_NONE. */
+static uint32_t base_proc(const ana_trace *base, const char *id)
+{
+	char bid[ANA_NAME_MAX + 16];
+	uint32_t q;
+
+	for (q = 0; q < base->nprocs; q++) {
+		proc_id(base, q, bid, sizeof bid);
+		if (strcmp(bid, id) == 0)
+			return q;
+	}
+	return ANA_NONE;
+}
+
+/* Each entry's start_ns (see ana_sim.h): the sample's processes on its
+ * node (nd: the entries' nodes), each against the same process of the
+ * base, both from the first start of their trace. */
+static void start_delays(const ana_trace *base, const ana_trace *smp,
+			 ana_sim_speed *out, uint32_t n, const uint32_t *nd)
+{
+	char id[ANA_NAME_MAX + 16];
+	int64_t s, s0, b, b0;
+	uint32_t p, q, i;
+
+	for (p = 0; p < smp->nprocs; p++) {
+		proc_id(smp, p, id, sizeof id);
+		q = base_proc(base, id);
+		s = proc_start(smp, p, &s0);
+		if (q == ANA_NONE || s <= s0 ||
+		    (b = proc_start(base, q, &b0)) < 0)
+			continue; /* the first to start, or not in the base */
+		for (i = 0; i < n && nd[i] != smp->procs[p].node; i++)
+			;
+		if (i == n)
+			continue;
+		out[i].start_ns += ((double)(s - s0) - (double)(b - b0) -
+				    out[i].start_ns) / ++out[i].starts;
+	}
+}
+
 void ana_sim_speeds_free(ana_sim_speed *sp, uint32_t n)
 {
 	uint32_t i;
@@ -493,6 +552,8 @@ int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
 		rc = entry_nodes(sample, *out, *nout, &nd);
 	if (rc == 0)
 		rc = push_rates(&b[2], &smp, *out, *nout, nd);
+	if (rc == 0)
+		start_delays(base, sample, *out, *nout, nd);
 	for (p = 0; p < 3; p++)
 		segset_free(&b[p]);
 	free(nd);

@@ -597,6 +597,33 @@ static int predict_pushes(const ana_sim_speed *sp, uint32_t n, uint32_t i,
 	return rc;
 }
 
+/* The start delay of entry sp set in m (a sooner start counts as none),
+ * with its "# ..." line, when its processes gave one.  0 or a code
+ * (err). */
+static int predict_start(const ana_sim_speed *sp, const con_predict_opts *o,
+			 ana_sim_machine *m, char **notes, size_t *len,
+			 char *err, size_t errlen)
+{
+	char line[500], param[ANA_NAME_MAX + 8], val[64];
+	double v = sp->start_ns > 0 ? sp->start_ns : 0;
+	int rc;
+
+	if (sp->starts == 0)
+		return 0;
+	snprintf(param, sizeof param, "%s.start", sp->node);
+	snprintf(val, sizeof val, "%.0fns", v);
+	snprintf(line, sizeof line, "# node %s: processes start %.3f ms %s "
+		 "than in %s (%u of them in %s, each timed from the first "
+		 "start)%s\n", sp->node,
+		 ms((int64_t)(sp->start_ns < 0 ? -sp->start_ns : sp->start_ns)),
+		 sp->start_ns < 0 ? "sooner" : "later", o->trace, sp->starts,
+		 o->sample, sp->start_ns < 0 ? "; start 0 written" : "");
+	if ((rc = ana_sim_set(m, param, val, err, errlen)) == 0 &&
+	    (rc = note_add(notes, len, line)) != 0)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
 /* The speeds measured from o->sample (base: the trace, already taken
  * from the console's cache) set in m, nodes it ran on that m lacks added;
  * "# ..." lines saying so into *notes (the caller frees).  0 or 1
@@ -640,6 +667,8 @@ static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
 		if (rc == 0 && (rc = note_add(notes, &len, line)) != 0)
 			snprintf(err, sizeof err, "out of memory");
 	}
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = predict_start(&sp[i], o, m, notes, &len, err, sizeof err);
 	for (i = 0; rc == 0 && i < n; i++)
 		rc = predict_pushes(sp, n, i, o, m, notes, &len, err,
 				    sizeof err);
@@ -725,7 +754,7 @@ static void con_predict_help(void)
 	       "from the trace)\n"
 	       "  --sweep P=V1,...  one prediction per value of P (latency, "
 	       "bandwidth,\n"
-	       "                    per-byte, links, speed, cores, "
+	       "                    per-byte, links, speed, cores, start, "
 	       "LEVEL.latency,\n"
 	       "                    NODE.speed, PROC.node, ...): a table\n"
 	       "  -o HTML           the HTML report of the predicted run, the\n"

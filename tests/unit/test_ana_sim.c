@@ -44,7 +44,7 @@ static const char *ut_good =
 	"\n"
 	"node a speed 2 cores 4 group r1\n"
 	"node b group r1\n"
-	"node c speed 0.5 calls 0.25 cores 2 group r2\n"
+	"node c speed 0.5 calls 0.25 cores 2 start 3ms group r2\n"
 	"map p0 a\n"
 	"map p1 c\n"
 	"push a c 0.5\n";
@@ -124,6 +124,8 @@ static void test_parse_bad(void **state)
 		 "m.conf:1:43: '-1' is not a number of links"},
 		{"level l latency 1us bandwidth 1GB/s\nnode a group 1 2 3 4 5 "
 		 "6 7 8 9\n", "m.conf:2:30: more than 8 groups"},
+		{"level l latency 1us bandwidth 1GB/s\nnode a start -1ms\n",
+		 "m.conf:2:14: '-1ms' is not a time"},
 		{"level l latency 1us bandwidth 1GB/s\nnode a\npush a a\n",
 		 "m.conf:3:8: push needs two nodes and a speed"},
 		{"level l latency 1us bandwidth 1GB/s\nnode a\npush a a 1 2\n",
@@ -176,6 +178,8 @@ static void test_format_roundtrip(void **state)
 	assert_float_equal(m2->lv[1].buf_bytes, -1, 0);
 	assert_float_equal(m2->node[2].calls, 0.25, 0);
 	assert_float_equal(m2->node[0].calls, 0, 0);
+	assert_float_equal(m2->node[2].start_ns, 3e6, 0);
+	assert_float_equal(m2->node[0].start_ns, 0, 0);
 	assert_int_equal(m2->nmap, 2);
 	assert_int_equal(m2->map[1].node, 2);
 	assert_int_equal(m2->npush, 1);
@@ -432,6 +436,15 @@ static void test_message_residual(void **state)
 	assert_int_equal(r.s_ns[6], 70000);
 	assert_int_equal(r.pred.span_ns, 71000);
 	ana_sim_result_free(&r);
+	/* node a starts its processes 10 us later: p0 sends at 11000, the
+	 * message (69 us now) arrives at 80000, p1 exits at 81000 */
+	m->node[0].start_ns = 10000;
+	r = ut_run(tr, m, 0);
+	assert_int_equal(r.s_ns[0], 10000);
+	assert_int_equal(r.s_ns[1], 11000);
+	assert_int_equal(r.s_ns[6], 80000);
+	assert_int_equal(r.pred.span_ns, 81000);
+	ana_sim_result_free(&r);
 	ana_sim_machine_free(m);
 	ana_free(tr);
 }
@@ -652,11 +665,13 @@ static void test_links(void **state)
 
 /* The message of ut_message as a sample run on nodes a and c, p1's
  * computation taking twice as long (k = 2) or p1 calling something the
- * base never did (k = 0: a barrier instead of the receive). */
-static ana_trace *ut_sample(int k)
+ * base never did (k = 0: a barrier instead of the receive); p1 starts at
+ * start1. */
+static ana_trace *ut_sample_at(int k, int64_t start1)
 {
 	ana_trace *tr = ut_two_on("c", "linux-s390x-qemu");
 
+	tr->procs[1].ev[0].t_ns = start1; /* p1's PROG_START */
 	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 1000, TID(1), 0, -1,
 	      0);
 	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1100, TID(1), 0, 1000,
@@ -671,6 +686,12 @@ static ana_trace *ut_sample(int k)
 	      -1, 0);
 	assert_int_equal(ana_analyze(tr, NULL), 0);
 	return tr;
+}
+
+/* ut_sample_at with p1 starting with p0, at 0. */
+static ana_trace *ut_sample(int k)
+{
+	return ut_sample_at(k, 0);
 }
 
 /* Node speeds from a sample (ana_sim_speeds).  Base (ut_message): p0
@@ -723,6 +744,17 @@ static void test_speeds(void **state)
 	assert_int_equal(n, 2);
 	assert_float_equal(sp[0].comp.speed, 1.0, 1e-12);
 	assert_float_equal(sp[1].comp.speed, 1.0, 1e-12);
+	assert_int_equal(sp[0].starts, 0); /* both first: not measured */
+	assert_int_equal(sp[1].starts, 0);
+	ana_sim_speeds_free(sp, n);
+	ana_free(smp);
+	/* p1 starting 150 after p0 (with it in the base): c's start 150 */
+	smp = ut_sample_at(2, 150);
+	assert_int_equal(ana_sim_speeds(base, smp, &sp, &n, err, sizeof err),
+			 0);
+	assert_int_equal(sp[1].starts, 1);
+	assert_float_equal(sp[1].start_ns, 150, 0);
+	assert_int_equal(sp[0].starts, 0);
 	ana_sim_speeds_free(sp, n);
 	ana_free(smp);
 	smp = ut_sample(0);
