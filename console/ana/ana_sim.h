@@ -157,6 +157,10 @@ typedef struct ana_sim_rate {
 	int64_t sample_ns;       /* the sample's time in the matched ones */
 	int64_t base_ns;         /* the base's mean time of the same, summed */
 	int64_t unmatched_ns;    /* the sample's time in the others */
+	uint64_t warmup;         /* matched ones left out as warm-up (the
+				    first of their key; computation only) */
+	int64_t warmup_ns;       /* the sample's time in those */
+	double warmup_base_ns;   /* the base's mean time of the same */
 } ana_sim_rate;
 
 /* A node's speeds for one program, measured from a sample run of it
@@ -174,6 +178,10 @@ typedef struct ana_sim_speed {
 				    process's start in each */
 	uint32_t starts;         /* processes that gave start_ns (not the
 				    first to start, found in the base) */
+	double warmup_ns;        /* a process's warm-up beyond the speed:
+				    the first segment of each key against
+				    the base's mean at comp.speed, over
+				    its processes (< 0: none) */
 } ana_sim_speed;
 
 /* The speeds of every node of the analysed trace sample (a run of the
@@ -188,9 +196,12 @@ typedef struct ana_sim_speed {
  * receives or less than 1 ms of the base's time in them.  push[k]: the
  * same for the sends of 4 KiB or more to entry k's node whose receive
  * had begun before they did (0 with fewer than 5, or less than 1 ms of
- * the base's time in them).  start_ns: how much later than in base its
- * processes started, each against the first process to start in its
- * trace (that one not counted; processes known as the segments are).  *out: *n entries in the order the nodes
+ * the base's time in them).  The first computation segment of a key the
+ * sample has more than once is left out of comp (its warm-up), and what
+ * those took beyond comp's speed, per process, is warmup_ns.  start_ns:
+ * how much later than in base its processes started, each against the
+ * first process to start in its trace (that one not counted; processes
+ * known as the segments are).  *out: *n entries in the order the nodes
  * first run a process (free with ana_sim_speeds_free).  0, ANA_EARG with
  * err (a node with no matching computation), or ANA_ENOMEM. */
 int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,

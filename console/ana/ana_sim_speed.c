@@ -15,7 +15,12 @@
  * sample whose key the base has counts its own length and the base's
  * mean, and a node's speed is the base's sum over the sample's: 0.5 when
  * the node took twice as long for the same code.  Segments the base does
- * not have are counted apart and play no part.  Lengths are compensated
+ * not have are counted apart and play no part.  The first segment of a
+ * key that the sample has more than once is its warm-up (an emulated
+ * CPU translates code the first time it runs it; caches are cold): it
+ * does not count for the speed, which a short sample would bias, but
+ * what it took beyond the speed is a one-time cost of each process on
+ * the node (warmup_ns, part of its start: ana_sim.h).  Lengths are compensated
  * (c_ns: paravt's own time removed) in both traces.
  *
  * The communicating calls' own time is measured the same way, apart (a
@@ -69,6 +74,7 @@ typedef struct seg {
 	char *key;
 	int64_t ns;     /* length; merged: the sum */
 	uint64_t n;     /* merged: how many */
+	uint32_t ord;   /* the order it was found in */
 } seg;
 
 typedef struct segset {
@@ -112,6 +118,7 @@ static int seg_push(segset *s, const char *id, const char *ends, int64_t ns)
 		return ANA_ENOMEM;
 	snprintf(s->v[s->n].key, len, "%s|%s", id, ends);
 	s->v[s->n].ns = ns;
+	s->v[s->n].ord = s->n;
 	s->v[s->n++].n = 1;
 	return 0;
 }
@@ -296,9 +303,28 @@ static const seg *base_find(const segset *base, const seg *v)
 	return b;
 }
 
-/* Adds what collect finds of sample process p to rate r. */
+/* By key, then in the order found. */
+static int seg_cmp_ord(const void *a, const void *b)
+{
+	const seg *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c != 0 ? c : (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+/* Whether segment i of the sorted s is the first of a key s has more
+ * than once. */
+static int seg_first_of_many(const segset *s, uint32_t i)
+{
+	return i + 1 < s->n && strcmp(s->v[i + 1].key, s->v[i].key) == 0 &&
+	       (i == 0 || strcmp(s->v[i - 1].key, s->v[i].key) != 0);
+}
+
+/* Adds what collect finds of sample process p to rate r; with warm, the
+ * first of a key the sample has more than once goes to r's warm-up
+ * instead (see the top). */
 static int rate_proc(const segset *base, segset *smp, collect_fn collect,
-		     uint32_t p, ana_sim_rate *r, double *base_ns)
+		     uint32_t p, ana_sim_rate *r, double *base_ns, int warm)
 {
 	uint32_t i;
 	int rc;
@@ -306,19 +332,25 @@ static int rate_proc(const segset *base, segset *smp, collect_fn collect,
 	smp->n = 0;
 	if ((rc = collect(smp, p)) != 0)
 		return rc;
+	qsort(smp->v, smp->n, sizeof *smp->v, seg_cmp_ord);
 	for (i = 0; i < smp->n; i++) {
 		const seg *b = base_find(base, &smp->v[i]);
 
 		if (b == NULL) {
 			r->unmatched++;
 			r->unmatched_ns += smp->v[i].ns;
+		} else if (warm && seg_first_of_many(smp, i)) {
+			r->warmup++;
+			r->warmup_ns += smp->v[i].ns;
+			r->warmup_base_ns += (double)b->ns / (double)b->n;
 		} else {
 			r->matched++;
 			r->sample_ns += smp->v[i].ns;
 			*base_ns += (double)b->ns / (double)b->n;
 		}
-		free(smp->v[i].key);
 	}
+	for (i = 0; i < smp->n; i++)
+		free(smp->v[i].key);
 	smp->n = 0;
 	return 0;
 }
@@ -340,10 +372,11 @@ static int base_keys(segset *b, collect_fn collect)
 static int speed_proc(segset b[2], segset *smp, uint32_t p,
 		      ana_sim_speed *sp, double bsum[2])
 {
-	int rc = rate_proc(&b[0], smp, segs_of, p, &sp->comp, &bsum[0]);
+	int rc = rate_proc(&b[0], smp, segs_of, p, &sp->comp, &bsum[0], 1);
 
 	if (rc == 0)
-		rc = rate_proc(&b[1], smp, calls_of, p, &sp->calls, &bsum[1]);
+		rc = rate_proc(&b[1], smp, calls_of, p, &sp->calls, &bsum[1],
+			       0);
 	sp->procs++;
 	return rc;
 }
@@ -378,6 +411,10 @@ static int speed_finish(ana_sim_speed *sp, uint32_t n, const double *bsum,
 		}
 		c->base_ns = (int64_t)bsum[2 * i];
 		c->speed = bsum[2 * i] / (double)c->sample_ns;
+		if (sp[i].procs > 0)
+			sp[i].warmup_ns = ((double)c->warmup_ns -
+					   c->warmup_base_ns / c->speed) /
+					  sp[i].procs;
 		rate_finish(k, bsum[2 * i + 1], SPEED_CALLS_MIN,
 			    SPEED_CALLS_MIN_NS);
 	}
@@ -407,7 +444,8 @@ static int push_rates(const segset *b, segset *smp, ana_sim_speed *out,
 			for (p = 0; rc == 0 && p < tr->nprocs; p++)
 				if (tr->procs[p].node == nd[i])
 					rc = rate_proc(b, smp, sends_of, p,
-						       &out[i].push[k], &bsum);
+						       &out[i].push[k], &bsum,
+						       0);
 			rate_finish(&out[i].push[k], bsum, SPEED_PUSH_MIN,
 				    SPEED_PUSH_MIN_NS);
 		}

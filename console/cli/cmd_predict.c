@@ -597,27 +597,33 @@ static int predict_pushes(const ana_sim_speed *sp, uint32_t n, uint32_t i,
 	return rc;
 }
 
-/* The start delay of entry sp set in m (a sooner start counts as none),
- * with its "# ..." line, when its processes gave one.  0 or a code
- * (err). */
+/* The start of entry sp's node set in m: its processes' later start and
+ * their warm-up beyond the node's speed (a sooner start counts as none),
+ * with its "# ..." line.  0 or a code (err). */
 static int predict_start(const ana_sim_speed *sp, const con_predict_opts *o,
 			 ana_sim_machine *m, char **notes, size_t *len,
 			 char *err, size_t errlen)
 {
-	char line[500], param[ANA_NAME_MAX + 8], val[64];
-	double v = sp->start_ns > 0 ? sp->start_ns : 0;
+	char line[700], param[ANA_NAME_MAX + 8], val[64], late[200] = "";
+	double st = sp->starts > 0 ? sp->start_ns : 0;
+	double v = st + sp->warmup_ns;
 	int rc;
 
-	if (sp->starts == 0)
+	if (sp->starts == 0 && sp->comp.warmup == 0)
 		return 0;
+	v = v > 0 ? v : 0;
+	if (sp->starts > 0)
+		snprintf(late, sizeof late, "start %.3f ms %s than in %s (%u "
+			 "of them, each timed from the first start), ",
+			 ms((int64_t)(st < 0 ? -st : st)),
+			 st < 0 ? "sooner" : "later", o->trace, sp->starts);
 	snprintf(param, sizeof param, "%s.start", sp->node);
 	snprintf(val, sizeof val, "%.0fns", v);
-	snprintf(line, sizeof line, "# node %s: processes start %.3f ms %s "
-		 "than in %s (%u of them in %s, each timed from the first "
-		 "start)%s\n", sp->node,
-		 ms((int64_t)(sp->start_ns < 0 ? -sp->start_ns : sp->start_ns)),
-		 sp->start_ns < 0 ? "sooner" : "later", o->trace, sp->starts,
-		 o->sample, sp->start_ns < 0 ? "; start 0 written" : "");
+	snprintf(line, sizeof line, "# node %s: processes %swarm up %.3f ms "
+		 "beyond the speed (%llu first segments of a kind, left out "
+		 "of it) in %s: start %.3f ms\n", sp->node, late,
+		 sp->warmup_ns / 1e6, (unsigned long long)sp->comp.warmup,
+		 o->sample, v / 1e6);
 	if ((rc = ana_sim_set(m, param, val, err, errlen)) == 0 &&
 	    (rc = note_add(notes, len, line)) != 0)
 		snprintf(err, errlen, "out of memory");

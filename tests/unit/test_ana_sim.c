@@ -828,6 +828,60 @@ static void test_push_speeds(void **state)
 	ana_free(base);
 }
 
+/* n rounds of p0 (node a) computing 1000 ns (the second round extra
+ * more) and sending 8 B to p1 (node second, of port port), which waits
+ * in its receive from 5 ns before each send to 20 after. */
+static ana_trace *ut_loop(const char *second, const char *port, int n,
+			  int64_t extra)
+{
+	ana_trace *tr = ut_two_on(second, port);
+	int64_t t = 0;
+	int j;
+
+	for (j = 0; j < n; j++) {
+		t += 1000 + (j == 1 ? extra : 0);
+		ut_ev(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, t - 5, TID(0),
+		      0, -1, 0);
+		ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, t, TID(1), 0,
+		      -1, 0);
+		ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, t + 10, TID(1),
+		      0, 8, 0);
+		ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV, t + 20, TID(0),
+		      7, 8, 0);
+		t += 10;
+	}
+	ut_ev(tr, 0, PVT_EV_PROG_EXIT, PVT_OP_NONE, t + 1000, -1, 0, -1, 0);
+	ut_ev(tr, 1, PVT_EV_PROG_EXIT, PVT_OP_NONE, t + 1000, -1, 0, -1, 0);
+	assert_int_equal(ana_analyze(tr, NULL), 0);
+	return tr;
+}
+
+/* Warm-up: a sample whose second round took 5000 ns more (the first of
+ * the rounds' computation: each process's first segment of that kind)
+ * leaves those segments out of the speeds (1, as the others are as fast
+ * as the base's) and gives each node's processes 5000 ns of warm-up. */
+static void test_warmup(void **state)
+{
+	ana_trace *base = ut_loop("b", "linux-x86_64", 5, 0);
+	ana_trace *smp = ut_loop("c", "linux-s390x-qemu", 5, 5000);
+	ana_sim_speed *sp = NULL;
+	char err[400] = "";
+	uint32_t n = 0;
+
+	(void)state;
+	if (ana_sim_speeds(base, smp, &sp, &n, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(n, 2);
+	assert_float_equal(sp[0].comp.speed, 1, 1e-12);
+	assert_float_equal(sp[1].comp.speed, 1, 1e-12);
+	assert_int_equal(sp[0].comp.warmup, 1);
+	assert_float_equal(sp[0].warmup_ns, 5000, 1e-6);
+	assert_float_equal(sp[1].warmup_ns, 5000, 1e-6);
+	ana_sim_speeds_free(sp, n);
+	ana_free(smp);
+	ana_free(base);
+}
+
 /* A process with no node in the machine is an error that names it. */
 static void test_unmapped(void **state)
 {
@@ -865,6 +919,7 @@ int main(void)
 		cmocka_unit_test(test_unmapped),
 		cmocka_unit_test(test_speeds),
 		cmocka_unit_test(test_push_speeds),
+		cmocka_unit_test(test_warmup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
