@@ -767,6 +767,19 @@ static void test_speeds(void **state)
 	ana_free(base);
 }
 
+/* ana_sim_speeds of smp against base, which must succeed; *n entries
+ * (free with ana_sim_speeds_free). */
+static ana_sim_speed *ut_speeds(ana_trace *base, ana_trace *smp,
+				uint32_t *n)
+{
+	ana_sim_speed *sp = NULL;
+	char err[400] = "";
+
+	if (ana_sim_speeds(base, smp, &sp, n, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	return sp;
+}
+
 /* n PVM messages of 100000 B from p0 (node a) to p1 (node second), a
  * millisecond apart: p1's receive begins first, p0's send 1000 later
  * takes push, the receive ends 500 after it. */
@@ -804,13 +817,10 @@ static void test_push_speeds(void **state)
 {
 	ana_trace *base = ut_pushes("b", "linux-x86_64", 5, 300000);
 	ana_trace *smp = ut_pushes("c", "linux-s390x-qemu", 5, 600000);
-	ana_sim_speed *sp = NULL;
-	char err[400] = "";
 	uint32_t n = 0;
+	ana_sim_speed *sp = ut_speeds(base, smp, &n);
 
 	(void)state;
-	if (ana_sim_speeds(base, smp, &sp, &n, err, sizeof err) != 0)
-		fail_msg("%s", err);
 	assert_int_equal(n, 2);
 	assert_string_equal(sp[1].node, "c");
 	assert_float_equal(sp[0].push[1].speed, 0.5, 1e-12);
@@ -819,8 +829,7 @@ static void test_push_speeds(void **state)
 	ana_sim_speeds_free(sp, n);
 	ana_free(smp);
 	smp = ut_pushes("c", "linux-s390x-qemu", 4, 600000);
-	if (ana_sim_speeds(base, smp, &sp, &n, err, sizeof err) != 0)
-		fail_msg("%s", err);
+	sp = ut_speeds(base, smp, &n);
 	assert_int_equal(sp[0].push[1].matched, 4);
 	assert_float_equal(sp[0].push[1].speed, 0, 0);
 	ana_sim_speeds_free(sp, n);
@@ -864,13 +873,10 @@ static void test_warmup(void **state)
 {
 	ana_trace *base = ut_loop("b", "linux-x86_64", 5, 0);
 	ana_trace *smp = ut_loop("c", "linux-s390x-qemu", 5, 5000);
-	ana_sim_speed *sp = NULL;
-	char err[400] = "";
 	uint32_t n = 0;
+	ana_sim_speed *sp = ut_speeds(base, smp, &n);
 
 	(void)state;
-	if (ana_sim_speeds(base, smp, &sp, &n, err, sizeof err) != 0)
-		fail_msg("%s", err);
 	assert_int_equal(n, 2);
 	assert_float_equal(sp[0].comp.speed, 1, 1e-12);
 	assert_float_equal(sp[1].comp.speed, 1, 1e-12);
