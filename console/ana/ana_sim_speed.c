@@ -18,9 +18,11 @@
  * not have are counted apart and play no part.  The first segment of a
  * key that the sample has more than once is its warm-up (an emulated
  * CPU translates code the first time it runs it; caches are cold): it
- * does not count for the speed, which a short sample would bias, but
- * what it took beyond the speed is a one-time cost of each process on
- * the node (warmup_ns, part of its start: ana_sim.h).  Lengths are compensated
+ * does not count for the speed, which a short sample would bias (nor do
+ * the base's own first ones count in its means, so that a trace is its
+ * own sample at speed 1), but what it took beyond the speed is a
+ * one-time cost of each process on the node (warmup_ns, part of its
+ * start: ana_sim.h).  Lengths are compensated
  * (c_ns: paravt's own time removed) in both traces.
  *
  * The communicating calls' own time is measured the same way, apart (a
@@ -245,24 +247,48 @@ static int seg_cmp(const void *a, const void *b)
 	return strcmp(((const seg *)a)->key, ((const seg *)b)->key);
 }
 
-/* Sorts s and merges equal keys (sum of lengths, count). */
-static void seg_merge(segset *s)
+/* By key, then in the order found. */
+static int seg_cmp_ord(const void *a, const void *b)
+{
+	const seg *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c != 0 ? c : (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+/* Whether segment i of the sorted s is the first of a key s has more
+ * than once. */
+static int seg_first_of_many(const segset *s, uint32_t i)
+{
+	return i + 1 < s->n && strcmp(s->v[i + 1].key, s->v[i].key) == 0 &&
+	       (i == 0 || strcmp(s->v[i - 1].key, s->v[i].key) != 0);
+}
+
+/* Sorts s and merges equal keys (sum of lengths, count); with warm, the
+ * first of a key s has more than once is left out, as the sample's
+ * warm-up is (see the top). */
+static void seg_merge(segset *s, int warm)
 {
 	uint32_t i, k = 0;
 
 	if (s->n == 0)
 		return;
-	qsort(s->v, s->n, sizeof *s->v, seg_cmp);
-	for (i = 1; i < s->n; i++) {
-		if (strcmp(s->v[i].key, s->v[k].key) == 0) {
-			s->v[k].ns += s->v[i].ns;
-			s->v[k].n += s->v[i].n;
+	qsort(s->v, s->n, sizeof *s->v, seg_cmp_ord);
+	for (i = 0; warm && i < s->n; i++)
+		if (seg_first_of_many(s, i))
+			s->v[i].n = 0; /* left out */
+	for (i = 0; i < s->n; i++) {
+		if (s->v[i].n == 0) {
+			free(s->v[i].key);
+		} else if (k > 0 && strcmp(s->v[i].key, s->v[k - 1].key) == 0) {
+			s->v[k - 1].ns += s->v[i].ns;
+			s->v[k - 1].n += s->v[i].n;
 			free(s->v[i].key);
 		} else {
-			s->v[++k] = s->v[i];
+			s->v[k++] = s->v[i];
 		}
 	}
-	s->n = k + 1;
+	s->n = k;
 }
 
 /* The entry of node name in *out (added when new).  NULL: no memory. */
@@ -303,23 +329,6 @@ static const seg *base_find(const segset *base, const seg *v)
 	return b;
 }
 
-/* By key, then in the order found. */
-static int seg_cmp_ord(const void *a, const void *b)
-{
-	const seg *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-
-	return c != 0 ? c : (x->ord > y->ord) - (x->ord < y->ord);
-}
-
-/* Whether segment i of the sorted s is the first of a key s has more
- * than once. */
-static int seg_first_of_many(const segset *s, uint32_t i)
-{
-	return i + 1 < s->n && strcmp(s->v[i + 1].key, s->v[i].key) == 0 &&
-	       (i == 0 || strcmp(s->v[i - 1].key, s->v[i].key) != 0);
-}
-
 /* Adds what collect finds of sample process p to rate r; with warm, the
  * first of a key the sample has more than once goes to r's warm-up
  * instead (see the top). */
@@ -355,8 +364,9 @@ static int rate_proc(const segset *base, segset *smp, collect_fn collect,
 	return 0;
 }
 
-/* The base's keys and mean lengths for collect. */
-static int base_keys(segset *b, collect_fn collect)
+/* The base's keys and mean lengths for collect (warm: without their
+ * warm-up, seg_merge). */
+static int base_keys(segset *b, collect_fn collect, int warm)
 {
 	uint32_t p;
 	int rc = 0;
@@ -364,7 +374,7 @@ static int base_keys(segset *b, collect_fn collect)
 	for (p = 0; rc == 0 && p < b->tr->nprocs; p++)
 		rc = collect(b, p);
 	if (rc == 0)
-		seg_merge(b);
+		seg_merge(b, warm);
 	return rc;
 }
 
@@ -567,11 +577,11 @@ int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
 	smp.tr = sample;
 	smp.c = &cs;
 	smp.to_node = ANA_NONE;
-	rc = base_keys(&b[0], segs_of);
+	rc = base_keys(&b[0], segs_of, 1);
 	if (rc == 0)
-		rc = base_keys(&b[1], calls_of);
+		rc = base_keys(&b[1], calls_of, 0);
 	if (rc == 0)
-		rc = base_keys(&b[2], sends_of);
+		rc = base_keys(&b[2], sends_of, 0);
 	if (rc == 0 && (bsum = calloc(2 * (size_t)sample->nnodes + 2,
 				      sizeof *bsum)) == NULL)
 		rc = ANA_ENOMEM;
