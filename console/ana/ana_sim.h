@@ -160,7 +160,9 @@ typedef struct ana_sim_rate {
 	uint64_t warmup;         /* matched ones left out as warm-up (the
 				    first of their key; computation only) */
 	int64_t warmup_ns;       /* the sample's time in those */
-	double warmup_base_ns;   /* the base's mean time of the same */
+	double warmup_base_ns;   /* the base's time of the same: its first
+				    of the key when it had several, else
+				    its mean */
 } ana_sim_rate;
 
 /* A node's speeds for one program, measured from a sample run of it
@@ -178,10 +180,10 @@ typedef struct ana_sim_speed {
 				    process's start in each */
 	uint32_t starts;         /* processes that gave start_ns (not the
 				    first to start, found in the base) */
-	double warmup_ns;        /* a process's warm-up beyond the speed:
-				    the first segment of each key against
-				    the base's mean at comp.speed, over
-				    its processes (< 0: none) */
+	double warmup_ns;        /* a process's warm-up beyond the
+				    base's: the first segment of each key
+				    against the base's first at
+				    comp.speed, over its processes */
 } ana_sim_speed;
 
 /* The speeds of every node of the analysed trace sample (a run of the
@@ -197,8 +199,10 @@ typedef struct ana_sim_speed {
  * same for the sends of 4 KiB or more to entry k's node whose receive
  * had begun before they did (0 with fewer than 5, or less than 1 ms of
  * the base's time in them).  The first computation segment of a key the
- * sample has more than once is left out of comp (its warm-up), and what
- * those took beyond comp's speed, per process, is warmup_ns.  start_ns:
+ * sample has more than once is left out of comp (its warm-up), as the
+ * base's first ones are left out of its means, and what those took
+ * beyond the base's first ones at comp's speed, per process, is
+ * warmup_ns.  start_ns:
  * how much later than in base its processes started, each against the
  * first process to start in its trace (that one not counted; processes
  * known as the segments are).  *out: *n entries in the order the nodes

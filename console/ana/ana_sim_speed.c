@@ -20,9 +20,10 @@
  * CPU translates code the first time it runs it; caches are cold): it
  * does not count for the speed, which a short sample would bias (nor do
  * the base's own first ones count in its means, so that a trace is its
- * own sample at speed 1), but what it took beyond the speed is a
- * one-time cost of each process on the node (warmup_ns, part of its
- * start: ana_sim.h).  Lengths are compensated
+ * own sample at speed 1), but what it took beyond the base's first one
+ * of the key at that speed is a one-time cost of each process on the
+ * node (warmup_ns, part of its start: ana_sim.h; the replay keeps the
+ * base's own warm-up).  Lengths are compensated
  * (c_ns: paravt's own time removed) in both traces.
  *
  * The communicating calls' own time is measured the same way, apart (a
@@ -77,6 +78,8 @@ typedef struct seg {
 	int64_t ns;     /* length; merged: the sum */
 	uint64_t n;     /* merged: how many */
 	uint32_t ord;   /* the order it was found in */
+	int64_t first;  /* merged with warm-up: the first one's length,
+			   left out of ns and n; else -1 */
 } seg;
 
 typedef struct segset {
@@ -121,6 +124,7 @@ static int seg_push(segset *s, const char *id, const char *ends, int64_t ns)
 	snprintf(s->v[s->n].key, len, "%s|%s", id, ends);
 	s->v[s->n].ns = ns;
 	s->v[s->n].ord = s->n;
+	s->v[s->n].first = -1;
 	s->v[s->n++].n = 1;
 	return 0;
 }
@@ -270,6 +274,7 @@ static int seg_first_of_many(const segset *s, uint32_t i)
 static void seg_merge(segset *s, int warm)
 {
 	uint32_t i, k = 0;
+	int64_t first = -1;
 
 	if (s->n == 0)
 		return;
@@ -279,13 +284,16 @@ static void seg_merge(segset *s, int warm)
 			s->v[i].n = 0; /* left out */
 	for (i = 0; i < s->n; i++) {
 		if (s->v[i].n == 0) {
+			first = s->v[i].ns; /* the next one's group's */
 			free(s->v[i].key);
 		} else if (k > 0 && strcmp(s->v[i].key, s->v[k - 1].key) == 0) {
 			s->v[k - 1].ns += s->v[i].ns;
 			s->v[k - 1].n += s->v[i].n;
 			free(s->v[i].key);
 		} else {
-			s->v[k++] = s->v[i];
+			s->v[k] = s->v[i];
+			s->v[k++].first = first;
+			first = -1;
 		}
 	}
 	s->n = k;
@@ -351,7 +359,8 @@ static int rate_proc(const segset *base, segset *smp, collect_fn collect,
 		} else if (warm && seg_first_of_many(smp, i)) {
 			r->warmup++;
 			r->warmup_ns += smp->v[i].ns;
-			r->warmup_base_ns += (double)b->ns / (double)b->n;
+			r->warmup_base_ns += b->first >= 0 ? (double)b->first :
+					     (double)b->ns / (double)b->n;
 		} else {
 			r->matched++;
 			r->sample_ns += smp->v[i].ns;
