@@ -1,8 +1,9 @@
 /*
- * ana_sim_speed.c — a node's CPU speed measured with the program itself
- * (ana_sim.h: ana_sim_speeds): the computation a short sample run did on
- * that node, against the time the traced run took for the same
- * computation.
+ * ana_sim_speed.c — what a node is like, measured with the program itself
+ * (ana_sim.h: ana_sim_speeds): its CPU speed (the computation a short
+ * sample run did on that node, against the time the traced run took for
+ * the same computation), its calls' speed, the push speed of sends
+ * between two nodes, and how much later it starts processes.
  *
  * A computation segment (ana_stats_segments, outside every call: MPI_Init
  * and MPI_Finalize take their time whatever the CPU) is known by its
