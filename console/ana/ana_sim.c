@@ -303,6 +303,17 @@ static const ana_ev *rdv_start(const sim *k, uint32_t p, const ana_ev *e)
 	return r == ANA_NONE ? NULL : &k->c.tr->procs[e->match.proc].ev[r];
 }
 
+/* The send END of matched receive END e when that send waited for its
+ * receiver (rdv_start) and, in the recorded run, ended no later than e
+ * (recorded times in o_ns: during the walk); else NULL. */
+static const ana_ev *rdv_send(const sim *k, const ana_ev *e)
+{
+	const ana_ev *m = ana_get(k->c.tr, e->match);
+
+	return rdv_start(k, e->match.proc, m) != NULL && e->o_ns >= m->o_ns ?
+	       m : NULL;
+}
+
 /* ---- links --------------------------------------------------------------- */
 
 /* The wait for a free link of level lv of a transfer of bt ns that may
@@ -440,12 +451,8 @@ static ana_ref sim_dep(void *arg, uint32_t p, uint32_t i)
 
 	if (e->match.proc == ANA_NONE)
 		return none;
-	if (e->kind == PVT_EV_RECV_END) {
-		const ana_ev *m = ana_get(k->c.tr, e->match);
-
-		return rdv_start(k, e->match.proc, m) && e->o_ns >= m->o_ns ?
-		       e->match : none;
-	}
+	if (e->kind == PVT_EV_RECV_END)
+		return rdv_send(k, e) != NULL ? e->match : none;
 	if ((rs = rdv_start(k, p, e)) == NULL)
 		return none;
 	r.proc = e->match.proc;
@@ -489,12 +496,9 @@ static int64_t own_time(const sim *k, uint32_t p, uint32_t i)
  * other receives, and in the pure model (which has no recorded part). */
 static int64_t rdv_end(const sim *k, const ana_ev *e)
 {
-	const ana_ev *m = ana_get(k->c.tr, e->match);
+	const ana_ev *m = k->pure ? NULL : rdv_send(k, e);
 
-	if (k->pure || rdv_start(k, e->match.proc, m) == NULL ||
-	    e->o_ns < m->o_ns)
-		return 0;
-	return m->c_ns + max64(0, e->o_ns - m->o_ns);
+	return m != NULL ? m->c_ns + (e->o_ns - m->o_ns) : 0;
 }
 
 static void visit(void *arg, uint32_t p, uint32_t i, int forced)

@@ -492,17 +492,23 @@ static int entry_nodes(const ana_trace *tr, const ana_sim_speed *out,
 	return 0;
 }
 
-/* The start (c_ns of its first event) of process p, and the first of
- * all of tr's into *t0; -1 for a process without events. */
-static int64_t proc_start(const ana_trace *tr, uint32_t p, int64_t *t0)
+/* When process p of tr started (c_ns of its first event) after the
+ * first of tr's processes did (t0); -1 for a process without events. */
+static int64_t proc_start(const ana_trace *tr, uint32_t p, int64_t t0)
 {
+	return tr->procs[p].nev > 0 ? tr->procs[p].ev[0].c_ns - t0 : -1;
+}
+
+/* The first start of tr's processes (INT64_MAX when none has events). */
+static int64_t first_start(const ana_trace *tr)
+{
+	int64_t t0 = INT64_MAX;
 	uint32_t q;
 
-	*t0 = INT64_MAX;
 	for (q = 0; q < tr->nprocs; q++)
-		if (tr->procs[q].nev > 0 && tr->procs[q].ev[0].c_ns < *t0)
-			*t0 = tr->procs[q].ev[0].c_ns;
-	return tr->procs[p].nev > 0 ? tr->procs[p].ev[0].c_ns : -1;
+		if (tr->procs[q].nev > 0 && tr->procs[q].ev[0].c_ns < t0)
+			t0 = tr->procs[q].ev[0].c_ns;
+	return t0;
 }
 
 /* The base's process known as id (proc_id), or ANA_NONE. */
@@ -526,22 +532,21 @@ static void start_delays(const ana_trace *base, const ana_trace *smp,
 			 ana_sim_speed *out, uint32_t n, const uint32_t *nd)
 {
 	char id[ANA_NAME_MAX + 16];
-	int64_t s, s0, b, b0;
+	int64_t s, b, s0 = first_start(smp), b0 = first_start(base);
 	uint32_t p, q, i;
 
 	for (p = 0; p < smp->nprocs; p++) {
 		proc_id(smp, p, id, sizeof id);
 		q = base_proc(base, id);
-		s = proc_start(smp, p, &s0);
-		if (q == ANA_NONE || s <= s0 ||
-		    (b = proc_start(base, q, &b0)) < 0)
+		s = proc_start(smp, p, s0);
+		if (q == ANA_NONE || s <= 0 || (b = proc_start(base, q, b0)) < 0)
 			continue; /* the first to start, or not in the base */
 		for (i = 0; i < n && nd[i] != smp->procs[p].node; i++)
 			;
 		if (i == n)
 			continue;
-		out[i].start_ns += ((double)(s - s0) - (double)(b - b0) -
-				    out[i].start_ns) / ++out[i].starts;
+		out[i].start_ns += ((double)s - (double)b - out[i].start_ns) /
+				   ++out[i].starts;
 	}
 }
 

@@ -767,6 +767,14 @@ static void test_speeds(void **state)
 	ana_free(base);
 }
 
+/* Both processes of tr exit at t; tr analysed. */
+static void ut_end(ana_trace *tr, int64_t t)
+{
+	ut_ev(tr, 0, PVT_EV_PROG_EXIT, PVT_OP_NONE, t, -1, 0, -1, 0);
+	ut_ev(tr, 1, PVT_EV_PROG_EXIT, PVT_OP_NONE, t, -1, 0, -1, 0);
+	assert_int_equal(ana_analyze(tr, NULL), 0);
+}
+
 /* ana_sim_speeds of smp against base, which must succeed; *n entries
  * (free with ana_sim_speeds_free). */
 static ana_sim_speed *ut_speeds(ana_trace *base, ana_trace *smp,
@@ -801,10 +809,7 @@ static ana_trace *ut_pushes(const char *second, const char *port, int n,
 		ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV,
 		      t0 + 1500 + push, TID(0), 7, 100000, 0);
 	}
-	t0 = (n + 1) * 1000000LL;
-	ut_ev(tr, 0, PVT_EV_PROG_EXIT, PVT_OP_NONE, t0, -1, 0, -1, 0);
-	ut_ev(tr, 1, PVT_EV_PROG_EXIT, PVT_OP_NONE, t0, -1, 0, -1, 0);
-	assert_int_equal(ana_analyze(tr, NULL), 0);
+	ut_end(tr, (n + 1) * 1000000LL);
 	assert_int_equal(tr->sum.pairs, (uint64_t)n);
 	return tr;
 }
@@ -859,9 +864,7 @@ static ana_trace *ut_loop(const char *second, const char *port, int n,
 		      7, 8, 0);
 		t += 10;
 	}
-	ut_ev(tr, 0, PVT_EV_PROG_EXIT, PVT_OP_NONE, t + 1000, -1, 0, -1, 0);
-	ut_ev(tr, 1, PVT_EV_PROG_EXIT, PVT_OP_NONE, t + 1000, -1, 0, -1, 0);
-	assert_int_equal(ana_analyze(tr, NULL), 0);
+	ut_end(tr, t + 1000);
 	return tr;
 }
 
