@@ -20,6 +20,7 @@
 #include "../wrappers/pvt_event.h"
 #include "wire.h"
 #include "wire_ev.h"
+#include "wire_evpk.h"
 
 /* The whole store (one per console). */
 static struct {
@@ -423,66 +424,116 @@ static int con_ev_store(con_ev_src *s, uint32_t idx, con_ev_rec *e,
 	return 1;
 }
 
-/* NODE_EVENTS: decodes and stores every event of the batch. */
-/* Decodes the canonical record at p (wire_ev.h) into *e.  0 or -1 with
- * err when its kind or op is out of range. */
-static int con_ev_decode_bin(const unsigned char *p, con_ev_rec *e,
-			     char *err, size_t errlen)
+/* The canonical event w as a stored one in *e.  0 or -1 with err when
+ * its kind or op is out of range. */
+static int con_ev_from_wire(const wire_ev *w, con_ev_rec *e, char *err,
+			    size_t errlen)
 {
-	wire_ev w;
-
-	wire_ev_get(p, &w);
-	if (w.kind < 1 || w.kind > PVT_EV_KIND_MAX || w.op > 255 ||
-	    w.seq > INT64_MAX || w.t_ns > CON_EV_T_MAX ||
-	    w.delta_ns > CON_EV_T_MAX) {
+	if (w->kind < 1 || w->kind > PVT_EV_KIND_MAX || w->op > 255 ||
+	    w->seq > INT64_MAX || w->t_ns > CON_EV_T_MAX ||
+	    w->delta_ns > CON_EV_T_MAX) {
 		snprintf(err, errlen, "event seq %llu: a field is out of "
-			 "range", (unsigned long long)w.seq);
+			 "range", (unsigned long long)w->seq);
 		return -1;
 	}
 	memset(e, 0, sizeof *e);
-	e->seq = w.seq;
-	e->kind = w.kind;
-	e->op = w.op;
-	e->t_ns = w.t_ns;
-	e->delta_ns = w.delta_ns;
-	e->file = w.file;
-	e->func = w.func;
-	e->line = w.line;
-	e->peer = w.peer;
-	e->tag = w.tag;
-	e->bytes = w.bytes;
-	e->result = w.result;
-	e->aux = w.aux;
-	e->comm = w.comm;
-	e->ref = w.ref;
+	e->seq = w->seq;
+	e->kind = w->kind;
+	e->op = w->op;
+	e->t_ns = w->t_ns;
+	e->delta_ns = w->delta_ns;
+	e->file = w->file;
+	e->func = w->func;
+	e->line = w->line;
+	e->peer = w->peer;
+	e->tag = w->tag;
+	e->bytes = w->bytes;
+	e->result = w->result;
+	e->aux = w->aux;
+	e->comm = w->comm;
+	e->ref = w->ref;
 	return 0;
 }
 
-/* The number of events in a batch (a bin of records or an array of
- * arrays), or -1 with err when it is neither. */
-static int64_t con_ev_batch_size(const msgpack_object *events, char *err,
-				 size_t errlen)
+/* Reading a batch, whichever its form: an array of 15-integer arrays
+ * (format 1), a bin of 72-byte records (wire_ev.h) or a packed bin
+ * (wire_evpk.h). */
+typedef struct con_ev_cur {
+	const msgpack_object *o; /* the batch */
+	uint32_t i;              /* the next event's index (not packed) */
+	int packed;              /* read through pk */
+	wire_evpk_dec pk;
+} con_ev_cur;
+
+/* Starts reading events: their number, or -1 with err when it is none
+ * of the three forms. */
+static int64_t con_ev_batch_open(con_ev_cur *c, const msgpack_object *events,
+				 char *err, size_t errlen)
 {
+	uint64_t n;
+
+	c->o = events;
+	c->i = 0;
+	c->packed = 0;
 	if (events->type == MSGPACK_OBJECT_ARRAY)
 		return events->via.array.size;
+	if (events->type == MSGPACK_OBJECT_BIN &&
+	    wire_evpk_is(events->via.bin.ptr, events->via.bin.size)) {
+		if (wire_evpk_open(&c->pk, events->via.bin.ptr,
+				   events->via.bin.size, &n) != 0 ||
+		    n > UINT32_MAX) {
+			snprintf(err, errlen, "NODE_EVENTS: a packed batch "
+				 "whose count is cut or larger than its "
+				 "bytes");
+			return -1;
+		}
+		c->packed = 1;
+		return (int64_t)n;
+	}
 	if (events->type == MSGPACK_OBJECT_BIN &&
 	    events->via.bin.size % WIRE_EV_SIZE == 0)
 		return events->via.bin.size / WIRE_EV_SIZE;
 	snprintf(err, errlen, "NODE_EVENTS: events is neither an array nor "
-		 "a bin of %d-byte records", WIRE_EV_SIZE);
+		 "a bin of %d-byte records nor a packed bin", WIRE_EV_SIZE);
 	return -1;
 }
 
-/* Event i of a batch whose size con_ev_batch_size checked.  0 or -1. */
-static int con_ev_batch_get(const msgpack_object *events, uint32_t i,
-			    con_ev_rec *e, char *err, size_t errlen)
+/* The next event of a batch con_ev_batch_open counted (the caller reads
+ * no more than that).  0 or -1 with err. */
+static int con_ev_batch_next(con_ev_cur *c, con_ev_rec *e, char *err,
+			     size_t errlen)
 {
-	if (events->type == MSGPACK_OBJECT_BIN)
-		return con_ev_decode_bin((const unsigned char *)
-					 events->via.bin.ptr +
-					 (size_t)i * WIRE_EV_SIZE, e, err,
-					 errlen);
-	return con_ev_decode(&events->via.array.ptr[i], e, err, errlen);
+	wire_ev w;
+
+	if (c->packed) {
+		if (wire_evpk_next(&c->pk, &w) != 1) {
+			snprintf(err, errlen, "NODE_EVENTS: packed event %u "
+				 "is cut or malformed", c->i);
+			return -1;
+		}
+		c->i++;
+		return con_ev_from_wire(&w, e, err, errlen);
+	}
+	if (c->o->type == MSGPACK_OBJECT_BIN) {
+		wire_ev_get((const unsigned char *)c->o->via.bin.ptr +
+			    (size_t)c->i++ * WIRE_EV_SIZE, &w);
+		return con_ev_from_wire(&w, e, err, errlen);
+	}
+	return con_ev_decode(&c->o->via.array.ptr[c->i++], e, err, errlen);
+}
+
+/* The end of a batch read to its count: 0, or -1 with err when a packed
+ * one has bytes left. */
+static int con_ev_batch_close(con_ev_cur *c, char *err, size_t errlen)
+{
+	wire_ev w;
+
+	if (c->packed && wire_evpk_next(&c->pk, &w) != 0) {
+		snprintf(err, errlen, "NODE_EVENTS: bytes after the last of "
+			 "%u packed events", c->i);
+		return -1;
+	}
+	return 0;
 }
 
 int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
@@ -490,13 +541,14 @@ int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
 		     char *err, size_t errlen)
 {
 	con_ev_src *s;
+	con_ev_cur c;
 	con_ev_rec e;
 	uint32_t i, idx;
 	int64_t n;
 	int stored = 0, r;
 
 	con_ev.last_ns = wire_now_ns();
-	n = con_ev_batch_size(events, err, errlen);
+	n = con_ev_batch_open(&c, events, err, errlen);
 	if (n < 0)
 		return WIRE_EMALFORMED;
 	if (offset_ns > CON_EV_T_MAX || offset_ns < -CON_EV_T_MAX) {
@@ -510,7 +562,7 @@ int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
 		return WIRE_ENOMEM;
 	}
 	for (i = 0; i < (uint64_t)n; i++) {
-		if (con_ev_batch_get(events, i, &e, err, errlen) < 0)
+		if (con_ev_batch_next(&c, &e, err, errlen) < 0)
 			return WIRE_EMALFORMED;
 		r = con_ev_store(s, idx, &e, offset_ns);
 		if (r < 0) {
@@ -519,6 +571,8 @@ int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
 		}
 		stored += r;
 	}
+	if (con_ev_batch_close(&c, err, errlen) < 0)
+		return WIRE_EMALFORMED;
 	return stored;
 }
 

@@ -18,9 +18,10 @@
  *   ["var", PID_ID, BP, FILE, LINE, HIT, NAME, VALUE]      a recorded var
  *   ["end", HOW, STATUS]                                   last, once
  *
- * Events are a bin of the canonical 72-byte records of NODE_EVENTS
- * (wire_ev.h), copied as the node sent them (format version 1 had an
- * array of 15-integer arrays instead; the reader takes both).  The writer is append-only: records go through a
+ * Events are a packed bin of canonical events (wire_evpk.h), copied as
+ * the node sent them in NODE_EVENTS (format version 2 had a bin of
+ * 72-byte records, version 1 an array of 15-integer arrays; the reader
+ * takes all three).  The writer is append-only: records go through a
  * msgpack packer into the writer's own buffer, which is written to the
  * kernel when full and after each hook (PARAVT_TRACE_FSYNC=1 adds an
  * fsync), so a console killed at
@@ -47,6 +48,7 @@
 #include "con_tfile.h"
 #include "wire.h"
 #include "wire_ev.h"
+#include "wire_evpk.h"
 
 #define CON_TFILE_BUF (256u * 1024u) /* the write buffer */
 #define CON_TFILE_BATCH 4096u        /* events per record when re-packing
@@ -377,27 +379,24 @@ static void con_tfile_src_strings(const con_ev_src *s)
 			msgpack_pack_nil(&con_tf.pk);
 }
 
-/* Stored event e as the canonical record at out. */
-static void con_tfile_ev(unsigned char *out, const con_ev_rec *e)
+/* Stored event e as a canonical one in *w. */
+static void con_tfile_ev(wire_ev *w, const con_ev_rec *e)
 {
-	wire_ev w;
-
-	w.seq = e->seq;
-	w.t_ns = e->t_ns;
-	w.delta_ns = e->delta_ns;
-	w.bytes = e->bytes;
-	w.kind = e->kind;
-	w.op = e->op;
-	w.file = e->file;
-	w.func = e->func;
-	w.line = e->line;
-	w.peer = e->peer;
-	w.tag = e->tag;
-	w.result = e->result;
-	w.aux = e->aux;
-	w.comm = e->comm;
-	w.ref = e->ref;
-	wire_ev_put(out, &w);
+	w->seq = e->seq;
+	w->t_ns = e->t_ns;
+	w->delta_ns = e->delta_ns;
+	w->bytes = e->bytes;
+	w->kind = e->kind;
+	w->op = e->op;
+	w->file = e->file;
+	w->func = e->func;
+	w->line = e->line;
+	w->peer = e->peer;
+	w->tag = e->tag;
+	w->result = e->result;
+	w->aux = e->aux;
+	w->comm = e->comm;
+	w->ref = e->ref;
 }
 
 /* The clock offset event e was stored with. */
@@ -415,21 +414,33 @@ static void con_tfile_store_batch(uint64_t *num)
 	const con_ev_src *s = con_ev_src_at(e->src);
 	int64_t off = con_tfile_ev_offset(e);
 	uint64_t end = con_ev_next(), k, n;
-	unsigned char rec[WIRE_EV_SIZE];
+	unsigned char *pk;
+	wire_evpk_enc w;
+	wire_ev ev;
+	size_t len;
 
 	for (n = 1; n < CON_TFILE_BATCH && *num + n < end; n++) {
 		x = con_ev_get(*num + n);
 		if (x->src != e->src || con_tfile_ev_offset(x) != off)
 			break;
 	}
+	pk = malloc(WIRE_EVPK_HEAD + (size_t)n * WIRE_EVPK_MAX);
+	if (pk == NULL) {
+		con_tfile_fail(ENOMEM);
+		*num = end;
+		return;
+	}
+	len = wire_evpk_begin(&w, pk, n);
+	for (k = 0; k < n; k++) {
+		con_tfile_ev(&ev, con_ev_get(*num + k));
+		len += wire_evpk_put(&w, pk + len, &ev);
+	}
 	con_tfile_rec("events", 6);
 	con_tfile_src(s->node, s->proc, s->pid_id);
-	msgpack_pack_bin(&con_tf.pk, (size_t)n * WIRE_EV_SIZE);
-	for (k = 0; k < n; k++) {
-		con_tfile_ev(rec, con_ev_get(*num + k));
-		msgpack_pack_bin_body(&con_tf.pk, rec, sizeof rec);
-	}
+	msgpack_pack_bin(&con_tf.pk, len);
+	msgpack_pack_bin_body(&con_tf.pk, pk, len);
 	msgpack_pack_int64(&con_tf.pk, off);
+	free(pk);
 	*num += n;
 }
 

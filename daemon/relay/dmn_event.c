@@ -24,6 +24,7 @@
 #include "dmn_ring.h"
 #include "pvt_event.h"
 #include "wire_ev.h"
+#include "wire_evpk.h"
 #include "wire_fmt.h"
 #include "dmn_event_int.h"
 
@@ -123,27 +124,24 @@ static void ev_pump(dmn_evq *q)
 
 /* ---- records to canonical events ----------------------------------------- */
 
-/* Record number seq of a process, r, as the canonical record at out. */
-static void ev_put_one(unsigned char *out, const pvt_event *r, uint64_t seq)
+/* Record number seq of a process, r, as a canonical event in *e. */
+static void ev_wire(wire_ev *e, const pvt_event *r, uint64_t seq)
 {
-	wire_ev e;
-
-	e.seq = seq;
-	e.t_ns = r->t_ns;
-	e.delta_ns = r->delta_ns;
-	e.bytes = r->bytes;
-	e.kind = r->kind;
-	e.op = r->op;
-	e.file = r->file;
-	e.func = r->func;
-	e.line = r->line;
-	e.peer = r->peer;
-	e.tag = r->tag;
-	e.result = r->result;
-	e.aux = r->aux;
-	e.comm = r->comm;
-	e.ref = r->ref;
-	wire_ev_put(out, &e);
+	e->seq = seq;
+	e->t_ns = r->t_ns;
+	e->delta_ns = r->delta_ns;
+	e->bytes = r->bytes;
+	e->kind = r->kind;
+	e->op = r->op;
+	e->file = r->file;
+	e->func = r->func;
+	e->line = r->line;
+	e->peer = r->peer;
+	e->tag = r->tag;
+	e->result = r->result;
+	e->aux = r->aux;
+	e->comm = r->comm;
+	e->ref = r->ref;
 }
 
 /* A fixed buffer a msgpack packer writes into (ev_fix_write). */
@@ -166,54 +164,52 @@ static int ev_fix_write(void *data, const char *buf, size_t len)
 
 /* A NODE_EVENTS item of n records from recs (native, maybe unaligned:
  * the process's ring or an EVENTS frame; the first is number first):
- * the next batch and process numbers, then one bin of canonical
- * records, converted straight into the item.  Notes PROG_EXIT and
- * CRASH.  NULL when out of memory. */
+ * the next batch and process numbers, then one packed bin of canonical
+ * events (wire_evpk.h), packed in q's scratch buffer and copied into an
+ * item of its size.  Notes PROG_EXIT and CRASH.  NULL when out of
+ * memory. */
 static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, const char *recs,
                                  uint64_t first, uint64_t n)
 {
 	unsigned char hdr[DMN_EV_HDR];
 	ev_fix f = {hdr, 0, sizeof hdr};
 	msgpack_packer pk;
+	wire_evpk_enc w;
 	dmn_evitem *it;
 	unsigned char *out;
+	size_t len;
 	pvt_event r;
+	wire_ev e;
 	uint64_t k;
 
-	msgpack_packer_init(&pk, &f, ev_fix_write);
-	if (msgpack_pack_uint64(&pk, q->batch + 1) ||
-	    msgpack_pack_uint64(&pk, p->num) ||
-	    msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE))
+	wire_buf_reset(&q->scratch);
+	if (wire_buf_reserve(&q->scratch,
+	                     WIRE_EVPK_HEAD + (size_t)n * WIRE_EVPK_MAX) != 0)
 		return NULL;
-	if (n == DMN_EV_BATCH && q->pool != NULL) {
-		it = q->pool;
-		q->pool = it->next;
-		q->npool--;
-	} else if (n == DMN_EV_BATCH) {
-		it = malloc(sizeof *it + DMN_EV_HDR +
-		            (size_t)DMN_EV_BATCH * WIRE_EV_SIZE);
-	} else {
-		it = malloc(sizeof *it + f.len + (size_t)n * WIRE_EV_SIZE);
-	}
-	if (it == NULL)
-		return NULL;
-	memset(it, 0, sizeof *it);
-	it->pooled = n == DMN_EV_BATCH;
-	it->type = WIRE_NODE_EVENTS;
-	it->nf = 3;
-	it->batch = ++q->batch;
-	it->proc = p->num;
-	it->len = f.len + (size_t)n * WIRE_EV_SIZE;
-	memcpy(it->raw, hdr, f.len);
-	out = it->raw + f.len;
+	out = (unsigned char *)wire_buf_head(&q->scratch);
+	len = wire_evpk_begin(&w, out, n);
 	for (k = 0; k < n; k++) {
 		memcpy(&r, recs + k * PVT_EVENT_SIZE, sizeof r);
 		if (r.kind == PVT_EV_PROG_EXIT)
 			p->ev_status = r.aux;
 		else if (r.kind == PVT_EV_CRASH)
 			p->ev_signal = r.aux;
-		ev_put_one(out + k * WIRE_EV_SIZE, &r, first + k);
+		ev_wire(&e, &r, first + k);
+		len += wire_evpk_put(&w, out + len, &e);
 	}
+	msgpack_packer_init(&pk, &f, ev_fix_write);
+	if (msgpack_pack_uint64(&pk, q->batch + 1) ||
+	    msgpack_pack_uint64(&pk, p->num) || msgpack_pack_bin(&pk, len) ||
+	    (it = malloc(sizeof *it + f.len + len)) == NULL)
+		return NULL;
+	memset(it, 0, sizeof *it);
+	it->type = WIRE_NODE_EVENTS;
+	it->nf = 3;
+	it->batch = ++q->batch;
+	it->proc = p->num;
+	it->len = f.len + len;
+	memcpy(it->raw, hdr, f.len);
+	memcpy(it->raw + f.len, out, len);
 	return it;
 }
 
@@ -427,8 +423,8 @@ static int ev_backlogged(const dmn_evq *q)
 {
 	return q->sess == q->w->cur && dmn_work_ctl(q->w) != NULL &&
 	       (q->swr > q->srd ||
-	        (q->mem_batches > 0 && q->mem + DMN_EV_HDR +
-	         (size_t)DMN_EV_BATCH * WIRE_EV_SIZE > q->mem_cap));
+	        (q->mem_batches > 0 && q->mem + DMN_EV_HDR + WIRE_EVPK_HEAD +
+	         (size_t)DMN_EV_BATCH * WIRE_EVPK_MAX > q->mem_cap));
 }
 
 /* Moves what process p wrote into its ring since the last time into the
@@ -784,7 +780,6 @@ int dmn_ev_new(dmn_work *w, dmn_sess *s)
 void dmn_ev_free(dmn_sess *s)
 {
 	dmn_evq *q = s != NULL ? s->evq : NULL;
-	dmn_evitem *it;
 	dmn_evproc *e;
 
 	if (q == NULL)
@@ -802,10 +797,6 @@ void dmn_ev_free(dmn_sess *s)
 	if (q->sfd >= 0) {
 		close(q->sfd);
 		unlink(q->spath);
-	}
-	while ((it = q->pool) != NULL) {
-		q->pool = it->next;
-		free(it);
 	}
 	wire_buf_destroy(&q->scratch);
 	free(q);

@@ -16,7 +16,6 @@
 
 #define DMN_EV_SCRATCH (8u << 20) /* largest packed batch */
 #define DMN_EV_REC_MAX (16u << 20) /* largest spill record accepted */
-#define DMN_EV_POOL 64            /* whole-batch items kept for reuse */
 #define DMN_EV_HDR 32             /* room for a batch's header fields */
 
 /* What a process has sent so far, by its daemon process number. */
@@ -45,8 +44,6 @@ typedef struct dmn_evitem {
 	uint64_t proc;           /* process it is about */
 	int sent;                /* written to the current controller */
 	int once;                /* LOST: written to some controller */
-	int pooled;              /* room for a whole batch: freed into
-				    the queue's pool (ev_item_free) */
 	size_t len;              /* bytes in raw */
 	unsigned char raw[];     /* packed fields */
 } dmn_evitem;
@@ -69,8 +66,6 @@ struct dmn_evq {
 	long timer;              /* pump timer, or 0 */
 	long ring_timer;         /* drain timer while rings are mapped, or 0 */
 	unsigned ring_ms;        /* the next drain's delay (ev_ring_timer) */
-	dmn_evitem *pool;        /* freed whole-batch items, for reuse */
-	unsigned npool;          /* items in pool */
 	int dropping;            /* the spill file is full (for the log) */
 	int final;               /* an unbounded ring drain: the spill
 	                            file takes it past its cap */
@@ -91,8 +86,6 @@ int dmn_ev_buf_write(void *data, const char *buf, size_t len);
  * batch and proc.  NULL when out of memory. */
 dmn_evitem *dmn_ev_item(uint32_t type, uint32_t nf, uint64_t batch,
                         uint64_t proc, const void *raw, size_t n);
-/* Frees it (into q's pool when it is a pooled one). */
-void dmn_ev_item_free(dmn_evq *q, dmn_evitem *it);
 /* Queues it: in memory while there is room, else in the spill file,
  * else dropped and counted.  0, or -1 when dropped (freed). */
 int dmn_ev_push(dmn_evq *q, dmn_evitem *it);

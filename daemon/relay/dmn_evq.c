@@ -2,7 +2,7 @@
  * dmn_evq.c — the queue of a session's events (dmn_event_int.h): items in
  * memory up to the session's cap, then length-prefixed records in a
  * spill file read back in order as memory drains, then dropped and
- * counted; whole-batch items are reused from a small pool.
+ * counted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -98,20 +98,6 @@ dmn_evitem *dmn_ev_item(uint32_t type, uint32_t nf, uint64_t batch,
 	it->len = n;
 	memcpy(it->raw, raw, n);
 	return it;
-}
-
-/* Frees it, or keeps it in q's pool when it has room for a whole batch
- * (a stream of full batches then reuses the same memory instead of
- * faulting fresh pages in). */
-void dmn_ev_item_free(dmn_evq *q, dmn_evitem *it)
-{
-	if (it->pooled && q->npool < DMN_EV_POOL) {
-		it->next = q->pool;
-		q->pool = it;
-		q->npool++;
-		return;
-	}
-	free(it);
 }
 
 /* Appends it to the memory list. */
@@ -280,7 +266,7 @@ void dmn_ev_refill(dmn_evq *q)
 		if (it == NULL)
 			break;
 		if (q->mem_batches > 0 && q->mem + it->len > q->mem_cap) {
-			dmn_ev_item_free(q, it);
+			free(it);
 			return;
 		}
 		q->srd += used;
@@ -310,7 +296,7 @@ int dmn_ev_push(dmn_evq *q, dmn_evitem *it)
 		return 0;
 	}
 	rc = ev_spill_add(q, it);
-	dmn_ev_item_free(q, it);
+	free(it);
 	if (rc == 0 && e != NULL)
 		e->queued++;
 	return rc == 0 ? 0 : 1;
@@ -334,5 +320,5 @@ void dmn_ev_pop(dmn_evq *q)
 	if (e != NULL && e->queued > 0)
 		e->queued--;
 	dmn_ev_proc_check(q, e);
-	dmn_ev_item_free(q, it);
+	free(it);
 }

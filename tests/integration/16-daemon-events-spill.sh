@@ -5,7 +5,7 @@
 # playing one) sends 6000 native records while no console is connected:
 #   1. --events-mem 4096: a console connecting afterwards gets all 6000
 #      exactly once, in order, and the log shows the spill;
-#   2. --events-mem 4096 --events-spill 40000: what arrives plus what is
+#   2. --events-mem 4096 --events-spill 8000: what arrives plus what is
 #      reported lost is 6000, and the loss is in the log.
 . "$(dirname "$0")/../lib/common.sh"
 WP=$TOP/build/tests/tools/wirepoke
@@ -49,7 +49,7 @@ expect_no_grep 'EVENTS_LOST' "$T/s1.c2"
 ok "memory cap 4 KiB: $sp batches spilled, all $N events back in order"
 
 # 2. Spill file full: counted loss.
-start_daemon s2 linux-x86_64 --events-mem 4096 --events-spill 40000
+start_daemon s2 linux-x86_64 --events-mem 4096 --events-spill 8000
 run_detached s2
 "$WP" "127.0.0.1:$DPORT_s2" --wait-ms 10000 --send SESSION_ATTACH:t2 --ack \
 	--sleep-ms 3000 >"$T/s2.c2" 2>&1
@@ -59,4 +59,4 @@ lost=$(awk '$1 == "EVENTS_LOST" && $2 == "proc=1" { split($3, kv, "="); n += kv[
 [ $((got + lost)) = $N ] || fail "$got received + $lost lost != $N"
 expect_grep 'spill file full' "$T/s2.log"
 expect_grep '^EVENTS_LOST proc=1 count=[0-9]+ reason=the daemon.s event spill file is full' "$T/s2.c2"
-ok "spill cap 40 KB: $got events delivered, $lost reported lost, none silently"
+ok "spill cap 8 KB: $got events delivered, $lost reported lost, none silently"

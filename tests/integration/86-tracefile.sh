@@ -21,7 +21,7 @@
 #     the first N bytes alone read as a complete file, and no crash;
 #   - a record of an unknown type is skipped and counted;
 #   - garbage, an empty file, a msgpack file that is not a trace and a
-#     header of version 3 give exit status 1 and a clear sentence; no
+#     header of version 4 give exit status 1 and a clear sentence; no
 #     argument gives the usage and 2; --help works;
 #   - a write error mid-run (file size limit) is reported once, the run
 #     goes on, and the part written is read.
@@ -59,7 +59,7 @@ sends=$2 recvs=$3 events=$7
 # ---- paravt trace-info -----------------------------------------------------
 "$PARAVT" trace-info "$OUT" >"$T/info" 2>&1 || { cat "$T/info"; fail "trace-info failed on the complete file"; }
 cat "$T/info"
-expect_grep '^format: +paravt-trace version 2, [0-9]+ bytes, [0-9]+ records$' "$T/info"
+expect_grep '^format: +paravt-trace version 3, [0-9]+ bytes, [0-9]+ records$' "$T/info"
 expect_grep '^command: +console: pvm_master pvm_worker$' "$T/info"
 expect_grep "^  nat +$(uname -m), little-endian, long 8, pointer 8 \[linux-x86_64\]$" "$T/info" "node arch"
 expect_grep '^  +clock: offset [-+][0-9.]+ ms, drift ([-+][0-9.]+ ppm|0 \(not fitted: the samples span [0-9.]+ s, 5 s needed\)), error [0-9.]+ ms \([0-9]+ samples\)$' "$T/info" "clock model"
@@ -174,8 +174,8 @@ bad "$T/empty" "is empty, not a paravt trace file" "an empty file"
 printf '\223\001\002\003' >"$T/other"
 bad "$T/other" "is not a paravt trace file" "msgpack that is not a trace"
 # the version is the byte after the fixarray and the 13-byte magic string
-{ head -c 14 "$OUT"; printf '\003'; tail -c +16 "$OUT"; } >"$T/v3"
-bad "$T/v3" "is a paravt trace of format version 3; this paravt reads versions 1 to 2" "version 3"
+{ head -c 14 "$OUT"; printf '\004'; tail -c +16 "$OUT"; } >"$T/v4"
+bad "$T/v4" "is a paravt trace of format version 4; this paravt reads versions 1 to 3" "version 4"
 bad "$T/nonexistent" "No such file or directory" "a missing file"
 "$PARAVT" trace-info >"$T/usage" 2>&1
 [ $? = 2 ] || fail "trace-info without a file: not exit status 2"

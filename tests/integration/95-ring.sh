@@ -80,7 +80,7 @@ expect_grep "^event rings: ${10} events lost" "$T/d.chk" "trace check counts the
 ok "a dropping ring: $9 events kept, ${10} counted as lost"
 
 # ---- 4. a daemon whose queue is full waits for its console ----------------
-# Caps far below the burst's 400000 records (72 bytes each on the wire):
+# Caps far below the burst's 400000 records (packed, a few bytes each):
 # 64 KiB in memory, 200 KB of spill file.  With the console attached the
 # daemon leaves the ring to fill instead of spilling and then dropping:
 # the task waits, everything arrives, the daemon's log has no loss.

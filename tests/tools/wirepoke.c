@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "pvt_event.h"
-#include "wire_ev.h"
+#include "wire_evpk.h"
 #include "wire_fmt.h"
 #include "wire_msg.h"
 #include "wire_peer.h"
@@ -460,46 +460,49 @@ static int wp_pack_ack(wp_conn *c, uint64_t batch)
 	return wire_enc_end(&e, c->peer.max_frame);
 }
 
-/* Prints the canonical record at p as one "EV" line of process proc. */
-static void wp_print_ev(uint64_t proc, const unsigned char *p)
+/* Prints canonical event e as one "EV" line of process proc. */
+static void wp_print_ev(uint64_t proc, const wire_ev *e)
 {
-	wire_ev e;
-
-	wire_ev_get(p, &e);
 	printf("EV proc=%llu seq=%llu kind=%u op=%u t=%llu delta=%llu "
 	       "file=%u func=%u line=%d peer=%d tag=%d bytes=%lld result=%d "
 	       "aux=%d comm=%u ref=%u\n", (unsigned long long)proc,
-	       (unsigned long long)e.seq, e.kind, e.op,
-	       (unsigned long long)e.t_ns, (unsigned long long)e.delta_ns,
-	       e.file, e.func, e.line, e.peer, e.tag, (long long)e.bytes,
-	       e.result, e.aux, e.comm, e.ref);
+	       (unsigned long long)e->seq, e->kind, e->op,
+	       (unsigned long long)e->t_ns, (unsigned long long)e->delta_ns,
+	       e->file, e->func, e->line, e->peer, e->tag, (long long)e->bytes,
+	       e->result, e->aux, e->comm, e->ref);
 }
 
 /* Prints NODE_EVENTS as "NODE_EVENTS batch= proc= n=" and one "EV" line
- * per event.  Returns the batch number, 0 if malformed. */
+ * per event (of a packed bin, wire_evpk.h).  Returns the batch number, 0
+ * if malformed (after the events read before the fault, and a line
+ * "NODE_EVENTS? bad events"). */
 static uint64_t wp_print_events(const wire_msg *m)
 {
-	const msgpack_object *o;
-	uint64_t batch, proc;
-	uint32_t i, n;
+	uint64_t batch, proc, n;
+	wire_evpk_dec d;
+	wire_ev e;
+	int r;
 
 	/* By hand, to print what a broken frame still has. */
 	if (m->nf < 3 || m->f[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
 	    m->f[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
 	    m->f[2].type != MSGPACK_OBJECT_BIN ||
-	    m->f[2].via.bin.size % WIRE_EV_SIZE != 0) {
+	    wire_evpk_open(&d, m->f[2].via.bin.ptr, m->f[2].via.bin.size,
+			   &n) != 0) {
 		printf("NODE_EVENTS? bad fields\n");
 		return 0;
 	}
 	batch = m->f[0].via.u64;
 	proc = m->f[1].via.u64;
-	o = &m->f[2];
-	n = o->via.bin.size / WIRE_EV_SIZE;
-	printf("NODE_EVENTS batch=%llu proc=%llu n=%u\n",
-	       (unsigned long long)batch, (unsigned long long)proc, n);
-	for (i = 0; i < n; i++)
-		wp_print_ev(proc, (const unsigned char *)o->via.bin.ptr +
-			    (size_t)i * WIRE_EV_SIZE);
+	printf("NODE_EVENTS batch=%llu proc=%llu n=%llu\n",
+	       (unsigned long long)batch, (unsigned long long)proc,
+	       (unsigned long long)n);
+	while ((r = wire_evpk_next(&d, &e)) == 1)
+		wp_print_ev(proc, &e);
+	if (r < 0) {
+		printf("NODE_EVENTS? bad events\n");
+		return 0;
+	}
 	return batch;
 }
 

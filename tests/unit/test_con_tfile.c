@@ -33,6 +33,7 @@
 #include "../wrappers/pvt_event.h"
 #include "wire.h"
 #include "wire_ev.h"
+#include "wire_evpk.h"
 
 static char ut_dir[64]; /* a private directory for the files */
 
@@ -226,8 +227,31 @@ static void test_open_mid_run(void **state)
 	assert_string_equal(con_ev_str(con_ev_src_find("n2", 3), 2), "main");
 }
 
+/* Event number seq of the test batches (i-th of its batch); kind 0
+ * (invalid) when i is bad. */
+static void ut_bin_ev(wire_ev *e, uint64_t seq, unsigned i, unsigned bad)
+{
+	memset(e, 0, sizeof *e);
+	e->seq = seq;
+	e->kind = i == bad ? 0 : seq == 0 ? PVT_EV_PROG_START :
+		  seq % 2 ? PVT_EV_SEND_START : PVT_EV_SEND_END;
+	e->op = seq == 0 ? 0 : PVT_OP_PVM_SEND;
+	e->t_ns = 1000000000ull + seq * 1000;
+	e->delta_ns = seq * 10;
+	e->file = 1;
+	e->func = 2;
+	e->line = 57;
+	e->peer = seq == 0 ? 0x40001 : 0x40002;
+	e->tag = seq == 0 ? -1 : 7;
+	e->bytes = seq == 0 ? -1 : 320;
+	e->aux = seq == 0 ? PVT_EVENT_VERSION : -5;
+	e->comm = 9;
+	e->ref = (uint32_t)seq + 100;
+}
+
 /* Packs a bin of n canonical records (wire_ev.h) from seq on, like
- * ut_batch's, into sb; kind 0 (invalid) for the record number bad. */
+ * ut_batch's, into sb, less its last cut bytes; kind 0 (invalid) for the
+ * record number bad. */
 static void ut_bin_batch(msgpack_sbuffer *sb, uint64_t seq, unsigned n,
 			 size_t cut, unsigned bad)
 {
@@ -240,26 +264,105 @@ static void ut_bin_batch(msgpack_sbuffer *sb, uint64_t seq, unsigned n,
 	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
 	msgpack_pack_bin(&pk, (size_t)n * WIRE_EV_SIZE - cut);
 	for (i = 0; i < n; i++, seq++) {
-		memset(&e, 0, sizeof e);
-		e.seq = seq;
-		e.kind = i == bad ? 0 : seq == 0 ? PVT_EV_PROG_START :
-			 seq % 2 ? PVT_EV_SEND_START : PVT_EV_SEND_END;
-		e.op = seq == 0 ? 0 : PVT_OP_PVM_SEND;
-		e.t_ns = 1000000000ull + seq * 1000;
-		e.delta_ns = seq * 10;
-		e.file = 1;
-		e.func = 2;
-		e.line = 57;
-		e.peer = seq == 0 ? 0x40001 : 0x40002;
-		e.tag = seq == 0 ? -1 : 7;
-		e.bytes = seq == 0 ? -1 : 320;
-		e.aux = seq == 0 ? PVT_EVENT_VERSION : -5;
-		e.comm = 9;
-		e.ref = (uint32_t)seq + 100;
+		ut_bin_ev(&e, seq, i, bad);
 		wire_ev_put(rec, &e);
 		msgpack_pack_bin_body(&pk, rec, i + 1 < n ? sizeof rec
 				      : sizeof rec - cut);
 	}
+}
+
+/* The same events packed (wire_evpk.h), less the last cut bytes or with
+ * extra zero bytes after them. */
+static void ut_pk_batch(msgpack_sbuffer *sb, uint64_t seq, unsigned n,
+			size_t cut, size_t extra, unsigned bad)
+{
+	unsigned char b[WIRE_EVPK_HEAD + 8 * WIRE_EVPK_MAX + 8] = {0};
+	msgpack_packer pk;
+	wire_evpk_enc w;
+	wire_ev e;
+	size_t len;
+	unsigned i;
+
+	assert_true(n <= 8 && extra <= 8);
+	len = wire_evpk_begin(&w, b, n);
+	for (i = 0; i < n; i++, seq++) {
+		ut_bin_ev(&e, seq, i, bad);
+		len += wire_evpk_put(&w, b + len, &e);
+	}
+	len = len - cut + extra;
+	msgpack_sbuffer_init(sb);
+	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+	msgpack_pack_bin(&pk, len);
+	msgpack_pack_bin_body(&pk, b, len);
+}
+
+/* Batches as daemons send them now, packed: stored field by field as
+ * the fixed records are; a batch cut short, with bytes after its last
+ * event, or with an event of no known kind is refused with a sentence
+ * (the events before stay). */
+static void test_packed_batches(void **state)
+{
+	char err[300];
+	msgpack_sbuffer sb;
+	msgpack_unpacked u;
+	const con_ev_rec *e;
+
+	(void)state;
+	con_ev_reset();
+	ut_pk_batch(&sb, 0, 4, 0, 0, 99);
+	assert_int_equal(con_ev_add_batch("n4", 2, 4, 0, ut_obj(&sb, &u),
+					  err, sizeof err), 4);
+	msgpack_unpacked_destroy(&u);
+	msgpack_sbuffer_destroy(&sb);
+	e = con_ev_get(3);
+	assert_int_equal(e->seq, 3);
+	assert_int_equal(e->kind, PVT_EV_SEND_START);
+	assert_int_equal(e->op, PVT_OP_PVM_SEND);
+	assert_true(e->t_ns == 1000003000ull && e->delta_ns == 30);
+	assert_int_equal(e->line, 57);
+	assert_int_equal(e->peer, 0x40002);
+	assert_int_equal(e->tag, 7);
+	assert_true(e->bytes == 320);
+	assert_int_equal(e->aux, -5);
+	assert_int_equal(e->comm, 9);
+	assert_int_equal(e->ref, 103);
+	e = con_ev_get(0);
+	assert_true(e->bytes == -1 && e->tag == -1 &&
+		    e->aux == PVT_EVENT_VERSION);
+	ut_pk_batch(&sb, 4, 3, 1, 0, 99);
+	assert_int_equal(con_ev_add_batch("n4", 2, 4, 0, ut_obj(&sb, &u),
+					  err, sizeof err), WIRE_EMALFORMED);
+	assert_non_null(strstr(err, "packed event 2 is cut or malformed"));
+	msgpack_unpacked_destroy(&u);
+	msgpack_sbuffer_destroy(&sb);
+	assert_int_equal(con_ev_next(), 6); /* seq 4 and 5 went in */
+	ut_pk_batch(&sb, 6, 2, 0, 1, 99);
+	assert_int_equal(con_ev_add_batch("n4", 2, 4, 0, ut_obj(&sb, &u),
+					  err, sizeof err), WIRE_EMALFORMED);
+	assert_non_null(strstr(err, "bytes after the last of 2 packed"));
+	msgpack_unpacked_destroy(&u);
+	msgpack_sbuffer_destroy(&sb);
+	ut_pk_batch(&sb, 8, 3, 0, 0, 1);
+	assert_int_equal(con_ev_add_batch("n4", 2, 4, 0, ut_obj(&sb, &u),
+					  err, sizeof err), WIRE_EMALFORMED);
+	assert_non_null(strstr(err, "seq 9: a field is out of range"));
+	msgpack_unpacked_destroy(&u);
+	msgpack_sbuffer_destroy(&sb);
+	/* the mark and a count larger than the bytes */
+	msgpack_sbuffer_init(&sb);
+	{
+		msgpack_packer pk;
+
+		msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+		msgpack_pack_bin(&pk, 3);
+		msgpack_pack_bin_body(&pk, "\xff\x09\x00", 3);
+	}
+	assert_int_equal(con_ev_add_batch("n4", 2, 4, 0, ut_obj(&sb, &u),
+					  err, sizeof err), WIRE_EMALFORMED);
+	assert_non_null(strstr(err, "count is cut or larger than its bytes"));
+	msgpack_unpacked_destroy(&u);
+	msgpack_sbuffer_destroy(&sb);
+	assert_int_equal(con_ev_next(), 9);
 }
 
 /* Batches as daemons send them, bins of records: stored field by field;
@@ -408,13 +511,13 @@ static void test_refusals(void **state)
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,
 					sizeof err), 17);
 	assert_non_null(strstr(note, "unreadable data at byte"));
-	/* version 3 */
-	d[14] = 3;
+	/* version 4 */
+	d[14] = 4;
 	ut_spit(path, d, n);
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,
 					sizeof err), WIRE_EVERSION);
-	assert_non_null(strstr(err, "format version 3; this paravt reads "
-			       "versions 1 to 2"));
+	assert_non_null(strstr(err, "format version 4; this paravt reads "
+			       "versions 1 to 3"));
 	/* not a trace */
 	ut_spit(path, "\x93\x01\x02\x03", 4);
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,
@@ -466,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_open_mid_run),
 		cmocka_unit_test(test_bin_batches),
+		cmocka_unit_test(test_packed_batches),
 		cmocka_unit_test(test_cut_everywhere),
 		cmocka_unit_test(test_refusals),
 	};
