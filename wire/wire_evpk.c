@@ -148,32 +148,32 @@ size_t wire_evpk_begin(wire_evpk_enc *w, unsigned char *out, uint64_t n)
 #define EVPK_Z64(a, b) evpk_zz((int64_t)((uint64_t)(a) - (b)))
 #define EVPK_Z32(a, b) evpk_zz((int32_t)(uint32_t)((uint64_t)(uint32_t)(a) - (b)))
 #define EVPK_Z16(a, b) evpk_zz((int16_t)(uint16_t)((uint64_t)(a) - (b)))
+#define EVPK_V(i, z) ((v[i] = (z)) != 0 ? (uint32_t)1 << (i) : 0u)
 
 size_t wire_evpk_put(wire_evpk_enc *w, unsigned char *out, const wire_ev *e)
 {
 	const uint64_t *p = w->prev;
 	uint64_t v[EVPK_NFIELDS];
-	uint32_t mask = 0;
+	uint32_t mask;
 	size_t n;
 	int i;
 
-	v[EVPK_T] = EVPK_Z64(e->t_ns, p[EVPK_T]);
-	v[EVPK_DELTA] = EVPK_Z64(e->delta_ns, p[EVPK_DELTA]);
-	v[EVPK_KIND] = EVPK_Z16(e->kind, p[EVPK_KIND]);
-	v[EVPK_OP] = EVPK_Z16(e->op, p[EVPK_OP]);
-	v[EVPK_LINE] = EVPK_Z32(e->line, p[EVPK_LINE]);
-	v[EVPK_BYTES] = EVPK_Z64(e->bytes, p[EVPK_BYTES]);
-	v[EVPK_SEQ] = EVPK_Z64(e->seq, p[EVPK_SEQ]);
-	v[EVPK_FILE] = EVPK_Z32(e->file, p[EVPK_FILE]);
-	v[EVPK_FUNC] = EVPK_Z32(e->func, p[EVPK_FUNC]);
-	v[EVPK_PEER] = EVPK_Z32(e->peer, p[EVPK_PEER]);
-	v[EVPK_TAG] = EVPK_Z32(e->tag, p[EVPK_TAG]);
-	v[EVPK_RESULT] = EVPK_Z32(e->result, p[EVPK_RESULT]);
-	v[EVPK_AUX] = EVPK_Z32(e->aux, p[EVPK_AUX]);
-	v[EVPK_COMM] = EVPK_Z32(e->comm, p[EVPK_COMM]);
-	v[EVPK_REF] = EVPK_Z32(e->ref, p[EVPK_REF]);
-	for (i = 0; i < EVPK_NFIELDS; i++)
-		mask |= (uint32_t)(v[i] != 0) << i;
+	/* each term stores a field's code and gives its bit if not 0 */
+	mask = EVPK_V(EVPK_T, EVPK_Z64(e->t_ns, p[EVPK_T])) |
+	       EVPK_V(EVPK_DELTA, EVPK_Z64(e->delta_ns, p[EVPK_DELTA])) |
+	       EVPK_V(EVPK_KIND, EVPK_Z16(e->kind, p[EVPK_KIND])) |
+	       EVPK_V(EVPK_OP, EVPK_Z16(e->op, p[EVPK_OP])) |
+	       EVPK_V(EVPK_LINE, EVPK_Z32(e->line, p[EVPK_LINE])) |
+	       EVPK_V(EVPK_BYTES, EVPK_Z64(e->bytes, p[EVPK_BYTES])) |
+	       EVPK_V(EVPK_SEQ, EVPK_Z64(e->seq, p[EVPK_SEQ])) |
+	       EVPK_V(EVPK_FILE, EVPK_Z32(e->file, p[EVPK_FILE])) |
+	       EVPK_V(EVPK_FUNC, EVPK_Z32(e->func, p[EVPK_FUNC])) |
+	       EVPK_V(EVPK_PEER, EVPK_Z32(e->peer, p[EVPK_PEER])) |
+	       EVPK_V(EVPK_TAG, EVPK_Z32(e->tag, p[EVPK_TAG])) |
+	       EVPK_V(EVPK_RESULT, EVPK_Z32(e->result, p[EVPK_RESULT])) |
+	       EVPK_V(EVPK_AUX, EVPK_Z32(e->aux, p[EVPK_AUX])) |
+	       EVPK_V(EVPK_COMM, EVPK_Z32(e->comm, p[EVPK_COMM])) |
+	       EVPK_V(EVPK_REF, EVPK_Z32(e->ref, p[EVPK_REF]));
 	evpk_fields(e, w->prev);
 	w->prev[EVPK_SEQ]++;
 	n = evpk_uv(out, mask);
