@@ -9,8 +9,9 @@
  *
  * The events look like a PVM run's: increasing seq and node times, sends
  * and receives with tags, bytes and source lines, spread over 8
- * processes.  The batches are packed and unpacked once before the clock
- * starts, so only the writer is measured.
+ * processes, packed as daemons send them (wire_evpk.h).  The batches are
+ * packed and unpacked once before the clock starts, so only the writer is
+ * measured.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 
 #include "con_ev.h"
 #include "con_tfile.h"
+#include "wire_evpk.h"
 
 #define BENCH_PROCS 8
 #define BENCH_BATCHES 64 /* distinct batches, cycled */
@@ -34,33 +36,41 @@ static double bench_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Packs batch k of n events into sb. */
-static void bench_pack(msgpack_sbuffer *sb, unsigned k, unsigned n)
+/* Packs batch k of n events into sb, as a daemon sends them: one packed
+ * bin (wire_evpk.h). */
+static int bench_pack(msgpack_sbuffer *sb, unsigned k, unsigned n)
 {
 	msgpack_packer pk;
 	uint64_t seq = (uint64_t)k * n, t = 4123288208155ull + seq * 5300;
+	unsigned char *b = malloc(WIRE_EVPK_HEAD + (size_t)n * WIRE_EVPK_MAX);
+	wire_evpk_enc w;
+	wire_ev e;
+	size_t len;
 	unsigned i;
 
-	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-	msgpack_pack_array(&pk, n);
+	if (b == NULL)
+		return -1;
+	len = wire_evpk_begin(&w, b, n);
 	for (i = 0; i < n; i++, seq++, t += 5300 + (i * 7919) % 1000) {
-		msgpack_pack_array(&pk, CON_EV_FIELDS);
-		msgpack_pack_uint64(&pk, seq);
-		msgpack_pack_uint8(&pk, (uint8_t)(3 + i % 4)); /* send/recv */
-		msgpack_pack_uint8(&pk, (uint8_t)(1 + i % 3));
-		msgpack_pack_uint64(&pk, t);
-		msgpack_pack_uint64(&pk, 1840 + seq * 180);
-		msgpack_pack_uint8(&pk, 1);
-		msgpack_pack_uint8(&pk, 2);
-		msgpack_pack_int32(&pk, 57 + (int)(i % 90));
-		msgpack_pack_int32(&pk, 0x40001 + (int)(i % BENCH_PROCS));
-		msgpack_pack_int32(&pk, 11 + (int)(i % 3));
-		msgpack_pack_int64(&pk, 220 + (int64_t)(i % 50) * 4);
-		msgpack_pack_int32(&pk, 0);
-		msgpack_pack_int32(&pk, 0);
-		msgpack_pack_uint32(&pk, 0); /* comm: MPI_COMM_WORLD */
-		msgpack_pack_uint32(&pk, 0); /* ref: none */
+		memset(&e, 0, sizeof e);
+		e.seq = seq;
+		e.kind = (uint16_t)(3 + i % 4); /* send/recv */
+		e.op = (uint16_t)(1 + i % 3);
+		e.t_ns = t;
+		e.delta_ns = 1840 + seq * 180;
+		e.file = 1;
+		e.func = 2;
+		e.line = 57 + (int)(i % 90);
+		e.peer = 0x40001 + (int)(i % BENCH_PROCS);
+		e.tag = 11 + (int)(i % 3);
+		e.bytes = 220 + (int64_t)(i % 50) * 4;
+		len += wire_evpk_put(&w, b + len, &e);
 	}
+	msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+	msgpack_pack_bin(&pk, len);
+	msgpack_pack_bin_body(&pk, b, len);
+	free(b);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -81,9 +91,9 @@ int main(int argc, char **argv)
 	}
 	for (k = 0; k < BENCH_BATCHES; k++) {
 		msgpack_sbuffer_init(&sb[k]);
-		bench_pack(&sb[k], k, batch);
 		msgpack_unpacked_init(&u[k]);
-		if (msgpack_unpack_next(&u[k], sb[k].data, sb[k].size, NULL) !=
+		if (bench_pack(&sb[k], k, batch) != 0 ||
+		    msgpack_unpack_next(&u[k], sb[k].data, sb[k].size, NULL) !=
 		    MSGPACK_UNPACK_SUCCESS)
 			return 1;
 	}
