@@ -296,25 +296,22 @@ static void ut_pk_batch(msgpack_sbuffer *sb, uint64_t seq, unsigned n,
 	msgpack_pack_bin_body(&pk, b, len);
 }
 
-/* Batches as daemons send them now, packed: stored field by field as
- * the fixed records are; a batch cut short, with bytes after its last
- * event, or with an event of no known kind is refused with a sentence
- * (the events before stay). */
-static void test_packed_batches(void **state)
+/* Stores the batch in sb as source ("node", 2, pid 4), frees sb: what
+ * con_ev_add_batch returned. */
+static int ut_add(const char *node, msgpack_sbuffer *sb, char *err,
+		  size_t errlen)
 {
-	char err[300];
-	msgpack_sbuffer sb;
 	msgpack_unpacked u;
-	const con_ev_rec *e;
+	int r = con_ev_add_batch(node, 2, 4, 0, ut_obj(sb, &u), err, errlen);
 
-	(void)state;
-	con_ev_reset();
-	ut_pk_batch(&sb, 0, 4, 0, 0, 99);
-	assert_int_equal(con_ev_add_batch("n4", 2, 4, 0, ut_obj(&sb, &u),
-					  err, sizeof err), 4);
 	msgpack_unpacked_destroy(&u);
-	msgpack_sbuffer_destroy(&sb);
-	e = con_ev_get(3);
+	msgpack_sbuffer_destroy(sb);
+	return r;
+}
+
+/* Event seq 3 of the test batches (ut_bin_ev), stored field by field. */
+static void ut_check_seq3(const con_ev_rec *e)
+{
 	assert_int_equal(e->seq, 3);
 	assert_int_equal(e->kind, PVT_EV_SEND_START);
 	assert_int_equal(e->op, PVT_OP_PVM_SEND);
@@ -326,42 +323,44 @@ static void test_packed_batches(void **state)
 	assert_int_equal(e->aux, -5);
 	assert_int_equal(e->comm, 9);
 	assert_int_equal(e->ref, 103);
+}
+
+/* Batches as daemons send them now, packed: stored field by field as
+ * the fixed records are; a batch cut short, with bytes after its last
+ * event, or with an event of no known kind is refused with a sentence
+ * (the events before stay). */
+static void test_packed_batches(void **state)
+{
+	char err[300];
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	const con_ev_rec *e;
+
+	(void)state;
+	con_ev_reset();
+	ut_pk_batch(&sb, 0, 4, 0, 0, 99);
+	assert_int_equal(ut_add("n4", &sb, err, sizeof err), 4);
+	ut_check_seq3(con_ev_get(3));
 	e = con_ev_get(0);
 	assert_true(e->bytes == -1 && e->tag == -1 &&
 		    e->aux == PVT_EVENT_VERSION);
 	ut_pk_batch(&sb, 4, 3, 1, 0, 99);
-	assert_int_equal(con_ev_add_batch("n4", 2, 4, 0, ut_obj(&sb, &u),
-					  err, sizeof err), WIRE_EMALFORMED);
+	assert_int_equal(ut_add("n4", &sb, err, sizeof err), WIRE_EMALFORMED);
 	assert_non_null(strstr(err, "packed event 2 is cut or malformed"));
-	msgpack_unpacked_destroy(&u);
-	msgpack_sbuffer_destroy(&sb);
 	assert_int_equal(con_ev_next(), 6); /* seq 4 and 5 went in */
 	ut_pk_batch(&sb, 6, 2, 0, 1, 99);
-	assert_int_equal(con_ev_add_batch("n4", 2, 4, 0, ut_obj(&sb, &u),
-					  err, sizeof err), WIRE_EMALFORMED);
+	assert_int_equal(ut_add("n4", &sb, err, sizeof err), WIRE_EMALFORMED);
 	assert_non_null(strstr(err, "bytes after the last of 2 packed"));
-	msgpack_unpacked_destroy(&u);
-	msgpack_sbuffer_destroy(&sb);
 	ut_pk_batch(&sb, 8, 3, 0, 0, 1);
-	assert_int_equal(con_ev_add_batch("n4", 2, 4, 0, ut_obj(&sb, &u),
-					  err, sizeof err), WIRE_EMALFORMED);
+	assert_int_equal(ut_add("n4", &sb, err, sizeof err), WIRE_EMALFORMED);
 	assert_non_null(strstr(err, "seq 9: a field is out of range"));
-	msgpack_unpacked_destroy(&u);
-	msgpack_sbuffer_destroy(&sb);
 	/* the mark and a count larger than the bytes */
 	msgpack_sbuffer_init(&sb);
-	{
-		msgpack_packer pk;
-
-		msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-		msgpack_pack_bin(&pk, 3);
-		msgpack_pack_bin_body(&pk, "\xff\x09\x00", 3);
-	}
-	assert_int_equal(con_ev_add_batch("n4", 2, 4, 0, ut_obj(&sb, &u),
-					  err, sizeof err), WIRE_EMALFORMED);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_bin(&pk, 3);
+	msgpack_pack_bin_body(&pk, "\xff\x09\x00", 3);
+	assert_int_equal(ut_add("n4", &sb, err, sizeof err), WIRE_EMALFORMED);
 	assert_non_null(strstr(err, "count is cut or larger than its bytes"));
-	msgpack_unpacked_destroy(&u);
-	msgpack_sbuffer_destroy(&sb);
 	assert_int_equal(con_ev_next(), 9);
 }
 
@@ -372,40 +371,18 @@ static void test_bin_batches(void **state)
 {
 	char err[300];
 	msgpack_sbuffer sb;
-	msgpack_unpacked u;
-	const con_ev_rec *e;
 
 	(void)state;
 	con_ev_reset();
 	ut_bin_batch(&sb, 0, 4, 0, 99);
-	assert_int_equal(con_ev_add_batch("n3", 2, 4, 0, ut_obj(&sb, &u),
-					  err, sizeof err), 4);
-	msgpack_unpacked_destroy(&u);
-	msgpack_sbuffer_destroy(&sb);
-	e = con_ev_get(3);
-	assert_int_equal(e->seq, 3);
-	assert_int_equal(e->kind, PVT_EV_SEND_START);
-	assert_int_equal(e->op, PVT_OP_PVM_SEND);
-	assert_true(e->t_ns == 1000003000ull && e->delta_ns == 30);
-	assert_int_equal(e->line, 57);
-	assert_int_equal(e->peer, 0x40002);
-	assert_int_equal(e->tag, 7);
-	assert_true(e->bytes == 320);
-	assert_int_equal(e->aux, -5);
-	assert_int_equal(e->comm, 9);
-	assert_int_equal(e->ref, 103);
+	assert_int_equal(ut_add("n3", &sb, err, sizeof err), 4);
+	ut_check_seq3(con_ev_get(3));
 	ut_bin_batch(&sb, 4, 3, 1, 99);
-	assert_int_equal(con_ev_add_batch("n3", 2, 4, 0, ut_obj(&sb, &u),
-					  err, sizeof err), WIRE_EMALFORMED);
+	assert_int_equal(ut_add("n3", &sb, err, sizeof err), WIRE_EMALFORMED);
 	assert_non_null(strstr(err, "72-byte records"));
-	msgpack_unpacked_destroy(&u);
-	msgpack_sbuffer_destroy(&sb);
 	ut_bin_batch(&sb, 4, 3, 0, 1);
-	assert_int_equal(con_ev_add_batch("n3", 2, 4, 0, ut_obj(&sb, &u),
-					  err, sizeof err), WIRE_EMALFORMED);
+	assert_int_equal(ut_add("n3", &sb, err, sizeof err), WIRE_EMALFORMED);
 	assert_non_null(strstr(err, "seq 5: a field is out of range"));
-	msgpack_unpacked_destroy(&u);
-	msgpack_sbuffer_destroy(&sb);
 	assert_int_equal(con_ev_next(), 5); /* seq 4 went in before seq 5 */
 }
 

@@ -155,11 +155,25 @@ static void test_mark(void **state)
 	assert_false(wire_evpk_is(fixed, 0));
 }
 
+/* Batches of one event each refused: by what is wrong with it. */
+static const struct {
+	const char *b;
+	size_t n;
+} bad[] = {
+	{"\xff\x05\x00\x00", 4},         /* more events than bytes */
+	{"\xff\x01\x80\x80\x02", 5},     /* a mask bit past the 15 fields */
+	{"\xff\x01\x04\x80\x80\x04", 6}, /* kind (bit 2) wider than 16 bits */
+	{"\xff\x01\x10\x80\x80\x80\x80\x10", 8}, /* line (4) past 32 bits */
+	/* t (bit 0): an 11-byte varint, and a 10th byte past 64 bits */
+	{"\xff\x01\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00", 14},
+	{"\xff\x01\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x02", 13},
+};
+
 static void test_bad(void **state)
 {
 	unsigned char b[WIRE_EVPK_HEAD + UT_N * WIRE_EVPK_MAX + 1], c[64];
 	wire_ev e[UT_N], f[UT_N];
-	size_t len, cut;
+	size_t len, cut, i;
 
 	(void)state;
 	ut_events(e);
@@ -170,23 +184,9 @@ static void test_bad(void **state)
 	/* a byte left after the last event */
 	b[len] = 0;
 	assert_int_equal(ut_unpack(b, len + 1, f, UT_N), -1);
-	/* more events than bytes */
-	memcpy(c, "\xff\x05\x00\x00", 4);
-	assert_int_equal(ut_unpack(c, 4, f, UT_N), -1);
-	/* a mask with a bit past the 15 fields */
-	memcpy(c, "\xff\x01\x80\x80\x02", 5);
-	assert_int_equal(ut_unpack(c, 5, f, UT_N), -1);
-	/* kind (bit 2) with a difference wider than 16 bits */
-	memcpy(c, "\xff\x01\x04\x80\x80\x04", 6);
-	assert_int_equal(ut_unpack(c, 6, f, UT_N), -1);
-	/* line (bit 4) wider than 32 bits */
-	memcpy(c, "\xff\x01\x10\x80\x80\x80\x80\x10", 8);
-	assert_int_equal(ut_unpack(c, 8, f, UT_N), -1);
-	/* t (bit 0): an 11-byte varint, and a 10th byte past 64 bits */
-	memcpy(c, "\xff\x01\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00", 14);
-	assert_int_equal(ut_unpack(c, 14, f, UT_N), -1);
-	memcpy(c, "\xff\x01\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x02", 13);
-	assert_int_equal(ut_unpack(c, 13, f, UT_N), -1);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(ut_unpack((const unsigned char *)bad[i].b,
+					   bad[i].n, f, UT_N), -1);
 	/* the largest 64-bit difference is taken: 2^64 - 1 */
 	memcpy(c, "\xff\x01\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 13);
 	assert_int_equal(ut_unpack(c, 13, f, UT_N), 1);
