@@ -26,9 +26,11 @@ static size_t evpk_uv(unsigned char *out, uint64_t v)
 	return n;
 }
 
+/* The zigzag code of d: 0, -1, 1, -2 ... as 0, 1, 2, 3 ... (without a
+ * right shift of a negative number, which C leaves to the compiler). */
 static uint64_t evpk_zz(int64_t d)
 {
-	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+	return ((uint64_t)d << 1) ^ ((uint64_t)0 - (uint64_t)(d < 0));
 }
 
 static uint64_t evpk_unzz(uint64_t v)

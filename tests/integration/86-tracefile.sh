@@ -20,6 +20,8 @@
 #     records", N <= the cut, the events never more than a longer cut's,
 #     the first N bytes alone read as a complete file, and no crash;
 #   - a record of an unknown type is skipped and counted;
+#   - files with events as arrays, fixed records (format 2) and packed
+#     (format 3) read, the same run's events the same in 2 and 3;
 #   - garbage, an empty file, a msgpack file that is not a trace and a
 #     header of version 4 give exit status 1 and a clear sentence; no
 #     argument gives the usage and 2; --help works;
@@ -156,6 +158,25 @@ expect_grep "^events: +$events \(" "$T/future"
 expect_grep '^skipped: +1 records \(unknown or malformed\)$' "$T/future"
 expect_no_grep '^note:' "$T/future"
 ok "an unknown record type is skipped"
+
+# ---- older formats ----------------------------------------------------------
+# The same MPI ping-pong (tests/programs/mpi_pingpong.c, -np 2, N=1)
+# written by the paravt of format 2 (fixed 72-byte records) and of format
+# 3 (packed events): the same events, sends and receives; events as
+# arrays of integers (format 1's form, tests/tools/gentrace) read too.
+S=$TOP/tests/fuzz/seeds-tfile
+for f in mpi.pvtrace mpi-packed.pvtrace; do
+	"$PARAVT" trace-info "$S/$f" >"$T/$f.info" 2>&1 || { cat "$T/$f.info"; fail "trace-info $f"; }
+	sed -n 's/^events: *\([0-9]* ([0-9]* sends, [0-9]* receives\).*/\1/p' "$T/$f.info" >"$T/$f.ev"
+done
+expect_grep 'paravt-trace version 2,' "$T/mpi.pvtrace.info" "the format 2 seed"
+expect_grep 'paravt-trace version 3,' "$T/mpi-packed.pvtrace.info" "the format 3 seed"
+[ "$(cat "$T/mpi.pvtrace.ev")" = "56 (8 sends, 8 receives" ] &&
+	cmp -s "$T/mpi.pvtrace.ev" "$T/mpi-packed.pvtrace.ev" ||
+	fail "formats 2 and 3 of one run differ: $(cat "$T/mpi.pvtrace.ev") / $(cat "$T/mpi-packed.pvtrace.ev")"
+"$PARAVT" trace-info "$S/v1-arrays.pvtrace" >"$T/v1.info" 2>&1 || { cat "$T/v1.info"; fail "trace-info of format 1"; }
+expect_grep '^events: +[1-9]' "$T/v1.info" "events as arrays"
+ok "arrays, fixed records and packed events read: $(cat "$T/mpi.pvtrace.ev")) in formats 2 and 3"
 
 # ---- unreadable files --------------------------------------------------------
 bad() { # bad FILE PATTERN WHAT
