@@ -58,7 +58,9 @@
 # the conditions of step 2 (" ": none).  VAL_PATTERNS, VAL_RATE, VAL_ITERS,
 # VAL_BYTES, VAL_WORK and VAL_PIN change what is run (VAL_PVM_ITERS,
 # VAL_PVM_BYTES and VAL_PVM_WORK for PVM, VAL_PVM_C_ITERS for the runs on
-# c); VAL_KEEP=DIR keeps the traces, machines and predictions there.
+# c); VAL_KEEP=DIR keeps the traces, machines and predictions there
+# (tests/predict/repredict.sh DIR... predicts their cases again with
+# the paravt built now: a change of the model judged in seconds).
 # Exit 77 if namespaces, cgroups v1 cpu or tc are not there, or Open MPI
 # (PVM) for a VAL_PROGS with mpi (pvm); VAL_S390X=1 (the default when
 # the s390x toolchain, sysroot and paravtd are there) needs them.
