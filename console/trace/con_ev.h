@@ -164,8 +164,9 @@ size_t con_ev_get_max(void);
 
 /* Stores a NODE_EVENTS batch of source (node, proc), whose console
  * number is pid_id; offset_ns is the node's clock minus the console's.
- * events is a bin of canonical records (wire_ev.h) or, in trace files
- * of protocol 2, an array of canonical events.  Duplicates (seq already
+ * events is a packed bin of canonical events (wire_evpk.h), or in older
+ * trace files a bin of 72-byte records (wire_ev.h) or an array of
+ * canonical events.  Duplicates (seq already
  * stored) are counted and dropped.  Returns the number of events stored,
  * or WIRE_EMALFORMED with a sentence in err (nothing of a malformed event
  * or later ones is stored; earlier ones are). */

@@ -9,8 +9,8 @@
  * of the frame is number first + k).  Each EVENTS frame is checked
  * (length, kinds, numbers that follow the last frame's, layout version in
  * the PROG_START record), turned into NODE_EVENTS(batch, proc, events)
- * frames of at most DMN_EV_BATCH events, the events a bin of canonical
- * 72-byte records (wire/wire_ev.h), and queued.  A gap in a task's numbers becomes
+ * frames of at most DMN_EV_BATCH events, the events a packed bin of
+ * canonical events (wire/wire_evpk.h), and queued.  A gap in a task's numbers becomes
  * EVENTS_LOST(proc, count, reason).
  *
  * One queue per session, in order: batch numbers increase in the order
@@ -47,7 +47,8 @@
 
 #define DMN_EV_MEM_DEFAULT (64u << 20)             /* bytes in memory */
 #define DMN_EV_SPILL_DEFAULT ((uint64_t)256 << 20) /* spill file cap */
-#define DMN_EV_BATCH 1024                           /* events per batch */
+#define DMN_EV_BATCH 8192                           /* events per batch:
+                                                       about 64 KiB packed */
 #define DMN_EV_RING_MS 20                           /* ring drain period */
 #define DMN_EV_RING_BUSY_MS 1   /* shortest: when a ring fills 1/4 that fast */
 #define DMN_EV_RING_BUSY 4
