@@ -186,8 +186,10 @@ typedef struct ana_sim_speed {
 				    comp.speed, over its processes */
 } ana_sim_speed;
 
-/* The speeds of every node of the analysed trace sample (a run of the
- * same program, fewer steps will do) relative to the node base ran on.
+/* The speeds of every node of the nsamples analysed traces samples (runs
+ * of the same program, fewer steps will do; several are taken together,
+ * as one longer sample, their sums added before any rate is formed)
+ * relative to the node base ran on.
  * comp: the computation segments of the sample (ana_stats_segments,
  * outside every call) that start and end at the same source lines, kinds
  * and ops as segments of base take base's mean length of those over
@@ -205,11 +207,12 @@ typedef struct ana_sim_speed {
  * warmup_ns.  start_ns:
  * how much later than in base its processes started, each against the
  * first process to start in its trace (that one not counted; processes
- * known as the segments are).  *out: *n entries in the order the nodes
- * first run a process (free with ana_sim_speeds_free).  0, ANA_EARG with
+ * known as the segments are), averaged over the samples' processes.
+ * *out: *n entries in the order the nodes first run a process (free with ana_sim_speeds_free).  0, ANA_EARG with
  * err (a node with no matching computation), or ANA_ENOMEM. */
-int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
-		   uint32_t *n, char *err, size_t errlen);
+int ana_sim_speeds(ana_trace *base, ana_trace *const *samples,
+		   uint32_t nsamples, ana_sim_speed **out, uint32_t *n,
+		   char *err, size_t errlen);
 void ana_sim_speeds_free(ana_sim_speed *sp, uint32_t n);
 
 /* Sets one parameter to value (paravt predict --sweep):

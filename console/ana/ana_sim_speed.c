@@ -441,37 +441,42 @@ static int speed_finish(ana_sim_speed *sp, uint32_t n, const double *bsum,
 	return 0;
 }
 
-/* The push rates of every pair of entries of out (n of them, the sample's
- * node of each in nd): sends (base keys in b) of the sample's processes
- * on entry i's node to entry k's node into out[i].push[k]. */
-static int push_rates(const segset *b, segset *smp, ana_sim_speed *out,
-		      uint32_t n, const uint32_t *nd)
+/* Adds the sends of smp's processes on entry i's node to entry k's node
+ * (nd: the entries' nodes in smp, ANA_NONE where it has none) to
+ * out[i].push[k], the base's time for them to psum[i * n + k], for every
+ * pair of the n entries (base keys in b). */
+static int push_add(const segset *b, segset *smp, ana_sim_speed *out,
+		    uint32_t n, const uint32_t *nd, double *psum)
 {
 	const ana_trace *tr = smp->tr;
 	uint32_t i, k, p;
-	double bsum;
 	int rc = 0;
 
-	for (i = 0; rc == 0 && i < n; i++) {
-		out[i].push = calloc(n, sizeof *out[i].push);
-		if (out[i].push == NULL)
-			return ANA_ENOMEM;
+	for (i = 0; rc == 0 && i < n; i++)
 		for (k = 0; rc == 0 && k < n; k++) {
-			if (k == i)
+			if (k == i || nd[i] == ANA_NONE || nd[k] == ANA_NONE)
 				continue;
-			bsum = 0;
 			smp->to_node = nd[k];
 			for (p = 0; rc == 0 && p < tr->nprocs; p++)
 				if (tr->procs[p].node == nd[i])
 					rc = rate_proc(b, smp, sends_of, p,
-						       &out[i].push[k], &bsum,
-						       0);
-			rate_finish(&out[i].push[k], bsum, SPEED_PUSH_MIN,
-				    SPEED_PUSH_MIN_NS);
+						       &out[i].push[k],
+						       &psum[i * n + k], 0);
 		}
-	}
 	smp->to_node = ANA_NONE;
 	return rc;
+}
+
+/* Each pair's push rate from its base sum (push_add). */
+static void push_finish(ana_sim_speed *out, uint32_t n, const double *psum)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < n; k++)
+			if (k != i)
+				rate_finish(&out[i].push[k], psum[i * n + k],
+					    SPEED_PUSH_MIN, SPEED_PUSH_MIN_NS);
 }
 
 /* The sample's node of each of the n entries of out, into *nd (the
@@ -561,69 +566,112 @@ void ana_sim_speeds_free(ana_sim_speed *sp, uint32_t n)
 	free(sp);
 }
 
-int ana_sim_speeds(ana_trace *base, ana_trace *sample, ana_sim_speed **out,
-		   uint32_t *nout, char *err, size_t errlen)
+/* The entries of every node the samples ran on, into *out (*n of them,
+ * capacity *cap), each with room for its push rates; and *bsum (2 a
+ * node) and *psum (n * n), zeroed.  0 or ANA_ENOMEM. */
+static int speed_entries(ana_trace *const *samples, uint32_t nsamples,
+			 ana_sim_speed **out, uint32_t *n, double **bsum,
+			 double **psum)
 {
-	ana_ctx cb, cs;
-	segset b[3], smp;
-	double *bsum = NULL;
-	uint32_t p, cap = 0, *nd = NULL;
+	uint32_t s, p, cap = 0;
+
+	for (s = 0; s < nsamples; s++)
+		for (p = 0; p < samples[s]->nprocs; p++) {
+			uint32_t nd = samples[s]->procs[p].node;
+
+			if (speed_of(out, n, &cap, nd < samples[s]->nnodes ?
+				     samples[s]->nodes[nd].name : "?") == NULL)
+				return ANA_ENOMEM;
+		}
+	for (p = 0; p < *n; p++)
+		if (((*out)[p].push = calloc(*n, sizeof *(*out)[p].push)) ==
+		    NULL)
+			return ANA_ENOMEM;
+	*bsum = calloc(2 * (size_t)*n + 2, sizeof **bsum);
+	*psum = calloc((size_t)*n * *n + 1, sizeof **psum);
+	return *bsum == NULL || *psum == NULL ? ANA_ENOMEM : 0;
+}
+
+/* Adds what sample shows of every node to the n entries of out (base
+ * keys in b, sums in bsum and psum). */
+static int speed_sample(const ana_trace *base, segset b[3],
+			ana_trace *sample, ana_sim_speed *out, uint32_t n,
+			double *bsum, double *psum)
+{
+	uint32_t p, i, *nd = NULL;
+	segset smp;
+	ana_ctx cs;
+	int rc;
+
+	if ((rc = ana_ctx_init(&cs, sample, 0)) < 0)
+		return rc;
+	memset(&smp, 0, sizeof smp);
+	smp.tr = sample;
+	smp.c = &cs;
+	smp.to_node = ANA_NONE;
+	rc = entry_nodes(sample, out, n, &nd);
+	for (p = 0; rc == 0 && p < sample->nprocs; p++) {
+		for (i = 0; i < n && nd[i] != sample->procs[p].node; i++)
+			;
+		if (i < n)
+			rc = speed_proc(b, &smp, p, &out[i], &bsum[2 * i]);
+	}
+	if (rc == 0)
+		rc = push_add(&b[2], &smp, out, n, nd, psum);
+	if (rc == 0)
+		start_delays(base, sample, out, n, nd);
+	free(nd);
+	free(smp.v);
+	ana_ctx_free(&cs);
+	return rc;
+}
+
+int ana_sim_speeds(ana_trace *base, ana_trace *const *samples,
+		   uint32_t nsamples, ana_sim_speed **out, uint32_t *nout,
+		   char *err, size_t errlen)
+{
+	ana_ctx cb;
+	segset b[3];
+	double *bsum = NULL, *psum = NULL;
+	uint32_t p;
 	int rc = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if ((base->stage < 2 && (rc = ana_analyze(base, NULL)) < 0) ||
-	    (sample->stage < 2 && (rc = ana_analyze(sample, NULL)) < 0))
+	if (base->stage < 2 && (rc = ana_analyze(base, NULL)) < 0)
 		return rc;
+	for (p = 0; p < nsamples; p++)
+		if (samples[p]->stage < 2 &&
+		    (rc = ana_analyze(samples[p], NULL)) < 0)
+			return rc;
 	if ((rc = ana_ctx_init(&cb, base, 0)) < 0)
 		return rc;
-	if ((rc = ana_ctx_init(&cs, sample, 0)) < 0) {
-		ana_ctx_free(&cb);
-		return rc;
-	}
 	memset(b, 0, sizeof b);
-	memset(&smp, 0, sizeof smp);
 	for (p = 0; p < 3; p++) {
 		b[p].tr = base;
 		b[p].c = &cb;
 		b[p].pooled = 1;
 		b[p].to_node = ANA_NONE;
 	}
-	smp.tr = sample;
-	smp.c = &cs;
-	smp.to_node = ANA_NONE;
 	rc = base_keys(&b[0], segs_of, 1);
 	if (rc == 0)
 		rc = base_keys(&b[1], calls_of, 0);
 	if (rc == 0)
 		rc = base_keys(&b[2], sends_of, 0);
-	if (rc == 0 && (bsum = calloc(2 * (size_t)sample->nnodes + 2,
-				      sizeof *bsum)) == NULL)
-		rc = ANA_ENOMEM;
-	for (p = 0; rc == 0 && p < sample->nprocs; p++) {
-		uint32_t nd = sample->procs[p].node;
-		const char *name = nd < sample->nnodes ?
-				   sample->nodes[nd].name : "?";
-		ana_sim_speed *sp = speed_of(out, nout, &cap, name);
-
-		rc = sp == NULL ? ANA_ENOMEM :
-		     speed_proc(b, &smp, p, sp, &bsum[2 * (sp - *out)]);
-	}
+	if (rc == 0)
+		rc = speed_entries(samples, nsamples, out, nout, &bsum, &psum);
+	for (p = 0; rc == 0 && p < nsamples; p++)
+		rc = speed_sample(base, b, samples[p], *out, *nout, bsum,
+				  psum);
 	if (rc == 0)
 		rc = speed_finish(*out, *nout, bsum, err, errlen);
 	if (rc == 0)
-		rc = entry_nodes(sample, *out, *nout, &nd);
-	if (rc == 0)
-		rc = push_rates(&b[2], &smp, *out, *nout, nd);
-	if (rc == 0)
-		start_delays(base, sample, *out, *nout, nd);
+		push_finish(*out, *nout, psum);
 	for (p = 0; p < 3; p++)
 		segset_free(&b[p]);
-	free(nd);
-	free(smp.v);
 	ana_ctx_free(&cb);
-	ana_ctx_free(&cs);
 	free(bsum);
+	free(psum);
 	if (rc < 0) {
 		ana_sim_speeds_free(*out, *nout);
 		*out = NULL;

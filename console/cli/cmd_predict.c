@@ -32,13 +32,14 @@
 #include "con_tfile.h"
 
 #define CON_PREDICT_USAGE \
-	"usage: paravt predict [-h] TRACE --describe [--sample TRACE2] " \
+	"usage: paravt predict [-h] TRACE --describe [--sample TRACE2]... " \
 	"[-o FILE]\n" \
 	"       paravt predict [-h] TRACE --machine FILE [--pure] " \
 	"[--traced FILE]\n" \
 	"                      [--sweep PARAM=V1,V2,...] [-o HTML]\n" \
 	"                      [--best N [--min-eff E]]"
 #define CON_PREDICT_FILE_MAX (16u << 20) /* largest machine file read */
+#define CON_PREDICT_SAMPLES 16           /* --sample given at most */
 
 /* What paravt predict was asked. */
 typedef struct con_predict_opts {
@@ -49,7 +50,9 @@ typedef struct con_predict_opts {
 	const char *sweep;   /* --sweep PARAM=V1,V2,... */
 	const char *best;    /* --best N */
 	const char *min_eff; /* --min-eff E */
-	const char *sample;  /* --sample TRACE2 */
+	const char *sample[CON_PREDICT_SAMPLES]; /* --sample TRACE2... */
+	uint32_t nsample;
+	char samples[1024];  /* their names, for the notes */
 	int describe;        /* --describe */
 	int pure;            /* --pure */
 } con_predict_opts;
@@ -77,6 +80,27 @@ static const char *con_predict_val(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
+/* --sample argv[*i + 1]: one more sample, its name added to o->samples.
+ * 0, or 2 (reported). */
+static int con_predict_sample(int argc, char **argv, int *i,
+			      con_predict_opts *o)
+{
+	const char *v = con_predict_val(argc, argv, i);
+	size_t len = strlen(o->samples);
+
+	if (v == NULL)
+		return 2;
+	if (o->nsample == CON_PREDICT_SAMPLES) {
+		fprintf(stderr, "paravt: --sample at most %d times\n%s\n",
+			CON_PREDICT_SAMPLES, CON_PREDICT_USAGE);
+		return 2;
+	}
+	o->sample[o->nsample++] = v;
+	snprintf(o->samples + len, sizeof o->samples - len, "%s%s",
+		 len > 0 ? ", " : "", v);
+	return 0;
+}
+
 /* Fills o from argv.  0, or 2 (usage error, reported). */
 static int con_predict_args(int argc, char **argv, con_predict_opts *o)
 {
@@ -90,10 +114,12 @@ static int con_predict_args(int argc, char **argv, con_predict_opts *o)
 		       strcmp(argv[i], "--sweep") == 0 ? &o->sweep :
 		       strcmp(argv[i], "--best") == 0 ? &o->best :
 		       strcmp(argv[i], "--min-eff") == 0 ? &o->min_eff :
-		       strcmp(argv[i], "--sample") == 0 ? &o->sample :
 		       strcmp(argv[i], "-o") == 0 ? &o->out : NULL;
 		if (slot != NULL) {
 			if ((*slot = con_predict_val(argc, argv, &i)) == NULL)
+				return 2;
+		} else if (strcmp(argv[i], "--sample") == 0) {
+			if (con_predict_sample(argc, argv, &i, o) != 0)
 				return 2;
 		} else if (strcmp(argv[i], "--describe") == 0) {
 			o->describe = 1;
@@ -116,7 +142,7 @@ static int con_predict_args(int argc, char **argv, con_predict_opts *o)
 			"--describe or --machine FILE?", CON_PREDICT_USAGE);
 		return 2;
 	}
-	if (o->sample != NULL && !o->describe) {
+	if (o->nsample > 0 && !o->describe) {
 		fprintf(stderr, "paravt: --sample goes with --describe\n%s\n",
 			CON_PREDICT_USAGE);
 		return 2;
@@ -570,7 +596,7 @@ static int predict_pushes(const ana_sim_speed *sp, uint32_t n, uint32_t i,
 			  const con_predict_opts *o, ana_sim_machine *m,
 			  char **notes, size_t *len, char *err, size_t errlen)
 {
-	char line[700];
+	char line[1800];
 	uint32_t k;
 	int rc = 0, a, b;
 
@@ -586,7 +612,7 @@ static int predict_pushes(const ana_sim_speed *sp, uint32_t n, uint32_t i,
 		snprintf(line, sizeof line, "# push %s to %s: %.6g measured "
 			 "from %s (%llu sends that waited for no receiver, "
 			 "%.3f ms there, %.3f ms in %s)\n", sp[i].node,
-			 sp[k].node, r->speed, o->sample,
+			 sp[k].node, r->speed, o->samples,
 			 (unsigned long long)r->matched, ms(r->sample_ns),
 			 ms(r->base_ns), o->trace);
 		rc = ana_sim_set_push(m, sp[i].node, sp[k].node, r->speed, err,
@@ -604,7 +630,7 @@ static int predict_start(const ana_sim_speed *sp, const con_predict_opts *o,
 			 ana_sim_machine *m, char **notes, size_t *len,
 			 char *err, size_t errlen)
 {
-	char line[700], param[ANA_NAME_MAX + 8], val[64], late[200] = "";
+	char line[1800], param[ANA_NAME_MAX + 8], val[64], late[200] = "";
 	double st = sp->starts > 0 ? sp->start_ns : 0;
 	double v = st + sp->warmup_ns;
 	int rc;
@@ -623,34 +649,24 @@ static int predict_start(const ana_sim_speed *sp, const con_predict_opts *o,
 		 "beyond the speed (%llu first segments of a kind, left out "
 		 "of it) in %s: start %.3f ms\n", sp->node, late,
 		 sp->warmup_ns / 1e6, (unsigned long long)sp->comp.warmup,
-		 o->sample, v / 1e6);
+		 o->samples, v / 1e6);
 	if ((rc = ana_sim_set(m, param, val, err, errlen)) == 0 &&
 	    (rc = note_add(notes, len, line)) != 0)
 		snprintf(err, errlen, "out of memory");
 	return rc;
 }
 
-/* The speeds measured from o->sample (base: the trace, already taken
- * from the console's cache) set in m, nodes it ran on that m lacks added;
- * "# ..." lines saying so into *notes (the caller frees).  0 or 1
- * (reported). */
-static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
-			      ana_sim_machine *m, char **notes)
+/* The n speeds sp set in m, nodes m lacks added, with their "# ..."
+ * lines in *notes (the caller frees).  0 or 1 (reported). */
+static int con_predict_set_speeds(const ana_sim_speed *sp, uint32_t n,
+				  const con_predict_opts *o,
+				  ana_sim_machine *m, char **notes)
 {
-	char err[600], line[700];
-	ana_sim_speed *sp = NULL;
-	ana_trace *sample = con_predict_trace(o->sample);
-	uint32_t n = 0, i;
+	char err[600], line[1800];
 	size_t len = 0;
+	uint32_t i;
 	int rc = 0;
 
-	*notes = NULL;
-	if (sample == NULL)
-		return 1;
-	if (ana_sim_speeds(base, sample, &sp, &n, err, sizeof err) != 0) {
-		fprintf(stderr, "paravt: %s: %s\n", o->sample, err);
-		return 1;
-	}
 	for (i = 0; rc == 0 && i < n; i++) {
 		const ana_sim_rate *c = &sp[i].comp, *k = &sp[i].calls;
 		char num[64], cnum[64];
@@ -661,7 +677,7 @@ static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
 			 "%s (%llu computation segments, %.3f ms there, "
 			 "%.3f ms in %s; %llu not in it); calls %s (%llu "
 			 "calls that wait for no one, %.3f ms, %.3f ms)\n",
-			 sp[i].node, num, o->sample,
+			 sp[i].node, num, o->samples,
 			 (unsigned long long)c->matched, ms(c->sample_ns),
 			 ms(c->base_ns), o->trace,
 			 (unsigned long long)c->unmatched,
@@ -678,10 +694,36 @@ static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
 	for (i = 0; rc == 0 && i < n; i++)
 		rc = predict_pushes(sp, n, i, o, m, notes, &len, err,
 				    sizeof err);
-	ana_sim_speeds_free(sp, n);
 	if (rc != 0)
 		fprintf(stderr, "paravt: %s\n", err);
 	return rc != 0;
+}
+
+/* The speeds measured from the samples (o->sample: several are taken
+ * together; base: the trace, already taken from the console's cache)
+ * set in m (con_predict_set_speeds).  0 or 1 (reported). */
+static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
+			      ana_sim_machine *m, char **notes)
+{
+	ana_trace *smp[CON_PREDICT_SAMPLES];
+	ana_sim_speed *sp = NULL;
+	uint32_t n = 0, ns = 0;
+	char err[600];
+	int rc = 1;
+
+	*notes = NULL;
+	while (ns < o->nsample && con_predict_trace(o->sample[ns]) != NULL)
+		smp[ns++] = con_ana_take(); /* kept while the next is read */
+	if (ns == o->nsample) {
+		if (ana_sim_speeds(base, smp, ns, &sp, &n, err, sizeof err) == 0)
+			rc = con_predict_set_speeds(sp, n, o, m, notes);
+		else
+			fprintf(stderr, "paravt: %s: %s\n", o->samples, err);
+	}
+	ana_sim_speeds_free(sp, n);
+	while (ns > 0)
+		ana_free(smp[--ns]);
+	return rc;
 }
 
 /* paravt predict TRACE --describe [--sample TRACE2] [-o FILE] */
@@ -698,7 +740,7 @@ static int con_predict_describe(ana_trace *tr, const con_predict_opts *o)
 	}
 	if (!ana_sim_link_level(tr, &lat, &byte_ns, link, sizeof link))
 		link[0] = '\0';
-	if (o->sample != NULL) {
+	if (o->nsample > 0) {
 		tr = con_ana_take(); /* kept while the sample is read */
 		rc = con_predict_speeds(tr, o, m, &notes);
 		ana_free(tr);
@@ -754,7 +796,11 @@ static void con_predict_help(void)
 	       "start (a later\n"
 	       "                    start and warm-up) and the push speed "
 	       "of PVM sends\n"
-	       "                    between each two nodes\n"
+	       "                    between each two nodes.  Given up to "
+	       "16 times, the\n"
+	       "                    samples count together, as one longer "
+	       "run: less of\n"
+	       "                    one run's noise\n"
 	       "  --machine FILE    the machine to predict for\n"
 	       "  --pure            messages take the model's times alone "
 	       "(default: they\n"

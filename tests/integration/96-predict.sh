@@ -18,7 +18,8 @@
 #     timeline under it on the same scale;
 #   - --best 2 on a machine with a node twice as fast puts the master
 #     there, well below the recorded time, and says what it simulated;
-#   - --describe --sample with the trace itself: every node at speed 1,
+#   - --describe --sample with the trace itself (once, and twice: the
+#     samples count together): every node at speed 1,
 #     with a comment saying how it was measured; a sample of another
 #     program (the MPI trace) names the node and exits 1;
 #   - a machine file with an error gives FILE:LINE:COL and exit 1, an
@@ -162,7 +163,20 @@ expect_grep '^node nat speed 1( calls 1)? cores 3$' self.conf
 expect_grep '^paravt: --sample goes with --describe' bad.out
 "$PARAVT" predict pipe.pvtrace --describe --sample no-such.pvtrace >bad.out 2>&1; rc=$?
 [ $rc -eq 1 ] || { cat bad.out; fail "--sample of a missing file: exit $rc, not 1"; }
-ok "--sample: the trace as its own sample gives speed 1; errors 2 and 1"
+# The trace twice as its samples: still 1, both named; a missing second
+# one fails as the first does; 17 are too many.
+"$PARAVT" predict pipe.pvtrace --describe --sample pipe.pvtrace --sample pipe.pvtrace \
+	-o two.conf >two.out 2>&1 || { cat two.out; fail "two --sample failed"; }
+expect_grep '^# node nat: speed 1 measured from pipe.pvtrace, pipe.pvtrace \([1-9]' two.conf
+"$PARAVT" predict pipe.pvtrace --describe --sample pipe.pvtrace --sample no-such.pvtrace \
+	>bad.out 2>&1; rc=$?
+[ $rc -eq 1 ] || { cat bad.out; fail "a missing second --sample: exit $rc, not 1"; }
+expect_grep 'no-such.pvtrace' bad.out
+set --; k=0; while [ $k -lt 17 ]; do set -- "$@" --sample pipe.pvtrace; k=$((k + 1)); done
+"$PARAVT" predict pipe.pvtrace --describe "$@" >bad.out 2>&1; rc=$?
+[ $rc -eq 2 ] || { cat bad.out; fail "17 --sample: exit $rc, not 2"; }
+expect_grep '^paravt: --sample at most 16 times' bad.out
+ok "--sample: the trace as its own sample gives speed 1, twice too; errors 2 and 1"
 
 # ---- errors -----------------------------------------------------------------
 printf 'level core latency 10us bandwidth 1GB/s\nnode nat speed fast\n' >bad.conf

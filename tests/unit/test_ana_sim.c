@@ -709,7 +709,7 @@ static void test_speeds(void **state)
 	uint32_t n = 0;
 
 	(void)state;
-	assert_int_equal(ana_sim_speeds(base, smp, &sp, &n, err, sizeof err), 0);
+	assert_int_equal(ana_sim_speeds(base, &smp, 1, &sp, &n, err, sizeof err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(sp[0].node, "a");
 	assert_float_equal(sp[0].comp.speed, 1.0, 1e-12);
@@ -739,7 +739,7 @@ static void test_speeds(void **state)
 	assert_int_equal(ana_sim_set_node(m, "b", "fast", NULL, err,
 					  sizeof err), ANA_EARG);
 	ana_sim_speeds_free(sp, n);
-	assert_int_equal(ana_sim_speeds(base, base, &sp, &n, err, sizeof err),
+	assert_int_equal(ana_sim_speeds(base, &base, 1, &sp, &n, err, sizeof err),
 			 0);
 	assert_int_equal(n, 2);
 	assert_float_equal(sp[0].comp.speed, 1.0, 1e-12);
@@ -750,7 +750,7 @@ static void test_speeds(void **state)
 	ana_free(smp);
 	/* p1 starting 150 after p0 (with it in the base): c's start 150 */
 	smp = ut_sample_at(2, 150);
-	assert_int_equal(ana_sim_speeds(base, smp, &sp, &n, err, sizeof err),
+	assert_int_equal(ana_sim_speeds(base, &smp, 1, &sp, &n, err, sizeof err),
 			 0);
 	assert_int_equal(sp[1].starts, 1);
 	assert_float_equal(sp[1].start_ns, 150, 0);
@@ -758,7 +758,7 @@ static void test_speeds(void **state)
 	ana_sim_speeds_free(sp, n);
 	ana_free(smp);
 	smp = ut_sample(0);
-	assert_int_equal(ana_sim_speeds(base, smp, &sp, &n, err, sizeof err),
+	assert_int_equal(ana_sim_speeds(base, &smp, 1, &sp, &n, err, sizeof err),
 			 ANA_EARG);
 	assert_null(sp);
 	assert_non_null(strstr(err, "node c"));
@@ -783,7 +783,7 @@ static ana_sim_speed *ut_speeds(ana_trace *base, ana_trace *smp,
 	ana_sim_speed *sp = NULL;
 	char err[400] = "";
 
-	if (ana_sim_speeds(base, smp, &sp, n, err, sizeof err) != 0)
+	if (ana_sim_speeds(base, &smp, 1, &sp, n, err, sizeof err) != 0)
 		fail_msg("%s", err);
 	return sp;
 }
@@ -839,6 +839,53 @@ static void test_push_speeds(void **state)
 	assert_float_equal(sp[0].push[1].speed, 0, 0);
 	ana_sim_speeds_free(sp, n);
 	ana_free(smp);
+	ana_free(base);
+}
+
+/* Two samples count as one longer run: c's computation 50 + 2000 (p1
+ * starts at 150, receives at 200, computes twice as long after) and
+ * 150 + 1000 against the base's 1100 twice (speed 2200 / 3200, not the
+ * mean of the two), starts 150 and 50 later (100), and a push that neither
+ * sample shows often enough alone (3 and 2 sends, 5 needed) measured
+ * from the two: 0.5 over 5 sends. */
+static void test_two_samples(void **state)
+{
+	ana_trace *base = ut_message(), *two[2];
+	ana_sim_speed *sp = NULL;
+	char err[400] = "";
+	uint32_t n = 0;
+
+	(void)state;
+	two[0] = ut_sample_at(2, 150);
+	two[1] = ut_sample_at(1, 50);
+	assert_int_equal(ana_sim_speeds(base, two, 2, &sp, &n, err,
+					sizeof err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(sp[1].node, "c");
+	assert_float_equal(sp[1].comp.speed, 2200.0 / 3200.0, 1e-12);
+	assert_int_equal(sp[1].comp.matched, 4);
+	assert_int_equal(sp[1].procs, 2);
+	assert_int_equal(sp[1].starts, 2);
+	assert_float_equal(sp[1].start_ns, 100, 1e-9);
+	assert_float_equal(sp[0].comp.speed, 1.0, 1e-12);
+	ana_sim_speeds_free(sp, n);
+	ana_free(two[0]);
+	ana_free(two[1]);
+	ana_free(base);
+	base = ut_pushes("b", "linux-x86_64", 5, 300000);
+	two[0] = ut_pushes("c", "linux-s390x-qemu", 3, 600000);
+	two[1] = ut_pushes("c", "linux-s390x-qemu", 2, 600000);
+	assert_int_equal(ana_sim_speeds(base, two, 1, &sp, &n, err,
+					sizeof err), 0);
+	assert_float_equal(sp[0].push[1].speed, 0, 0); /* 3: too few */
+	ana_sim_speeds_free(sp, n);
+	assert_int_equal(ana_sim_speeds(base, two, 2, &sp, &n, err,
+					sizeof err), 0);
+	assert_int_equal(sp[0].push[1].matched, 5);
+	assert_float_equal(sp[0].push[1].speed, 0.5, 1e-12);
+	ana_sim_speeds_free(sp, n);
+	ana_free(two[0]);
+	ana_free(two[1]);
 	ana_free(base);
 }
 
@@ -928,6 +975,7 @@ int main(void)
 		cmocka_unit_test(test_unmapped),
 		cmocka_unit_test(test_speeds),
 		cmocka_unit_test(test_push_speeds),
+		cmocka_unit_test(test_two_samples),
 		cmocka_unit_test(test_warmup),
 	};
 
