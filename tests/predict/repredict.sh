@@ -8,7 +8,7 @@
 #   tests/predict/repredict.sh DIR...
 #
 # For each case of DIR/table: `paravt predict BASE --describe --sample
-# SAMPLE`, the condition set as validate.sh sets it (the worker mapped to
+# SAMPLE [--sample SAMPLE2]...` (every sample kept), the condition set as validate.sh sets it (the worker mapped to
 # c for s390x, the net level's bandwidth for bw: VAL_RATE, 200mbit by
 # default), then `paravt predict BASE --machine`; one line per case
 # (measured, predicted, error), a line per DIR (cases, mean and largest
@@ -45,8 +45,12 @@ for d in "$@"; do
 	: >"$tmp/dir"
 	tail -n +2 "$d/table" | while read -r prog pat c rest; do
 		b=$d/$prog.$pat
-		if ! "$PARAVT" predict "$b.base.pvtrace" --describe \
-			--sample "$b.$c.sample.pvtrace" -o "$tmp/m.conf" >"$tmp/out" 2>&1; then
+		ss=""
+		for f in "$b.$c".sample.pvtrace "$b.$c".sample[0-9]*.pvtrace; do
+			[ -f "$f" ] && ss="$ss --sample $f"
+		done
+		if ! "$PARAVT" predict "$b.base.pvtrace" --describe $ss \
+			-o "$tmp/m.conf" >"$tmp/out" 2>&1; then
 			echo "$prog $pat $c: --describe --sample failed: $(tail -n 1 "$tmp/out")" >&2
 			echo x >"$tmp/failed"
 			continue

@@ -13,11 +13,11 @@
 # with halo exchange):
 #   1. trace it on the plain veth, VAL_REPS times (default 3): BASE.pvtrace
 #      (mpi.PAT.base) is the run whose span is the median;
-#   2. each condition below: a short sample run of the same program
-#      (VAL_SAMPLE_ITERS, VAL_PVM_SAMPLE_ITERS for PVM, default half
-#      of the steps) under the
-#      condition gives the nodes' speeds (paravt predict BASE --describe
-#      --sample SAMPLE: the machine of BASE with the speeds of its
+#   2. each condition below: VAL_SAMPLES (default 2) short sample runs of
+#      the same program (VAL_SAMPLE_ITERS, VAL_PVM_SAMPLE_ITERS for PVM,
+#      default half of the steps) under the
+#      condition give the nodes' speeds (paravt predict BASE --describe
+#      --sample SAMPLE --sample SAMPLE2: the machine of BASE with the speeds of its
 #      computation and of its calls as measured); with the network
 #      parameters of the condition set, that is the machine predicted
 #      for; then the program is run again, traced, under exactly that
@@ -117,6 +117,11 @@ REPS=${VAL_REPS:-3}
 # rank 0 0.83 where the full run computed at 0.75.
 SAMPLE_ITERS=${VAL_SAMPLE_ITERS:-$(( ITERS / 2 > 3 ? ITERS / 2 : 3 ))}
 PSAMPLE_ITERS=${VAL_PVM_SAMPLE_ITERS:-$(( PITERS / 2 > 3 ? PITERS / 2 : 3 ))}
+# Two samples of each condition, taken together (--sample twice): one
+# short run on a shared core can be slowed a third by what else runs
+# there (two samples back to back on the s390x node measured it at 0.136
+# and 0.151 of native speed).
+SAMPLES=${VAL_SAMPLES:-2}
 
 pvm_netns_pair
 VA=pva$$ VB=pvb$$
@@ -279,7 +284,11 @@ run_pvm() {
 # BASE.pvtrace for it, NAME.time its run time.
 predict() {
 	_n=$1 _b=$2; shift 2
-	"$PARAVT" predict "$_b.pvtrace" --describe --sample "$_n.sample.pvtrace" \
+	_ss=""
+	for _f in "$_n".sample.pvtrace "$_n".sample[0-9]*.pvtrace; do
+		[ -f "$_f" ] && _ss="$_ss --sample $_f"
+	done
+	"$PARAVT" predict "$_b.pvtrace" --describe $_ss \
 		-o "$_n.speeds.conf" >"$_n.speeds" 2>&1 || { cat "$_n.speeds"; fail "$_n: --sample"; }
 	awk -v kvs="$*" 'BEGIN { n = split(kvs, a, " ")
 		for (i = 1; i <= n; i++) { split(a[i], kv, "="); set[kv[1]] = kv[2] } }
@@ -300,6 +309,20 @@ CASES=${VAL_CASES:-again bw cpu}
 # NODE).
 runp() {
 	if [ "$1" = mpi ]; then run_mpi "$2" "$3" ${5:+"$5"}; else run_pvm "$2" "$3" "$4" ${5:+"$5"}; fi
+}
+
+# sample_runs PROG PATTERN NAME NODE: VAL_SAMPLES short runs (default 2,
+# $si steps) under the condition set: NAME.sample.pvtrace, then
+# NAME.sample2.pvtrace ...; predict takes them together.
+sample_runs() {
+	_k=1
+	while [ "$_k" -le "$SAMPLES" ]; do
+		_s=$3.sample
+		[ "$_k" -gt 1 ] && _s=$3.sample$_k
+		runp "$1" "$2" "$_s" "$4" "$si"
+		check_trace "$_s" "$4"
+		_k=$((_k + 1))
+	done
 }
 
 # reps PROG PATTERN NAME NODE [ITERS]: REPS runs (runp) into NAME.1,
@@ -374,8 +397,7 @@ for pat in $PATTERNS; do
 	if [ "$prog" = pvm ] && [ "$S390X" = 1 ]; then
 		# the worker moved to c: c's speeds from a short sample there,
 		# the base's worker (b's process) mapped to c
-		run_pvm "$pat" "$b.s390x.sample" c "$si"
-		check_trace "$b.s390x.sample" c
+		sample_runs pvm "$pat" "$b.s390x" c
 		w=$(sed -n 's/^map \(p[0-9]*\) b$/\1/p' "$b.base.conf")
 		predict "$b.s390x" "$b.base" "$w.node=c"
 		reps pvm "$pat" "$b.s390x" c "$CITERS"
@@ -390,7 +412,7 @@ for pat in $PATTERNS; do
 		*) fail "VAL_CASES: again, bw, cpu, not $c" ;;
 		esac
 		# the node speeds under this condition, from a short sample
-		runp "$prog" "$pat" "$b.$c.sample" b "$si"
+		sample_runs "$prog" "$pat" "$b.$c" b
 		case $c in
 		bw) predict "$b.$c" "$b.base" "bandwidth=$RATE_BPS" ;;
 		*) predict "$b.$c" "$b.base" ;;
