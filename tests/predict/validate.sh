@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/predict/validate.sh — paravt predict against real reruns (issue
-# 15), `make validate` (not part of make check: about six minutes).
+# 15), `make validate` (not part of make check: about four minutes).
 #
 # Two native paravtd in two network namespaces, A and B, joined by a veth
 # pair; an MPI program
