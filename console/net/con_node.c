@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "con_clk.h"
@@ -30,6 +31,8 @@
 #define CON_NODE_SSH_MS 10000               /* SSH set-up limit */
 #define CON_NODE_WAIT_NS 10000000000ull     /* one answer's limit (10 s) */
 #define CON_NODE_BYE_NS 300000000ull        /* flush of BYE when leaving */
+#define CON_NODE_EVICT_TRIES 4              /* openings when evicted */
+#define CON_NODE_EVICT_PAUSE_NS 50000000L   /* before the next, 50 ms */
 
 static con_node *con_nodes;                     /* the table */
 static char con_token_file[CON_NODE_PATH_MAX];  /* global --token-file */
@@ -376,8 +379,8 @@ static int con_node_session(con_node *n, const wire_hello *me, char *err,
  * says "node NAME: ...". */
 /* Opens the transport and runs HELLO and AUTH.  0, or a code with why
  * (the connection closed again). */
-static int con_node_open_auth(con_node *n, wire_hello *me, char *why,
-			      size_t whylen)
+static int con_node_open_auth_once(con_node *n, wire_hello *me, char *why,
+				   size_t whylen)
 {
 	char tok[WIRE_TOKEN_MAX];
 	wire_io io;
@@ -403,6 +406,24 @@ static int con_node_open_auth(con_node *n, wire_hello *me, char *why,
 		wire_peer_destroy(&n->peer);
 out:
 	explicit_bzero(tok, sizeof tok);
+	return rc;
+}
+
+/* con_node_open_auth_once, again after a pause when the daemon dropped
+ * the connection before it authenticated to make room for newer ones
+ * (EBUSY "dropped: too many unauthenticated connections": a flood from
+ * the console's own address; the oldest go first), at most
+ * CON_NODE_EVICT_TRIES times.  0 or a code with why. */
+static int con_node_open_auth(con_node *n, wire_hello *me, char *why,
+			      size_t whylen)
+{
+	struct timespec pause = {0, CON_NODE_EVICT_PAUSE_NS};
+	int rc, tries = 1;
+
+	while ((rc = con_node_open_auth_once(n, me, why, whylen)) ==
+	       WIRE_EBUSY && strstr(why, "unauthenticated") != NULL &&
+	       tries++ < CON_NODE_EVICT_TRIES)
+		nanosleep(&pause, NULL);
 	return rc;
 }
 

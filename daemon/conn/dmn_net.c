@@ -80,7 +80,7 @@ int dmn_listen(const dmn_addr *a, unsigned *port, char *err, size_t errlen)
 	sin.sin_port = htons((unsigned short)a->port);
 	memcpy(&sin.sin_addr, a->a, 4);
 	if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
-	    listen(fd, 128) != 0 ||
+	    listen(fd, SOMAXCONN) != 0 ||
 	    getsockname(fd, (struct sockaddr *)&sin, &len) != 0) {
 		snprintf(err, errlen, "cannot listen on %s:%u: %s", a->host,
 			 a->port, strerror(errno));
