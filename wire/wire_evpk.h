@@ -16,9 +16,11 @@
  * 14 ref.  Expected is the previous event's value, and for seq the
  * previous one plus 1.  Varints are little-endian base 128 (7 bits a
  * byte, the high bit set on every byte but the last).  An event of a
- * call's enter or exit takes 6-12 bytes where the fixed record takes 72;
- * each is read in one pass with no table, so the reader is as cheap as
- * the fixed one and every byte of it is checked.
+ * call's enter or exit takes 6-12 bytes where the fixed record takes 72.
+ * Writing one costs about 20 ns and reading one about 16 ns here, more
+ * than the fixed record's few loads and stores, but far less than
+ * copying 72 bytes through a socket and into the page cache; the reader
+ * checks every byte.
  */
 #ifndef PARAVT_WIRE_EVPK_H
 #define PARAVT_WIRE_EVPK_H
