@@ -225,8 +225,18 @@ int wire_evpk_next(wire_evpk_dec *d, wire_ev *e)
 	while (mask != 0) {
 		i = evpk_low((uint32_t)mask);
 		mask &= mask - 1;
-		if (evpk_get_uv(d, &v) != 0 || (v & ~evpk_max[i]) != 0)
+		/* varints of one or two bytes (below 2^14) fit every
+		   field: the common cases, without a call */
+		if (d->p != d->end && *d->p < 0x80) {
+			v = *d->p++;
+		} else if (d->end - d->p >= 2 && d->p[1] < 0x80) {
+			v = (uint64_t)(d->p[0] & 0x7f) |
+			    (uint64_t)d->p[1] << 7;
+			d->p += 2;
+		} else if (evpk_get_uv(d, &v) != 0 ||
+			   (v & ~evpk_max[i]) != 0) {
 			return -1;
+		}
 		d->prev[i] = (d->prev[i] + evpk_unzz(v)) & evpk_max[i];
 	}
 	evpk_event(d->prev, e);

@@ -436,8 +436,9 @@ static int con_ev_from_wire(const wire_ev *w, con_ev_rec *e, char *err,
 			 "range", (unsigned long long)w->seq);
 		return -1;
 	}
-	memset(e, 0, sizeof *e);
 	e->seq = w->seq;
+	e->t_con_ns = 0;
+	e->src = 0;
 	e->kind = w->kind;
 	e->op = w->op;
 	e->t_ns = w->t_ns;
