@@ -552,6 +552,40 @@ static void test_rendezvous(void **state)
 	ana_free(tr);
 }
 
+/* A push measured over more than the model's part: p0's send waited for
+ * p1 from 1000 to 50000, then took 200000 to END at 250000, of which the
+ * model's push of 100000 B is 100000 (the rest is the library's and the
+ * kernel's).  push a b 0.5, measured as a sample measures it (from when
+ * both were in their calls to the END), on the traced network: all of
+ * the 200000 at half speed, the send ends at 50000 + 400000 = 450000,
+ * the receive 500 after it.  With the level's bandwidth changed, its
+ * model governs the push part (100000 to 200000) and the rest keeps its
+ * time: the send ends at 301000 (its start plus its 100000 of its own
+ * time plus the 200000 push). */
+static void test_push_whole(void **state)
+{
+	ana_trace *tr = ut_big(1000, 250000, 50000, 250500);
+	ana_sim_machine *t = ut_parse(ut_pvm_net);
+	ana_sim_machine *m = ut_parse(ut_pvm_net);
+	ana_sim_result r;
+	char err[200];
+
+	(void)state;
+	assert_int_equal(ana_sim_set_push(m, "a", "b", 0.5, err, sizeof err),
+			 0);
+	r = ut_run_on(tr, m, t, 0);
+	assert_int_equal(r.s_ns[2], 450000);
+	assert_int_equal(r.s_ns[6], 450500);
+	ana_sim_result_free(&r);
+	m->lv[1].byte_ns = 2;
+	r = ut_run_on(tr, m, t, 0);
+	assert_int_equal(r.s_ns[2], 301000);
+	ana_sim_result_free(&r);
+	ana_sim_machine_free(m);
+	ana_sim_machine_free(t);
+	ana_free(tr);
+}
+
 /* The level between nodes from the measured paths: node a's 20 us round
  * trip at 1 GB/s up and 500 MB/s down, node b's 60 us at 200 MB/s up:
  * the larger half round trip, 30 us, and the lowest rate, 5 ns a byte;
@@ -969,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_message_residual),
 		cmocka_unit_test(test_push),
 		cmocka_unit_test(test_rendezvous),
+		cmocka_unit_test(test_push_whole),
 		cmocka_unit_test(test_link_level),
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_links),
