@@ -11,7 +11,8 @@
 # the ranks share them with both daemons, mpirun and the console).  For
 # each of the four patterns (master/worker, ring, pipeline, 1-D stencil
 # with halo exchange):
-#   1. trace it on the plain veth, VAL_REPS times (default 3): BASE.pvtrace
+#   1. trace it on the plain veth, VAL_REPS times (default 3; more when
+#      they spread, VAL_SPREAD below): BASE.pvtrace
 #      (mpi.PAT.base) is the run whose span is the median;
 #   2. each condition below: VAL_SAMPLES (default 2) short sample runs of
 #      the same program (VAL_SAMPLE_ITERS, VAL_PVM_SAMPLE_ITERS for PVM,
@@ -122,6 +123,18 @@ PSAMPLE_ITERS=${VAL_PVM_SAMPLE_ITERS:-$(( PITERS / 2 > 3 ? PITERS / 2 : 3 ))}
 # there (two samples back to back on the s390x node measured it at 0.136
 # and 0.151 of native speed).
 SAMPLES=${VAL_SAMPLES:-2}
+# The machine is shared: now and then something else takes a third of a
+# core for a second or so (the s390x worker's steps, 30.0 ms apart when
+# nothing else runs, went to 45-52 ms for 5 to 13 of them, in samples
+# and in measured runs alike).  So when the runs of a case spread by more
+# than VAL_SPREAD (default 0.10: the goal's 10%) of their median, more
+# are taken, up to VAL_REPS_MAX runs (default 7), and the median is of
+# all of them (the table's range shows every one); when the samples'
+# speeds of the worker's node spread so, more samples are taken, up to
+# VAL_SAMPLES_MAX (default 4), all of them used together.
+SPREAD=${VAL_SPREAD:-0.10}
+REPS_MAX=${VAL_REPS_MAX:-7}
+SAMPLES_MAX=${VAL_SAMPLES_MAX:-4}
 
 pvm_netns_pair
 VA=pva$$ VB=pvb$$
@@ -313,30 +326,49 @@ runp() {
 
 # sample_runs PROG PATTERN NAME NODE: VAL_SAMPLES short runs (default 2,
 # $si steps) under the condition set: NAME.sample.pvtrace, then
-# NAME.sample2.pvtrace ...; predict takes them together.
+# NAME.sample2.pvtrace ... (more while the speeds each gives NODE alone,
+# NAME.sample.speeds, spread: SPREAD); predict takes them together.
 sample_runs() {
 	_k=1
-	while [ "$_k" -le "$SAMPLES" ]; do
+	: >"$3.sample.speeds"
+	while [ "$_k" -le "$SAMPLES" ] || { [ "$_k" -le "$SAMPLES_MAX" ] &&
+		spread_over "$3.sample.speeds"; }; do
 		_s=$3.sample
 		[ "$_k" -gt 1 ] && _s=$3.sample$_k
+		[ "$_k" -gt "$SAMPLES" ] && echo "$3: samples spread more than $SPREAD: one more"
 		runp "$1" "$2" "$_s" "$4" "$si"
 		check_trace "$_s" "$4"
+		"$PARAVT" predict "$1.$2.base.pvtrace" --describe --sample "$_s.pvtrace" \
+			-o "$_s.alone.conf" >"$_s.alone" 2>&1 || { cat "$_s.alone"; fail "$_s: --sample"; }
+		sed -n "s/^node $4 speed \([0-9.e+-]*\).*/\1/p" "$_s.alone.conf" >>"$3.sample.speeds"
 		_k=$((_k + 1))
 	done
 }
 
+# spread_over FILE: true when the numbers in FILE (the first column)
+# spread by more than SPREAD of their median.
+spread_over() {
+	sort -n "$1" | awk -v s="$SPREAD" '{ v[NR] = $1 }
+		END { if (NR < 2) exit 1
+		      m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		      exit !(m > 0 && (v[NR] - v[1]) / m > s) }'
+}
+
 # reps PROG PATTERN NAME NODE [ITERS]: REPS runs (runp) into NAME.1,
-# NAME.2, ...; NAME.spans their spans; NAME.span the median, and
+# NAME.2, ... (more while they spread: SPREAD); NAME.spans their spans;
+# NAME.span the median, and
 # NAME.pvtrace (.eff, .info, .run) the run that gave it.
 reps() {
 	_k=1
 	: >"$3.spans"
-	while [ $_k -le "$REPS" ]; do
+	while [ $_k -le "$REPS" ] || { [ $_k -le "$REPS_MAX" ] &&
+		spread_over "$3.spans"; }; do
+		[ $_k -gt "$REPS" ] && echo "$3: runs spread more than $SPREAD: one more"
 		runp "$1" "$2" "$3.$_k" "$4" ${5:+"$5"}
 		echo "$(cat "$3.$_k.span") $_k" >>"$3.spans"
 		_k=$((_k + 1))
 	done
-	_m=$(sort -n "$3.spans" | awk -v n="$REPS" 'NR == int((n + 1) / 2) { print $2 }')
+	_m=$(sort -n "$3.spans" | awk '{ r[NR] = $2 } END { print r[int((NR + 1) / 2)] }')
 	for _x in pvtrace span eff info run; do cp "$3.$_m.$_x" "$3.$_x"; done
 }
 
