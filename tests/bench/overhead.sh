@@ -18,7 +18,8 @@
 # program measures itself (round trip or total time), their ratio, the
 # time added per traced call in the critical path, and the program's time
 # as paravt's compensated trace gives it (between the program's own
-# markers: barriers, or pvm_mytid) beside the plain median.
+# markers: barriers, or pvm_mytid; the median over the traced runs)
+# beside the plain median.
 # Compensation takes out the time the probes measured themselves taking;
 # it cannot take out CPU time that paravtd and the console take from the
 # program's own cores (the unpaced and oversubscribed cases on a 2-core
@@ -128,17 +129,33 @@ report() {
 
 echo "== overhead: real programs plainly and under paravt ($RUNS runs each, alternating; $(nproc) cpus)"
 
-# side_by_side ID FIELD: RUNS times, run_plain then run_traced (defined
-# by the caller, output in ID.p.out and ID.out); the FIELD figures go
-# into ID.plain and ID.traced.
+# comp_of FILE PATTERN DIV: the compensated span between the markers
+# PATTERN of trace FILE (comp_span), in ns over DIV, or nothing.
+comp_of() {
+	_span=$(comp_span "$1" "$2")
+	awk -v s="${_span:-0}" -v d="$3" 'BEGIN { if (s > 0) printf "%.1f\n", s * 1e9 / d }'
+}
+
+# side_by_side ID FIELD PATTERN DIV: RUNS times, run_plain then
+# run_traced (defined by the caller, output in ID.p.out and ID.out); the
+# FIELD figures go into ID.plain and ID.traced, and each traced run's
+# compensated time (comp_of its trace PATTERN DIV) into ID.comp.
 side_by_side() {
-	: >"$1.plain"; : >"$1.traced"; : >"$1.cpu"
+	: >"$1.plain"; : >"$1.traced"; : >"$1.cpu"; : >"$1.comp"
 	k=0
 	while [ $k -lt "$RUNS" ]; do
 		run_plain >"$1.p.out" 2>&1 && field "$2" "$1.p.out" >>"$1.plain"
-		run_traced && field "$2" "$1.out" >>"$1.traced"
+		if run_traced; then
+			field "$2" "$1.out" >>"$1.traced"
+			comp_of "$1.pvtrace" "$3" "$4" >>"$1.comp"
+		fi
 		k=$((k + 1))
 	done
+}
+
+# comp_median ID: the median of ID.comp, or nothing when it is empty.
+comp_median() {
+	[ -s "$1.comp" ] && median "$1.comp"
 }
 
 # ---- MPI ping-pong ---------------------------------------------------------
@@ -148,11 +165,9 @@ mpi_pp() { # ID NAME ROUNDTRIPS PACE_US
 	run_traced() { traced "$id" mpi pp_mpi.c run mpi -np 2 pp_mpi "$n" "$pace"; }
 	: >"$1.z.cpu"
 	traced "$1.z" mpi pp_mpi.c run mpi -np 2 pp_mpi 1000 "$pace"
-	side_by_side "$1" rtt_ns
-	span=$(comp_span "$1.pvtrace" "MPI_Barrier")
-	comp=$(awk -v s="${span:-0}" -v n="$3" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 / n }')
+	side_by_side "$1" rtt_ns "MPI_Barrier" "$3"
 	# 4 traced calls a round trip: each rank's send and receive
-	report "$2" "ns/rt" "$1.plain" "$1.traced" 4 "$comp"
+	report "$2" "ns/rt" "$1.plain" "$1.traced" 4 "$(comp_median "$1")"
 	tool_cpu "$1" 2
 }
 mpi_pp mpp "mpi ping-pong" 100000 0
@@ -161,10 +176,8 @@ mpi_pp mpq "mpi ping-pong 10k/s" 20000 100
 # ---- MPI master/worker -----------------------------------------------------
 run_plain() { mpirun --allow-run-as-root --oversubscribe -np 2 ./mw_mpi 10000 20; }
 run_traced() { traced mw mpi mw_mpi.c run mpi -np 2 mw_mpi 10000 20; }
-side_by_side mw total_ns
-span=$(comp_span mw.pvtrace "MPI_Barrier")
-comp=$(awk -v s="${span:-0}" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 }')
-report "mpi master/worker" "ns" mw.plain mw.traced 0 "$comp"
+side_by_side mw total_ns "MPI_Barrier" 1
+report "mpi master/worker" "ns" mw.plain mw.traced 0 "$(comp_median mw)"
 tool_cpu mw 2
 
 # ---- PVM ping-pong ---------------------------------------------------------
@@ -179,11 +192,9 @@ if command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 		id=$1 n=$3 pace=$4
 		run_plain() { "$HOME/pvm3/bin/LINUX64/pp_pvm" "$n" "$pace"; }
 		run_traced() { (unset PVM_TMP; traced "$id" pvm pp_pvm.c run pvm pp_pvm "$n" "$pace"); }
-		side_by_side "$1" rtt_ns
-		span=$(comp_span "$1.pvtrace" "pvm_mytid")
-		comp=$(awk -v s="${span:-0}" -v n="$3" 'BEGIN { if (s > 0) printf "%.1f", s * 1e9 / n }')
+		side_by_side "$1" rtt_ns "pvm_mytid" "$3"
 		# 6 traced calls a round trip: initsend, send, recv on each side
-		report "$2" "ns/rt" "$1.plain" "$1.traced" 6 "$comp"
+		report "$2" "ns/rt" "$1.plain" "$1.traced" 6 "$(comp_median "$1")"
 		tool_cpu "$1" 2
 	}
 	pvm_pp ppp "pvm ping-pong" 20000 0
