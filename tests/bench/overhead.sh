@@ -142,15 +142,32 @@ comp_of() {
 # compensated time (comp_of its trace PATTERN DIV) into ID.comp.
 side_by_side() {
 	: >"$1.plain"; : >"$1.traced"; : >"$1.cpu"; : >"$1.comp"
+	: >"$1.plain.q"; : >"$1.traced.q"
 	k=0
 	while [ $k -lt "$RUNS" ]; do
-		run_plain >"$1.p.out" 2>&1 && field "$2" "$1.p.out" >>"$1.plain"
+		if run_plain >"$1.p.out" 2>&1; then
+			field "$2" "$1.p.out" >>"$1.plain"
+			field runq_ns "$1.p.out" >>"$1.plain.q"
+		fi
 		if run_traced; then
 			field "$2" "$1.out" >>"$1.traced"
+			field runq_ns "$1.out" >>"$1.traced.q"
 			comp_of "$1.pvtrace" "$3" "$4" >>"$1.comp"
 		fi
 		k=$((k + 1))
 	done
+}
+
+# runq ID CALLS: one line, when the program said how long its ranks
+# waited for a CPU (runq_ns, per round trip): the medians plainly and
+# traced, and the difference per traced call (CALLS a round trip): the
+# CPU time other processes, paravtd and the console among them, took
+# from the ranks.
+runq() {
+	[ -s "$1.plain.q" ] && [ -s "$1.traced.q" ] || return 0
+	awk -v p="$(median "$1.plain.q")" -v t="$(median "$1.traced.q")" -v c="$2" 'BEGIN {
+		printf "%-26s ranks waited for a CPU: plain %.1f ns/rt, traced %.1f ns/rt (%.1f ns a call more)\n",
+			"", p, t, (t - p) / c }'
 }
 
 # comp_median ID: the median of ID.comp, or nothing when it is empty.
@@ -169,6 +186,7 @@ mpi_pp() { # ID NAME ROUNDTRIPS PACE_US
 	# 4 traced calls a round trip: each rank's send and receive
 	report "$2" "ns/rt" "$1.plain" "$1.traced" 4 "$(comp_median "$1")"
 	tool_cpu "$1" 2
+	runq "$1" 4
 }
 mpi_pp mpp "mpi ping-pong" 100000 0
 mpi_pp mpq "mpi ping-pong 10k/s" 20000 100

@@ -10,12 +10,27 @@
  * meet in a second barrier: the two barriers bracket the timed loop in a
  * trace.  With PACE_US, round trip i starts no earlier than i * PACE_US
  * after the first (a program that exchanges at a fixed rate).  Rank 0
- * prints "rtt_ns X total_ns Y".
+ * prints "rtt_ns X total_ns Y", and where Linux's /proc/self/schedstat
+ * says how long each rank's thread waited for a CPU while it could run,
+ * "runq_ns Z": both ranks' wait in the timed loop, per round trip (what
+ * other processes, paravt's included, took from them).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+/* This thread's time runnable but waiting for a CPU, ns, or -1. */
+static double runq_ns(void)
+{
+	unsigned long long run, wait;
+	FILE *f = fopen("/proc/self/schedstat", "r");
+	int ok = f != NULL && fscanf(f, "%llu %llu", &run, &wait) == 2;
+
+	if (f != NULL)
+		fclose(f);
+	return ok ? (double)wait : -1;
+}
 
 static double now_ns(void)
 {
@@ -50,19 +65,31 @@ static void exchange(int me, long n, double pace_ns)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 100000;
-	double pace = argc > 2 ? atof(argv[2]) * 1e3 : 0, t0, t1;
+	double pace = argc > 2 ? atof(argv[2]) * 1e3 : 0, t0, t1, q0, q1, q;
 	int me;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &me);
 	exchange(me, 1000, 0);
 	MPI_Barrier(MPI_COMM_WORLD);
+	q0 = runq_ns();
 	t0 = now_ns();
 	exchange(me, n, pace);
 	t1 = now_ns();
+	q1 = runq_ns();
 	MPI_Barrier(MPI_COMM_WORLD);
-	if (me == 0)
-		printf("rtt_ns %.1f total_ns %.0f\n", (t1 - t0) / n, t1 - t0);
+	q = q0 >= 0 && q1 >= 0 ? q1 - q0 : -1;
+	MPI_Allreduce(MPI_IN_PLACE, &q, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+	if (q >= 0) /* both ranks could tell: the sum */
+		q = q1 - q0;
+	MPI_Reduce(me == 0 ? MPI_IN_PLACE : &q, &q, 1, MPI_DOUBLE, MPI_SUM, 0,
+	           MPI_COMM_WORLD);
+	if (me == 0) {
+		printf("rtt_ns %.1f total_ns %.0f", (t1 - t0) / n, t1 - t0);
+		if (q >= 0)
+			printf(" runq_ns %.1f", q / n);
+		printf("\n");
+	}
 	MPI_Finalize();
 	return 0;
 }
