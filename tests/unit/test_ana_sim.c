@@ -552,6 +552,24 @@ static void test_rendezvous(void **state)
 	ana_free(tr);
 }
 
+/* tr predicted on ut_pvm_net with push a b at speed f and, unless 0, the
+ * net level's time per byte changed to byte_ns. */
+static ana_sim_result ut_push_run(ana_trace *tr, double f, double byte_ns)
+{
+	ana_sim_machine *t = ut_parse(ut_pvm_net);
+	ana_sim_machine *m = ut_parse(ut_pvm_net);
+	ana_sim_result r;
+	char err[200];
+
+	assert_int_equal(ana_sim_set_push(m, "a", "b", f, err, sizeof err), 0);
+	if (byte_ns > 0)
+		m->lv[1].byte_ns = byte_ns;
+	r = ut_run_on(tr, m, t, 0);
+	ana_sim_machine_free(m);
+	ana_sim_machine_free(t);
+	return r;
+}
+
 /* A push measured over more than the model's part: p0's send waited for
  * p1 from 1000 to 50000, then took 200000 to END at 250000, of which the
  * model's push of 100000 B is 100000 (the rest is the library's and the
@@ -565,24 +583,16 @@ static void test_rendezvous(void **state)
 static void test_push_whole(void **state)
 {
 	ana_trace *tr = ut_big(1000, 250000, 50000, 250500);
-	ana_sim_machine *t = ut_parse(ut_pvm_net);
-	ana_sim_machine *m = ut_parse(ut_pvm_net);
 	ana_sim_result r;
-	char err[200];
 
 	(void)state;
-	assert_int_equal(ana_sim_set_push(m, "a", "b", 0.5, err, sizeof err),
-			 0);
-	r = ut_run_on(tr, m, t, 0);
+	r = ut_push_run(tr, 0.5, 0);
 	assert_int_equal(r.s_ns[2], 450000);
 	assert_int_equal(r.s_ns[6], 450500);
 	ana_sim_result_free(&r);
-	m->lv[1].byte_ns = 2;
-	r = ut_run_on(tr, m, t, 0);
+	r = ut_push_run(tr, 0.5, 2);
 	assert_int_equal(r.s_ns[2], 301000);
 	ana_sim_result_free(&r);
-	ana_sim_machine_free(m);
-	ana_sim_machine_free(t);
 	ana_free(tr);
 }
 
