@@ -98,7 +98,10 @@ enum pvt_ev_kind {
 	PVT_EV_PROG_START = 1,    /* first record of a process */
 	PVT_EV_PROG_EXIT = 2,     /* para_vt_exit / exit(): aux = status
 	                             (-1: unknown, exit() where the runtime
-	                             cannot learn its argument) */
+	                             cannot learn its argument); bytes = ns
+	                             the main thread waited for a CPU while
+	                             it could run (Linux's schedstat), -1
+	                             unknown */
 	PVT_EV_FN_ENTER = 3,      /* full mode: function entry */
 	PVT_EV_FN_EXIT = 4,       /* full mode: function exit */
 	PVT_EV_SEND_START = 5,    /* point-to-point send */

@@ -898,13 +898,28 @@ void pvt__ev_break_end(void)
 	ev.delta += pvt__ev_now() - t;
 }
 
+/* How long the process's main thread waited for a CPU while it could
+ * run, ns: the second number of Linux's /proc/self/schedstat; -1 where
+ * there is none. */
+static int64_t ev_cpu_wait_ns(void)
+{
+	unsigned long long run, wait;
+	FILE *f = fopen("/proc/self/schedstat", "r");
+	int ok = f != NULL && fscanf(f, "%llu %llu", &run, &wait) == 2;
+
+	if (f != NULL)
+		fclose(f);
+	return ok && wait <= (unsigned long long)INT64_MAX ? (int64_t)wait
+	                                                   : -1;
+}
+
 /* See rt_event.h. */
 void pvt__ev_exit(int status)
 {
 	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
 	ev_put(pvt__ev_now(), PVT_EV_PROG_EXIT, PVT_OP_NONE, 0, 0, 0,
-	       -1, -1, -1, 0, status, 0, 0);
+	       -1, -1, ev_cpu_wait_ns(), 0, status, 0, 0);
 	pvt__ring_close(&ev.ring);
 	(void)pvt__ev_flush();
 	ev.mode = PVT_TRACE_OFF; /* after para_vt_exit nothing is sent */

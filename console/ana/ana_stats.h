@@ -61,6 +61,12 @@ typedef int (*ana_seg_fn)(const ana_ev *from, const ana_ev *to, void *arg);
 int ana_stats_segments(const ana_proc *p, int every, ana_seg_fn fn,
 		       void *arg);
 
+/* What process p's last PROG_EXIT says its main thread waited for a CPU
+ * while it could run (pvt_event.h), ns, or -1 when it says nothing (no
+ * such event, an older trace, a node without schedstat); *run_ns gets
+ * the measured time from p's first event to that exit. */
+int64_t ana_stats_cpu_wait(const ana_proc *p, int64_t *run_ns);
+
 /* The task indices of tr in the order tables show them: by the number
  * in their names ("p2" before "p10"), then by name.  [nprocs], the
  * caller frees; NULL when out of memory. */

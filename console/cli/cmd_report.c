@@ -141,6 +141,32 @@ static int con_report_view_stats(int argc, char **argv, const char *usage,
 	return con_report_stats(*view, tr, st, order, err, errlen);
 }
 
+/* The last line of info efficiency when any process's exit says how
+ * long it waited for a CPU while it could run (ana_stats_cpu_wait): each
+ * one's wait and its share of the process's run.  Time another process
+ * (paravtd and the console among them) held the CPU is in the measured
+ * times and not in Δ, so compensation keeps it. */
+static void con_report_cpu_wait(const ana_trace *tr, const uint32_t *order,
+				uint32_t n)
+{
+	int64_t w, run;
+	uint32_t k;
+	int any = 0;
+
+	for (k = 0; k < n; k++) {
+		w = ana_stats_cpu_wait(&tr->procs[order[k]], &run);
+		if (w < 0)
+			continue;
+		printf("%s%s %.3f ms (%.1f%% of its run)", any ? ", " :
+		       "cpu    waited for a CPU while runnable: ",
+		       tr->procs[order[k]].name, con_ms(w),
+		       run > 0 ? 100.0 * (double)w / (double)run : 0.0);
+		any = 1;
+	}
+	if (any)
+		printf("\n");
+}
+
 /* info efficiency [--view comp|order|raw] */
 int con_info_efficiency(int argc, char **argv, char *err, size_t errlen)
 {
@@ -169,6 +195,7 @@ int con_info_efficiency(int argc, char **argv, char *err, size_t errlen)
 	printf("job    E %.3f  E_min %.3f  E_max %.3f  (%s times, span "
 	       "%.3f ms)\n", st.eff, st.eff_min, st.eff_max,
 	       con_view_name(view), con_ms(st.span_ns));
+	con_report_cpu_wait(tr, order, st.ntasks);
 	con_report_done(&st, order);
 	return 0;
 }

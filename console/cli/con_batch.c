@@ -55,6 +55,8 @@
 					    file has them all) */
 #define CON_BATCH_CONTINUES 10000        /* #pragma stops continued */
 #define CON_BATCH_DEFAULT_NODE "local 127.0.0.1:7420"
+#define CON_BATCH_CPU_WAIT_PCT 5.0       /* a wait for a CPU worth a note,
+					    percent of a process's run */
 
 /* The capture's state (con_batch_int.h). */
 con_batch_state con_batch;
@@ -438,6 +440,35 @@ static void con_batch_summary(const char *out, int st)
 	fprintf(stderr, "\n");
 }
 
+/* A note on stderr when a process waited for a CPU while it could run
+ * (its exit said so: con_ev_src.cpu_wait_ns) for CON_BATCH_CPU_WAIT_PCT
+ * of its run or more: the one that waited most. */
+static void con_batch_cpu_wait(void)
+{
+	const con_ev_src *s, *worst = NULL;
+	double share, most = 0;
+	size_t i;
+
+	for (i = 0; i < con_ev_nsrcs(); i++) {
+		s = con_ev_src_at(i);
+		if (s->cpu_wait_ns < 0 || s->run_ns == 0)
+			continue;
+		share = 100.0 * (double)s->cpu_wait_ns / (double)s->run_ns;
+		if (share > most) {
+			most = share;
+			worst = s;
+		}
+	}
+	if (worst == NULL || most < CON_BATCH_CPU_WAIT_PCT)
+		return;
+	fprintf(stderr, "paravt trace: note: p%d waited for a CPU for %.0f%% "
+		"of its run while it could run: other processes had it "
+		"(paravtd and the console may be among them); its times "
+		"include that "
+		"wait, which compensation cannot take out (`info efficiency` "
+		"shows every process's)\n", worst->pid_id, most);
+}
+
 /* Opens the trace, runs, ends the run and closes the trace.  Returns the
  * exit status. */
 static int con_batch_finish(const con_batch_opts *o, int rc);
@@ -483,6 +514,7 @@ static int con_batch_finish(const con_batch_opts *o, int rc)
 	}
 	con_batch_progress_off();
 	con_batch_summary(o->out, st);
+	con_batch_cpu_wait();
 	return werr != NULL && st < CON_BATCH_USAGE ? CON_BATCH_USAGE : st;
 }
 

@@ -135,6 +135,7 @@ static con_ev_src *con_ev_src_get(const char *node, uint32_t proc,
 	snprintf(s->node, sizeof s->node, "%s", node);
 	s->proc = proc;
 	s->pid_id = pid_id;
+	s->cpu_wait_ns = -1;
 	*idx = (uint32_t)con_ev.nsrcs;
 	con_ev.srcs[con_ev.nsrcs++] = s;
 	return s;
@@ -336,6 +337,7 @@ static void con_ev_track(con_ev_src *s, const con_ev_rec *e)
 		s->have_tid = e->peer >= 0;
 		s->tid = e->peer;
 		s->prog = e->func;
+		s->t_start_ns = e->t_ns;
 		return; /* (its func is the program, not a location) */
 	case PVT_EV_SPECIAL_END:
 		/* a PVM master has its tid only from its first pvm_mytid
@@ -351,6 +353,10 @@ static void con_ev_track(con_ev_src *s, const con_ev_rec *e)
 		s->open_kind = e->kind;
 		break;
 	case PVT_EV_PROG_EXIT: case PVT_EV_CRASH:
+		if (e->kind == PVT_EV_PROG_EXIT && e->bytes >= 0) {
+			s->cpu_wait_ns = e->bytes;
+			s->run_ns = e->t_ns - s->t_start_ns;
+		}
 		s->ended = 1;
 		/* fall through */
 	default:

@@ -105,6 +105,10 @@ typedef struct con_ev_src {
 	int ended;           /* PROG_EXIT or CRASH seen */
 	int mpi;             /* it made MPI calls: tid is an MPI rank */
 	uint32_t prog;       /* string id of its program (PROG_START), 0 */
+	uint64_t t_start_ns; /* PROG_START's node time */
+	int64_t cpu_wait_ns; /* PROG_EXIT: its main thread's wait for a CPU
+				while it could run (pvt_event.h), -1 unknown */
+	uint64_t run_ns;     /* PROG_START to that PROG_EXIT, node time */
 	con_ev_stats st;     /* counters */
 } con_ev_src;
 
