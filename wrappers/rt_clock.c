@@ -19,11 +19,14 @@
 pvt__clk_state pvt__clk;
 
 
+/* The clock read: CLOCK_MONOTONIC, or its coarse form (pvt__clk_coarse). */
+static clockid_t clk_id = CLOCK_MONOTONIC;
+
 static uint64_t clk_gettime(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clk_id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -132,6 +135,7 @@ uint64_t pvt__clk_slow(void)
 void pvt__clk_init(int allow)
 {
 	memset(&pvt__clk, 0, sizeof pvt__clk);
+	clk_id = CLOCK_MONOTONIC;
 #ifdef PVT__CLK_TSC
 	if (!allow || !clk_kernel_tsc())
 		return;
@@ -152,4 +156,12 @@ void pvt__clk_init(int allow)
 void pvt__clk_off(void)
 {
 	pvt__clk.on = 0;
+}
+
+void pvt__clk_coarse(void)
+{
+	pvt__clk.on = 0;
+#ifdef CLOCK_MONOTONIC_COARSE
+	clk_id = CLOCK_MONOTONIC_COARSE;
+#endif
 }

@@ -51,6 +51,10 @@ void pvt__clk_init(int allow);
 /* Stops using the counter (threads that record at once). */
 void pvt__clk_off(void);
 
+/* Stamps from CLOCK_MONOTONIC_COARSE (Linux: a tick's resolution, a few
+ * ms; PARAVT_CLOCK=coarse), not the counter; elsewhere CLOCK_MONOTONIC. */
+void pvt__clk_coarse(void);
+
 /* clock_gettime, and a new anchor when the counter is in use. */
 uint64_t pvt__clk_slow(void);
 

@@ -78,6 +78,7 @@ static struct {
 	pvt_event buf[PVT_EV_BUF];      /* records not sent yet (no ring) */
 	uint32_t n;                     /* records used in buf */
 	uint64_t seq;                   /* number of the next record */
+	uint64_t last_t;                /* the last record's stamp */
 	uint64_t delta;                 /* Δ so far, ns */
 	uint64_t probe_c;               /* measured mode: calibrated
 					   constant per probe, ns */
@@ -395,6 +396,12 @@ static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
                           int32_t tag, int64_t bytes, int32_t result,
                           int32_t aux, uint32_t comm, uint32_t ref)
 {
+	/* no two records of a process at one instant: a clock may give
+	   one value twice (a coarse clock, a floor after a fast window);
+	   the analysis counts events less than 1 ns apart as repaired */
+	if (t <= ev.last_t)
+		t = ev.last_t + 1;
+	ev.last_t = t;
 	if (ev.fast && ev.ring.head - ev.ring.tail < ev.ring.cap) {
 		ev_fill(pvt__ring_slot(&ev.ring), t, kind, op, file, func,
 		        line, peer, tag, bytes, result, aux, comm, ref);
@@ -850,7 +857,10 @@ int pvt__ev_init(int32_t (*self)(void))
 	}
 	(void)ev_ring_start();
 	c = getenv("PARAVT_CLOCK");
-	pvt__clk_init(!ev_mt && (c == NULL || strcmp(c, "gettime") != 0));
+	pvt__clk_init(!ev_mt && (c == NULL || (strcmp(c, "gettime") != 0 &&
+	                                       strcmp(c, "coarse") != 0)));
+	if (c != NULL && strcmp(c, "coarse") == 0)
+		pvt__clk_coarse();
 	ev_calibrate();
 	me = self != NULL ? self() : -1; /* the program's own enrolment */
 	prog = pvt__ev_strid(ev_program());

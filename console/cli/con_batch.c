@@ -57,6 +57,8 @@
 #define CON_BATCH_DEFAULT_NODE "local 127.0.0.1:7420"
 #define CON_BATCH_CPU_WAIT_PCT 5.0       /* a wait for a CPU worth a note,
 					    percent of a process's run */
+#define CON_BATCH_CPU_WAIT_RUN 10000000u /* of a run of at least (ns): a
+					    shorter one is its start-up */
 
 /* The capture's state (con_batch_int.h). */
 con_batch_state con_batch;
@@ -440,9 +442,10 @@ static void con_batch_summary(const char *out, int st)
 	fprintf(stderr, "\n");
 }
 
-/* A note on stderr when a process waited for a CPU while it could run
- * (its exit said so: con_ev_src.cpu_wait_ns) for CON_BATCH_CPU_WAIT_PCT
- * of its run or more: the one that waited most. */
+/* A note on stderr when a process that ran CON_BATCH_CPU_WAIT_RUN or
+ * longer waited for a CPU while it could run (its exit said so:
+ * con_ev_src.cpu_wait_ns) for CON_BATCH_CPU_WAIT_PCT of its run or more:
+ * the one that waited most. */
 static void con_batch_cpu_wait(void)
 {
 	const con_ev_src *s, *worst = NULL;
@@ -451,9 +454,10 @@ static void con_batch_cpu_wait(void)
 
 	for (i = 0; i < con_ev_nsrcs(); i++) {
 		s = con_ev_src_at(i);
-		if (s->cpu_wait_ns < 0 || s->run_ns == 0)
+		if (s->cpu_wait_ns < 0 || s->run_ns < CON_BATCH_CPU_WAIT_RUN)
 			continue;
 		share = 100.0 * (double)s->cpu_wait_ns / (double)s->run_ns;
+		share = share > 100 ? 100 : share; /* a coarse clock's run */
 		if (share > most) {
 			most = share;
 			worst = s;
