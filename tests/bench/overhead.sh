@@ -56,7 +56,7 @@ i=0; while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); d
 [ -s "$tmp/port" ] || { echo "overhead: paravtd did not start"; exit 1; }
 NODE="n=127.0.0.1:$(cat "$tmp/port")"
 cd "$tmp" || exit 2
-cp "$P"/*.c .
+cp "$P"/*.c "$P"/*.h .
 mpicc -O2 -o pp_mpi pp_mpi.c && mpicc -O2 -o mw_mpi mw_mpi.c || exit 1
 
 # median FILE: the median of the numbers in FILE, one a line.
@@ -159,15 +159,21 @@ side_by_side() {
 }
 
 # runq ID CALLS: one line, when the program said how long its ranks
-# waited for a CPU (runq_ns, per round trip): the medians plainly and
-# traced, and the difference per traced call (CALLS a round trip): the
+# waited for a CPU (runq_ns: per round trip, or in all with CALLS 0): the
+# medians plainly and traced, and the difference per traced call (CALLS
+# a round trip) or in percent of the plain run's median (ID.plain): the
 # CPU time other processes, paravtd and the console among them, took
 # from the ranks.
 runq() {
 	[ -s "$1.plain.q" ] && [ -s "$1.traced.q" ] || return 0
-	awk -v p="$(median "$1.plain.q")" -v t="$(median "$1.traced.q")" -v c="$2" 'BEGIN {
-		printf "%-26s ranks waited for a CPU: plain %.1f ns/rt, traced %.1f ns/rt (%.1f ns a call more)\n",
-			"", p, t, (t - p) / c }'
+	awk -v p="$(median "$1.plain.q")" -v t="$(median "$1.traced.q")" -v c="$2" \
+		-v run="$(median "$1.plain")" 'BEGIN {
+		if (c > 0)
+			printf "%-26s ranks waited for a CPU: plain %.1f ns/rt, traced %.1f ns/rt (%.1f ns a call more)\n",
+				"", p, t, (t - p) / c
+		else
+			printf "%-26s ranks waited for a CPU: plain %.1f ms, traced %.1f ms (%.1f%% of the plain run more)\n",
+				"", p / 1e6, t / 1e6, (t - p) / run * 100 }'
 }
 
 # comp_median ID: the median of ID.comp, or nothing when it is empty.
@@ -197,6 +203,7 @@ run_traced() { traced mw mpi mw_mpi.c run mpi -np 2 mw_mpi 10000 20; }
 side_by_side mw total_ns "MPI_Barrier" 1
 report "mpi master/worker" "ns" mw.plain mw.traced 0 "$(comp_median mw)"
 tool_cpu mw 2
+runq mw 0
 
 # ---- PVM ping-pong ---------------------------------------------------------
 if command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then

@@ -3,7 +3,9 @@
  * tasks to the other ranks, one at a time to whichever answered first
  * (MPI_ANY_SOURCE); a task is WORK_US of computation (a busy loop on
  * the clock).  Two barriers bracket the work; rank 0 prints
- * "total_ns Y" (tests/bench/overhead.sh).
+ * "total_ns Y" (tests/bench/overhead.sh) and, where Linux's schedstat
+ * tells, "runq_ns Z": how long the ranks waited for a CPU while they
+ * could run meanwhile, summed (runq.h).
  *
  *   mw_mpi TASKS [WORK_US]
  */
@@ -11,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include "runq.h"
 
 static double now_ns(void)
 {
@@ -58,22 +62,29 @@ static void worker(double work_ns)
 int main(int argc, char **argv)
 {
 	long tasks = argc > 1 ? atol(argv[1]) : 20000;
-	double work = (argc > 2 ? atof(argv[2]) : 20) * 1e3, t0, t1;
+	double work = (argc > 2 ? atof(argv[2]) : 20) * 1e3, t0, t1, q0, q1, q;
 	int me, np;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &me);
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	MPI_Barrier(MPI_COMM_WORLD);
+	q0 = runq_ns();
 	t0 = now_ns();
 	if (me == 0)
 		master(np, tasks > np - 1 ? tasks : np - 1);
 	else
 		worker(work);
 	t1 = now_ns();
+	q1 = runq_ns();
 	MPI_Barrier(MPI_COMM_WORLD);
-	if (me == 0)
-		printf("total_ns %.0f\n", t1 - t0);
+	q = runq_sum(q0, q1);
+	if (me == 0) {
+		printf("total_ns %.0f", t1 - t0);
+		if (q >= 0)
+			printf(" runq_ns %.0f", q);
+		printf("\n");
+	}
 	MPI_Finalize();
 	return 0;
 }

@@ -20,17 +20,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* This thread's time runnable but waiting for a CPU, ns, or -1. */
-static double runq_ns(void)
-{
-	unsigned long long run, wait;
-	FILE *f = fopen("/proc/self/schedstat", "r");
-	int ok = f != NULL && fscanf(f, "%llu %llu", &run, &wait) == 2;
-
-	if (f != NULL)
-		fclose(f);
-	return ok ? (double)wait : -1;
-}
+#include "runq.h"
 
 static double now_ns(void)
 {
@@ -78,12 +68,7 @@ int main(int argc, char **argv)
 	t1 = now_ns();
 	q1 = runq_ns();
 	MPI_Barrier(MPI_COMM_WORLD);
-	q = q0 >= 0 && q1 >= 0 ? q1 - q0 : -1;
-	MPI_Allreduce(MPI_IN_PLACE, &q, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-	if (q >= 0) /* both ranks could tell: the sum */
-		q = q1 - q0;
-	MPI_Reduce(me == 0 ? MPI_IN_PLACE : &q, &q, 1, MPI_DOUBLE, MPI_SUM, 0,
-	           MPI_COMM_WORLD);
+	q = runq_sum(q0, q1);
 	if (me == 0) {
 		printf("rtt_ns %.1f total_ns %.0f", (t1 - t0) / n, t1 - t0);
 		if (q >= 0)
