@@ -485,7 +485,7 @@ static int64_t own_time(const sim *k, uint32_t p, uint32_t i)
 	const ana_ev *ev = k->c.tr->procs[p].ev, *e = &ev[i], *rs;
 	double f = ana_stats_opens_comm(&ev[i - 1]) ? k->callf[p] : k->cpu[p];
 	double d = (double)max64(0, e->o_ns - ev[i - 1].o_ns);
-	double wait = 0, tail, busy;
+	double wait = 0, busy, part, len;
 	spush sp;
 	int64_t t;
 
@@ -497,16 +497,18 @@ static int64_t own_time(const sim *k, uint32_t p, uint32_t i)
 	busy = (d - sp.x - wait) * f + sp.pred;
 	if (rs == NULL)
 		return ev[i - 1].c_ns + llround(busy);
+	/* the push's recorded length and its prediction: the model's part,
+	   or all of it at the push speed (sp.whole) when that is slower */
+	part = sp.pred;
+	len = sp.x;
 	if (sp.whole > 0 && (d - wait) / sp.whole > busy) {
-		busy = (d - wait) / sp.whole;
-		tail = d - wait > 0 ? busy * fmin(1, (double)(e->o_ns -
-				rs->o_ns) / (d - wait)) : busy;
-	} else {
-		tail = sp.x > 0 ? sp.pred * fmin(1, (double)(e->o_ns -
-				rs->o_ns) / sp.x) : sp.pred;
+		busy = part = (d - wait) / sp.whole;
+		len = d - wait;
 	}
+	if (len > 0)
+		part *= fmin(1, (double)(e->o_ns - rs->o_ns) / len);
 	t = ev[i - 1].c_ns + llround(busy);
-	return max64(t, rs->c_ns + llround(tail));
+	return max64(t, rs->c_ns + llround(part));
 }
 
 /* The earliest predicted END of receive e whose message's send waited

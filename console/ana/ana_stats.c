@@ -107,6 +107,13 @@ int64_t ana_stats_cpu_wait(const ana_proc *p, int64_t *run_ns)
 	return p->ev[i - 1].bytes;
 }
 
+double ana_stats_cpu_share(int64_t wait_ns, int64_t run_ns)
+{
+	if (run_ns > wait_ns)
+		return 100.0 * (double)wait_ns / (double)run_ns;
+	return wait_ns > 0 ? 100.0 : 0.0;
+}
+
 int ana_stats_segments(const ana_proc *p, int every, ana_seg_fn fn,
 		       void *arg)
 {

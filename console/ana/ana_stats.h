@@ -67,6 +67,10 @@ int ana_stats_segments(const ana_proc *p, int every, ana_seg_fn fn,
  * the measured time from p's first event to that exit. */
 int64_t ana_stats_cpu_wait(const ana_proc *p, int64_t *run_ns);
 
+/* A wait's share of a run in percent, at most 100 (a coarse clock may
+ * time a short run shorter than the wait). */
+double ana_stats_cpu_share(int64_t wait_ns, int64_t run_ns);
+
 /* The task indices of tr in the order tables show them: by the number
  * in their names ("p2" before "p10"), then by name.  [nprocs], the
  * caller frees; NULL when out of memory. */

@@ -157,13 +157,10 @@ static void con_report_cpu_wait(const ana_trace *tr, const uint32_t *order,
 		w = ana_stats_cpu_wait(&tr->procs[order[k]], &run);
 		if (w < 0)
 			continue;
-		/* at most all of it: a coarse clock may time a short run
-		   shorter than the wait */
 		printf("%s%s %.3f ms (%.1f%% of its run)", any ? ", " :
 		       "cpu    waited for a CPU while runnable: ",
 		       tr->procs[order[k]].name, con_ms(w),
-		       run > w ? 100.0 * (double)w / (double)run :
-		       w > 0 ? 100.0 : 0.0);
+		       ana_stats_cpu_share(w, run));
 		any = 1;
 	}
 	if (any)

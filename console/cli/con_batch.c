@@ -38,6 +38,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "ana_stats.h"
 #include "con_batch_int.h"
 #include "con_cmd.h"
 #include "con_dbg.h"
@@ -456,8 +457,8 @@ static void con_batch_cpu_wait(void)
 		s = con_ev_src_at(i);
 		if (s->cpu_wait_ns < 0 || s->run_ns < CON_BATCH_CPU_WAIT_RUN)
 			continue;
-		share = 100.0 * (double)s->cpu_wait_ns / (double)s->run_ns;
-		share = share > 100 ? 100 : share; /* a coarse clock's run */
+		share = ana_stats_cpu_share(s->cpu_wait_ns,
+					    (int64_t)s->run_ns);
 		if (share > most) {
 			most = share;
 			worst = s;
