@@ -189,12 +189,12 @@ static void con_tfile_cmd_end(const con_tfile_proc_info *p,
 /* The Tid cell of source s ("-" when unknown). */
 static void con_tfile_cmd_tid(const con_ev_src *s, char *buf, size_t n)
 {
-	if (!s->have_tid)
+	if (!s->state.have_tid)
 		snprintf(buf, n, "-");
-	else if (s->mpi) /* an MPI rank */
-		snprintf(buf, n, "%d", s->tid);
+	else if (s->state.mpi) /* an MPI rank */
+		snprintf(buf, n, "%d", s->state.tid);
 	else
-		snprintf(buf, n, "t%x", (unsigned)s->tid);
+		snprintf(buf, n, "t%x", (unsigned)s->state.tid);
 }
 
 /* One row of the loaded process table. */
@@ -209,12 +209,12 @@ static void con_tfile_cmd_row(const con_ev_src *s)
 	con_tfile_cmd_end(con_tfile_cmd_proc(s->pid_id), &state, where,
 			  sizeof where);
 	if (state == NULL)
-		state = s->ended ? "exited" :
+		state = s->state.ended ? "exited" :
 			con_ev_activity_name(con_ev_activity(s));
-	if (where[0] == '\0' && s->line > 0)
+	if (where[0] == '\0' && s->state.line > 0)
 		snprintf(where, sizeof where, "%.300s:%d %.200s",
-			 con_ev_str(s, s->file), s->line,
-			 con_ev_str(s, s->func));
+			 con_ev_str(s, s->state.file), s->state.line,
+			 con_ev_str(s, s->state.func));
 	printf("  %-5s %-12s %-8s %-8s %-13s %s\n", id, s->node, "-", tid,
 	       state, where);
 }
@@ -401,12 +401,12 @@ static void con_tfile_info_proc(const con_ev_src *s)
 	con_tfile_cmd_tid(s, tid, sizeof tid);
 	con_tfile_cmd_end(p, &state, where, sizeof where);
 	if (state == NULL)
-		state = s->ended ? "ended" : "no end";
+		state = s->state.ended ? "ended" : "no end";
 	/* the run's own program, else the one its PROG_START names (a task
 	   that pvmd or mpirun started) */
 	printf("  %-5s %-12s %-8s %-14s %8llu %6llu %6llu %6llu  %s%s%s\n",
 	       id, s->node, tid, p != NULL && p->program[0] != '\0' ?
-	       p->program : s->prog != 0 ? con_ev_str(s, s->prog) : "-",
+	       p->program : s->state.prog != 0 ? con_ev_str(s, s->state.prog) : "-",
 	       (unsigned long long)s->st.events,
 	       (unsigned long long)s->st.sends, (unsigned long long)s->st.recvs,
 	       (unsigned long long)s->st.lost, state, where[0] ? " " : "",

@@ -29,12 +29,12 @@ static void con_stats_line(const char *who, const char *node,
  * in decimal, "-" when unknown. */
 static void con_ev_cmd_tid(const con_ev_src *s, char *buf, size_t n)
 {
-	if (s == NULL || !s->have_tid)
+	if (s == NULL || !s->state.have_tid)
 		snprintf(buf, n, "-");
-	else if (s->mpi) /* an MPI rank */
-		snprintf(buf, n, "%d", s->tid);
+	else if (s->state.mpi) /* an MPI rank */
+		snprintf(buf, n, "%d", s->state.tid);
 	else
-		snprintf(buf, n, "t%x", (unsigned)s->tid);
+		snprintf(buf, n, "t%x", (unsigned)s->state.tid);
 }
 
 /* qsort order of sources: by process number. */
@@ -104,8 +104,8 @@ void con_ev_cmd_proc(const con_proc *p, char *tid, size_t tidlen,
 	con_ev_cmd_tid(s, tid, tidlen);
 	*activity = s != NULL ? con_ev_activity(s) : -1;
 	where[0] = '\0';
-	if (s != NULL && s->line > 0)
+	if (s != NULL && s->state.line > 0)
 		snprintf(where, wlen, "%.300s:%d %.200s",
-			 con_ev_str(s, s->file), s->line,
-			 con_ev_str(s, s->func));
+			 con_ev_str(s, s->state.file), s->state.line,
+			 con_ev_str(s, s->state.func));
 }

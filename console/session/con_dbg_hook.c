@@ -504,7 +504,7 @@ static void con_dbg_ev_ended(con_node *n, con_proc *p)
 {
 	con_ev_src *s = con_ev_src_find(n->spec.name, p->proc);
 
-	if (s == NULL || !s->ended || p->pid != 0 ||
+	if (s == NULL || !s->state.ended || p->pid != 0 ||
 	    p->state != CON_PROC_RUNNING)
 		return;
 	p->state = CON_PROC_EXITED;
@@ -518,6 +518,7 @@ static void con_dbg_ev_ended(con_node *n, con_proc *p)
 static int con_dbg_on_events(con_node *n, const wire_msg *m)
 {
 	const msgpack_object *evs;
+	const char *late;
 	uint64_t batch, proc;
 	con_proc *p;
 	char why[200];
@@ -529,9 +530,12 @@ static int con_dbg_on_events(con_node *n, const wire_msg *m)
 	}
 	p = con_dbg_ev_proc(n, proc, &id);
 	rc = con_ev_add_batch(n->spec.name, (uint32_t)proc, id,
-			      n->clock.offset_ns, evs, why, sizeof why);
+			      n->clock.offset_ns, evs,
+			      m->nf > 3 ? &m->f[3] : NULL, why, sizeof why);
 	if (rc < 0)
 		con_dbg_event_add(CON_EV_NOTE, p, n->spec.name, why);
+	if ((late = con_ev_take_error()) != NULL)
+		con_dbg_event_add(CON_EV_NOTE, p, n->spec.name, late);
 	else if (p != NULL)
 		con_dbg_ev_ended(n, p);
 	if (rc > 0)

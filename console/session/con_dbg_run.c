@@ -455,7 +455,7 @@ static con_proc *con_dbg_rank_proc(const con_proc *l, int rank)
 		if (p->run != l->run || p->launcher || p == l)
 			continue;
 		s = con_ev_src_find(p->node, p->proc);
-		if (s != NULL && s->have_tid && s->tid == rank)
+		if (s != NULL && s->state.have_tid && s->state.tid == rank)
 			return p;
 	}
 	return NULL;

@@ -143,11 +143,11 @@ static int con_ana_procs(ana_trace *tr, const con_ev_rec **first)
 		if (proc < 0)
 			return proc;
 		tr->procs[proc].lost = s->st.lost;
-		if (s->have_tid) {
+		if (s->state.have_tid) {
 			/* the store knows it even when it forgot the
 			   PROG_START (a live run beyond trace keep) */
 			tr->procs[proc].have_tid = 1;
-			tr->procs[proc].tid = s->tid;
+			tr->procs[proc].tid = s->state.tid;
 			tr->tid_gen++;
 		}
 		con_ana.proc_of[i] = (uint32_t)proc;
@@ -410,9 +410,9 @@ int con_ana_stream_end(char *err, size_t errlen)
 		}
 		s = con_ev_src_at(i);
 		tr->procs[proc].lost = s->st.lost;
-		if (s->have_tid) {
+		if (s->state.have_tid) {
 			tr->procs[proc].have_tid = 1;
-			tr->procs[proc].tid = s->tid;
+			tr->procs[proc].tid = s->state.tid;
 			tr->tid_gen++;
 		}
 	}

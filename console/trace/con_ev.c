@@ -11,6 +11,20 @@
  * oldest event for each new one.  A new maximum resizes it (the kept
  * events move to their new index; a smaller ring forgets the oldest).
  * CON_EV_UNBOUNDED (trace files read back) never forgets.
+ *
+ * A batch that came with the daemon's summary (wire_evsum.h) is stored
+ * by it: the source's counters and state, the arrival numbers and the
+ * seq it expects are taken from the summary, and the packed batch is
+ * kept as it is (a "pending" batch) until something reads events
+ * (con_ev_get and the other readers of the ring decode every pending
+ * batch first, con_ev_settle).  A console that only captures (`paravt
+ * trace`, whose file gets the batch as it came) so never decodes the
+ * events of a busy run while the program runs.  Pending batches count
+ * against the ring's maximum: when they alone exceed it, the oldest are
+ * forgotten undecoded, counted in con_ev_dropped like the ring's.  A
+ * pending batch found malformed when decoded keeps the events before
+ * the bad one; the rest leave the arrival numbers and the counters, and
+ * con_ev_take_error says so.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +35,19 @@
 #include "wire.h"
 #include "wire_ev.h"
 #include "wire_evpk.h"
+#include "wire_evsum.h"
+
+/* A batch stored by its summary, not decoded yet. */
+typedef struct con_ev_pend {
+	struct con_ev_pend *next; /* the next newer */
+	uint32_t idx;          /* its source's index */
+	int64_t offset_ns;     /* its node's clock offset when it came */
+	uint64_t first;        /* seq of its first event */
+	uint64_t n;            /* its events */
+	uint64_t done;         /* of them decoded into the ring */
+	size_t len;            /* bytes of the packed batch */
+	unsigned char pk[];    /* the packed batch (wire_evpk.h) */
+} con_ev_pend;
 
 /* The whole store (one per console). */
 static struct {
@@ -30,16 +57,29 @@ static struct {
 	size_t cap;          /* slots in ring */
 	size_t max;          /* most slots (0: CON_EV_MAX) */
 	uint64_t next;       /* arrival number of the next event */
-	uint64_t count;      /* events stored now */
+	uint64_t count;      /* events in the ring now */
+	con_ev_pend *pend, *pend_tail; /* pending batches, oldest first */
+	uint64_t pend_n;     /* their events not decoded (the ring's next
+				number is next - pend_n) */
+	int any;             /* an event went into the ring or the sink */
 	uint64_t dropped;    /* forgotten because the ring was full */
 	uint64_t last_ns;    /* when the last batch arrived */
 	int64_t t0_con_ns;   /* console time of the first event stored */
 	int64_t lo_ns, hi_ns; /* earliest and latest console time stored */
 	con_ev_sink_fn sink; /* takes the events instead of the ring */
 	void *sink_ctx;
+	char err[400];       /* a pending batch found malformed */
+	int err_new;         /* err not taken yet */
 } con_ev;
 
 static int con_ev_resize(size_t ncap);
+static int con_ev_settle(void);
+
+/* Arrival number of the next event decoded into the ring. */
+static uint64_t con_ev_dec(void)
+{
+	return con_ev.next - con_ev.pend_n;
+}
 
 /* ---- sources ---------------------------------------------------------- */
 
@@ -61,10 +101,16 @@ void con_ev_reset(void)
 {
 	size_t i, max = con_ev.max;
 
+	con_ev_pend *b;
+
 	for (i = 0; i < con_ev.nsrcs; i++)
 		con_ev_src_free(con_ev.srcs[i]);
 	free(con_ev.srcs);
 	free(con_ev.ring);
+	while ((b = con_ev.pend) != NULL) {
+		con_ev.pend = b->next;
+		free(b);
+	}
 	memset(&con_ev, 0, sizeof con_ev);
 	con_ev.max = max;
 }
@@ -79,13 +125,15 @@ void con_ev_set_sink(con_ev_sink_fn fn, void *ctx)
 /* The time span of the events stored. */
 void con_ev_span(int64_t *lo, int64_t *hi)
 {
-	*lo = con_ev.next > 0 ? con_ev.lo_ns : 0;
-	*hi = con_ev.next > 0 ? con_ev.hi_ns : 0;
+	(void)con_ev_settle();
+	*lo = con_ev.any ? con_ev.lo_ns : 0;
+	*hi = con_ev.any ? con_ev.hi_ns : 0;
 }
 
 /* Sets the ring's maximum; a larger ring shrinks at once. */
 void con_ev_set_max(size_t max)
 {
+	(void)con_ev_settle();
 	con_ev.max = max < 16 ? 16 : max;
 	if (con_ev.cap > con_ev.max)
 		(void)con_ev_resize(con_ev.max); /* else stays larger */
@@ -135,7 +183,7 @@ static con_ev_src *con_ev_src_get(const char *node, uint32_t proc,
 	snprintf(s->node, sizeof s->node, "%s", node);
 	s->proc = proc;
 	s->pid_id = pid_id;
-	s->cpu_wait_ns = -1;
+	wire_evstate_init(&s->state);
 	*idx = (uint32_t)con_ev.nsrcs;
 	con_ev.srcs[con_ev.nsrcs++] = s;
 	return s;
@@ -172,7 +220,7 @@ static int con_ev_resize(size_t ncap)
 			con_ev.dropped += con_ev.count - ncap;
 			con_ev.count = ncap;
 		}
-		for (k = con_ev.next - con_ev.count; k < con_ev.next; k++)
+		for (k = con_ev_dec() - con_ev.count; k < con_ev_dec(); k++)
 			r[k % ncap] = con_ev.ring[k % con_ev.cap];
 		free(con_ev.ring);
 	}
@@ -181,10 +229,11 @@ static int con_ev_resize(size_t ncap)
 	return 0;
 }
 
-/* A slot for the next event (the oldest is forgotten when the ring is
- * full), or NULL when out of memory. */
+/* A slot for the next event decoded (the oldest is forgotten when the
+ * ring is full), or NULL when out of memory. */
 static con_ev_rec *con_ev_slot(void)
 {
+	uint64_t k = con_ev_dec();
 	size_t ncap;
 
 	if (con_ev.count == con_ev.cap && con_ev.cap < con_ev_max()) {
@@ -202,8 +251,8 @@ static con_ev_rec *con_ev_slot(void)
 	/* the ring's size is a power of two unless `trace keep N` said
 	   otherwise: then a mask, not a division, per event */
 	if ((con_ev.cap & (con_ev.cap - 1)) == 0)
-		return &con_ev.ring[con_ev.next & (con_ev.cap - 1)];
-	return &con_ev.ring[con_ev.next % con_ev.cap];
+		return &con_ev.ring[k & (con_ev.cap - 1)];
+	return &con_ev.ring[k % con_ev.cap];
 }
 
 /* ---- decoding --------------------------------------------------------- */
@@ -240,7 +289,7 @@ static int con_ev_i32(int64_t v)
  * bytes, result, aux, comm, ref] into *e (comm and ref 0 when the event
  * has only the first 13; integers after the 15th are ignored).  0 or -1
  * with err. */
-static int con_ev_decode(const msgpack_object *o, con_ev_rec *e, char *err,
+static int con_ev_decode(const msgpack_object *o, wire_ev *e, char *err,
 			 size_t errlen)
 {
 	int64_t v[CON_EV_FIELDS] = {0};
@@ -271,7 +320,6 @@ static int con_ev_decode(const msgpack_object *o, con_ev_rec *e, char *err,
 			 "range", (long long)v[0]);
 		return -1;
 	}
-	memset(e, 0, sizeof *e);
 	e->seq = (uint64_t)v[0];
 	e->kind = (uint16_t)v[1];
 	e->op = (uint16_t)v[2];
@@ -290,93 +338,15 @@ static int con_ev_decode(const msgpack_object *o, con_ev_rec *e, char *err,
 	return 0;
 }
 
-/* ---- counters and activity -------------------------------------------- */
-
-/* True if a receive END e got a message of another task (PVM: a buffer
- * id > 0; MPI: MPI_SUCCESS).  Probes never count (they leave the message
- * queued), nor do PVM messages from a pvmd (pvm_notify's, whose source
- * tid has the pvmd bit, the sign bit, set): no task sent them. */
-static int con_ev_got_message(const con_ev_rec *e)
-{
-	if (pvt_op_class(e->op) == PVT_C_PROBE)
-		return 0;
-	if (e->op < PVT_OP_MPI_INIT)
-		return e->result > 0 && e->peer >= 0;
-	return e->result == 0 && e->peer >= 0; /* not PROC_NULL, not failed */
-}
-
-/* Updates the counters of s for a new event e.  An MPI_Isend counts
- * when it is posted (its SEND_END carries the bytes); a nonblocking
- * receive counts at the wait or test whose RECV_END names the source,
- * not at its MPI_Irecv; each destination of a pvm_mcast counts as a
- * send. */
-static void con_ev_count(con_ev_src *s, const con_ev_rec *e)
-{
-	s->st.events++;
-	if ((e->kind == PVT_EV_SEND_END && e->result >= 0 &&
-	     e->peer != PVT_PEER_NULL) ||
-	    e->kind == PVT_EV_MCAST_DEST) {
-		s->st.sends++;
-		s->st.bytes_out += e->bytes > 0 ? (uint64_t)e->bytes : 0;
-	} else if (e->kind == PVT_EV_RECV_END && con_ev_got_message(e)) {
-		s->st.recvs++;
-		s->st.bytes_in += e->bytes > 0 ? (uint64_t)e->bytes : 0;
-	} else if (e->kind == PVT_EV_MCAST_END ||
-		   e->kind == PVT_EV_GROUP_END) {
-		s->st.colls++;
-	}
-}
-
-/* Updates what s is doing, its tid and its last location for e. */
-static void con_ev_track(con_ev_src *s, const con_ev_rec *e)
-{
-	if (pvt_op_is_mpi(e->op))
-		s->mpi = 1;
-	switch (e->kind) {
-	case PVT_EV_PROG_START:
-		s->have_tid = e->peer >= 0;
-		s->tid = e->peer;
-		s->prog = e->func;
-		s->t_start_ns = e->t_ns;
-		return; /* (its func is the program, not a location) */
-	case PVT_EV_SPECIAL_END:
-		/* a PVM master has its tid only from its first pvm_mytid
-		   or pvm_parent */
-		if (!s->have_tid &&
-		    pvt_own_tid(e->op, e->result, e->aux) > 0) {
-			s->have_tid = 1;
-			s->tid = pvt_own_tid(e->op, e->result, e->aux);
-		}
-		break;
-	case PVT_EV_SEND_START: case PVT_EV_RECV_START:
-	case PVT_EV_MCAST_START: case PVT_EV_GROUP_START:
-		s->open_kind = e->kind;
-		break;
-	case PVT_EV_PROG_EXIT: case PVT_EV_CRASH:
-		if (e->kind == PVT_EV_PROG_EXIT && e->bytes >= 0) {
-			s->cpu_wait_ns = e->bytes;
-			s->run_ns = e->t_ns - s->t_start_ns;
-		}
-		s->ended = 1;
-		/* fall through */
-	default:
-		if (e->kind == s->open_kind + 1)
-			s->open_kind = 0;
-	}
-	if (e->line > 0) {
-		s->file = e->file;
-		s->func = e->func;
-		s->line = e->line;
-	}
-}
+/* ---- activity --------------------------------------------------------- */
 
 /* What s is doing. */
 int con_ev_activity(const con_ev_src *s)
 {
-	if (s->ended || s->open_kind == 0)
+	if (s->state.ended || s->state.open_kind == 0)
 		return CON_EV_COMPUTING;
-	if (s->open_kind == PVT_EV_SEND_START ||
-	    s->open_kind == PVT_EV_MCAST_START)
+	if (s->state.open_kind == PVT_EV_SEND_START ||
+	    s->state.open_kind == PVT_EV_MCAST_START)
 		return CON_EV_COMMUNICATING;
 	return CON_EV_WAITING;
 }
@@ -392,19 +362,12 @@ const char *con_ev_activity_name(int activity)
 
 /* ---- batches, strings, losses ----------------------------------------- */
 
-/* Stores one decoded event of source s (index idx).  1 if stored, 0 if it
- * was a duplicate, -1 when out of memory. */
-static int con_ev_store(con_ev_src *s, uint32_t idx, con_ev_rec *e,
-			int64_t offset_ns)
+/* Puts e into the ring (or the sink) at the next decoded number, and
+ * notes its time.  0, or -1 when out of memory. */
+static int con_ev_put(const con_ev_rec *e)
 {
 	con_ev_rec *slot;
 
-	if (e->seq < s->next_seq) {
-		s->st.dups++;
-		return 0;
-	}
-	e->src = idx;
-	e->t_con_ns = (int64_t)e->t_ns - offset_ns;
 	if (con_ev.sink != NULL) {
 		if (con_ev.sink(e, con_ev.sink_ctx) < 0)
 			return -1;
@@ -415,7 +378,8 @@ static int con_ev_store(con_ev_src *s, uint32_t idx, con_ev_rec *e,
 		*slot = *e;
 		con_ev.count++;
 	}
-	if (con_ev.next == 0) {
+	if (!con_ev.any) {
+		con_ev.any = 1;
 		con_ev.t0_con_ns = e->t_con_ns;
 		con_ev.lo_ns = con_ev.hi_ns = e->t_con_ns;
 	}
@@ -423,11 +387,18 @@ static int con_ev_store(con_ev_src *s, uint32_t idx, con_ev_rec *e,
 		con_ev.lo_ns = e->t_con_ns;
 	if (e->t_con_ns > con_ev.hi_ns)
 		con_ev.hi_ns = e->t_con_ns;
-	con_ev.next++;
-	s->next_seq = e->seq + 1;
-	con_ev_count(s, e);
-	con_ev_track(s, e);
-	return 1;
+	return 0;
+}
+
+/* Adds the counters c to s's. */
+static void con_ev_stats_add(con_ev_stats *st, const wire_evcnt *c)
+{
+	st->events += c->events;
+	st->sends += c->sends;
+	st->recvs += c->recvs;
+	st->bytes_out += c->bytes_out;
+	st->bytes_in += c->bytes_in;
+	st->colls += c->colls;
 }
 
 /* The canonical event w as a stored one in *e.  0 or -1 with err when
@@ -506,27 +477,25 @@ static int64_t con_ev_batch_open(con_ev_cur *c, const msgpack_object *events,
 }
 
 /* The next event of a batch con_ev_batch_open counted (the caller reads
- * no more than that).  0 or -1 with err. */
-static int con_ev_batch_next(con_ev_cur *c, con_ev_rec *e, char *err,
+ * no more than that) into *w.  0 or -1 with err. */
+static int con_ev_batch_next(con_ev_cur *c, wire_ev *w, char *err,
 			     size_t errlen)
 {
-	wire_ev w;
-
 	if (c->packed) {
-		if (wire_evpk_next(&c->pk, &w) != 1) {
+		if (wire_evpk_next(&c->pk, w) != 1) {
 			snprintf(err, errlen, "NODE_EVENTS: packed event %u "
 				 "is cut or malformed", c->i);
 			return -1;
 		}
 		c->i++;
-		return con_ev_from_wire(&w, e, err, errlen);
+		return 0;
 	}
 	if (c->o->type == MSGPACK_OBJECT_BIN) {
 		wire_ev_get((const unsigned char *)c->o->via.bin.ptr +
-			    (size_t)c->i++ * WIRE_EV_SIZE, &w);
-		return con_ev_from_wire(&w, e, err, errlen);
+			    (size_t)c->i++ * WIRE_EV_SIZE, w);
+		return 0;
 	}
-	return con_ev_decode(&c->o->via.array.ptr[c->i++], e, err, errlen);
+	return con_ev_decode(&c->o->via.array.ptr[c->i++], w, err, errlen);
 }
 
 /* The end of a batch read to its count: 0, or -1 with err when a packed
@@ -543,16 +512,134 @@ static int con_ev_batch_close(con_ev_cur *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* Sets the note con_ev_take_error gives. */
+static void con_ev_note(const con_ev_src *s, const char *why)
+{
+	snprintf(con_ev.err, sizeof con_ev.err, "%s p%d: %s", s->node,
+		 s->pid_id, why);
+	con_ev.err_new = 1;
+}
+
+/* Stores the n events of batch c of source s (index idx) one by one,
+ * decoded; duplicates are counted and dropped.  The number stored, or
+ * a code with err (those before the error stay stored). */
+static int con_ev_add_each(con_ev_src *s, uint32_t idx, con_ev_cur *c,
+			   int64_t n, int64_t offset_ns, char *err,
+			   size_t errlen)
+{
+	wire_evcnt cnt = {0};
+	con_ev_rec e;
+	wire_ev w;
+	int64_t i;
+	int stored = 0, rc = 0;
+
+	for (i = 0; i < n && rc == 0; i++) {
+		if (con_ev_batch_next(c, &w, err, errlen) < 0 ||
+		    con_ev_from_wire(&w, &e, err, errlen) < 0) {
+			rc = WIRE_EMALFORMED;
+		} else if (e.seq < s->next_seq) {
+			s->st.dups++;
+		} else {
+			e.src = idx;
+			e.t_con_ns = (int64_t)e.t_ns - offset_ns;
+			if (con_ev_put(&e) < 0) {
+				snprintf(err, errlen, "out of memory");
+				rc = WIRE_ENOMEM;
+				break;
+			}
+			con_ev.next++;
+			s->next_seq = e.seq + 1;
+			wire_evsum_add(&cnt, &s->state, &w);
+			stored++;
+		}
+	}
+	con_ev_stats_add(&s->st, &cnt);
+	if (rc == 0 && con_ev_batch_close(c, err, errlen) < 0)
+		rc = WIRE_EMALFORMED;
+	return rc < 0 ? rc : stored;
+}
+
+/* Forgets the oldest pending batches while the others hold the ring's
+ * maximum: the ring's events, older still, go first.  All counted in
+ * con_ev_dropped. */
+static void con_ev_pend_trim(void)
+{
+	con_ev_pend *b;
+	uint64_t left;
+
+	while ((b = con_ev.pend) != NULL && b->next != NULL &&
+	       con_ev.pend_n - (left = b->n - b->done) >= con_ev_max()) {
+		con_ev.dropped += con_ev.count + left;
+		con_ev.count = 0;
+		con_ev.pend_n -= left;
+		con_ev.pend = b->next;
+		free(b);
+	}
+}
+
+/* The batch events (packed, n events) of source s (index idx) stored by
+ * its summary (see the top of the file).  The number stored (0: all
+ * were duplicates), CON_EV_DECODE when it is to be decoded instead (it
+ * is partly a duplicate, or the first batch, whose first event gives
+ * the console's zero of time), or WIRE_ENOMEM. */
+#define CON_EV_DECODE (-1000)
+static int con_ev_add_pending(con_ev_src *s, uint32_t idx,
+			      const msgpack_object *events, uint64_t n,
+			      const msgpack_object *summary,
+			      int64_t offset_ns)
+{
+	wire_evstate st;
+	wire_evcnt cnt;
+	uint64_t first;
+	con_ev_pend *b;
+	char why[200];
+
+	if (wire_evsum_unpack(summary, n, &first, &cnt, &st, why,
+			      sizeof why) != 0) {
+		con_ev_note(s, why); /* (the events may still be good) */
+		return CON_EV_DECODE;
+	}
+	if (first + n <= s->next_seq) {
+		s->st.dups += n;
+		return 0;
+	}
+	if (first < s->next_seq || con_ev.sink != NULL || n > INT32_MAX ||
+	    (!con_ev.any && con_ev.pend == NULL))
+		return CON_EV_DECODE;
+	b = malloc(sizeof *b + events->via.bin.size);
+	if (b == NULL)
+		return WIRE_ENOMEM;
+	b->next = NULL;
+	b->idx = idx;
+	b->offset_ns = offset_ns;
+	b->first = first;
+	b->n = n;
+	b->done = 0;
+	b->len = events->via.bin.size;
+	memcpy(b->pk, events->via.bin.ptr, b->len);
+	if (con_ev.pend_tail != NULL)
+		con_ev.pend_tail->next = b;
+	else
+		con_ev.pend = b;
+	con_ev.pend_tail = b;
+	con_ev.next += n;
+	con_ev.pend_n += n;
+	s->next_seq = first + n;
+	s->state = st;
+	con_ev_stats_add(&s->st, &cnt);
+	con_ev_pend_trim();
+	return (int)n;
+}
+
 int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
 		     int64_t offset_ns, const msgpack_object *events,
-		     char *err, size_t errlen)
+		     const msgpack_object *summary, char *err, size_t errlen)
 {
 	con_ev_src *s;
 	con_ev_cur c;
-	con_ev_rec e;
-	uint32_t i, idx;
+	uint32_t idx;
 	int64_t n;
-	int stored = 0, r;
+	int r;
 
 	con_ev.last_ns = wire_now_ns();
 	n = con_ev_batch_open(&c, events, err, errlen);
@@ -568,19 +655,107 @@ int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
 		snprintf(err, errlen, "out of memory");
 		return WIRE_ENOMEM;
 	}
-	for (i = 0; i < (uint64_t)n; i++) {
-		if (con_ev_batch_next(&c, &e, err, errlen) < 0)
-			return WIRE_EMALFORMED;
-		r = con_ev_store(s, idx, &e, offset_ns);
-		if (r < 0) {
-			snprintf(err, errlen, "out of memory");
-			return WIRE_ENOMEM;
+	if (summary != NULL && c.packed) {
+		r = con_ev_add_pending(s, idx, events, (uint64_t)n, summary,
+				       offset_ns);
+		if (r != CON_EV_DECODE) {
+			if (r == WIRE_ENOMEM)
+				snprintf(err, errlen, "out of memory");
+			return r;
 		}
-		stored += r;
 	}
-	if (con_ev_batch_close(&c, err, errlen) < 0)
-		return WIRE_EMALFORMED;
-	return stored;
+	if (con_ev_settle() < 0) {
+		snprintf(err, errlen, "out of memory");
+		return WIRE_ENOMEM;
+	}
+	return con_ev_add_each(s, idx, &c, n, offset_ns, err, errlen);
+}
+
+/* Takes the events of pending batch b after the bad one (event i; why)
+ * out of the arrival numbers and the counters, with a note. */
+static void con_ev_settle_bad(con_ev_pend *b, uint64_t i, const char *why)
+{
+	con_ev_src *s = con_ev.srcs[b->idx];
+	uint64_t missing = b->n - b->done;
+	char note[220];
+
+	con_ev.next -= missing;
+	con_ev.pend_n -= missing;
+	s->st.events -= missing < s->st.events ? missing : s->st.events;
+	snprintf(note, sizeof note, "%s (event %llu of a batch of %llu): "
+		 "%llu events not stored", why, (unsigned long long)i,
+		 (unsigned long long)b->n, (unsigned long long)missing);
+	con_ev_note(s, note);
+}
+
+/* Decodes pending batch b into the ring.  0 (a malformed batch is dealt
+ * with by con_ev_settle_bad), or -1 when out of memory (b->done says
+ * how far it got). */
+static int con_ev_settle_one(con_ev_pend *b)
+{
+	msgpack_object o;
+	con_ev_cur c;
+	con_ev_rec e;
+	wire_ev w;
+	char why[160];
+	uint64_t i;
+
+	o.type = MSGPACK_OBJECT_BIN;
+	o.via.bin.ptr = (const char *)b->pk;
+	o.via.bin.size = (uint32_t)b->len;
+	if (con_ev_batch_open(&c, &o, why, sizeof why) != (int64_t)b->n) {
+		con_ev_settle_bad(b, 0, "NODE_EVENTS: the packed batch does "
+				  "not hold the events its summary counts");
+		return 0;
+	}
+	for (i = 0; i < b->n; i++) {
+		if (con_ev_batch_next(&c, &w, why, sizeof why) < 0 ||
+		    con_ev_from_wire(&w, &e, why, sizeof why) < 0) {
+			con_ev_settle_bad(b, i, why);
+			return 0;
+		}
+		if (w.seq != b->first + i) {
+			con_ev_settle_bad(b, i, "NODE_EVENTS: an event's seq "
+					  "is not the one its summary gives");
+			return 0;
+		}
+		if (i < b->done)
+			continue; /* (stored before memory ran out) */
+		e.src = b->idx;
+		e.t_con_ns = (int64_t)e.t_ns - b->offset_ns;
+		if (con_ev_put(&e) < 0)
+			return -1;
+		b->done++;
+		con_ev.pend_n--;
+	}
+	if (con_ev_batch_close(&c, why, sizeof why) < 0)
+		con_ev_note(con_ev.srcs[b->idx], why); /* events all kept */
+	return 0;
+}
+
+/* Decodes every pending batch, oldest first.  0, or -1 when out of
+ * memory (the rest stay pending). */
+static int con_ev_settle(void)
+{
+	con_ev_pend *b;
+
+	while ((b = con_ev.pend) != NULL) {
+		if (con_ev_settle_one(b) < 0)
+			return -1;
+		con_ev.pend = b->next;
+		if (con_ev.pend == NULL)
+			con_ev.pend_tail = NULL;
+		free(b);
+	}
+	return 0;
+}
+
+const char *con_ev_take_error(void)
+{
+	if (!con_ev.err_new)
+		return NULL;
+	con_ev.err_new = 0;
+	return con_ev.err;
 }
 
 /* Makes room for ids below want in s's string table.  0 or -1. */
@@ -666,18 +841,21 @@ uint64_t con_ev_next(void)
 /* Arrival number of the oldest stored event. */
 uint64_t con_ev_oldest(void)
 {
-	return con_ev.next - con_ev.count;
+	(void)con_ev_settle();
+	return con_ev_dec() - con_ev.count;
 }
 
 /* Events forgotten. */
 uint64_t con_ev_dropped(void)
 {
+	(void)con_ev_settle();
 	return con_ev.dropped;
 }
 
 /* Console time of the first event. */
 int64_t con_ev_t0(void)
 {
+	(void)con_ev_settle();
 	return con_ev.t0_con_ns;
 }
 
@@ -690,7 +868,9 @@ uint64_t con_ev_last_arrival(void)
 /* The event numbered num, or NULL. */
 const con_ev_rec *con_ev_get(uint64_t num)
 {
-	if (num >= con_ev.next || num < con_ev_oldest())
+	if (num >= con_ev_dec() && num < con_ev.next)
+		(void)con_ev_settle();
+	if (num >= con_ev_dec() || num < con_ev_oldest())
 		return NULL;
 	return &con_ev.ring[num % con_ev.cap];
 }

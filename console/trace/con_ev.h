@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "con_node.h"
+#include "wire_evsum.h"
 
 #define CON_EV_MAX (1u << 20)   /* events a live console keeps by
 				   default (trace keep N) */
@@ -97,18 +98,8 @@ typedef struct con_ev_src {
 				NULL) */
 	size_t nstrs;        /* entries in strs */
 	uint64_t next_seq;   /* lowest seq not stored yet */
-	int have_tid;        /* tid below is known (PROG_START) */
-	int32_t tid;         /* PVM tid or MPI rank */
-	int open_kind;       /* kind of a START without its END, or 0 */
-	uint32_t file, func; /* last location: string ids */
-	int32_t line;        /* last location: line (0: none yet) */
-	int ended;           /* PROG_EXIT or CRASH seen */
-	int mpi;             /* it made MPI calls: tid is an MPI rank */
-	uint32_t prog;       /* string id of its program (PROG_START), 0 */
-	uint64_t t_start_ns; /* PROG_START's node time */
-	int64_t cpu_wait_ns; /* PROG_EXIT: its main thread's wait for a CPU
-				while it could run (pvt_event.h), -1 unknown */
-	uint64_t run_ns;     /* PROG_START to that PROG_EXIT, node time */
+	wire_evstate state;  /* what its events say: tid, the call it is
+				in, last location, start, end (wire_evsum.h) */
 	con_ev_stats st;     /* counters */
 } con_ev_src;
 
@@ -170,13 +161,21 @@ size_t con_ev_get_max(void);
  * number is pid_id; offset_ns is the node's clock minus the console's.
  * events is a packed bin of canonical events (wire_evpk.h), or in older
  * trace files a bin of 72-byte records (wire_ev.h) or an array of
- * canonical events.  Duplicates (seq already
+ * canonical events.  summary is the daemon's summary of a packed batch
+ * (wire_evsum.h), or NULL: with one, the batch is stored undecoded and
+ * decoded when events are read (see con_ev.c).  Duplicates (seq already
  * stored) are counted and dropped.  Returns the number of events stored,
  * or WIRE_EMALFORMED with a sentence in err (nothing of a malformed event
  * or later ones is stored; earlier ones are). */
 int con_ev_add_batch(const char *node, uint32_t proc, int pid_id,
 		     int64_t offset_ns, const msgpack_object *events,
-		     char *err, size_t errlen);
+		     const msgpack_object *summary, char *err, size_t errlen);
+
+/* A note about a batch stored by its summary (NODE_EVENTS' fourth
+ * field) and found malformed later, or a summary that could not be read
+ * (its batch was decoded instead); NULL when there is none since the
+ * last call. */
+const char *con_ev_take_error(void);
 
 /* Stores EVENT_STRINGS: strings (an array of str, checked by wire_unpack)
  * are the names of ids first, first+1, ...  0 or a code with err. */

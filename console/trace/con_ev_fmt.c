@@ -258,7 +258,7 @@ static void con_ev_detail(const con_ev_rec *e, const con_ev_src *s,
 			con_ev_msg(e, "<-", buf, n);
 		break;
 	case PVT_EV_PROG_START:
-		if (e->peer >= 0 && s != NULL && s->mpi)
+		if (e->peer >= 0 && s != NULL && s->state.mpi)
 			snprintf(buf, n, "rank %d", e->peer);
 		else if (e->peer >= 0)
 			snprintf(buf, n, "tid t%x", (unsigned)e->peer);

@@ -291,7 +291,7 @@ static int con_tfile_rd_events(const con_tfile_rec *r)
 		return -1;
 	if (r->n > 5 && con_tfile_fint(r, 5, &off) < 0)
 		return -1;
-	switch (con_ev_add_batch(node, proc, id, off, &r->f[4], why,
+	switch (con_ev_add_batch(node, proc, id, off, &r->f[4], NULL, why,
 				 sizeof why)) {
 	case WIRE_ENOMEM:
 		return CON_TFILE_RD_NOMEM;

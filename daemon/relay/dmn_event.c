@@ -25,6 +25,7 @@
 #include "pvt_event.h"
 #include "wire_ev.h"
 #include "wire_evpk.h"
+#include "wire_evsum.h"
 #include "wire_fmt.h"
 #include "dmn_event_int.h"
 
@@ -163,23 +164,26 @@ static int ev_fix_write(void *data, const char *buf, size_t len)
 }
 
 /* A NODE_EVENTS item of n records from recs (native, maybe unaligned:
- * the process's ring or an EVENTS frame; the first is number first):
- * the next batch and process numbers, then one packed bin of canonical
- * events (wire_evpk.h), packed in q's scratch buffer and copied into an
- * item of its size.  Notes PROG_EXIT and CRASH.  NULL when out of
- * memory. */
-static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, const char *recs,
-                                 uint64_t first, uint64_t n)
+ * the process's ring or an EVENTS frame; the first is number first) of
+ * process p, whose relay state is e: the next batch and process
+ * numbers, one packed bin of canonical events (wire_evpk.h), packed in
+ * q's scratch buffer, and the batch's summary (wire_evsum.h: its
+ * counters, e's state after it), copied into an item of its size.  Notes
+ * PROG_EXIT and CRASH.  NULL when out of memory. */
+static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
+                                 const char *recs, uint64_t first,
+                                 uint64_t n)
 {
-	unsigned char hdr[DMN_EV_HDR];
-	ev_fix f = {hdr, 0, sizeof hdr};
+	unsigned char hdr[DMN_EV_HDR], sum[DMN_EV_SUM];
+	ev_fix f = {hdr, 0, sizeof hdr}, fs = {sum, 0, sizeof sum};
 	msgpack_packer pk;
 	wire_evpk_enc w;
+	wire_evcnt cnt = {0};
 	dmn_evitem *it;
 	unsigned char *out;
 	size_t len;
 	pvt_event r;
-	wire_ev e;
+	wire_ev ev;
 	uint64_t k;
 
 	wire_buf_reset(&q->scratch);
@@ -194,22 +198,27 @@ static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, const char *recs,
 			p->ev_status = r.aux;
 		else if (r.kind == PVT_EV_CRASH)
 			p->ev_signal = r.aux;
-		ev_wire(&e, &r, first + k);
-		len += wire_evpk_put(&w, out + len, &e);
+		ev_wire(&ev, &r, first + k);
+		wire_evsum_add(&cnt, &e->state, &ev);
+		len += wire_evpk_put(&w, out + len, &ev);
 	}
+	msgpack_packer_init(&pk, &fs, ev_fix_write);
+	if (wire_evsum_pack(&pk, first, &cnt, &e->state) != 0)
+		return NULL; /* (DMN_EV_SUM holds the largest) */
 	msgpack_packer_init(&pk, &f, ev_fix_write);
 	if (msgpack_pack_uint64(&pk, q->batch + 1) ||
 	    msgpack_pack_uint64(&pk, p->num) || msgpack_pack_bin(&pk, len) ||
-	    (it = malloc(sizeof *it + f.len + len)) == NULL)
+	    (it = malloc(sizeof *it + f.len + len + fs.len)) == NULL)
 		return NULL;
 	memset(it, 0, sizeof *it);
 	it->type = WIRE_NODE_EVENTS;
-	it->nf = 3;
+	it->nf = 4;
 	it->batch = ++q->batch;
 	it->proc = p->num;
-	it->len = f.len + len;
+	it->len = f.len + len + fs.len;
 	memcpy(it->raw, hdr, f.len);
 	memcpy(it->raw + f.len, out, len);
+	memcpy(it->raw + f.len + len, sum, fs.len);
 	return it;
 }
 
@@ -235,18 +244,18 @@ static void ev_lost(dmn_evq *q, uint64_t proc, uint64_t count,
 }
 
 /* Queues n records from recs (native, maybe unaligned; the first is
- * number first) of process p as NODE_EVENTS batches.  Notes PROG_EXIT
- * and CRASH on foreign processes. */
-static void ev_batches(dmn_evq *q, dmn_proc *p, const char *recs,
-                       uint64_t first, uint64_t n)
+ * number first) of process p (relay state e) as NODE_EVENTS batches.
+ * Notes PROG_EXIT and CRASH on foreign processes. */
+static void ev_batches(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
+                       const char *recs, uint64_t first, uint64_t n)
 {
 	dmn_evitem *it;
 	uint64_t i, chunk;
 
 	for (i = 0; i < n; i += chunk) {
 		chunk = n - i < DMN_EV_BATCH ? n - i : DMN_EV_BATCH;
-		it = ev_batch_item(q, p, recs + i * PVT_EVENT_SIZE, first + i,
-		                   chunk);
+		it = ev_batch_item(q, p, e, recs + i * PVT_EVENT_SIZE,
+		                   first + i, chunk);
 		q->n_batches++;
 		if (it == NULL || dmn_ev_push(q, it) != 0) {
 			if (!q->dropping)
@@ -375,7 +384,7 @@ static int ev_events(dmn_evq *q, dmn_proc *p, const wire_msg *m, char *err,
 	}
 	e->next_seq = first + count;
 	q->n_events += count;
-	ev_batches(q, p, d, first, count);
+	ev_batches(q, p, e, d, first, count);
 	return 0;
 }
 
@@ -456,7 +465,7 @@ static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 		moved += n;
 		q->n_events += n;
 		e->next_seq = e->ring.next + n;
-		ev_batches(q, p, (const char *)at, e->ring.next, n);
+		ev_batches(q, p, e, (const char *)at, e->ring.next, n);
 		dmn_ring_take(&e->ring, n);
 		if (bounded && ev_backlogged(q))
 			break;

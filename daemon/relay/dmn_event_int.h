@@ -13,10 +13,12 @@
 #include "dmn_event.h"
 #include "dmn_ring.h"
 #include "wire_buf.h"
+#include "wire_evsum.h"
 
 #define DMN_EV_SCRATCH (8u << 20) /* largest packed batch */
 #define DMN_EV_REC_MAX (16u << 20) /* largest spill record accepted */
 #define DMN_EV_HDR 32             /* room for a batch's header fields */
+#define DMN_EV_SUM 256            /* room for its summary (wire_evsum.h) */
 
 /* What a process has sent so far, by its daemon process number. */
 typedef struct dmn_evproc {
@@ -33,6 +35,8 @@ typedef struct dmn_evproc {
 	dmn_ring ring;           /* its shared-memory ring (ring.h NULL:
 	                            none, its records come as EVENTS) */
 	uint64_t drained_ns;     /* when the drain timer last drained it */
+	wire_evstate state;      /* what its events say so far (sent with
+	                            each batch) */
 } dmn_evproc;
 
 /* One queued frame. */

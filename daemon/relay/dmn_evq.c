@@ -29,6 +29,7 @@ dmn_evproc *dmn_ev_proc(dmn_evq *q, uint64_t num, int make)
 	if (!make || (e = calloc(1, sizeof *e)) == NULL)
 		return NULL;
 	e->num = num;
+	wire_evstate_init(&e->state);
 	e->next = q->procs;
 	q->procs = e;
 	return e;

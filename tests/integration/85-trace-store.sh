@@ -61,7 +61,7 @@ static int sends(const char *node, int proc, int pid, long first, int n)
 	for (i = 0; i < n; i++)
 		ev(first + i, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1000 + first + i,
 		   1, 2, 57, 0x4000a, 7, 320, 0, 0);
-	return con_ev_add_batch(node, (unsigned)proc, pid, 0, end(), err,
+	return con_ev_add_batch(node, (unsigned)proc, pid, 0, end(), NULL, err,
 				sizeof err);
 }
 
@@ -119,17 +119,17 @@ int main(void)
 	ev(1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 5001, 0, 0, 0, -1, -1, -1, 0, 0);
 	ev(2, PVT_EV_RECV_END, PVT_OP_PVM_RECV, 5002, 0, 0, 0, 0x40003, 12, 64, 5, 0);
 	ev(3, PVT_EV_RECV_END, PVT_OP_PVM_TRECV, 5003, 0, 0, 0, (int)0x80000000, 13, 4, 6, 0);
-	printf("batch2 %d\n", con_ev_add_batch("nat", 4, 1, 0, end(), err, sizeof err));
+	printf("batch2 %d\n", con_ev_add_batch("nat", 4, 1, 0, end(), NULL, err, sizeof err));
 	s = con_ev_src_find("nat", 4);
 	printf("recvs %llu tid %x activity %s\n", (unsigned long long)s->st.recvs,
-	       (unsigned)s->tid, con_ev_activity_name(con_ev_activity(s)));
+	       (unsigned)s->state.tid, con_ev_activity_name(con_ev_activity(s)));
 	for (k = con_ev_oldest(); k < con_ev_next(); k++)
 		if (con_ev_get(k)->kind == PVT_EV_RECV_END)
 			printf("line %s\n", con_ev_format(con_ev_get(k), 0, 5000,
 							  line, sizeof line));
 	begin(1);
 	ev(4, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 5004, 0, 0, 0, -1, -1, -1, 0, 0);
-	con_ev_add_batch("nat", 4, 1, 0, end(), err, sizeof err);
+	con_ev_add_batch("nat", 4, 1, 0, end(), NULL, err, sizeof err);
 	printf("activity %s\n", con_ev_activity_name(con_ev_activity(s)));
 	/* filters */
 	argv[0] = "proc=p1";
@@ -147,7 +147,7 @@ int main(void)
 	msgpack_pack_int(&pk, 1);
 	msgpack_pack_int(&pk, 2);
 	msgpack_pack_int(&pk, 3);
-	printf("malformed %d %s\n", con_ev_add_batch("nat", 4, 1, 0, end(), err,
+	printf("malformed %d %s\n", con_ev_add_batch("nat", 4, 1, 0, end(), NULL, err,
 						     sizeof err), err);
 	/* a small ring: 16 slots, 40 events */
 	con_ev_reset();

@@ -3,7 +3,7 @@
 # wire library.  tests/run.sh unit runs them.
 UNIT_NAMES := test_wire_buf test_wire_frame test_wire_msg test_wire_peer \
 	test_wire_token test_wire_fmt test_wire_flags test_wire_ev \
-	test_wire_evpk
+	test_wire_evpk test_wire_evsum
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/unit/%)
 UNIT_LIBS = $(shell pkg-config --libs cmocka msgpack 2>/dev/null || \
 	echo -lcmocka -lmsgpackc) -lpthread

@@ -13,6 +13,12 @@
  *     "truncated at byte N after R whole records", N <= the cut, N a
  *     record boundary (the first N bytes read without a note), and the
  *     events read never decrease as the cut grows;
+ *   - batches with the daemon's summary are stored by it (counters and
+ *     state as the summary says) and decoded when events are read, in
+ *     arrival order; duplicates are dropped, pending batches beyond the
+ *     store's maximum forgotten and counted, a malformed one found late
+ *     leaves the numbers with a note, a bad summary is ignored (its batch
+ *     decoded) with a note;
  *   - garbage after whole records is "unreadable data"; another version,
  *     a non-trace, an existing file without overwrite, a second open and
  *     a load while writing are refused with a sentence.
@@ -34,6 +40,7 @@
 #include "wire.h"
 #include "wire_ev.h"
 #include "wire_evpk.h"
+#include "wire_evsum.h"
 
 static char ut_dir[64]; /* a private directory for the files */
 
@@ -163,10 +170,10 @@ static void test_roundtrip(void **state)
 	s = con_ev_src_find("n1", 7);
 	assert_non_null(s);
 	assert_int_equal(s->pid_id, 1);
-	assert_true(s->have_tid);
-	assert_int_equal(s->tid, 0x40001);
-	assert_string_equal(con_ev_str(s, s->file), "prog.c");
-	assert_string_equal(con_ev_str(s, s->func), "main");
+	assert_true(s->state.have_tid);
+	assert_int_equal(s->state.tid, 0x40001);
+	assert_string_equal(con_ev_str(s, s->state.file), "prog.c");
+	assert_string_equal(con_ev_str(s, s->state.func), "main");
 	assert_int_equal(con_clk_samples("n1", &cs), 3);
 	assert_int_equal(cs[2].t1, 100 + 2 * 1000000 + 5000500);
 	m = con_tfile_loaded();
@@ -205,7 +212,7 @@ static void test_open_mid_run(void **state)
 	msgpack_unpacked_destroy(&u);
 	msgpack_sbuffer_destroy(&sb);
 	ut_batch(&sb, 0, 3);
-	assert_int_equal(con_ev_add_batch("n2", 3, 5, 777, ut_obj(&sb, &u),
+	assert_int_equal(con_ev_add_batch("n2", 3, 5, 777, ut_obj(&sb, &u), NULL,
 					  err, sizeof err), 3);
 	msgpack_unpacked_destroy(&u);
 	msgpack_sbuffer_destroy(&sb);
@@ -302,7 +309,7 @@ static int ut_add(const char *node, msgpack_sbuffer *sb, char *err,
 		  size_t errlen)
 {
 	msgpack_unpacked u;
-	int r = con_ev_add_batch(node, 2, 4, 0, ut_obj(sb, &u), err, errlen);
+	int r = con_ev_add_batch(node, 2, 4, 0, ut_obj(sb, &u), NULL, err, errlen);
 
 	msgpack_unpacked_destroy(&u);
 	msgpack_sbuffer_destroy(sb);
@@ -362,6 +369,109 @@ static void test_packed_batches(void **state)
 	assert_int_equal(ut_add("n4", &sb, err, sizeof err), WIRE_EMALFORMED);
 	assert_non_null(strstr(err, "count is cut or larger than its bytes"));
 	assert_int_equal(con_ev_next(), 9);
+}
+
+/* Stores the packed batch in sb (seq first.., n events) with a summary
+ * of its events as ut_bin_ev makes them, its bytes_out and line set to
+ * marks no event has, its count set to count; frees sb: what
+ * con_ev_add_batch returned. */
+static int ut_add_sum(msgpack_sbuffer *sb, uint64_t first, unsigned n,
+		      uint64_t count)
+{
+	msgpack_sbuffer ss;
+	msgpack_unpacked u, us;
+	msgpack_packer pk;
+	wire_evstate st;
+	wire_evcnt c = {0};
+	wire_ev e;
+	char err[300];
+	unsigned i;
+	int r;
+
+	wire_evstate_init(&st);
+	for (i = 0; i < n; i++) {
+		ut_bin_ev(&e, first + i, i, 99);
+		wire_evsum_add(&c, &st, &e);
+	}
+	c.bytes_out = 4242; /* what no decoding would find */
+	c.events = count;
+	st.line = 99;
+	msgpack_sbuffer_init(&ss);
+	msgpack_packer_init(&pk, &ss, msgpack_sbuffer_write);
+	assert_int_equal(wire_evsum_pack(&pk, first, &c, &st), 0);
+	r = con_ev_add_batch("n5", 2, 4, 0, ut_obj(sb, &u), ut_obj(&ss, &us),
+			     err, sizeof err);
+	msgpack_unpacked_destroy(&u);
+	msgpack_unpacked_destroy(&us);
+	msgpack_sbuffer_destroy(sb);
+	msgpack_sbuffer_destroy(&ss);
+	return r;
+}
+
+/* Batches with the daemon's summary: see the top of the file. */
+static void test_summarised_batches(void **state)
+{
+	msgpack_sbuffer sb;
+	const con_ev_src *s;
+	const char *note;
+	uint64_t k;
+
+	(void)state;
+	con_ev_reset();
+	con_ev_set_max(16);
+	/* the first batch is decoded at once (the zero of time) */
+	ut_pk_batch(&sb, 0, 4, 0, 0, 99);
+	assert_int_equal(ut_add_sum(&sb, 0, 4, 4), 4);
+	s = con_ev_src_find("n5", 2);
+	assert_non_null(s);
+	assert_int_equal(s->st.bytes_out, 320); /* decoded, not summed */
+	/* the next is stored by its summary, decoded when read */
+	ut_pk_batch(&sb, 4, 4, 0, 0, 99);
+	assert_int_equal(ut_add_sum(&sb, 4, 4, 4), 4);
+	assert_int_equal(con_ev_next(), 8);
+	assert_int_equal(s->st.events, 8);
+	assert_int_equal(s->st.bytes_out, 320 + 4242);
+	assert_int_equal(s->state.line, 99);
+	assert_int_equal(s->next_seq, 8);
+	assert_null(con_ev_take_error());
+	ut_check_seq3(con_ev_get(3));
+	for (k = 4; k < 8; k++)
+		assert_int_equal(con_ev_get(k)->seq, k);
+	/* sent again: dropped and counted */
+	ut_pk_batch(&sb, 4, 4, 0, 0, 99);
+	assert_int_equal(ut_add_sum(&sb, 4, 4, 4), 0);
+	assert_int_equal(s->st.dups, 4);
+	/* 5 batches of 8 pending: the oldest are forgotten undecoded */
+	for (k = 0; k < 5; k++) {
+		ut_pk_batch(&sb, 8 + k * 8, 8, 0, 0, 99);
+		assert_int_equal(ut_add_sum(&sb, 8 + k * 8, 8, 8), 8);
+	}
+	assert_int_equal(con_ev_next(), 48);
+	assert_int_equal(con_ev_oldest(), 32);
+	assert_int_equal(con_ev_dropped(), 32);
+	for (k = 32; k < 48; k++)
+		assert_int_equal(con_ev_get(k)->seq, k);
+	assert_null(con_ev_get(31));
+	/* malformed (event 2 of no kind): found when read */
+	ut_pk_batch(&sb, 48, 5, 0, 0, 2);
+	assert_int_equal(ut_add_sum(&sb, 48, 5, 5), 5);
+	assert_int_equal(con_ev_next(), 53);
+	assert_non_null(con_ev_get(49));
+	assert_int_equal(con_ev_next(), 50);
+	assert_null(con_ev_get(50));
+	note = con_ev_take_error();
+	assert_non_null(note);
+	assert_non_null(strstr(note, "3 events not stored"));
+	assert_non_null(strstr(note, "n5 p4"));
+	assert_null(con_ev_take_error());
+	/* a summary that does not count its batch: decoded, with a note */
+	ut_pk_batch(&sb, 53, 3, 0, 0, 99);
+	assert_int_equal(ut_add_sum(&sb, 53, 3, 7), 3);
+	note = con_ev_take_error();
+	assert_non_null(note);
+	assert_non_null(strstr(note, "counts 7 events of a batch of 3"));
+	assert_int_equal(con_ev_get(52)->seq, 55);
+	con_ev_set_max(CON_EV_MAX);
 }
 
 /* Batches as daemons send them, bins of records: stored field by field;
@@ -547,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_open_mid_run),
 		cmocka_unit_test(test_bin_batches),
 		cmocka_unit_test(test_packed_batches),
+		cmocka_unit_test(test_summarised_batches),
 		cmocka_unit_test(test_cut_everywhere),
 		cmocka_unit_test(test_refusals),
 	};
