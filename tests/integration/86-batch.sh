@@ -253,6 +253,13 @@ expect_grep '^processes: +7$' "$T/pvm.info"
 expect_grep '^variables: +18 recorded' "$T/pvm.info" "3 values x 6 workers in the trace"
 expect_grep '^ended: +exited' "$T/pvm.info"
 ok "trace file $(wc -c <pvm.pvt) bytes: 7 processes, 18 recorded values, ended exited"
+# The count the capture gave (taken from the daemons' batch summaries,
+# the batches written undecoded) is the count of the file read back.
+n_run=$(sed -n 's/^paravt trace: pvm.pvt: \([0-9]*\) events,.*/\1/p' "$T/pvm.err")
+n_file=$(sed -n 's/^events: *\([0-9]*\) .*/\1/p' "$T/pvm.info")
+[ -n "$n_run" ] && [ "$n_run" = "$n_file" ] ||
+	fail "the capture counted ${n_run:-no} events, the file holds ${n_file:-none}"
+ok "the capture's count ($n_run events) is the file's"
 
 # The exports of the captured file agree with it: as many send/receive
 # pairs for trace-info, otf2-print (MPI_SEND and MPI_RECV records) and
