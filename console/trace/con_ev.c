@@ -3,8 +3,9 @@
  * string tables, counters and what each process is doing.
  *
  * Layout: the state; sources; the ring; decoding one canonical event;
- * counters and activity; batches, strings and losses; readers.  Filters
- * and the display line live in con_ev_fmt.c.
+ * activity; batches (decoded at once, or pending and decoded later),
+ * strings and losses; readers.  Counters and state are folded by
+ * wire_evsum.c; filters and the display line live in con_ev_fmt.c.
  *
  * The ring: events are numbered by arrival; number k sits at index
  * k % cap.  It grows by doubling up to the maximum and then forgets the
@@ -36,6 +37,8 @@
 #include "wire_ev.h"
 #include "wire_evpk.h"
 #include "wire_evsum.h"
+
+#define CON_EV_DECODE (-1000) /* con_ev_add_pending: decode it instead */
 
 /* A batch stored by its summary, not decoded yet. */
 typedef struct con_ev_pend {
@@ -582,7 +585,6 @@ static void con_ev_pend_trim(void)
  * were duplicates), CON_EV_DECODE when it is to be decoded instead (it
  * is partly a duplicate, or the first batch, whose first event gives
  * the console's zero of time), or WIRE_ENOMEM. */
-#define CON_EV_DECODE (-1000)
 static int con_ev_add_pending(con_ev_src *s, uint32_t idx,
 			      const msgpack_object *events, uint64_t n,
 			      const msgpack_object *summary,
