@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "con_dbg_int.h"
+#include "con_ev.h"
 #include "wire.h"
 
 con_dbg_state con_dbg;
@@ -104,16 +105,30 @@ con_dbg_event *con_dbg_event_add(int kind, const con_proc *p, const char *node,
 	return e;
 }
 
+/* Queues the event store's note, if it has one: a batch found malformed
+ * when it was decoded, later than it came (con_ev_take_error). */
+static void con_dbg_event_late(void)
+{
+	const char *note = con_ev_take_error();
+
+	if (note != NULL)
+		(void)con_dbg_event_add(CON_EV_NOTE, NULL, NULL, note);
+}
+
 /* True if the queue is not empty. */
 int con_dbg_event_pending(void)
 {
+	con_dbg_event_late();
 	return con_dbg.ev_head != NULL;
 }
 
 /* Pops the oldest event. */
 con_dbg_event *con_dbg_event_next(void)
 {
-	con_dbg_event *e = con_dbg.ev_head;
+	con_dbg_event *e;
+
+	con_dbg_event_late();
+	e = con_dbg.ev_head;
 
 	if (e == NULL)
 		return NULL;

@@ -518,7 +518,6 @@ static void con_dbg_ev_ended(con_node *n, con_proc *p)
 static int con_dbg_on_events(con_node *n, const wire_msg *m)
 {
 	const msgpack_object *evs;
-	const char *late;
 	uint64_t batch, proc;
 	con_proc *p;
 	char why[200];
@@ -534,8 +533,6 @@ static int con_dbg_on_events(con_node *n, const wire_msg *m)
 			      m->nf > 3 ? &m->f[3] : NULL, why, sizeof why);
 	if (rc < 0)
 		con_dbg_event_add(CON_EV_NOTE, p, n->spec.name, why);
-	if ((late = con_ev_take_error()) != NULL)
-		con_dbg_event_add(CON_EV_NOTE, p, n->spec.name, late);
 	else if (p != NULL)
 		con_dbg_ev_ended(n, p);
 	if (rc > 0)
