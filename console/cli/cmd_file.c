@@ -280,7 +280,7 @@ int con_cmd_open(int argc, char **argv, char *err, size_t errlen)
 	con_ev_totals(&t);
 	con_tfile_cmd_date(m->created, date, sizeof date);
 	printf("Opened %s: %llu events of %zu processes on %zu nodes "
-	       "(created %s on %s).\n", argv[1], (unsigned long long)t.events,
+	       "(created %s on %s).\n", argv[1], (unsigned long long)t.n.events,
 	       con_ev_nsrcs(), m->nnodes, date, m->host);
 	if (note[0] != '\0')
 		printf("[note: %s: %s]\n", argv[1], note);
@@ -407,8 +407,8 @@ static void con_tfile_info_proc(const con_ev_src *s)
 	printf("  %-5s %-12s %-8s %-14s %8llu %6llu %6llu %6llu  %s%s%s\n",
 	       id, s->node, tid, p != NULL && p->program[0] != '\0' ?
 	       p->program : s->state.prog != 0 ? con_ev_str(s, s->state.prog) : "-",
-	       (unsigned long long)s->st.events,
-	       (unsigned long long)s->st.sends, (unsigned long long)s->st.recvs,
+	       (unsigned long long)s->st.n.events,
+	       (unsigned long long)s->st.n.sends, (unsigned long long)s->st.n.recvs,
 	       (unsigned long long)s->st.lost, state, where[0] ? " " : "",
 	       where);
 }
@@ -438,11 +438,11 @@ static void con_tfile_info_body(void)
 		con_tfile_info_proc(con_ev_src_at(i));
 	con_ev_totals(&t);
 	printf("events:     %llu (%llu sends, %llu receives, %llu "
-	       "collective; %llu lost)\n", (unsigned long long)t.events,
-	       (unsigned long long)t.sends, (unsigned long long)t.recvs,
-	       (unsigned long long)t.colls, (unsigned long long)t.lost);
+	       "collective; %llu lost)\n", (unsigned long long)t.n.events,
+	       (unsigned long long)t.n.sends, (unsigned long long)t.n.recvs,
+	       (unsigned long long)t.n.colls, (unsigned long long)t.lost);
 	printf("time span:  %.6f s\n", con_tfile_info_span());
-	tr = t.events > 0 ? con_ana_get(err, sizeof err) : NULL;
+	tr = t.n.events > 0 ? con_ana_get(err, sizeof err) : NULL;
 	if (tr != NULL)
 		printf("matched:    %llu send/recv pairs, %llu multicast "
 		       "receives, %llu group instances; unmatched %llu sends, "

@@ -17,12 +17,12 @@ static void con_stats_line(const char *who, const char *node,
 			   const char *tid, const con_ev_stats *st)
 {
 	printf("%-6s %-10s %-8s %7llu %7llu %11llu %11llu %5llu %8llu "
-	       "%6llu\n", who, node, tid, (unsigned long long)st->sends,
-	       (unsigned long long)st->recvs,
-	       (unsigned long long)st->bytes_out,
-	       (unsigned long long)st->bytes_in,
-	       (unsigned long long)st->colls,
-	       (unsigned long long)st->events, (unsigned long long)st->lost);
+	       "%6llu\n", who, node, tid, (unsigned long long)st->n.sends,
+	       (unsigned long long)st->n.recvs,
+	       (unsigned long long)st->n.bytes_out,
+	       (unsigned long long)st->n.bytes_in,
+	       (unsigned long long)st->n.colls,
+	       (unsigned long long)st->n.events, (unsigned long long)st->lost);
 }
 
 /* The Tid cell of source s: a PVM tid in PVM's hex form, an MPI rank

@@ -393,17 +393,6 @@ static int con_ev_put(const con_ev_rec *e)
 	return 0;
 }
 
-/* Adds the counters c to s's. */
-static void con_ev_stats_add(con_ev_stats *st, const wire_evcnt *c)
-{
-	st->events += c->events;
-	st->sends += c->sends;
-	st->recvs += c->recvs;
-	st->bytes_out += c->bytes_out;
-	st->bytes_in += c->bytes_in;
-	st->colls += c->colls;
-}
-
 /* The canonical event w as a stored one in *e.  0 or -1 with err when
  * its kind or op is out of range. */
 static int con_ev_from_wire(const wire_ev *w, con_ev_rec *e, char *err,
@@ -556,7 +545,7 @@ static int con_ev_add_each(con_ev_src *s, uint32_t idx, con_ev_cur *c,
 			stored++;
 		}
 	}
-	con_ev_stats_add(&s->st, &cnt);
+	wire_evcnt_add(&s->st.n, &cnt);
 	if (rc == 0 && con_ev_batch_close(c, err, errlen) < 0)
 		rc = WIRE_EMALFORMED;
 	return rc < 0 ? rc : stored;
@@ -628,7 +617,7 @@ static int con_ev_add_pending(con_ev_src *s, uint32_t idx,
 	con_ev.pend_n += n;
 	s->next_seq = first + n;
 	s->state = st;
-	con_ev_stats_add(&s->st, &cnt);
+	wire_evcnt_add(&s->st.n, &cnt);
 	con_ev_pend_trim();
 	return (int)n;
 }
@@ -683,7 +672,8 @@ static void con_ev_settle_bad(con_ev_pend *b, uint64_t i, const char *why)
 
 	con_ev.next -= missing;
 	con_ev.pend_n -= missing;
-	s->st.events -= missing < s->st.events ? missing : s->st.events;
+	s->st.n.events -= missing < s->st.n.events ? missing
+						   : s->st.n.events;
 	snprintf(note, sizeof note, "%s (event %llu of a batch of %llu): "
 		 "%llu events not stored", why, (unsigned long long)i,
 		 (unsigned long long)b->n, (unsigned long long)missing);
@@ -898,12 +888,7 @@ void con_ev_totals(con_ev_stats *t)
 	memset(t, 0, sizeof *t);
 	for (i = 0; i < con_ev.nsrcs; i++) {
 		s = &con_ev.srcs[i]->st;
-		t->sends += s->sends;
-		t->recvs += s->recvs;
-		t->bytes_out += s->bytes_out;
-		t->bytes_in += s->bytes_in;
-		t->colls += s->colls;
-		t->events += s->events;
+		wire_evcnt_add(&t->n, &s->n);
 		t->lost += s->lost;
 		t->waits += s->waits;
 		t->wait_us += s->wait_us;

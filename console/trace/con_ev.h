@@ -69,12 +69,10 @@ typedef struct con_ev_rec {
 
 /* Counters of one source (or of all: con_ev_totals). */
 typedef struct con_ev_stats {
-	uint64_t sends;      /* completed sends (SEND_END) */
-	uint64_t recvs;      /* completed receives that got a message */
-	uint64_t bytes_out;  /* bytes of those sends */
-	uint64_t bytes_in;   /* bytes of those receives */
-	uint64_t colls;      /* completed multicasts and group calls */
-	uint64_t events;     /* events stored (duplicates not counted) */
+	wire_evcnt n;        /* events stored (duplicates not counted), and
+				of them completed sends, receives that got a
+				message, their bytes, multicasts and group
+				calls (wire_evsum.h) */
 	uint64_t lost;       /* events the daemon reported lost */
 	uint64_t waits;      /* times the task's ring was full and it
 				waited for the daemon (EVENTS_WAITED) */

@@ -106,7 +106,7 @@ int main(void)
 	con_ev_lost("s390x", 1, 2, 85);
 	s = con_ev_src_find("s390x", 1);
 	printf("sends %llu dups %llu lost %llu next %llu\n",
-	       (unsigned long long)s->st.sends, (unsigned long long)s->st.dups,
+	       (unsigned long long)s->st.n.sends, (unsigned long long)s->st.dups,
 	       (unsigned long long)s->st.lost, (unsigned long long)s->next_seq);
 	printf("line %s\n", con_ev_format(con_ev_get(0), 0, 1000, line,
 					  sizeof line));
@@ -121,7 +121,7 @@ int main(void)
 	ev(3, PVT_EV_RECV_END, PVT_OP_PVM_TRECV, 5003, 0, 0, 0, (int)0x80000000, 13, 4, 6, 0);
 	printf("batch2 %d\n", con_ev_add_batch("nat", 4, 1, 0, end(), NULL, err, sizeof err));
 	s = con_ev_src_find("nat", 4);
-	printf("recvs %llu tid %x activity %s\n", (unsigned long long)s->st.recvs,
+	printf("recvs %llu tid %x activity %s\n", (unsigned long long)s->st.n.recvs,
 	       (unsigned)s->state.tid, con_ev_activity_name(con_ev_activity(s)));
 	for (k = con_ev_oldest(); k < con_ev_next(); k++)
 		if (con_ev_get(k)->kind == PVT_EV_RECV_END)
@@ -159,7 +159,7 @@ int main(void)
 	       (unsigned long long)(con_ev_next() - con_ev_oldest()),
 	       (unsigned long long)con_ev_oldest(),
 	       (unsigned long long)con_ev_dropped(),
-	       (unsigned long long)t.sends,
+	       (unsigned long long)t.n.sends,
 	       (unsigned long long)con_ev_get(con_ev_oldest())->seq);
 	/* trace keep: a larger maximum grows the wrapped ring (each kept
 	   event stays at its number), a smaller one forgets at once */

@@ -163,8 +163,8 @@ static void test_roundtrip(void **state)
 					sizeof err), 17);
 	assert_string_equal(note, "");
 	con_ev_totals(&t);
-	assert_int_equal(t.events, 100);
-	assert_int_equal(t.sends, 48);  /* 24 SEND_END per process */
+	assert_int_equal(t.n.events, 100);
+	assert_int_equal(t.n.sends, 48);  /* 24 SEND_END per process */
 	assert_int_equal(t.lost, 3);
 	assert_int_equal(con_ev_nsrcs(), 2);
 	s = con_ev_src_find("n1", 7);
@@ -424,13 +424,13 @@ static void test_summarised_batches(void **state)
 	assert_int_equal(ut_add_sum(&sb, 0, 4, 4), 4);
 	s = con_ev_src_find("n5", 2);
 	assert_non_null(s);
-	assert_int_equal(s->st.bytes_out, 320); /* decoded, not summed */
+	assert_int_equal(s->st.n.bytes_out, 320); /* decoded, not summed */
 	/* the next is stored by its summary, decoded when read */
 	ut_pk_batch(&sb, 4, 4, 0, 0, 99);
 	assert_int_equal(ut_add_sum(&sb, 4, 4, 4), 4);
 	assert_int_equal(con_ev_next(), 8);
-	assert_int_equal(s->st.events, 8);
-	assert_int_equal(s->st.bytes_out, 320 + 4242);
+	assert_int_equal(s->st.n.events, 8);
+	assert_int_equal(s->st.n.bytes_out, 320 + 4242);
 	assert_int_equal(s->state.line, 99);
 	assert_int_equal(s->next_seq, 8);
 	assert_null(con_ev_take_error());
