@@ -160,7 +160,10 @@ int wire_evsum_unpack(const msgpack_object *o, uint64_t n, uint64_t *first,
 		      size_t errlen)
 {
 	/* the range of each field, in order */
-	static const struct { int64_t lo; uint64_t hi; } r[WIRE_EVSUM_FIELDS] = {
+	static const struct {
+		int64_t lo;
+		uint64_t hi;
+	} r[WIRE_EVSUM_FIELDS] = {
 		{0, (uint64_t)INT64_MAX}, {0, UINT32_MAX}, {0, UINT32_MAX},
 		{0, UINT32_MAX}, {0, UINT64_MAX}, {0, UINT64_MAX},
 		{0, UINT32_MAX}, {0, 1}, {INT32_MIN, INT32_MAX},

@@ -406,9 +406,11 @@ static void con_tfile_info_proc(const con_ev_src *s)
 	   that pvmd or mpirun started) */
 	printf("  %-5s %-12s %-8s %-14s %8llu %6llu %6llu %6llu  %s%s%s\n",
 	       id, s->node, tid, p != NULL && p->program[0] != '\0' ?
-	       p->program : s->state.prog != 0 ? con_ev_str(s, s->state.prog) : "-",
+	       p->program : s->state.prog != 0 ?
+	       con_ev_str(s, s->state.prog) : "-",
 	       (unsigned long long)s->st.n.events,
-	       (unsigned long long)s->st.n.sends, (unsigned long long)s->st.n.recvs,
+	       (unsigned long long)s->st.n.sends,
+	       (unsigned long long)s->st.n.recvs,
 	       (unsigned long long)s->st.lost, state, where[0] ? " " : "",
 	       where);
 }

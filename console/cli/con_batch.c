@@ -455,7 +455,8 @@ static void con_batch_cpu_wait(void)
 
 	for (i = 0; i < con_ev_nsrcs(); i++) {
 		s = con_ev_src_at(i);
-		if (s->state.cpu_wait_ns < 0 || s->state.run_ns < CON_BATCH_CPU_WAIT_RUN)
+		if (s->state.cpu_wait_ns < 0 ||
+		    s->state.run_ns < CON_BATCH_CPU_WAIT_RUN)
 			continue;
 		share = ana_stats_cpu_share(s->state.cpu_wait_ns,
 					    (int64_t)s->state.run_ns);

@@ -212,8 +212,8 @@ static void test_open_mid_run(void **state)
 	msgpack_unpacked_destroy(&u);
 	msgpack_sbuffer_destroy(&sb);
 	ut_batch(&sb, 0, 3);
-	assert_int_equal(con_ev_add_batch("n2", 3, 5, 777, ut_obj(&sb, &u), NULL,
-					  err, sizeof err), 3);
+	assert_int_equal(con_ev_add_batch("n2", 3, 5, 777, ut_obj(&sb, &u),
+					  NULL, err, sizeof err), 3);
 	msgpack_unpacked_destroy(&u);
 	msgpack_sbuffer_destroy(&sb);
 	for (k = 0; k < 3; k++)
@@ -309,7 +309,8 @@ static int ut_add(const char *node, msgpack_sbuffer *sb, char *err,
 		  size_t errlen)
 {
 	msgpack_unpacked u;
-	int r = con_ev_add_batch(node, 2, 4, 0, ut_obj(sb, &u), NULL, err, errlen);
+	int r = con_ev_add_batch(node, 2, 4, 0, ut_obj(sb, &u), NULL, err,
+				 errlen);
 
 	msgpack_unpacked_destroy(&u);
 	msgpack_sbuffer_destroy(sb);
