@@ -28,7 +28,7 @@
 	"usage: paravtd [-hV] [--listen ADDR:PORT] [--allow-remote] "      \
 	"[--stdio] [--token-file FILE] [--log FILE] [--name NODE] "        \
 	"[--port-file FILE] [--pid-file FILE] [--max-frame BYTES] "        \
-	"[--runtime-dir DIR] [--orphan-timeout SECS]\n"                     \
+	"[--runtime-dir DIR] [--orphan-timeout SECS] [--no-cpu-share]\n"    \
 	"       paravtd --pvm-rsh HOST [-l USER] [-n] COMMAND...\n"
 
 /* Everything the command line can say. */
@@ -47,6 +47,7 @@ typedef struct dmn_opts {
 	unsigned long ev_mem;   /* --events-mem (hidden, tests), 0 default */
 	unsigned long ev_spill; /* --events-spill (hidden, tests), 0 default */
 	unsigned long orphan;   /* --orphan-timeout, seconds */
+	int no_share;           /* --no-cpu-share */
 	const char *argv0;      /* our argv[0] (finds the runtime) */
 	int help;               /* -h given */
 	int version;            /* -V given */
@@ -92,6 +93,11 @@ static void dmn_usage(FILE *fp)
 	      "to attach\n"
 	      "                         (default 600; 0: until the daemon "
 	      "stops)\n"
+	      "  --no-cpu-share         do not add to the events' delta the "
+	      "time the traced\n"
+	      "                         processes waited for a CPU that "
+	      "paravtd or a console\n"
+	      "                         on this host had (Linux)\n"
 	      "  --pvm-rsh HOST ...     the PVM_RSH helper of a PVM run on "
 	      "several nodes:\n"
 	      "                         has HOST's paravtd start its pvmd "
@@ -185,6 +191,8 @@ static int dmn_opt_flag(dmn_opts *o, const char *a)
 		o->allow_remote = 1;
 	else if (strcmp(a, "--stdio") == 0)
 		o->stdio = 1;
+	else if (strcmp(a, "--no-cpu-share") == 0)
+		o->no_share = 1;
 	else
 		return -1;
 	return 0;
@@ -382,6 +390,7 @@ static int dmn_run(const dmn_opts *o, dmn_loop *l)
 	cfg.events_mem = o->ev_mem;
 	cfg.events_spill = o->ev_spill;
 	cfg.orphan_timeout = (unsigned)o->orphan;
+	cfg.no_cpu_share = o->no_share;
 	if (dmn_token(o, &cfg, err, sizeof err) != 0)
 		goto out_err;
 	dmn_server_init(&srv, l, &cfg);

@@ -16,6 +16,7 @@ void wire_evstate_init(wire_evstate *s)
 {
 	memset(s, 0, sizeof *s);
 	s->cpu_wait_ns = -1;
+	s->share_ns = -1;
 }
 
 /* True if a receive END e got a message of another task (PVM: a buffer
@@ -82,6 +83,8 @@ static void evsum_track(wire_evstate *s, const wire_ev *e)
 		if (e->kind == PVT_EV_PROG_EXIT && e->bytes >= 0) {
 			s->cpu_wait_ns = e->bytes;
 			s->run_ns = e->t_ns - s->t_start_ns;
+			s->share_ns = e->tag >= 0 ? (int64_t)e->tag * 1000
+						  : -1;
 		}
 		s->ended = 1;
 		/* fall through */
@@ -134,7 +137,8 @@ int wire_evsum_pack(msgpack_packer *pk, uint64_t first, const wire_evcnt *c,
 	       msgpack_pack_uint64(pk, s->prog) ||
 	       msgpack_pack_uint64(pk, s->t_start_ns) ||
 	       msgpack_pack_int64(pk, s->cpu_wait_ns) ||
-	       msgpack_pack_uint64(pk, s->run_ns) ? -1 : 0;
+	       msgpack_pack_uint64(pk, s->run_ns) ||
+	       msgpack_pack_int64(pk, s->share_ns) ? -1 : 0;
 }
 
 /* Field i of o as an integer within [lo, hi] into *v.  0 or -1. */
@@ -169,18 +173,22 @@ int wire_evsum_unpack(const msgpack_object *o, uint64_t n, uint64_t *first,
 		{0, UINT32_MAX}, {0, 1}, {INT32_MIN, INT32_MAX},
 		{0, PVT_EV_KIND_MAX}, {0, UINT32_MAX}, {0, UINT32_MAX},
 		{INT32_MIN, INT32_MAX}, {0, 1}, {0, 1}, {0, UINT32_MAX},
-		{0, EVSUM_T_MAX}, {-1, EVSUM_T_MAX}, {0, EVSUM_T_MAX}
+		{0, EVSUM_T_MAX}, {-1, EVSUM_T_MAX}, {0, EVSUM_T_MAX},
+		{-1, EVSUM_T_MAX}
 	};
 	int64_t v[WIRE_EVSUM_FIELDS];
-	uint32_t i;
+	uint32_t i, nf;
 
 	if (o->type != MSGPACK_OBJECT_ARRAY ||
-	    o->via.array.size < WIRE_EVSUM_FIELDS) {
+	    o->via.array.size < WIRE_EVSUM_MIN) {
 		snprintf(err, errlen, "NODE_EVENTS: the summary is not an "
-			 "array of %d integers", WIRE_EVSUM_FIELDS);
+			 "array of %d integers or more", WIRE_EVSUM_MIN);
 		return -1;
 	}
-	for (i = 0; i < WIRE_EVSUM_FIELDS; i++)
+	nf = o->via.array.size < WIRE_EVSUM_FIELDS ? o->via.array.size
+						   : WIRE_EVSUM_FIELDS;
+	v[WIRE_EVSUM_FIELDS - 1] = -1; /* share_ns, when not there */
+	for (i = 0; i < nf; i++)
 		if (evsum_int(o, i, r[i].lo, r[i].hi, &v[i]) != 0) {
 			snprintf(err, errlen, "NODE_EVENTS: summary field %u "
 				 "is not an integer in its range", i);
@@ -214,5 +222,6 @@ int wire_evsum_unpack(const msgpack_object *o, uint64_t n, uint64_t *first,
 	s->t_start_ns = (uint64_t)v[16];
 	s->cpu_wait_ns = v[17];
 	s->run_ns = (uint64_t)v[18];
+	s->share_ns = v[19];
 	return 0;
 }

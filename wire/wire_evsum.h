@@ -16,7 +16,9 @@
  * WIRE_EVSUM_FIELDS unsigned or signed integers
  *   [first, events, sends, recvs, bytes_out, bytes_in, colls,
  *    have_tid, tid, open_kind, file, func, line, ended, mpi, prog,
- *    t_start_ns, cpu_wait_ns, run_ns]
+ *    t_start_ns, cpu_wait_ns, run_ns, share_ns]
+ * (a reader takes the first WIRE_EVSUM_MIN as they are and the others
+ * when they are there: share_ns is -1 without it).
  */
 #ifndef PARAVT_WIRE_EVSUM_H
 #define PARAVT_WIRE_EVSUM_H
@@ -26,7 +28,8 @@
 
 #include "wire_ev.h"
 
-#define WIRE_EVSUM_FIELDS 19
+#define WIRE_EVSUM_FIELDS 20
+#define WIRE_EVSUM_MIN 19 /* the fields every summary has */
 
 /* Counters of a run of events. */
 typedef struct wire_evcnt {
@@ -53,6 +56,8 @@ typedef struct wire_evstate {
 	int64_t cpu_wait_ns; /* PROG_EXIT: its main thread's wait for a CPU
 				(pvt_event.h), -1 unknown */
 	uint64_t run_ns;     /* PROG_START to that PROG_EXIT, node time */
+	int64_t share_ns;    /* PROG_EXIT: of that wait, what its daemon
+				charged to paravt (tag, us), -1 unknown */
 } wire_evstate;
 
 /* The state before any event. */

@@ -163,6 +163,13 @@ static int ev_fix_write(void *data, const char *buf, size_t len)
 	return 0;
 }
 
+/* The share of a process's CPU wait charged to paravt (ns) as PROG_EXIT
+ * carries it: us, at most INT32_MAX. */
+static int32_t ev_share_us(uint64_t ns)
+{
+	return ns / 1000 > INT32_MAX ? INT32_MAX : (int32_t)(ns / 1000);
+}
+
 /* A NODE_EVENTS item of n records from recs (native, maybe unaligned:
  * the process's ring or an EVENTS frame; the first is number first) of
  * process p, whose relay state is e: the next batch and process
@@ -199,6 +206,9 @@ static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 		else if (r.kind == PVT_EV_CRASH)
 			p->ev_signal = r.aux;
 		ev_wire(&ev, &r, first + k);
+		ev.delta_ns += dmn_share_at(&e->share, ev.t_ns);
+		if (r.kind == PVT_EV_PROG_EXIT && !q->w->srv->cfg->no_cpu_share)
+			ev.tag = ev_share_us(e->share.given);
 		wire_evsum_add(&cnt, &e->state, &ev);
 		len += wire_evpk_put(&w, out + len, &ev);
 	}
@@ -516,6 +526,44 @@ static unsigned ev_ring_delay(const dmn_evproc *e, uint64_t moved,
 	                                               : (unsigned)(ns / 1000000);
 }
 
+/* Plans where e's last charge goes: over the records in its ring. */
+static void ev_share_plan(dmn_evproc *e)
+{
+	const pvt_event *run[2];
+	uint32_t n[2], i;
+	int k;
+
+	dmn_share_plan_begin(&e->share);
+	(void)dmn_ring_pending(&e->ring, &run[0], &n[0], &run[1], &n[1]);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < n[k]; i++)
+			dmn_share_plan_add(&e->share, run[k][i].t_ns);
+}
+
+/* One sample of paravt's share of the CPU wait of q's processes
+ * (dmn_share.h). */
+static void ev_share_sample(dmn_evq *q, uint64_t now)
+{
+	uint64_t pids[DMN_MAX_CONSOLES], p, sum = 0;
+	size_t n = dmn_server_local_consoles(q->w->srv, pids, DMN_MAX_CONSOLES);
+	dmn_evproc *e;
+	dmn_proc *pr;
+	double f;
+
+	p = dmn_share_paravt_ns(pids, n);
+	for (e = q->procs; e != NULL; e = e->next) {
+		pr = e->gone ? NULL : ev_find_proc(q->w, e->num);
+		sum += dmn_share_read(&e->share,
+		                      pr != NULL ? (long)pr->pid : 0);
+	}
+	f = dmn_share_fraction(p, sum);
+	for (e = q->procs; e != NULL; e = e->next) {
+		dmn_share_charge(&e->share, f, now);
+		if (e->ring.h != NULL && !e->refused)
+			ev_share_plan(e);
+	}
+}
+
 /* Timer: drains every mapped ring (none while the queue is backlogged:
  * it looks again 1 ms later), then pumps.  The next drain comes
  * when the fastest writer's ring will be 1/DMN_EV_RING_BUSY full at its
@@ -533,6 +581,8 @@ static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
 	(void)l;
 	(void)id;
 	q->ring_timer = 0;
+	if (!q->w->srv->cfg->no_cpu_share)
+		ev_share_sample(q, now);
 	if (ev_backlogged(q)) /* nothing is drained: look again soon */
 		ms = DMN_EV_RING_BUSY_MS;
 	else for (e = q->procs; e != NULL; e = e->next) {

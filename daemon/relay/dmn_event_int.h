@@ -12,6 +12,7 @@
 
 #include "dmn_event.h"
 #include "dmn_ring.h"
+#include "dmn_share.h"
 #include "wire_buf.h"
 #include "wire_evsum.h"
 
@@ -37,6 +38,8 @@ typedef struct dmn_evproc {
 	uint64_t drained_ns;     /* when the drain timer last drained it */
 	wire_evstate state;      /* what its events say so far (sent with
 	                            each batch) */
+	dmn_share share;         /* paravt's share of its CPU wait, added
+	                            to its events' delta_ns */
 } dmn_evproc;
 
 /* One queued frame. */

@@ -30,6 +30,7 @@ dmn_evproc *dmn_ev_proc(dmn_evq *q, uint64_t num, int make)
 		return NULL;
 	e->num = num;
 	wire_evstate_init(&e->state);
+	dmn_share_init(&e->share);
 	e->next = q->procs;
 	q->procs = e;
 	return e;
@@ -52,6 +53,7 @@ void dmn_ev_proc_check(dmn_evq *q, dmn_evproc *e)
 		free(e->str[i]);
 	free(e->str);
 	dmn_ring_unmap(&e->ring);
+	dmn_share_close(&e->share);
 	free(e);
 }
 

@@ -123,6 +123,22 @@ uint32_t dmn_ring_peek(dmn_ring *r, uint32_t max, const pvt_event **at)
 }
 
 /* See dmn_ring.h. */
+uint32_t dmn_ring_pending(const dmn_ring *r, const pvt_event **a,
+			  uint32_t *na, const pvt_event **b, uint32_t *nb)
+{
+	uint32_t head = pvt_ring_load(&r->h->head), n = head - r->tail;
+	uint32_t i = r->tail & r->mask;
+
+	if (n > r->cap)
+		n = r->cap;
+	*a = r->rec + i;
+	*na = n > r->cap - i ? r->cap - i : n;
+	*b = r->rec;
+	*nb = n - *na;
+	return n;
+}
+
+/* See dmn_ring.h. */
 void dmn_ring_take(dmn_ring *r, uint32_t n)
 {
 	r->next += n;

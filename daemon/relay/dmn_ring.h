@@ -70,6 +70,11 @@ int dmn_ring_names(dmn_ring *r, int (*name)(void *arg, uint32_t id,
  * call names every record it returns. */
 uint32_t dmn_ring_peek(dmn_ring *r, uint32_t max, const pvt_event **at);
 
+/* The records not read yet, in place, without reading them: the run up
+ * to the end of the ring in *a, *na, the run after the wrap in *b, *nb
+ * (0 when none).  Returns *na + *nb. */
+uint32_t dmn_ring_pending(const dmn_ring *r, const pvt_event **a,
+			  uint32_t *na, const pvt_event **b, uint32_t *nb);
 /* Gives the first n records of the last peek back to the task (they
  * are read: r->next moves on by n). */
 void dmn_ring_take(dmn_ring *r, uint32_t n);

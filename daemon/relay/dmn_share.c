@@ -1,0 +1,205 @@
+/*
+ * dmn_share.c — paravt's share of the traced processes' wait for a CPU
+ * (dmn_share.h): reading schedstat files, the processor time of this
+ * daemon and of the local consoles, and the charge of each process.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dmn_share.h"
+
+#define SHARE_MAX_CONS 64 /* consoles whose identity is remembered */
+
+/* The two first fields of the schedstat file open at fd (run time and
+ * run-queue wait, ns).  0, or -1. */
+static int share_stat(int fd, uint64_t *run, uint64_t *wait)
+{
+	char b[128];
+	unsigned long long r, w;
+	ssize_t n = pread(fd, b, sizeof b - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	b[n] = '\0';
+	if (sscanf(b, "%llu %llu", &r, &w) != 2)
+		return -1;
+	*run = r;
+	*wait = w;
+	return 0;
+}
+
+/* Opens /proc/PID/schedstat: the descriptor, or -1. */
+static int share_open(long pid)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/schedstat", pid);
+	fd = open(path, O_RDONLY);
+#ifdef FD_CLOEXEC
+	if (fd >= 0)
+		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+#endif
+	return fd;
+}
+
+/* Processor time of process pid, ns (0 when it cannot be read). */
+static uint64_t share_run_of(uint64_t pid)
+{
+	uint64_t run = 0, wait;
+	int fd = share_open((long)pid);
+
+	if (fd < 0)
+		return 0;
+	if (share_stat(fd, &run, &wait) != 0)
+		run = 0;
+	close(fd);
+	return run;
+}
+
+/* This process's processor time, ns. */
+static uint64_t share_own_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void dmn_share_init(dmn_share *s)
+{
+	memset(s, 0, sizeof *s);
+	s->fd = -2;
+}
+
+void dmn_share_close(dmn_share *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+/* The last sample's total and the consoles it counted: paravt's
+ * processor time is one figure of this daemon process. */
+static struct {
+	uint64_t total;
+	uint64_t pids[SHARE_MAX_CONS];
+	size_t n;
+	int valid;
+} share_last;
+
+uint64_t dmn_share_paravt_ns(const uint64_t *pids, size_t n)
+{
+	uint64_t total = share_own_ns(), d;
+	size_t i;
+	int same;
+
+	if (n > SHARE_MAX_CONS)
+		n = SHARE_MAX_CONS;
+	for (i = 0; i < n; i++)
+		total += share_run_of(pids[i]);
+	same = share_last.valid && share_last.n == n &&
+	       memcmp(share_last.pids, pids, n * sizeof *pids) == 0;
+	d = same && total > share_last.total ? total - share_last.total : 0;
+	share_last.total = total;
+	share_last.n = n;
+	if (n > 0)
+		memcpy(share_last.pids, pids, n * sizeof *pids);
+	share_last.valid = 1;
+	return d;
+}
+
+uint64_t dmn_share_read(dmn_share *s, long pid)
+{
+	uint64_t run, wait;
+
+	if (pid <= 0)
+		dmn_share_close(s); /* it ended */
+	else if (s->fd == -2)
+		s->fd = share_open(pid);
+	if (s->fd < 0 || share_stat(s->fd, &run, &wait) != 0) {
+		s->now = s->wait;
+		return 0;
+	}
+	s->now = wait;
+	if (s->t1 == 0 || wait < s->wait)
+		s->wait = wait; /* the first read is the base */
+	return wait - s->wait;
+}
+
+double dmn_share_fraction(uint64_t p, uint64_t sum_wait)
+{
+	if (p == 0 || sum_wait == 0)
+		return 0;
+	return p >= sum_wait ? 1.0 : (double)p / (double)sum_wait;
+}
+
+void dmn_share_charge(dmn_share *s, double frac, uint64_t now)
+{
+	uint64_t w = s->now > s->wait ? s->now - s->wait : 0;
+
+	s->x0 = s->x1;
+	s->t0 = s->t1;
+	s->x1 += (uint64_t)((double)w * frac);
+	s->t1 = now;
+	s->wait = s->now;
+	s->plan_w = s->done_w = 0;
+}
+
+/* The weight of an event whose gap since the one before is g. */
+static uint64_t share_weight(uint64_t g)
+{
+	return g > DMN_SHARE_GAP_NS ? g - DMN_SHARE_GAP_NS : 0;
+}
+
+void dmn_share_plan_begin(dmn_share *s)
+{
+	s->plan_w = s->done_w = 0;
+	s->plan_t = s->last_t;
+}
+
+void dmn_share_plan_add(dmn_share *s, uint64_t t)
+{
+	if (s->t1 != 0 && t > s->t0 && t <= s->t1 && s->plan_t != 0 &&
+	    t > s->plan_t)
+		s->plan_w += share_weight(t - s->plan_t);
+	s->plan_t = t;
+}
+
+/* The share at t in (t0, t1] by the plan, or else in time. */
+static uint64_t share_within(dmn_share *s, uint64_t t)
+{
+	double f;
+
+	if (s->plan_w > 0) {
+		if (s->last_t != 0 && t > s->last_t)
+			s->done_w += share_weight(t - s->last_t);
+		if (s->done_w > s->plan_w)
+			s->done_w = s->plan_w;
+		f = (double)s->done_w / (double)s->plan_w;
+	} else {
+		f = (double)(t - s->t0) / (double)(s->t1 - s->t0);
+	}
+	return s->x0 + (uint64_t)((double)(s->x1 - s->x0) * f);
+}
+
+uint64_t dmn_share_at(dmn_share *s, uint64_t t)
+{
+	uint64_t x;
+
+	if (s->t1 == 0 || t > s->t1)
+		x = s->x1;
+	else if (t <= s->t0 || s->t1 <= s->t0)
+		x = s->x0;
+	else
+		x = share_within(s, t);
+	if (x < s->given)
+		x = s->given;
+	s->given = x;
+	s->last_t = t;
+	return x;
+}

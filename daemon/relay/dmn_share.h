@@ -1,0 +1,90 @@
+/*
+ * dmn_share.h — paravt's share of the time the traced processes of this
+ * node waited for a CPU.
+ *
+ * Where the program's processes fill the node's cores, the processor
+ * time this daemon and a console on the same host take comes out of
+ * theirs: they wait in the run queue, and their measured times grow by
+ * that wait as by the probes' own cost.  The relay adds a process's share
+ * of that wait to the Δ (delta_ns) of its events, so that compensation
+ * takes it out as it takes out the probes'.
+ *
+ * At each sample (the relay's drain timer): each process's new run-queue
+ * wait W_i (Linux: the second field of /proc/PID/schedstat) and paravt's
+ * processor time P since the sample before (this daemon's,
+ * CLOCK_PROCESS_CPUTIME_ID, and that of the consoles on this host: their
+ * schedstat).  Process i is charged W_i x min(1, P / sum W): never more
+ * than paravt used, shared by the waits; the rest of the waiting is for
+ * other processes, the program's own among them.
+ *
+ * Where in the interval between two samples the charge goes: a wait for
+ * a CPU is a stall of at least a context switch, and it lengthens the
+ * gap between two events of the process in which it falls.  Before the
+ * records of the interval are read (they are all in the ring then), the
+ * relay plans: the weight of an event is its gap since the one before
+ * beyond DMN_SHARE_GAP_NS, and an event's share is the interval's start
+ * charge plus the charge in proportion to the weights up to it.  So
+ * a ping-pong whose round trips take 0.3 us gets the charge where a rank
+ * stood still for the daemon, not spread over every round trip.  Without
+ * a plan (records that came as EVENTS frames, or no gap that long) the
+ * charge grows linearly in time.  A share is never less than the last
+ * one given, so Δ never decreases.
+ *
+ * Where schedstat is missing (a system other than Linux, a kernel
+ * without schedstats) nothing is charged and Δ is the probes' alone.
+ * With several sessions, each sample shares out the time paravt took
+ * since the last sample of any of them.
+ */
+#ifndef PARAVT_DMN_SHARE_H
+#define PARAVT_DMN_SHARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DMN_SHARE_GAP_NS 2000 /* a gap this long or shorter holds no stall */
+
+/* One process. */
+typedef struct dmn_share {
+	int fd;           /* its schedstat, -1 none, -2 not opened yet */
+	uint64_t wait;    /* its run-queue wait at the last sample, ns */
+	uint64_t now;     /* the same read at this sample (dmn_share_read) */
+	uint64_t x0, t0;  /* charge, and node time, at the sample before */
+	uint64_t x1, t1;  /* ... at the last sample (t1 0: none yet) */
+	uint64_t given;   /* the largest share handed out */
+	uint64_t last_t;  /* time of the event given a share last */
+	uint64_t plan_w;  /* weight of the events of (t0, t1] planned, 0 none */
+	uint64_t plan_t;  /* time of the event planned last */
+	uint64_t done_w;  /* weight of the planned events given their share */
+} dmn_share;
+
+/* A process not sampled yet. */
+void dmn_share_init(dmn_share *s);
+/* Closes its schedstat. */
+void dmn_share_close(dmn_share *s);
+
+/* The processor time paravt took on this host since the last call, ns:
+ * this daemon's and that of the consoles pids[0..n-1] (0 when the
+ * set of consoles changed, the first time, or a clock went back). */
+uint64_t dmn_share_paravt_ns(const uint64_t *pids, size_t n);
+
+/* Reads process pid's run-queue wait into s->now (opening its schedstat
+ * the first time; pid 0: it ended, the file is closed): the wait since
+ * the last sample, ns (0 the first time or when it cannot be read). */
+uint64_t dmn_share_read(dmn_share *s, long pid);
+
+/* The fraction of each process's new wait that is paravt's: p, paravt's
+ * processor time, over sum_wait, the processes' new waits, at most 1. */
+double dmn_share_fraction(uint64_t p, uint64_t sum_wait);
+
+/* Ends the sample at node time now: charges s frac of the wait read. */
+void dmn_share_charge(dmn_share *s, double frac, uint64_t now);
+
+/* Plans where the last charge goes: begin, then add the time of every
+ * record not given a share yet, in order. */
+void dmn_share_plan_begin(dmn_share *s);
+void dmn_share_plan_add(dmn_share *s, uint64_t t);
+
+/* The share of the next event, at node time t (see above). */
+uint64_t dmn_share_at(dmn_share *s, uint64_t t);
+
+#endif
