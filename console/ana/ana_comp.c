@@ -23,9 +23,16 @@
  *     end' = max(rs' + own, cs' + lat)
  *
  * where lat is the message's own measured latency (receive END - send
- * START, less paravt's time inside the send call) if the receive waited
- * for it, at least l, and l if it was there before the receive started
- * (see recv_floor).
+ * START, less paravt's time inside the send call and the receiver's
+ * extra time inside the receive) if the receive waited for it, at least
+ * l, and l if it was there before the receive started (see recv_floor).
+ * The receiver's extra time is its Δ growth from the receive's START to
+ * its END beyond the smallest growth of any receive of the process (the
+ * probes' fixed cost, which LT already takes out): the CPU wait the
+ * daemon charged to paravt (paravtd's and a local console's processor
+ * time on the process's cores, added to Δ) or a probe that took longer
+ * than usual; while a receive spins, a stall of its process delays the
+ * moment it sees the message.
  *
  * so a receive that waited has its wait recomputed from the compensated
  * send, and none ends before its send plus l.  If end' differs from LT +
@@ -66,6 +73,8 @@ typedef struct comp {
 	int64_t *own_group; /* [nprocs]: same for group calls */
 	int64_t *min_all;   /* [2 nprocs]: scratch */
 	uint32_t *last_wild;/* [nprocs]: last matched wildcard receive END */
+	int64_t *min_grow;  /* [nprocs]: smallest Δ growth of a receive,
+			       INT64_MAX none */
 	ana_ginst *gt, *gc; /* group instances: START t, START c */
 } comp;
 
@@ -88,6 +97,12 @@ static inline int64_t lt_of(const ana_ev *e)
 static inline int64_t max64(int64_t a, int64_t b)
 {
 	return a > b ? a : b;
+}
+
+/* Δ growth from START s to END e. */
+static inline int64_t grow_of(const ana_ev *s, const ana_ev *e)
+{
+	return max64(0, e->delta_ns - s->delta_ns);
 }
 
 static inline int64_t min64(int64_t a, int64_t b)
@@ -166,6 +181,7 @@ static void own_costs(comp *k, int64_t *lat, int64_t *glat)
 
 	for (p = 0; p < tr->nprocs; p++) {
 		k->own_recv[p] = k->own_group[p] = INT64_MAX;
+		k->min_grow[p] = INT64_MAX;
 		k->min_all[p] = gall[p] = INT64_MAX;
 		for (i = 0; i < tr->procs[p].nev; i++) {
 			const ana_ev *e = &tr->procs[p].ev[i], *s;
@@ -187,6 +203,9 @@ static void own_costs(comp *k, int64_t *lat, int64_t *glat)
 			all = grp ? &gall[p] : &k->min_all[p];
 			d = max64(0, lt_of(e) - lt_of(s));
 			*all = min64(*all, d);
+			if (!grp)
+				k->min_grow[p] = min64(k->min_grow[p],
+						       grow_of(s, e));
 			if (!(grp ? w : waited(k, e, s)))
 				*own = min64(*own, d);
 		}
@@ -258,27 +277,29 @@ static int64_t new_end(const ana_ev *e, const ana_ev *s, bool w,
 	return max64(s->c_ns + own, floor);
 }
 
-/* The earliest compensated end of receive END e (START s, or NULL): its
- * message's compensated send START plus the latency the message had, if
- * the receive waited for it (the time from the send's START to the
- * receive's end less paravt's own time inside the send call, at least l),
- * else plus l.  A message cannot be received before its send started,
+/* The earliest compensated end of receive END e (START s, or NULL) of
+ * process p: its message's compensated send START plus the latency the
+ * message had, if the receive waited for it (the time from the send's
+ * START to the receive's end less paravt's own time inside the send call
+ * and p's extra time inside the receive, at least l), else plus l.  A message cannot be received before its send started,
  * but it may be before the send call returned.  l alone, the smallest
  * latency of the run, would shorten every recomputed wait by the typical
  * latency's excess over it (0.1 ms a message between tasks of one host:
  * 12% of a pipeline stage's waiting in 87-compensation). */
-static int64_t recv_floor(const comp *k, const ana_ev *s, const ana_ev *e)
+static int64_t recv_floor(const comp *k, uint32_t p, const ana_ev *s,
+			  const ana_ev *e)
 {
 	const ana_ev *m = ana_get(k->c.tr, e->match);
 	const ana_ev *ms = ana_ctx_start(&k->c, e->match.proc, e->match.idx);
-	int64_t own;
+	int64_t own, extra;
 
 	if (ms == NULL)
 		ms = m;
-	own = max64(0, m->delta_ns - ms->delta_ns);
-	if (s != NULL && m->t_ns > s->t_ns)
-		return ms->c_ns + max64(k->l, e->t_ns - ms->t_ns - own);
-	return ms->c_ns + k->l;
+	own = grow_of(ms, m);
+	if (s == NULL || m->t_ns <= s->t_ns)
+		return ms->c_ns + k->l;
+	extra = max64(0, grow_of(s, e) - k->min_grow[p]);
+	return ms->c_ns + max64(k->l, e->t_ns - ms->t_ns - own - extra);
 }
 
 /* The compensated end of group END (p, i), START s, or c if it waits for
@@ -315,7 +336,7 @@ static void visit(void *arg, uint32_t p, uint32_t i, int forced)
 	}
 	if (e->kind == PVT_EV_RECV_END) {
 		ne = new_end(e, s, s != NULL && waited(k, e, s),
-			     recv_floor(k, s, e), k->own_recv[p], c);
+			     recv_floor(k, p, s, e), k->own_recv[p], c);
 		if (e->flags & ANA_F_WILDCARD)
 			note_wildcard(k, p, i);
 	} else if (grp) {
@@ -343,6 +364,7 @@ static void comp_free(comp *k)
 	free(k->own_group);
 	free(k->min_all);
 	free(k->last_wild);
+	free(k->min_grow);
 	ana_ginst_free(k->gt);
 	ana_ginst_free(k->gc);
 	free(k);
@@ -365,10 +387,11 @@ int ana_comp_begin(ana_ctx *c, const ana_opts *o, void **state)
 	k->own_group = malloc(np * sizeof *k->own_group);
 	k->min_all = malloc(2 * np * sizeof *k->min_all);
 	k->last_wild = malloc(np * sizeof *k->last_wild);
+	k->min_grow = malloc(np * sizeof *k->min_grow);
 	k->gt = ana_ginst_new(&k->c, val_t);
 	k->gc = ana_ginst_new(&k->c, val_c);
 	if (!k->shift || !k->own_recv || !k->own_group || !k->min_all ||
-	    !k->last_wild || !k->gt || !k->gc) {
+	    !k->last_wild || !k->min_grow || !k->gt || !k->gc) {
 		comp_free(k);
 		*state = NULL;
 		return ANA_ENOMEM;

@@ -94,16 +94,20 @@ int ana_stats_opens_comm(const ana_ev *e)
 	return ana_stats_is_start(e->kind) && ana_stats_sets(e->kind, e->op);
 }
 
-int64_t ana_stats_cpu_wait(const ana_proc *p, int64_t *run_ns)
+int64_t ana_stats_cpu_wait(const ana_proc *p, int64_t *run_ns,
+			   int64_t *paravt_ns)
 {
 	uint32_t i = p->nev;
 
 	*run_ns = 0;
+	*paravt_ns = -1;
 	while (i > 0 && p->ev[i - 1].kind != PVT_EV_PROG_EXIT)
 		i--;
 	if (i == 0 || p->ev[i - 1].bytes < 0)
 		return -1;
 	*run_ns = p->ev[i - 1].t_ns - p->ev[0].t_ns;
+	if (p->ev[i - 1].tag >= 0)
+		*paravt_ns = (int64_t)p->ev[i - 1].tag * 1000;
 	return p->ev[i - 1].bytes;
 }
 

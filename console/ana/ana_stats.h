@@ -64,8 +64,11 @@ int ana_stats_segments(const ana_proc *p, int every, ana_seg_fn fn,
 /* What process p's last PROG_EXIT says its main thread waited for a CPU
  * while it could run (pvt_event.h), ns, or -1 when it says nothing (no
  * such event, an older trace, a node without schedstat); *run_ns gets
- * the measured time from p's first event to that exit. */
-int64_t ana_stats_cpu_wait(const ana_proc *p, int64_t *run_ns);
+ * the measured time from p's first event to that exit, *paravt_ns the
+ * part of the wait its daemon charged to paravt (paravtd's and a local
+ * console's CPU, in Δ so that compensation takes it out), -1 unknown. */
+int64_t ana_stats_cpu_wait(const ana_proc *p, int64_t *run_ns,
+			   int64_t *paravt_ns);
 
 /* A wait's share of a run in percent, at most 100 (a coarse clock may
  * time a short run shorter than the wait). */

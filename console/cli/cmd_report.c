@@ -143,24 +143,28 @@ static int con_report_view_stats(int argc, char **argv, const char *usage,
 
 /* The last line of info efficiency when any process's exit says how
  * long it waited for a CPU while it could run (ana_stats_cpu_wait): each
- * one's wait and its share of the process's run.  Time another process
- * (paravtd and the console among them) held the CPU is in the measured
- * times and not in Δ, so compensation keeps it. */
+ * one's wait, its share of the process's run and, where the daemon said
+ * so, the part paravtd and a console on its host caused.  That part is
+ * in Δ and compensation takes it out; the rest (other processes, the
+ * program's own among them) is in the measured times and stays. */
 static void con_report_cpu_wait(const ana_trace *tr, const uint32_t *order,
 				uint32_t n)
 {
-	int64_t w, run;
+	int64_t w, run, mine;
 	uint32_t k;
 	int any = 0;
 
 	for (k = 0; k < n; k++) {
-		w = ana_stats_cpu_wait(&tr->procs[order[k]], &run);
+		w = ana_stats_cpu_wait(&tr->procs[order[k]], &run, &mine);
 		if (w < 0)
 			continue;
-		printf("%s%s %.3f ms (%.1f%% of its run)", any ? ", " :
+		printf("%s%s %.3f ms (%.1f%% of its run", any ? ", " :
 		       "cpu    waited for a CPU while runnable: ",
 		       tr->procs[order[k]].name, con_ms(w),
 		       ana_stats_cpu_share(w, run));
+		if (mine >= 0)
+			printf("; paravt's %.3f ms", con_ms(mine));
+		printf(")");
 		any = 1;
 	}
 	if (any)

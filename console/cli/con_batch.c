@@ -468,11 +468,18 @@ static void con_batch_cpu_wait(void)
 	if (worst == NULL || most < CON_BATCH_CPU_WAIT_PCT)
 		return;
 	fprintf(stderr, "paravt trace: note: p%d waited for a CPU for %.0f%% "
-		"of its run while it could run: other processes had it "
-		"(paravtd and the console may be among them); its times "
-		"include that "
-		"wait, which compensation cannot take out (`info efficiency` "
-		"shows every process's)\n", worst->pid_id, most);
+		"of its run while it could run: other processes had it",
+		worst->pid_id, most);
+	if (worst->state.share_ns >= 0)
+		fprintf(stderr, "; paravtd and the console caused %.0f%% "
+			"(compensation takes that out), the rest is in its "
+			"times", ana_stats_cpu_share(worst->state.share_ns,
+						     (int64_t)worst->state.run_ns));
+	else
+		fprintf(stderr, " (paravtd and the console may be among "
+			"them); its times include that wait, which "
+			"compensation cannot take out");
+	fprintf(stderr, " (`info efficiency` shows every process's)\n");
 }
 
 /* Opens the trace, runs, ends the run and closes the trace.  Returns the

@@ -32,9 +32,10 @@ trace() {
 		{ cat "$1.eff"; fail "$1: info efficiency"; }
 }
 
-# share FILE: Y of the "cpu ... p1 X ms (Y% of its run)" line of FILE.
+# share FILE: Y of the "cpu ... p1 X ms (Y% of its run[; paravt's Z ms])"
+# line of FILE.
 share() {
-	sed -n 's/^cpu .*p1 [0-9.]* ms (\([0-9.]*\)% of its run).*/\1/p' "$1"
+	sed -n 's/^cpu .*p1 [0-9.]* ms (\([0-9.]*\)% of its run[;)].*/\1/p' "$1"
 }
 
 # ---- (a) beside a spinner on the same CPU -----------------------------------

@@ -494,9 +494,11 @@ static void test_comp_local(void **state)
  *       10 + 20) = 70, unchanged
  *   p0: send to p1 at 1000..1100, Δ 400 / 450    -> cs' = 650
  *   p1: recv(p0) 100..1200, Δ 10 / 20: LT 90..1180, waited (1100 > 100):
- *       own = min(1090, 25) = 25; the message took 1200 - 1100 = 100
- *       (> l): end' = max(90 + 25, 650 + 100) = 750, MOVED, shift -430;
- *       exit at 1300, Δ 20: 1280 - 430 = 850. */
+ *       own = min(1090, 25) = 25; the message took 1200 - 1100 = 100,
+ *       less p1's extra time in the receive (its Δ grew by 10, 5 more
+ *       than in its first receive): 95 (> l): end' = max(90 + 25,
+ *       650 + 95) = 745, MOVED, shift -435; exit at 1300, Δ 20:
+ *       1280 - 435 = 845. */
 static void test_comp_slow_sender(void **state)
 {
 	ana_trace *tr = ut_trace(3, 0);
@@ -527,14 +529,63 @@ static void test_comp_slow_sender(void **state)
 	assert_int_equal(ut_get(tr, 1, r1)->c_ns, 70);
 	assert_false(ut_get(tr, 1, r1)->flags & ANA_F_MOVED);
 	assert_int_equal(ut_get(tr, 1, r2 - 1)->c_ns, 90);
-	assert_int_equal(ut_get(tr, 1, r2)->c_ns, 750);
+	assert_int_equal(ut_get(tr, 1, r2)->c_ns, 745);
 	assert_true(ut_get(tr, 1, r2)->flags & ANA_F_MOVED);
-	assert_int_equal(ut_get(tr, 1, x)->c_ns, 850);
+	assert_int_equal(ut_get(tr, 1, x)->c_ns, 845);
 	assert_int_equal(tr->sum.moved, 1);
 	/* the guarantee: receive >= send + l */
 	assert_true(ut_get(tr, 1, r2)->c_ns >=
 		    ut_get(tr, 0, s0)->c_ns + 20);
 	ana_free(tr);
+}
+
+/* A receiver that stood still for paravt while it waited (the daemon
+ * charged it CPU wait inside the receive, in its Δ), l = 20:
+ *   p0: send at 10..20, p1 receives it at 30..40 (it was there: not
+ *       waited; Δ growth 0, the smallest of p1's; r_p1 = 10)
+ *   p0: send at 100..110 (Δ 0: cs' = 100)
+ *   p1: recv 50..1110, Δ 0 / 1000: LT 50..110; waited; own = min(60, 10);
+ *       the message took 1110 - 100 = 1010, less the extra 1000 = 10,
+ *       at least l: end' = max(50 + 10, 100 + 20) = 120 (1110 without
+ *       the extra rule), MOVED, shift +10
+ *   p0: send at 1500..1510
+ *   p1: recv 1300..1700, Δ 1000 / 1000 + g: the message took 200, less
+ *       g: g = 300: end' = max(310 + 10, 1500 + 20) = 1520; g = 100:
+ *       1500 + 100 = 1600; its exit 100 later in both. */
+static void test_comp_cpu_stall(void **state)
+{
+	int64_t grow[2] = {300, 100}, want[2] = {1520, 1600};
+	ana_trace *tr;
+	ana_opts o = ut_opts(20);
+	uint32_t r1, r2, x;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		tr = ut_trace(2, 0);
+		ut_send(tr, 0, 10, 20, 1, 1);
+		ut_send(tr, 0, 100, 110, 1, 1);
+		ut_send(tr, 0, 1500, 1510, 1, 1);
+		ut_recv(tr, 1, 30, 40, 0, 0, 1);
+		ut_ev(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 50, TID(0), 1,
+		      0, 0);
+		ut_delta[1] = 1000;
+		r1 = ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV, 1110,
+			   TID(0), 1, 7, 0);
+		ut_ev(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 1300, TID(0),
+		      1, 0, 0);
+		ut_delta[1] = 1000 + grow[k];
+		r2 = ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV, 1700,
+			   TID(0), 1, 7, 0);
+		x = ut_ev(tr, 1, PVT_EV_PROG_EXIT, PVT_OP_NONE, 1800, -1, -1, 0,
+			  0);
+		assert_int_equal(ana_compensate(tr, &o), 0);
+		assert_int_equal(tr->sum.pairs, 3);
+		assert_int_equal(ut_get(tr, 1, r1)->c_ns, 120);
+		assert_true(ut_get(tr, 1, r1)->flags & ANA_F_MOVED);
+		assert_int_equal(ut_get(tr, 1, r2)->c_ns, want[k]);
+		assert_int_equal(ut_get(tr, 1, x)->c_ns, want[k] + 100);
+		ana_free(tr);
+	}
 }
 
 /* The other way: a receiver with more overhead removed than its sender
@@ -869,6 +920,7 @@ int main(void)
 		cmocka_unit_test(test_match_mpi_irecv),
 		cmocka_unit_test(test_comp_local),
 		cmocka_unit_test(test_comp_slow_sender),
+		cmocka_unit_test(test_comp_cpu_stall),
 		cmocka_unit_test(test_comp_not_before_send),
 		cmocka_unit_test(test_comp_barrier),
 		cmocka_unit_test(test_rooted_groups),
