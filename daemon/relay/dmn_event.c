@@ -206,6 +206,8 @@ static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 		else if (r.kind == PVT_EV_CRASH)
 			p->ev_signal = r.aux;
 		ev_wire(&ev, &r, first + k);
+		if (r.kind == PVT_EV_PROG_EXIT && !q->w->srv->cfg->no_cpu_share)
+			dmn_share_exit(&e->share, r.bytes, r.t_ns);
 		ev.delta_ns += dmn_share_at(&e->share, ev.t_ns);
 		if (r.kind == PVT_EV_PROG_EXIT && !q->w->srv->cfg->no_cpu_share)
 			ev.tag = ev_share_us(e->share.given);
@@ -540,12 +542,27 @@ static void ev_share_plan(dmn_evproc *e)
 			dmn_share_plan_add(&e->share, run[k][i].t_ns);
 }
 
+/* The local consoles' pids into pids (DMN_MAX_CONSOLES): how many. */
+static size_t ev_share_consoles(dmn_evq *q, uint64_t *pids)
+{
+	return dmn_server_local_consoles(q->w->srv, pids, DMN_MAX_CONSOLES);
+}
+
+/* Starts counting paravt's processor time from now (the drain timer is
+ * not running: no sample took the time since the last one). */
+static void ev_share_base(dmn_evq *q)
+{
+	uint64_t pids[DMN_MAX_CONSOLES];
+
+	(void)dmn_share_paravt_ns(pids, ev_share_consoles(q, pids));
+}
+
 /* One sample of paravt's share of the CPU wait of q's processes
  * (dmn_share.h). */
 static void ev_share_sample(dmn_evq *q, uint64_t now)
 {
 	uint64_t pids[DMN_MAX_CONSOLES], p, sum = 0;
-	size_t n = dmn_server_local_consoles(q->w->srv, pids, DMN_MAX_CONSOLES);
+	size_t n = ev_share_consoles(q, pids);
 	dmn_evproc *e;
 	dmn_proc *pr;
 	double f;
@@ -666,6 +683,11 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	}
 	e->next_seq = e->ring.next;
 	e->drained_ns = wire_now_ns();
+	if (q->ring_timer == 0) { /* the first ring: paravt's time from now,
+	                             and a first look soon (its rate) */
+		ev_share_base(q);
+		q->ring_ms = DMN_EV_RING_BUSY_MS;
+	}
 	ev_ring_timer_arm(q);
 	return 0;
 }

@@ -126,8 +126,8 @@ uint64_t dmn_share_read(dmn_share *s, long pid)
 		return 0;
 	}
 	s->now = wait;
-	if (s->t1 == 0 || wait < s->wait)
-		s->wait = wait; /* the first read is the base */
+	if (wait < s->wait)
+		s->wait = wait; /* a counter that went back: a new base */
 	return wait - s->wait;
 }
 
@@ -147,7 +147,17 @@ void dmn_share_charge(dmn_share *s, double frac, uint64_t now)
 	s->x1 += (uint64_t)((double)w * frac);
 	s->t1 = now;
 	s->wait = s->now;
+	s->frac = frac;
 	s->plan_w = s->done_w = 0;
+}
+
+void dmn_share_exit(dmn_share *s, int64_t wait, uint64_t t)
+{
+	if (wait < 0 || s->t1 == 0 || (uint64_t)wait <= s->wait ||
+	    t <= s->t1)
+		return;
+	s->now = (uint64_t)wait;
+	dmn_share_charge(s, s->frac, t);
 }
 
 /* The weight of an event whose gap since the one before is g. */

@@ -50,6 +50,7 @@ typedef struct dmn_share {
 	uint64_t now;     /* the same read at this sample (dmn_share_read) */
 	uint64_t x0, t0;  /* charge, and node time, at the sample before */
 	uint64_t x1, t1;  /* ... at the last sample (t1 0: none yet) */
+	double frac;      /* the fraction charged at the last sample */
 	uint64_t given;   /* the largest share handed out */
 	uint64_t last_t;  /* time of the event given a share last */
 	uint64_t plan_w;  /* weight of the events of (t0, t1] planned, 0 none */
@@ -69,7 +70,8 @@ uint64_t dmn_share_paravt_ns(const uint64_t *pids, size_t n);
 
 /* Reads process pid's run-queue wait into s->now (opening its schedstat
  * the first time; pid 0: it ended, the file is closed): the wait since
- * the last sample, ns (0 the first time or when it cannot be read). */
+ * the last sample (the first time: since the process started), ns; 0
+ * when it cannot be read. */
 uint64_t dmn_share_read(dmn_share *s, long pid);
 
 /* The fraction of each process's new wait that is paravt's: p, paravt's
@@ -83,6 +85,12 @@ void dmn_share_charge(dmn_share *s, double frac, uint64_t now);
  * record not given a share yet, in order. */
 void dmn_share_plan_begin(dmn_share *s);
 void dmn_share_plan_add(dmn_share *s, uint64_t t);
+
+/* The process's exit at node time t says it waited wait ns in all
+ * (PROG_EXIT's bytes, -1 unknown): what it waited since the last sample
+ * is charged at the last sample's fraction, so the exit's share holds
+ * the whole run. */
+void dmn_share_exit(dmn_share *s, int64_t wait, uint64_t t);
 
 /* The share of the next event, at node time t (see above). */
 uint64_t dmn_share_at(dmn_share *s, uint64_t t);

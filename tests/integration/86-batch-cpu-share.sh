@@ -1,0 +1,84 @@
+#!/bin/sh
+# 86-batch-cpu-share.sh — paravt's share of a process's wait for a CPU
+# (issue 12; daemon/relay/dmn_share.h): where paravtd and a console on the
+# same host take the CPU a traced process could have run on, the daemon
+# adds that wait to the process's Δ, so compensation takes it out, and
+# says how much in the PROG_EXIT record.
+#   tests/programs/calls_loop.c, PARAVT_TRACE=full (two records a call,
+#   200000 calls), traced with the daemon, and so the program, and the
+#   console pinned to CPU 0: they take turns on one CPU.
+#   (a) the default: the daemon's log says the console is on its host;
+#       `paravt trace`'s note says what part of the wait paravtd and the
+#       console caused; info efficiency's cpu line has "paravt's X ms",
+#       X > 0 and at most the wait; p1's last Δ (trace show --raw) is at
+#       least X; its compensated time is at least X shorter than the
+#       measured one;
+#   (b) a daemon started with --no-cpu-share: no such part anywhere
+#       (PROG_EXIT's tag is -1), the note's older wording.
+. "$(dirname "$0")/../lib/common.sh"
+[ -r /proc/self/schedstat ] || skip "no /proc/self/schedstat (not Linux, or no schedstats)"
+command -v taskset >/dev/null || skip "no taskset"
+cd "$T" || fail "cd $T"
+cp "$TOP/tests/programs/calls_loop.c" .
+
+# trace NAME DAEMON: calls_loop traced through daemon DAEMON (pinned to
+# CPU 0 with the console) into NAME.pvt; paravt's output in NAME.out,
+# info efficiency (compensated and raw) in NAME.eff and NAME.raw, the
+# raw events in NAME.ev.
+trace() {
+	eval "_pid=\$DPID_$2 _port=\$DPORT_$2"
+	# shellcheck disable=SC2154
+	taskset -p -c 0 "$_pid" >/dev/null || fail "cannot pin daemon $2 to CPU 0"
+	PARAVT_TRACE=full setsid -w timeout -k 5 120 taskset -c 0 "$PARAVT" \
+		trace -o "$1.pvt" --node "$2=127.0.0.1:$_port" calls_loop.c \
+		-- run -- 200000 </dev/null >"$1.out" 2>&1 ||
+		{ cat "$1.out"; fail "$1: paravt trace exited $?"; }
+	expect_grep '^\[p1\] sum ' "$1.out" "$1: the program's output"
+	"$PARAVT" -n -e "open $1.pvt" -e "info efficiency" >"$1.eff" 2>&1 ||
+		{ cat "$1.eff"; fail "$1: info efficiency"; }
+	"$PARAVT" -n -e "open $1.pvt" -e "info efficiency --view raw" \
+		>"$1.raw" 2>&1 || { cat "$1.raw"; fail "$1: info efficiency --view raw"; }
+	"$PARAVT" -n -e "open $1.pvt" -e "trace filter kind=all" \
+		-e "trace show 10 --raw" >"$1.ev" 2>&1 ||
+		{ cat "$1.ev"; fail "$1: trace show --raw"; }
+}
+
+# t_ms FILE: p1's T_ms in an info efficiency table.
+t_ms() {
+	awk '$1 == "p1" { print $4 }' "$1"
+}
+
+# ---- (a) the default ----------------------------------------------------------
+start_daemon nat linux-x86_64
+trace on nat
+cat on.out
+expect_grep ', on this host\)' "$T/nat.log" "(a): the daemon took the console for a local one"
+expect_grep "^paravt trace: note: p1 waited for a CPU for [0-9]+% of its run while it could run: other processes had it; paravtd and the console caused [0-9]+% \(compensation takes that out\)" \
+	on.out "(a): the note with paravt's part"
+line=$(grep '^cpu ' on.eff) || { cat on.eff; fail "(a): no cpu line in info efficiency"; }
+w=$(echo "$line" | sed -n 's/.*p1 \([0-9.]*\) ms (.*/\1/p')
+x=$(echo "$line" | sed -n "s/.*p1 .*paravt's \([0-9.]*\) ms).*/\1/p")
+[ -n "$w" ] && [ -n "$x" ] || fail "(a): no wait or no paravt's part in: $line"
+awk -v w="$w" -v x="$x" 'BEGIN { exit !(x > 0 && x <= w + 0.001) }' ||
+	fail "(a): paravt's part $x ms is not in (0, the wait $w ms]"
+d=$(sed -n 's/^\[p1 [^]]*\] seq [0-9]* t [0-9]* delta \([0-9]*\) exit .*/\1/p' on.ev | tail -1)
+[ -n "$d" ] || { cat on.ev; fail "(a): no exit record in trace show --raw"; }
+awk -v d="$d" -v x="$x" 'BEGIN { exit !(d / 1e6 >= x) }' ||
+	fail "(a): p1's last delta $d ns is less than paravt's part $x ms"
+tc=$(t_ms on.eff) tr=$(t_ms on.raw)
+awk -v c="$tc" -v r="$tr" -v x="$x" 'BEGIN { exit !(c > 0 && c <= r - x) }' ||
+	fail "(a): compensated $tc ms is not at least $x ms shorter than measured $tr ms"
+ok "(a) p1 waited $w ms for a CPU, $x ms of it for paravtd and the console: in its delta ($d ns at exit); compensated $tc ms, measured $tr ms"
+kill "$DPID_nat"
+
+# ---- (b) --no-cpu-share -----------------------------------------------------------
+start_daemon off linux-x86_64 --no-cpu-share
+trace no off
+expect_no_grep "caused [0-9]+% \(compensation" no.out "(b): a part in the note"
+expect_no_grep "paravt's" no.eff "(b): a part in info efficiency"
+expect_grep '^cpu .*p1 [0-9.]+ ms \([0-9.]+% of its run\)' no.eff "(b): the cpu line"
+if grep -q '^paravt trace: note:' no.out; then
+	expect_grep '\(paravtd and the console may be among them\); its times include that wait, which compensation cannot take out' \
+		no.out "(b): the note's older wording"
+fi
+ok "(b) --no-cpu-share: the wait is shown without paravt's part (PROG_EXIT's tag is -1)"
