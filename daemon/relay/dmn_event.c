@@ -558,8 +558,10 @@ static void ev_share_base(dmn_evq *q)
 }
 
 /* One sample of paravt's share of the CPU wait of q's processes
- * (dmn_share.h). */
-static void ev_share_sample(dmn_evq *q, uint64_t now)
+ * (dmn_share.h), at node time now; with plan, where the charge goes is
+ * planned over the rings' records (not while the queue is backlogged:
+ * the records stay in the rings, and the rings may be full). */
+static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 {
 	uint64_t pids[DMN_MAX_CONSOLES], p, sum = 0;
 	size_t n = ev_share_consoles(q, pids);
@@ -576,7 +578,7 @@ static void ev_share_sample(dmn_evq *q, uint64_t now)
 	f = dmn_share_fraction(p, sum);
 	for (e = q->procs; e != NULL; e = e->next) {
 		dmn_share_charge(&e->share, f, now);
-		if (e->ring.h != NULL && !e->refused)
+		if (plan && e->ring.h != NULL && !e->refused)
 			ev_share_plan(e);
 	}
 }
@@ -599,7 +601,7 @@ static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
 	(void)id;
 	q->ring_timer = 0;
 	if (!q->w->srv->cfg->no_cpu_share)
-		ev_share_sample(q, now);
+		ev_share_sample(q, now, !ev_backlogged(q));
 	if (ev_backlogged(q)) /* nothing is drained: look again soon */
 		ms = DMN_EV_RING_BUSY_MS;
 	else for (e = q->procs; e != NULL; e = e->next) {

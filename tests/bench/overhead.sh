@@ -20,10 +20,12 @@
 # as paravt's compensated trace gives it (between the program's own
 # markers: barriers, or pvm_mytid; the median over the traced runs)
 # beside the plain median.
-# Compensation takes out the time the probes measured themselves taking;
-# it cannot take out CPU time that paravtd and the console take from the
-# program's own cores (the unpaced and oversubscribed cases on a 2-core
-# machine, where two spinning ranks already fill both cores).
+# Compensation takes out the time the probes measured themselves taking
+# and the part of the ranks' wait for a CPU that paravtd charged to
+# itself and the console (paravtd(8), CPU share: the unpaced and
+# oversubscribed cases on a 2-core machine, where two spinning ranks
+# already fill both cores); what the probes cost beyond their calibrated
+# time stays in.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP" || exit 2
