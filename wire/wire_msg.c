@@ -186,37 +186,6 @@ static void wire_copy(char *dst, size_t cap, const char *src)
 	dst[n] = '\0';
 }
 
-/* The first line of file path into buf (n > 0), without its newline:
- * "" when it cannot be read. */
-static void wire_read_line(const char *path, char *buf, size_t n)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (f == NULL)
-		return;
-	if (fgets(buf, (int)n, f) == NULL)
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
-void wire_host_id(char *buf, size_t n)
-{
-	char boot[64], ns[64];
-	ssize_t k;
-
-	if (n == 0)
-		return;
-	buf[0] = '\0';
-	wire_read_line("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
-	k = readlink("/proc/self/ns/pid", ns, sizeof ns - 1);
-	if (boot[0] == '\0' || k <= 0)
-		return;
-	ns[k] = '\0';
-	snprintf(buf, n, "%s %s", boot, ns);
-}
-
 void wire_hello_local(wire_hello *h, const char *role, const char *node,
 		      const char *port)
 {
@@ -236,8 +205,6 @@ void wire_hello_local(wire_hello *h, const char *role, const char *node,
 	snprintf(h->port, sizeof h->port, "%s", port ? port : "unknown");
 	wire_abi_local(&h->abi);
 	snprintf(h->software, sizeof h->software, "paravt %s", PARAVT_VERSION);
-	h->pid = (uint64_t)getpid();
-	wire_host_id(h->host, sizeof h->host);
 }
 
 /* The ABI travels as a map: type name -> [size, align]. */
@@ -263,7 +230,7 @@ int wire_pack_hello(wire_buf *out, uint32_t seq, const wire_hello *h,
 
 	/* Never announce more caps than the array holds. */
 	ncaps = h->ncaps < WIRE_CAPS_MAX ? h->ncaps : WIRE_CAPS_MAX;
-	if (wire_enc_begin(&e, out, WIRE_HELLO, seq, 13) == 0) {
+	if (wire_enc_begin(&e, out, WIRE_HELLO, seq, 11) == 0) {
 		pk = wire_enc_packer(&e);
 		msgpack_pack_uint32(pk, h->version);
 		wire_pk_str(pk, h->role);
@@ -278,8 +245,6 @@ int wire_pack_hello(wire_buf *out, uint32_t seq, const wire_hello *h,
 		for (i = 0; i < ncaps; i++)
 			wire_pk_str(pk, h->caps[i]);
 		wire_pk_str(pk, h->software);
-		msgpack_pack_uint64(pk, h->pid);
-		wire_pk_str(pk, h->host);
 	}
 	return wire_enc_end(&e, max);
 }
@@ -359,22 +324,6 @@ static int wire_get_caps(const wire_msg *m, uint32_t i, wire_hello *h,
 	return 0;
 }
 
-/* HELLO's optional fields pid and host, taken when both are there with
- * their types; anything else in their place (a later version's fields)
- * leaves them 0 and "". */
-static void wire_hello_optional(const wire_msg *m, wire_hello *h)
-{
-	const msgpack_object *pid = &m->f[11], *host = &m->f[12];
-
-	if (m->nf < 13 || pid->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
-	    host->type != MSGPACK_OBJECT_STR ||
-	    host->via.str.size >= sizeof h->host ||
-	    wire_str_has_nul(&host->via.str))
-		return;
-	h->pid = pid->via.u64;
-	wire_str_copy(h->host, &host->via.str);
-}
-
 int wire_unpack_hello(const wire_msg *m, wire_hello *h, char *err,
 		      size_t errlen)
 {
@@ -403,7 +352,6 @@ int wire_unpack_hello(const wire_msg *m, wire_hello *h, char *err,
 	    wire_get_str(m, 10, h->software, sizeof h->software, "software",
 			 err, errlen) != 0)
 		return WIRE_EMALFORMED;
-	wire_hello_optional(m, h);
 	return 0;
 }
 

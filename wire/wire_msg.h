@@ -125,19 +125,10 @@ typedef struct wire_hello {
 	uint32_t ncaps;                   /* entries used in caps */
 	char caps[WIRE_CAPS_MAX][32];     /* capability words */
 	char software[WIRE_NAME_MAX];     /* "paravt 0.1.0" */
-	/* Optional (absent from an older peer's HELLO: 0 and ""). */
-	uint64_t pid;                     /* the sender's process id */
-	char host[WIRE_NAME_MAX];         /* wire_host_id of the sender */
 } wire_hello;
 
-/* Names this boot of this host and this process's pid namespace, so
- * that two processes with the same text can see each other's pids in
- * /proc (Linux: the boot id and the pid namespace's inode); "" where the
- * system has neither (then no peer is taken for a local one). */
-void wire_host_id(char *buf, size_t n);
-
-/* Fills h with this process's identity: version, role, uname, ABI,
- * port, pid and host id.  node may be NULL (host name is used). */
+/* Fills h with this process's identity: version, role, uname, ABI and
+ * port.  node may be NULL (host name is used). */
 void wire_hello_local(wire_hello *h, const char *role, const char *node,
 		      const char *port);
 

@@ -103,8 +103,8 @@ enum pvt_ev_kind {
 	                             it could run (Linux's schedstat), -1
 	                             unknown; tag: written -1, the node's
 	                             daemon puts there the us of its waits
-	                             it charged to paravt (its own and a
-	                             local console's CPU, added to delta:
+	                             it charged to paravt (the daemon's
+	                             CPU, added to delta:
 	                             daemon/relay/dmn_share.h) */
 	PVT_EV_FN_ENTER = 3,      /* full mode: function entry */
 	PVT_EV_FN_EXIT = 4,       /* full mode: function exit */

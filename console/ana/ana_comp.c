@@ -29,8 +29,8 @@
  * The receiver's extra time is its Δ growth from the receive's START to
  * its END beyond the smallest growth of any receive of the process (the
  * probes' fixed cost, which LT already takes out): the CPU wait the
- * daemon charged to paravt (paravtd's and a local console's processor
- * time on the process's cores, added to Δ) or a probe that took longer
+ * daemon charged to paravt (paravtd's processor time on the process's
+ * cores, added to Δ) or a probe that took longer
  * than usual; while a receive spins, a stall of its process delays the
  * moment it sees the message.
  *

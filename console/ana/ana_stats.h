@@ -65,8 +65,8 @@ int ana_stats_segments(const ana_proc *p, int every, ana_seg_fn fn,
  * while it could run (pvt_event.h), ns, or -1 when it says nothing (no
  * such event, an older trace, a node without schedstat); *run_ns gets
  * the measured time from p's first event to that exit, *paravt_ns the
- * part of the wait its daemon charged to paravt (paravtd's and a local
- * console's CPU, in Δ so that compensation takes it out), -1 unknown. */
+ * part of the wait its daemon charged to paravt (paravtd's CPU, in Δ so
+ * that compensation takes it out), -1 unknown. */
 int64_t ana_stats_cpu_wait(const ana_proc *p, int64_t *run_ns,
 			   int64_t *paravt_ns);
 

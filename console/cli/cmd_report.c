@@ -144,7 +144,7 @@ static int con_report_view_stats(int argc, char **argv, const char *usage,
 /* The last line of info efficiency when any process's exit says how
  * long it waited for a CPU while it could run (ana_stats_cpu_wait): each
  * one's wait, its share of the process's run and, where the daemon said
- * so, the part paravtd and a console on its host caused.  That part is
+ * so, the part paravtd on its node caused.  That part is
  * in Δ and compensation takes it out; the rest (other processes, the
  * program's own among them) is in the measured times and stays. */
 static void con_report_cpu_wait(const ana_trace *tr, const uint32_t *order,

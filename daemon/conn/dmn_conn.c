@@ -138,33 +138,15 @@ static void dmn_conn_error(dmn_conn *c, int code, uint32_t ref,
 
 /* ---- handlers ------------------------------------------------------------ */
 
-/* Whether c is an authenticated console connection. */
-static int dmn_conn_is_console(const dmn_conn *c)
-{
-	return c != NULL && !c->task && !c->closing &&
-	       c->state == DMN_ST_READY;
-}
-
 /* Authenticated console connections. */
 static int dmn_server_consoles(const dmn_server *srv)
 {
 	int i, n = 0;
 
 	for (i = 0; i < srv->cap_conns; i++)
-		n += dmn_conn_is_console(srv->conns[i]);
-	return n;
-}
-
-size_t dmn_server_local_consoles(const dmn_server *srv, uint64_t *pids,
-                                 size_t max)
-{
-	size_t n = 0;
-	int i;
-
-	for (i = 0; i < srv->cap_conns && n < max; i++)
-		if (dmn_conn_is_console(srv->conns[i]) &&
-		    srv->conns[i]->local_pid != 0)
-			pids[n++] = srv->conns[i]->local_pid;
+		n += srv->conns[i] != NULL && !srv->conns[i]->task &&
+		     !srv->conns[i]->closing &&
+		     srv->conns[i]->state == DMN_ST_READY;
 	return n;
 }
 
@@ -190,13 +172,9 @@ static void dmn_on_hello(dmn_conn *c, const wire_msg *m)
 		return;
 	}
 	snprintf(c->console, sizeof c->console, "%s", h.node);
-	if (!c->task && h.pid != 0 && h.host[0] != '\0' &&
-	    strcmp(h.host, c->srv->hello.host) == 0)
-		c->local_pid = h.pid;
-	dmn_log(DMN_INFO, "conn %llu: HELLO from %s %s (%s %s, %s%s)",
+	dmn_log(DMN_INFO, "conn %llu: HELLO from %s %s (%s %s, %s)",
 		(unsigned long long)c->id, c->task ? "task" : "console",
-		h.node, h.os, h.arch, h.port,
-		c->local_pid ? ", on this host" : "");
+		h.node, h.os, h.arch, h.port);
 	c->state = c->task ? DMN_ST_TASK : DMN_ST_AUTH;
 }
 

@@ -85,8 +85,9 @@ typedef struct dmn_config {
 	const char *runtime_dir;    /* --runtime-dir, or NULL */
 	size_t events_mem;          /* --events-mem: pending events in memory */
 	uint64_t events_spill;      /* --events-spill: spill file cap */
-	int no_cpu_share;           /* --no-cpu-share: Δ without paravt's
-	                               share of the CPU wait (dmn_share.h) */
+	int no_cpu_share;           /* --no-cpu-share: Δ without the
+	                               daemon's share of the CPU wait
+	                               (dmn_share.h) */
 	unsigned orphan_timeout;    /* --orphan-timeout: seconds a session
 	                               waits for a console to attach */
 } dmn_config;
@@ -155,12 +156,6 @@ int dmn_conn_local_ip(dmn_conn *c, char *buf, size_t n);
  * with fatal, c closes after it. */
 void dmn_conn_fail(dmn_conn *c, int code, uint32_t ref, const char *text,
 		   int fatal);
-
-/* The pids of the authenticated consoles that run on this host (their
- * HELLO named the same boot and pid namespace, wire_host_id), at most
- * max of them into pids: how many. */
-size_t dmn_server_local_consoles(const dmn_server *srv, uint64_t *pids,
-                                 size_t max);
 
 /* Sends BYE with reason to every connection, flushes for at most ms
  * milliseconds in all, and closes them. */

@@ -31,8 +31,6 @@ struct dmn_conn {
 	char host[64];               /* addr without its port */
 	char console[WIRE_NAME_MAX]; /* peer's node name from its HELLO */
 	int task;                    /* a started program, not a console */
-	uint64_t local_pid;          /* console on this host (same boot and
-	                                pid namespace): its pid, else 0 */
 	void *via;                   /* task: session of the socket it used */
 };
 

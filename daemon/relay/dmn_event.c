@@ -542,34 +542,17 @@ static void ev_share_plan(dmn_evproc *e)
 			dmn_share_plan_add(&e->share, run[k][i].t_ns);
 }
 
-/* The local consoles' pids into pids (DMN_MAX_CONSOLES): how many. */
-static size_t ev_share_consoles(dmn_evq *q, uint64_t *pids)
-{
-	return dmn_server_local_consoles(q->w->srv, pids, DMN_MAX_CONSOLES);
-}
-
-/* Starts counting paravt's processor time from now (the drain timer is
- * not running: no sample took the time since the last one). */
-static void ev_share_base(dmn_evq *q)
-{
-	uint64_t pids[DMN_MAX_CONSOLES];
-
-	(void)dmn_share_paravt_ns(pids, ev_share_consoles(q, pids));
-}
-
 /* One sample of paravt's share of the CPU wait of q's processes
  * (dmn_share.h), at node time now; with plan, where the charge goes is
  * planned over the rings' records (not while the queue is backlogged:
  * the records stay in the rings, and the rings may be full). */
 static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 {
-	uint64_t pids[DMN_MAX_CONSOLES], p, sum = 0;
-	size_t n = ev_share_consoles(q, pids);
+	uint64_t p = dmn_share_paravt_ns(), sum = 0;
 	dmn_evproc *e;
 	dmn_proc *pr;
 	double f;
 
-	p = dmn_share_paravt_ns(pids, n);
 	for (e = q->procs; e != NULL; e = e->next) {
 		pr = e->gone ? NULL : ev_find_proc(q->w, e->num);
 		sum += dmn_share_read(&e->share,
@@ -685,9 +668,9 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	}
 	e->next_seq = e->ring.next;
 	e->drained_ns = wire_now_ns();
-	if (q->ring_timer == 0) { /* the first ring: paravt's time from now,
-	                             and a first look soon (its rate) */
-		ev_share_base(q);
+	if (q->ring_timer == 0) { /* the first ring: the daemon's time from
+	                             now, and a first look soon (its rate) */
+		(void)dmn_share_paravt_ns();
 		q->ring_ms = DMN_EV_RING_BUSY_MS;
 	}
 	ev_ring_timer_arm(q);

@@ -1,7 +1,7 @@
 /*
  * dmn_share.c — paravt's share of the traced processes' wait for a CPU
- * (dmn_share.h): reading schedstat files, the processor time of this
- * daemon and of the local consoles, and the charge of each process.
+ * (dmn_share.h): reading schedstat files, the daemon's processor time,
+ * and the charge of each process.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,8 +10,6 @@
 #include <unistd.h>
 
 #include "dmn_share.h"
-
-#define SHARE_MAX_CONS 64 /* consoles whose identity is remembered */
 
 /* The two first fields of the schedstat file open at fd (run time and
  * run-queue wait, ns).  0, or -1. */
@@ -46,20 +44,6 @@ static int share_open(long pid)
 	return fd;
 }
 
-/* Processor time of process pid, ns (0 when it cannot be read). */
-static uint64_t share_run_of(uint64_t pid)
-{
-	uint64_t run = 0, wait;
-	int fd = share_open((long)pid);
-
-	if (fd < 0)
-		return 0;
-	if (share_stat(fd, &run, &wait) != 0)
-		run = 0;
-	close(fd);
-	return run;
-}
-
 /* This process's processor time, ns. */
 static uint64_t share_own_ns(void)
 {
@@ -83,33 +67,17 @@ void dmn_share_close(dmn_share *s)
 	s->fd = -1;
 }
 
-/* The last sample's total and the consoles it counted: paravt's
- * processor time is one figure of this daemon process. */
-static struct {
-	uint64_t total;
-	uint64_t pids[SHARE_MAX_CONS];
-	size_t n;
-	int valid;
-} share_last;
+/* This daemon's processor time at the last sample, 0 none yet: one
+ * figure of the process. */
+static uint64_t share_last_cpu;
 
-uint64_t dmn_share_paravt_ns(const uint64_t *pids, size_t n)
+uint64_t dmn_share_paravt_ns(void)
 {
-	uint64_t total = share_own_ns(), d;
-	size_t i;
-	int same;
+	uint64_t cpu = share_own_ns(), d;
 
-	if (n > SHARE_MAX_CONS)
-		n = SHARE_MAX_CONS;
-	for (i = 0; i < n; i++)
-		total += share_run_of(pids[i]);
-	same = share_last.valid && share_last.n == n &&
-	       memcmp(share_last.pids, pids, n * sizeof *pids) == 0;
-	d = same && total > share_last.total ? total - share_last.total : 0;
-	share_last.total = total;
-	share_last.n = n;
-	if (n > 0)
-		memcpy(share_last.pids, pids, n * sizeof *pids);
-	share_last.valid = 1;
+	d = share_last_cpu != 0 && cpu > share_last_cpu ? cpu - share_last_cpu
+							: 0;
+	share_last_cpu = cpu;
 	return d;
 }
 

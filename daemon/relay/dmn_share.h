@@ -3,19 +3,22 @@
  * node waited for a CPU.
  *
  * Where the program's processes fill the node's cores, the processor
- * time this daemon and a console on the same host take comes out of
- * theirs: they wait in the run queue, and their measured times grow by
- * that wait as by the probes' own cost.  The relay adds a process's share
+ * time this daemon takes comes out of theirs: they wait in the run
+ * queue, and their measured times grow by that wait as by the probes'
+ * own cost.  The relay adds a process's share
  * of that wait to the Δ (delta_ns) of its events, so that compensation
  * takes it out as it takes out the probes'.
  *
  * At each sample (the relay's drain timer): each process's new run-queue
- * wait W_i (Linux: the second field of /proc/PID/schedstat) and paravt's
- * processor time P since the sample before (this daemon's,
- * CLOCK_PROCESS_CPUTIME_ID, and that of the consoles on this host: their
- * schedstat).  Process i is charged W_i x min(1, P / sum W): never more
- * than paravt used, shared by the waits; the rest of the waiting is for
- * other processes, the program's own among them.
+ * wait W_i (Linux: the second field of /proc/PID/schedstat) and this
+ * daemon's processor time P since the sample before
+ * (CLOCK_PROCESS_CPUTIME_ID).  Process i is charged
+ * W_i x min(1, P / sum W): never more than the daemon used, shared by the
+ * waits; the rest of the waiting is for other processes, the program's
+ * own among them.  A console on the same host is not counted: several
+ * daemons of one host would each count it, and its CPU may not compete
+ * with the processes at all (another cgroup's quota); its time stays in
+ * the measured times.
  *
  * Where in the interval between two samples the charge goes: a wait for
  * a CPU is a stall of at least a context switch, and it lengthens the
@@ -32,8 +35,8 @@
  *
  * Where schedstat is missing (a system other than Linux, a kernel
  * without schedstats) nothing is charged and Δ is the probes' alone.
- * With several sessions, each sample shares out the time paravt took
- * since the last sample of any of them.
+ * With several sessions, each sample shares out the time the daemon
+ * took since the last sample of any of them.
  */
 #ifndef PARAVT_DMN_SHARE_H
 #define PARAVT_DMN_SHARE_H
@@ -63,10 +66,9 @@ void dmn_share_init(dmn_share *s);
 /* Closes its schedstat. */
 void dmn_share_close(dmn_share *s);
 
-/* The processor time paravt took on this host since the last call, ns:
- * this daemon's and that of the consoles pids[0..n-1] (0 when the
- * set of consoles changed, the first time, or a clock went back). */
-uint64_t dmn_share_paravt_ns(const uint64_t *pids, size_t n);
+/* The processor time this daemon took since the last call, ns (0 the
+ * first time). */
+uint64_t dmn_share_paravt_ns(void);
 
 /* Reads process pid's run-queue wait into s->now (opening its schedstat
  * the first time; pid 0: it ended, the file is closed): the wait since

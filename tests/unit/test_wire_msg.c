@@ -9,7 +9,6 @@
  * list at the bottom.
  */
 #include <stdio.h>
-#include <unistd.h>
 
 #include "unit_util.h"
 #include "wire_fmt.h"
@@ -400,35 +399,6 @@ static void test_hello_local_round_trip(void **state)
 	assert_string_equal(h.port, "unknown");
 }
 
-/* The optional pid and host: sent by wire_hello_local (the host id has
- * the boot id and the pid namespace on Linux), absent from an 11-field
- * HELLO (an older peer) and ignored when something else is in their
- * place. */
-static void test_hello_pid_host(void **state)
-{
-	wire_hello h, g;
-	const spec *s = &specs[0];
-	ut_out o;
-	char err[256];
-
-	assert_int_equal(s->type, WIRE_HELLO);
-
-	wire_hello_local(&h, "console", NULL, "linux-x86_64");
-	assert_int_equal(h.pid, (uint64_t)getpid());
-#ifdef __linux__
-	assert_non_null(strstr(h.host, "pid:["));
-#endif
-	assert_int_equal(hello_round(&h, &g), 0);
-	assert_int_equal(g.pid, h.pid);
-	assert_string_equal(g.host, h.host);
-	/* 11 fields, and 11 with three nil fields after */
-	assert_int_equal(try(s, 11, 0, NULL, &o, err, sizeof err), 0);
-	assert_int_equal(o.hello.pid, 0);
-	assert_string_equal(o.hello.host, "");
-	assert_int_equal(try(s, 11, 3, NULL, &o, err, sizeof err), 0);
-	assert_int_equal(o.hello.pid, 0);
-}
-
 static void test_hello_caps_limits(void **state)
 {
 	wire_hello h, g;
@@ -775,7 +745,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_and_extra_fields),
-		cmocka_unit_test(test_hello_pid_host),
 		cmocka_unit_test(test_wrong_type_every_field),
 		cmocka_unit_test(test_too_few_fields),
 		cmocka_unit_test(test_string_limits),
