@@ -548,7 +548,7 @@ static void ev_share_plan(dmn_evproc *e)
  * the records stay in the rings, and the rings may be full). */
 static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 {
-	uint64_t p = dmn_share_paravt_ns(), sum = 0;
+	uint64_t p = dmn_share_daemon_ns(), sum = 0;
 	dmn_evproc *e;
 	dmn_proc *pr;
 	double f;
@@ -670,7 +670,7 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	e->drained_ns = wire_now_ns();
 	if (q->ring_timer == 0) { /* the first ring: the daemon's time from
 	                             now, and a first look soon (its rate) */
-		(void)dmn_share_paravt_ns();
+		(void)dmn_share_daemon_ns();
 		q->ring_ms = DMN_EV_RING_BUSY_MS;
 	}
 	ev_ring_timer_arm(q);

@@ -71,7 +71,7 @@ void dmn_share_close(dmn_share *s)
  * figure of the process. */
 static uint64_t share_last_cpu;
 
-uint64_t dmn_share_paravt_ns(void)
+uint64_t dmn_share_daemon_ns(void)
 {
 	uint64_t cpu = share_own_ns(), d;
 

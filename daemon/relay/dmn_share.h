@@ -68,7 +68,7 @@ void dmn_share_close(dmn_share *s);
 
 /* The processor time this daemon took since the last call, ns (0 the
  * first time). */
-uint64_t dmn_share_paravt_ns(void);
+uint64_t dmn_share_daemon_ns(void);
 
 /* Reads process pid's run-queue wait into s->now (opening its schedstat
  * the first time; pid 0: it ended, the file is closed): the wait since
@@ -76,7 +76,7 @@ uint64_t dmn_share_paravt_ns(void);
  * when it cannot be read. */
 uint64_t dmn_share_read(dmn_share *s, long pid);
 
-/* The fraction of each process's new wait that is paravt's: p, paravt's
+/* The fraction of each process's new wait that is the daemon's: p, its
  * processor time, over sum_wait, the processes' new waits, at most 1. */
 double dmn_share_fraction(uint64_t p, uint64_t sum_wait);
 

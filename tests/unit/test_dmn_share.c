@@ -28,7 +28,7 @@ static void test_fraction(void **state)
 	assert_true(dmn_share_fraction(0, 100) == 0.0);
 	assert_true(dmn_share_fraction(100, 0) == 0.0);
 	assert_true(dmn_share_fraction(50, 200) == 0.25);
-	/* paravt used more than the processes waited: all of it, no more */
+	/* the daemon used more than the processes waited: all, no more */
 	assert_true(dmn_share_fraction(300, 200) == 1.0);
 }
 
@@ -113,17 +113,17 @@ static void test_read(void **state)
 
 /* The daemon's processor time: this process's since the last call, 0
  * the first time. */
-static void test_paravt_ns(void **state)
+static void test_daemon_ns(void **state)
 {
 	volatile unsigned long x = 0;
 	unsigned long i;
 
 	(void)state;
-	(void)dmn_share_paravt_ns();
+	(void)dmn_share_daemon_ns();
 	for (i = 0; i < 20000000; i++)
 		x += i;
-	assert_true(dmn_share_paravt_ns() > 1000000); /* more than 1 ms */
-	assert_true(dmn_share_paravt_ns() < 1000000); /* nothing since */
+	assert_true(dmn_share_daemon_ns() > 1000000); /* more than 1 ms */
+	assert_true(dmn_share_daemon_ns() < 1000000); /* nothing since */
 }
 
 int main(void)
@@ -133,7 +133,7 @@ int main(void)
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_read),
-		cmocka_unit_test(test_paravt_ns),
+		cmocka_unit_test(test_daemon_ns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
