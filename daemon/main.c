@@ -217,6 +217,12 @@ static int dmn_parse(int argc, char **argv, dmn_opts *o, char *err,
 		    (size_t)(eq - argv[i]) < sizeof name) {
 			memcpy(name, argv[i], (size_t)(eq - argv[i]));
 			name[eq - argv[i]] = '\0';
+			if (!dmn_opt_takes_value(name) &&
+			    dmn_opt_flag(o, name) == 0) {
+				snprintf(err, errlen, "%s takes no value",
+					 name);
+				return -1;
+			}
 			if (dmn_opt_value(o, name, eq + 1, err, errlen) != 0)
 				return -1;
 		} else if (dmn_opt_takes_value(argv[i])) {

@@ -30,6 +30,10 @@ expect_grep 'WARNING: listening on 192\.0\.2\.1:0, not on loopback' "$T/out"
 [ $? = 2 ] || fail "bad option not a usage error"
 expect_grep '^paravtd: unknown option --bogus$' "$T/out"
 
+"$PARAVTD" --no-cpu-share=1 >"$T/out" 2>&1
+[ $? = 2 ] || fail "a value for a flag not a usage error"
+expect_grep '^paravtd: --no-cpu-share takes no value$' "$T/out"
+
 "$PARAVTD" --version >"$T/out" 2>&1
 expect_grep "^paravtd 0\.1\.0 \(protocol ${PROTO}, port linux-x86_64\)\$" "$T/out"
 
