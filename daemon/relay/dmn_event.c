@@ -192,6 +192,7 @@ static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 	pvt_event r;
 	wire_ev ev;
 	uint64_t k;
+	int share = !q->w->srv->cfg->no_cpu_share, exit_share;
 
 	wire_buf_reset(&q->scratch);
 	if (wire_buf_reserve(&q->scratch,
@@ -206,10 +207,11 @@ static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 		else if (r.kind == PVT_EV_CRASH)
 			p->ev_signal = r.aux;
 		ev_wire(&ev, &r, first + k);
-		if (r.kind == PVT_EV_PROG_EXIT && !q->w->srv->cfg->no_cpu_share)
+		exit_share = r.kind == PVT_EV_PROG_EXIT && share;
+		if (exit_share)
 			dmn_share_exit(&e->share, r.bytes, r.t_ns);
 		ev.delta_ns += dmn_share_at(&e->share, ev.t_ns);
-		if (r.kind == PVT_EV_PROG_EXIT && !q->w->srv->cfg->no_cpu_share)
+		if (exit_share)
 			ev.tag = ev_share_us(e->share.given);
 		wire_evsum_add(&cnt, &e->state, &ev);
 		len += wire_evpk_put(&w, out + len, &ev);

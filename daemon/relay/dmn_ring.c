@@ -109,17 +109,12 @@ int dmn_ring_names(dmn_ring *r, int (*name)(void *arg, uint32_t id,
 /* See dmn_ring.h. */
 uint32_t dmn_ring_peek(dmn_ring *r, uint32_t max, const pvt_event **at)
 {
-	uint32_t head = pvt_ring_load(&r->h->head), n = head - r->tail;
-	uint32_t i = r->tail & r->mask;
+	const pvt_event *b;
+	uint32_t n, nb;
 
-	if (n > r->cap)
-		n = r->cap; /* a task that wrote garbage: take one ring */
-	if (n > r->cap - i)
-		n = r->cap - i; /* the rest after the wrap: the next peek */
-	if (n > max)
-		n = max;
-	*at = r->rec + i;
-	return n;
+	/* the run up to the end of the ring; the rest: the next peek */
+	(void)dmn_ring_pending(r, at, &n, &b, &nb);
+	return n > max ? max : n;
 }
 
 /* See dmn_ring.h. */
@@ -130,7 +125,7 @@ uint32_t dmn_ring_pending(const dmn_ring *r, const pvt_event **a,
 	uint32_t i = r->tail & r->mask;
 
 	if (n > r->cap)
-		n = r->cap;
+		n = r->cap; /* a task that wrote garbage: take one ring */
 	*a = r->rec + i;
 	*na = n > r->cap - i ? r->cap - i : n;
 	*b = r->rec;

@@ -11,9 +11,9 @@
 
 #include "dmn_share.h"
 
-/* The two first fields of the schedstat file open at fd (run time and
- * run-queue wait, ns).  0, or -1. */
-static int share_stat(int fd, uint64_t *run, uint64_t *wait)
+/* The run-queue wait (ns) of the schedstat file open at fd: its second
+ * field.  0, or -1. */
+static int share_stat(int fd, uint64_t *wait)
 {
 	char b[128];
 	unsigned long long r, w;
@@ -24,7 +24,6 @@ static int share_stat(int fd, uint64_t *run, uint64_t *wait)
 	b[n] = '\0';
 	if (sscanf(b, "%llu %llu", &r, &w) != 2)
 		return -1;
-	*run = r;
 	*wait = w;
 	return 0;
 }
@@ -83,13 +82,13 @@ uint64_t dmn_share_daemon_ns(void)
 
 uint64_t dmn_share_read(dmn_share *s, long pid)
 {
-	uint64_t run, wait;
+	uint64_t wait;
 
 	if (pid <= 0)
 		dmn_share_close(s); /* it ended */
 	else if (s->fd == -2)
 		s->fd = share_open(pid);
-	if (s->fd < 0 || share_stat(s->fd, &run, &wait) != 0) {
+	if (s->fd < 0 || share_stat(s->fd, &wait) != 0) {
 		s->now = s->wait;
 		return 0;
 	}
