@@ -116,6 +116,9 @@ void dmn_share_charge(dmn_share *s, double frac, uint64_t now)
 	s->wait = s->now;
 	s->frac = frac;
 	s->plan_w = s->done_w = 0;
+	s->done_x = s->x0;
+	s->rate = s->t1 > s->t0 ? (double)(s->x1 - s->x0) /
+	                          (double)(s->t1 - s->t0) : 0;
 }
 
 void dmn_share_exit(dmn_share *s, int64_t wait, uint64_t t)
@@ -136,6 +139,7 @@ static uint64_t share_weight(uint64_t g)
 void dmn_share_plan_begin(dmn_share *s)
 {
 	s->plan_w = s->done_w = 0;
+	s->done_x = s->x0;
 	s->plan_t = s->last_t;
 }
 
@@ -147,21 +151,26 @@ void dmn_share_plan_add(dmn_share *s, uint64_t t)
 	s->plan_t = t;
 }
 
-/* The share at t in (t0, t1] by the plan, or else in time. */
+/* The share at t in (t0, t1] by the plan, or else in time.  Called for
+ * every event the daemon relays: by the plan, the share changes only
+ * after a long gap (a division then), else it is a multiplication. */
 static uint64_t share_within(dmn_share *s, uint64_t t)
 {
-	double f;
+	uint64_t w;
 
-	if (s->plan_w > 0) {
-		if (s->last_t != 0 && t > s->last_t)
-			s->done_w += share_weight(t - s->last_t);
-		if (s->done_w > s->plan_w)
-			s->done_w = s->plan_w;
-		f = (double)s->done_w / (double)s->plan_w;
-	} else {
-		f = (double)(t - s->t0) / (double)(s->t1 - s->t0);
-	}
-	return s->x0 + (uint64_t)((double)(s->x1 - s->x0) * f);
+	if (s->x1 == s->x0)
+		return s->x0;
+	if (s->plan_w == 0)
+		return s->x0 + (uint64_t)(s->rate * (double)(t - s->t0));
+	w = s->last_t != 0 && t > s->last_t ? share_weight(t - s->last_t)
+	                                    : 0;
+	if (w == 0 || s->done_w == s->plan_w)
+		return s->done_x;
+	s->done_w = w < s->plan_w - s->done_w ? s->done_w + w : s->plan_w;
+	s->done_x = s->x0 + (uint64_t)((double)(s->x1 - s->x0) *
+	                               ((double)s->done_w /
+	                                (double)s->plan_w));
+	return s->done_x;
 }
 
 uint64_t dmn_share_at(dmn_share *s, uint64_t t)

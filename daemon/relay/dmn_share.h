@@ -59,6 +59,8 @@ typedef struct dmn_share {
 	uint64_t plan_w;  /* weight of the events of (t0, t1] planned, 0 none */
 	uint64_t plan_t;  /* time of the event planned last */
 	uint64_t done_w;  /* weight of the planned events given their share */
+	uint64_t done_x;  /* the share at done_w */
+	double rate;      /* unplanned: charge a ns of (t0, t1] */
 } dmn_share;
 
 /* A process not sampled yet. */
