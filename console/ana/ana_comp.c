@@ -45,8 +45,9 @@
  * the last to start".
  *
  * l is ana_opts.l_min_ns, or if negative estimated from the run: the
- * smallest (receive END - send START) of matched pairs, in measured time,
- * at least 0.
+ * smallest latency of the matched pairs, at least 0: receive END - send
+ * START less paravt's own time on the way (the send call's Δ growth, or
+ * on one process all the growth between them), as for lat.
  *
  * Divergence (ParJava figure 2): for two consecutive wildcard receives of
  * a process asking for the same tag, r1 then r2, that got messages from
@@ -112,16 +113,34 @@ static inline int64_t min64(int64_t a, int64_t b)
 
 /* ---- latency and own costs ------------------------------------------- */
 
-/* Notes in *best the measured receive END - send START of the matched
- * receive END e (the estimate of the minimum latency). */
-static void note_latency(const comp *k, const ana_ev *e, int64_t *best)
+/* The latency of the message received by END e of process p: from its
+ * send's START ms (END m) to e, less paravt's own time on the way, which
+ * the probes between them measured (as compensation takes it out): on
+ * one process all the Δ growth from ms to e, else the send call's own
+ * (the receiver's probes on the way are its END's, counted after it). */
+static int64_t msg_latency(uint32_t p, const ana_ev *ms, const ana_ev *m,
+			   const ana_ev *e)
 {
-	ana_ref m = e->match;
-	const ana_ev *s = ana_ctx_start(&k->c, m.proc, m.idx);
+	return e->t_ns - ms->t_ns -
+	       (e->match.proc == p ? grow_of(ms, e) : grow_of(ms, m));
+}
 
-	if (s == NULL)
-		s = ana_get(k->c.tr, m);
-	*best = min64(*best, e->t_ns - s->t_ns);
+/* The START of the send matched by receive END e (its END when it has
+ * none). */
+static const ana_ev *send_start(const comp *k, const ana_ev *e)
+{
+	const ana_ev *s = ana_ctx_start(&k->c, e->match.proc, e->match.idx);
+
+	return s != NULL ? s : ana_get(k->c.tr, e->match);
+}
+
+/* Notes in *best the latency of the message received by END e of
+ * process p (the estimate of the minimum latency). */
+static void note_latency(const comp *k, uint32_t p, const ana_ev *e,
+			 int64_t *best)
+{
+	*best = min64(*best, msg_latency(p, send_start(k, e),
+					 ana_get(k->c.tr, e->match), e));
 }
 
 /* Whether receive END e, START s, waited in measured time: its message
@@ -196,7 +215,7 @@ static void own_costs(comp *k, int64_t *lat, int64_t *glat)
 			    (!grp && e->kind != PVT_EV_RECV_END))
 				continue;
 			if (!grp)
-				note_latency(k, e, &best);
+				note_latency(k, p, e, &best);
 			if ((s = ana_ctx_start(&k->c, p, i)) == NULL)
 				continue;
 			own = grp ? &k->own_group[p] : &k->own_recv[p];
@@ -290,16 +309,14 @@ static int64_t recv_floor(const comp *k, uint32_t p, const ana_ev *s,
 			  const ana_ev *e)
 {
 	const ana_ev *m = ana_get(k->c.tr, e->match);
-	const ana_ev *ms = ana_ctx_start(&k->c, e->match.proc, e->match.idx);
-	int64_t own, extra;
+	const ana_ev *ms = send_start(k, e);
+	int64_t extra;
 
-	if (ms == NULL)
-		ms = m;
-	own = grow_of(ms, m);
 	if (s == NULL || m->t_ns <= s->t_ns)
 		return ms->c_ns + k->l;
-	extra = max64(0, grow_of(s, e) - k->min_grow[p]);
-	return ms->c_ns + max64(k->l, e->t_ns - ms->t_ns - own - extra);
+	extra = e->match.proc == p ? 0 /* in msg_latency's growth */
+		: max64(0, grow_of(s, e) - k->min_grow[p]);
+	return ms->c_ns + max64(k->l, msg_latency(p, ms, m, e) - extra);
 }
 
 /* The compensated end of group END (p, i), START s, or c if it waits for

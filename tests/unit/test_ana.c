@@ -588,6 +588,48 @@ static void test_comp_cpu_stall(void **state)
 	}
 }
 
+/* l estimated from the run is the smallest latency less paravt's own
+ * time on the way, not the measured one (which holds the probes):
+ *   (a) p0 sends to itself at 1000..1100 (Δ 0 / 20) and receives it at
+ *       1150..1250 (Δ 40 / 60): the probes took 60 of the 250 measured:
+ *       l = 190; the message was there: end' = max(1110 + 80, 1000 +
+ *       190) = 1190, its LT, not moved (with l = 250: 1250, moved);
+ *   (b) p0 sends to p1 at 100..130 (Δ 0 / 20), p1 receives 50..300: the
+ *       send's own Δ (20) is out of the 200 measured: l = 180. */
+static void test_comp_latency_estimate(void **state)
+{
+	ana_trace *tr = ut_trace(1, 0);
+	ana_opts o = ut_opts(-1);
+	uint32_t r;
+
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 1000, TID(0), 1, 0,
+	      0);
+	ut_delta[0] = 20;
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 1100, TID(0), 1, 0, 0);
+	ut_delta[0] = 40;
+	ut_ev(tr, 0, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 1150, TID(0), 1, 0,
+	      0);
+	ut_delta[0] = 60;
+	r = ut_ev(tr, 0, PVT_EV_RECV_END, PVT_OP_PVM_RECV, 1250, TID(0), 1, 7,
+		  0);
+	assert_int_equal(ana_compensate(tr, &o), 0);
+	assert_int_equal(tr->sum.pairs, 1);
+	assert_int_equal(tr->sum.l_min_ns, 190);
+	assert_int_equal(ut_get(tr, 0, r)->c_ns, 1190);
+	assert_false(ut_get(tr, 0, r)->flags & ANA_F_MOVED);
+	ana_free(tr);
+
+	tr = ut_trace(2, 0);
+	ut_ev(tr, 0, PVT_EV_SEND_START, PVT_OP_PVM_SEND, 100, TID(1), 1, 0, 0);
+	ut_delta[0] = 20;
+	ut_ev(tr, 0, PVT_EV_SEND_END, PVT_OP_PVM_SEND, 130, TID(1), 1, 0, 0);
+	ut_recv(tr, 1, 50, 300, 0, 0, 1);
+	assert_int_equal(ana_compensate(tr, &o), 0);
+	assert_int_equal(tr->sum.pairs, 1);
+	assert_int_equal(tr->sum.l_min_ns, 180);
+	ana_free(tr);
+}
+
 /* The other way: a receiver with more overhead removed than its sender
  * cannot end before the send: p0 sends at 100..110 (Δ 0); p1 receives
  * 0..120 with Δ 0 / 100: LT 0..20 < 110; l = 5, but the message took
@@ -921,6 +963,7 @@ int main(void)
 		cmocka_unit_test(test_comp_local),
 		cmocka_unit_test(test_comp_slow_sender),
 		cmocka_unit_test(test_comp_cpu_stall),
+		cmocka_unit_test(test_comp_latency_estimate),
 		cmocka_unit_test(test_comp_not_before_send),
 		cmocka_unit_test(test_comp_barrier),
 		cmocka_unit_test(test_rooted_groups),
