@@ -186,6 +186,27 @@ static void wire_copy(char *dst, size_t cap, const char *src)
 	dst[n] = '\0';
 }
 
+void wire_host_id(char *buf, size_t n)
+{
+	FILE *f;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (f == NULL)
+		return;
+	if (fgets(buf, (int)n, f) == NULL)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+int wire_hello_local_peer(const wire_hello *me, const wire_hello *h)
+{
+	return me->host[0] != '\0' && strcmp(me->host, h->host) == 0;
+}
+
 void wire_hello_local(wire_hello *h, const char *role, const char *node,
 		      const char *port)
 {
@@ -205,6 +226,7 @@ void wire_hello_local(wire_hello *h, const char *role, const char *node,
 	snprintf(h->port, sizeof h->port, "%s", port ? port : "unknown");
 	wire_abi_local(&h->abi);
 	snprintf(h->software, sizeof h->software, "paravt %s", PARAVT_VERSION);
+	wire_host_id(h->host, sizeof h->host);
 }
 
 /* The ABI travels as a map: type name -> [size, align]. */
@@ -230,7 +252,7 @@ int wire_pack_hello(wire_buf *out, uint32_t seq, const wire_hello *h,
 
 	/* Never announce more caps than the array holds. */
 	ncaps = h->ncaps < WIRE_CAPS_MAX ? h->ncaps : WIRE_CAPS_MAX;
-	if (wire_enc_begin(&e, out, WIRE_HELLO, seq, 11) == 0) {
+	if (wire_enc_begin(&e, out, WIRE_HELLO, seq, 12) == 0) {
 		pk = wire_enc_packer(&e);
 		msgpack_pack_uint32(pk, h->version);
 		wire_pk_str(pk, h->role);
@@ -245,6 +267,7 @@ int wire_pack_hello(wire_buf *out, uint32_t seq, const wire_hello *h,
 		for (i = 0; i < ncaps; i++)
 			wire_pk_str(pk, h->caps[i]);
 		wire_pk_str(pk, h->software);
+		wire_pk_str(pk, h->host);
 	}
 	return wire_enc_end(&e, max);
 }
@@ -333,7 +356,7 @@ int wire_unpack_hello(const wire_msg *m, wire_hello *h, char *err,
 	if (wire_need(m, 1, err, errlen) != 0 ||
 	    wire_get_u32(m, 0, &h->version, "version", err, errlen) != 0)
 		return WIRE_EMALFORMED;
-	if (wire_need(m, 11, err, errlen) != 0 ||
+	if (wire_need(m, 12, err, errlen) != 0 ||
 	    wire_get_str(m, 1, h->role, sizeof h->role, "role", err,
 			 errlen) != 0 ||
 	    wire_get_str(m, 2, h->node, sizeof h->node, "node", err,
@@ -350,7 +373,9 @@ int wire_unpack_hello(const wire_msg *m, wire_hello *h, char *err,
 			 errlen) != 0 ||
 	    wire_get_caps(m, 9, h, err, errlen) != 0 ||
 	    wire_get_str(m, 10, h->software, sizeof h->software, "software",
-			 err, errlen) != 0)
+			 err, errlen) != 0 ||
+	    wire_get_str(m, 11, h->host, sizeof h->host, "host", err,
+			 errlen) != 0)
 		return WIRE_EMALFORMED;
 	return 0;
 }

@@ -38,7 +38,7 @@
 #define WIRE_MESSAGES(X)                                                       \
 	X(1, HELLO,                                                            \
 	  "version:u role:s node:s os:s os_release:s arch:s byte_order:s "    \
-	  "abi:o port:s caps:A software:s")                                    \
+	  "abi:o port:s caps:A software:s host:s")                                    \
 	X(2, AUTH, "token:s")                                                  \
 	X(3, AUTH_OK, "how:s")                                                 \
 	X(4, ERROR, "code:u ref_seq:u message:s")                              \
@@ -90,7 +90,8 @@
 	X(128, NODE_EVENTS, "batch:u proc:u events:o")                         \
 	X(129, EVENTS_ACK, "batch:u")                                          \
 	X(130, EVENTS_LOST, "proc:u count:u reason:s")                         \
-	X(131, EVENTS_WAITED, "proc:u waits:u us:u")
+	X(131, EVENTS_WAITED, "proc:u waits:u us:u")                          \
+	X(132, CONSOLE_CPU, "ns:u")
 
 enum wire_type {
 #define WIRE_ENUM_(n, name, fields) WIRE_##name = n,
@@ -125,10 +126,21 @@ typedef struct wire_hello {
 	uint32_t ncaps;                   /* entries used in caps */
 	char caps[WIRE_CAPS_MAX][32];     /* capability words */
 	char software[WIRE_NAME_MAX];     /* "paravt 0.1.0" */
+	char host[WIRE_NAME_MAX];         /* wire_host_id: "" unknown */
 } wire_hello;
 
-/* Fills h with this process's identity: version, role, uname, ABI and
- * port.  node may be NULL (host name is used). */
+/* Names this boot of this machine's kernel (Linux: its boot id), the same
+ * for every process of the machine whatever its namespaces, so that two
+ * peers with the same text share the machine's processors; "" where the
+ * system does not say (then no peer is taken for a local one). */
+void wire_host_id(char *buf, size_t n);
+
+/* Whether the peer that sent HELLO h runs on this machine: both host ids
+ * known and equal. */
+int wire_hello_local_peer(const wire_hello *me, const wire_hello *h);
+
+/* Fills h with this process's identity: version, role, uname, ABI, port
+ * and host id.  node may be NULL (host name is used). */
 void wire_hello_local(wire_hello *h, const char *role, const char *node,
 		      const char *port);
 

@@ -471,7 +471,7 @@ static void con_batch_cpu_wait(void)
 		"of its run while it could run: other processes had it",
 		worst->pid_id, most);
 	if (worst->state.share_ns >= 0)
-		fprintf(stderr, "; paravtd caused %.0f%% "
+		fprintf(stderr, "; paravt caused %.0f%% "
 			"(compensation takes that out), the rest is in its "
 			"times", ana_stats_cpu_share(worst->state.share_ns,
 						     (int64_t)worst->state.run_ns));

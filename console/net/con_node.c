@@ -302,6 +302,7 @@ static int con_node_hello(con_node *n, wire_hello *me, const char *tok,
 		return rc;
 	n->hello = h;
 	n->have_hello = 1;
+	n->local = wire_hello_local_peer(me, &h);
 	return 0;
 }
 
@@ -358,6 +359,7 @@ static int con_node_session(con_node *n, const wire_hello *me, char *err,
 	char said[WIRE_TEXT_MAX];
 	int64_t attach = n->session != 0 ? (int64_t)n->session
 		       : n->spec.attach ? (int64_t)n->spec.attach_id : -1;
+	uint64_t was = n->session;
 	int rc;
 
 	rc = con_node_session_ask(n, me, attach, said, sizeof said);
@@ -365,6 +367,8 @@ static int con_node_session(con_node *n, const wire_hello *me, char *err,
 		n->session = 0; /* gone (daemon restarted, or timed out) */
 		rc = con_node_session_ask(n, me, -1, said, sizeof said);
 	}
+	if (rc == 0 && n->session != was)
+		n->cpu_ns = 0; /* CONSOLE_CPU counts from 0 in a session */
 	if (rc == WIRE_EBUSY && strstr(said, "busy") == NULL)
 		snprintf(err, errlen, "busy: %.400s", said);
 	else if (rc < 0)

@@ -66,6 +66,9 @@ typedef struct con_node {
 	char reason[WIRE_TEXT_MAX];  /* why it is down ("" while up) */
 	int have_hello;              /* hello below is filled */
 	wire_hello hello;            /* the daemon's last HELLO */
+	int local;                   /* the daemon runs on this machine */
+	uint64_t cpu_ns;             /* this console's processor time for
+					the node's events (CONSOLE_CPU) */
 	uint64_t session;            /* session id from SESSION_OK */
 	con_clock clock;             /* best clock sample so far */
 	char token_path[CON_NODE_PATH_MAX]; /* token file used ("" if none) */

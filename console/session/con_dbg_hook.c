@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "con_dbg_int.h"
 #include "con_ev.h"
@@ -468,15 +469,52 @@ static int con_dbg_on_crash(con_node *n, const wire_msg *m)
 
 /* ---- handlers: events ------------------------------------------------- */
 
-/* Sends EVENTS_ACK(batch) to n. */
-static void con_dbg_ack(con_node *n, uint64_t batch)
+/* Clock id c's time, ns (0 when it cannot be read). */
+static uint64_t con_dbg_clock(clockid_t c)
 {
-	char why[160];
+	struct timespec ts;
 
-	con_dbg_flush(n, wire_pack(wire_peer_out(&n->peer), WIRE_EVENTS_ACK,
-				   wire_peer_seq(&n->peer), n->peer.max_frame,
-				   batch),
-		      why, sizeof why);
+	if (clock_gettime(c, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The processor time this console had taken when a batch's handling
+ * began: at the end of the last batch, if that was at most
+ * CON_DBG_EV_GAP_NS ago (what it did between two batches of a flow of
+ * events, reading and decoding the frames, is for the events too), else
+ * now. */
+#define CON_DBG_EV_GAP_NS 100000000u
+static uint64_t con_dbg_batch_cpu0(void)
+{
+	uint64_t wall = con_dbg_clock(CLOCK_MONOTONIC);
+
+	if (con_dbg.ev_cpu != 0 && wall - con_dbg.ev_wall <= CON_DBG_EV_GAP_NS)
+		return con_dbg.ev_cpu;
+	return con_dbg_clock(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/* Sends EVENTS_ACK(batch) to n, and to a node on this machine the
+ * processor time the console has taken for its events so far, the batch
+ * just stored included (its handling began at cpu0): CONSOLE_CPU, which
+ * the daemon counts as paravt's with its own (paravtd(8), CPU share). */
+static void con_dbg_ack(con_node *n, uint64_t batch, uint64_t cpu0)
+{
+	uint64_t cpu1 = con_dbg_clock(CLOCK_PROCESS_CPUTIME_ID);
+	char why[160];
+	int rc;
+
+	con_dbg.ev_cpu = cpu1;
+	con_dbg.ev_wall = con_dbg_clock(CLOCK_MONOTONIC);
+	rc = wire_pack(wire_peer_out(&n->peer), WIRE_EVENTS_ACK,
+		       wire_peer_seq(&n->peer), n->peer.max_frame, batch);
+	if (rc == 0 && n->local && cpu0 != 0 && cpu1 > cpu0) {
+		n->cpu_ns += cpu1 - cpu0;
+		rc = wire_pack(wire_peer_out(&n->peer), WIRE_CONSOLE_CPU,
+			       wire_peer_seq(&n->peer), n->peer.max_frame,
+			       n->cpu_ns);
+	}
+	con_dbg_flush(n, rc, why, sizeof why);
 }
 
 /* The process of an event frame for (n, proc), and its number in *id.
@@ -518,7 +556,7 @@ static void con_dbg_ev_ended(con_node *n, con_proc *p)
 static int con_dbg_on_events(con_node *n, const wire_msg *m)
 {
 	const msgpack_object *evs;
-	uint64_t batch, proc;
+	uint64_t batch, proc, cpu0 = con_dbg_batch_cpu0();
 	con_proc *p;
 	char why[200];
 	int rc, id;
@@ -537,7 +575,7 @@ static int con_dbg_on_events(con_node *n, const wire_msg *m)
 		con_dbg_ev_ended(n, p);
 	if (rc > 0)
 		con_tfile_events(n->spec.name, (uint32_t)proc, id, evs);
-	con_dbg_ack(n, batch);
+	con_dbg_ack(n, batch, cpu0);
 	if (rc > 0)
 		con_dbg_launchers_poll(0); /* a rank may be known now */
 	return 1;

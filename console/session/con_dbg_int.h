@@ -78,6 +78,9 @@ typedef struct con_dbg_state {
 	uint32_t pend_seq[256];     /* seq of each INSPECT frame */
 	con_dbg_event *ev_head;     /* queued events, oldest first */
 	con_dbg_event **ev_tail;    /* where the next one goes */
+	uint64_t ev_cpu, ev_wall;   /* this process's processor time and
+				       the clock when the last event batch
+				       was stored (CONSOLE_CPU), 0 none */
 } con_dbg_state;
 
 extern con_dbg_state con_dbg;

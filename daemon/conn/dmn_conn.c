@@ -172,9 +172,11 @@ static void dmn_on_hello(dmn_conn *c, const wire_msg *m)
 		return;
 	}
 	snprintf(c->console, sizeof c->console, "%s", h.node);
-	dmn_log(DMN_INFO, "conn %llu: HELLO from %s %s (%s %s, %s)",
+	c->local = wire_hello_local_peer(&c->srv->hello, &h);
+	dmn_log(DMN_INFO, "conn %llu: HELLO from %s %s (%s %s, %s%s)",
 		(unsigned long long)c->id, c->task ? "task" : "console",
-		h.node, h.os, h.arch, h.port);
+		h.node, h.os, h.arch, h.port,
+		c->local ? ", this machine" : "");
 	c->state = c->task ? DMN_ST_TASK : DMN_ST_AUTH;
 }
 
@@ -422,6 +424,7 @@ static int dmn_is_session_msg(uint32_t type)
 	case WIRE_BP_SET:
 	case WIRE_STOP:
 	case WIRE_EVENTS_ACK:
+	case WIRE_CONSOLE_CPU:
 	case WIRE_PVM_HOST:
 		return 1;
 	}
@@ -687,6 +690,11 @@ void *dmn_conn_via(const dmn_conn *c)
 unsigned long long dmn_conn_id(const dmn_conn *c)
 {
 	return (unsigned long long)c->id;
+}
+
+int dmn_conn_local(const dmn_conn *c)
+{
+	return c->local;
 }
 
 wire_peer *dmn_conn_peer(dmn_conn *c)

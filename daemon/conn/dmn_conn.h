@@ -144,6 +144,9 @@ int dmn_conn_open_task(dmn_server *srv, int fd, const char *addr, void *via);
 void *dmn_conn_via(const dmn_conn *c);
 /* Connection number (for the log). */
 unsigned long long dmn_conn_id(const dmn_conn *c);
+/* Whether c's peer runs on this machine (its HELLO's host id is this
+ * daemon's: wire_hello_local_peer). */
+int dmn_conn_local(const dmn_conn *c);
 /* c's protocol peer to queue frames on, or NULL when c is closing.
  * Borrowed; call dmn_conn_kick after queueing. */
 wire_peer *dmn_conn_peer(dmn_conn *c);

@@ -31,6 +31,7 @@ struct dmn_conn {
 	char host[64];               /* addr without its port */
 	char console[WIRE_NAME_MAX]; /* peer's node name from its HELLO */
 	int task;                    /* a started program, not a console */
+	int local;                   /* its HELLO names this machine */
 	void *via;                   /* task: session of the socket it used */
 };
 

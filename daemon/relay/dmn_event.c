@@ -550,7 +550,7 @@ static void ev_share_plan(dmn_evproc *e)
  * the records stay in the rings, and the rings may be full). */
 static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 {
-	uint64_t p = dmn_share_daemon_ns(), sum = 0;
+	uint64_t p = dmn_share_daemon_ns() + q->con_new, sum = 0;
 	dmn_evproc *e;
 	dmn_proc *pr;
 	double f;
@@ -560,6 +560,7 @@ static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 		sum += dmn_share_read(&e->share,
 		                      pr != NULL ? (long)pr->pid : 0);
 	}
+	q->con_new = 0;
 	f = dmn_share_fraction(p, sum);
 	for (e = q->procs; e != NULL; e = e->next) {
 		dmn_share_charge(&e->share, f, now);
@@ -673,6 +674,7 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	if (q->ring_timer == 0) { /* the first ring: the daemon's time from
 	                             now, and a first look soon (its rate) */
 		(void)dmn_share_daemon_ns();
+		q->con_new = 0;
 		q->ring_ms = DMN_EV_RING_BUSY_MS;
 	}
 	ev_ring_timer_arm(q);
@@ -766,20 +768,47 @@ void dmn_ev_ack(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	dmn_work_sess_check(w, w->cur);
 }
 
+/* See dmn_event.h. */
+void dmn_ev_console_cpu(dmn_work *w, dmn_conn *c, const wire_msg *m)
+{
+	dmn_evq *q = w->cur != NULL ? w->cur->evq : NULL;
+	char err[WIRE_TEXT_MAX];
+	uint64_t ns;
+
+	if (wire_unpack(m, err, sizeof err, &ns) != 0) {
+		dmn_work_err(c, WIRE_EARG, m->seq, "%s", err);
+		return;
+	}
+	if (!dmn_conn_local(c)) {
+		dmn_work_err(c, WIRE_EARG, m->seq, "CONSOLE_CPU: the console "
+		             "is not on this machine, its processor time "
+		             "is not the processes'");
+		return;
+	}
+	if (q == NULL)
+		return;
+	if (ns < q->con_seen)
+		q->con_seen = 0; /* another console: a new count */
+	q->con_new += ns - q->con_seen;
+	q->con_total += ns - q->con_seen;
+	q->con_seen = ns;
+}
+
 /* Logs what q went through. */
 static void ev_log_counts(const dmn_evq *q)
 {
 	dmn_log(DMN_INFO, "events of session %llu: %llu received in %llu "
 	        "batches, %llu acknowledged, %llu spilled, %llu dropped, "
 	        "%llu missing (gaps); %lu bytes waiting in memory, %llu in "
-	        "the spill file", (unsigned long long)q->sess->id,
+	        "the spill file; the console's processor time for them "
+	        "%.3f ms", (unsigned long long)q->sess->id,
 	        (unsigned long long)q->n_events,
 	        (unsigned long long)q->n_batches,
 	        (unsigned long long)q->n_acked,
 	        (unsigned long long)q->n_spilled,
 	        (unsigned long long)q->n_dropped,
 	        (unsigned long long)q->n_gap, (unsigned long)q->mem,
-	        (unsigned long long)(q->swr - q->srd));
+	        (unsigned long long)(q->swr - q->srd), q->con_total / 1e6);
 }
 
 void dmn_ev_controller(dmn_work *w)
@@ -873,5 +902,6 @@ void dmn_ev_free(dmn_sess *s)
 
 const dmn_relay_ops dmn_ev_relay = {
 	dmn_ev_new, dmn_ev_free, dmn_ev_pending, dmn_ev_ack,
-	dmn_ev_controller, dmn_ev_drain, dmn_ev_proc_gone, dmn_ev_task
+	dmn_ev_console_cpu, dmn_ev_controller, dmn_ev_drain, dmn_ev_proc_gone,
+	dmn_ev_task
 };

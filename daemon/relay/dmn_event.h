@@ -70,6 +70,11 @@ int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
                 size_t errlen);
 /* EVENTS_ACK from the controller c (for its session). */
 void dmn_ev_ack(dmn_work *w, dmn_conn *c, const wire_msg *m);
+/* CONSOLE_CPU from the controller c: the processor time its console took
+ * for this daemon's events so far, shared out with the daemon's own at
+ * the next sample (dmn_share.h).  Refused from a console on another
+ * machine. */
+void dmn_ev_console_cpu(dmn_work *w, dmn_conn *c, const wire_msg *m);
 /* A console took control of w->cur (new or attached): everything of it
  * unacknowledged goes to it again (after the current message's answer:
  * the send runs from a timer). */

@@ -77,6 +77,9 @@ struct dmn_evq {
 	int final;               /* an unbounded ring drain: the spill
 	                            file takes it past its cap */
 	uint64_t n_events, n_batches, n_spilled, n_dropped, n_gap, n_acked;
+	uint64_t con_seen;       /* the console's last CONSOLE_CPU figure */
+	uint64_t con_new;        /* ... its growth not shared out yet, ns */
+	uint64_t con_total;      /* all it reported (for the log), ns */
 };
 
 /* The state of process num in q (made when make and missing), or NULL

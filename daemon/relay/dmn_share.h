@@ -10,15 +10,14 @@
  * takes it out as it takes out the probes'.
  *
  * At each sample (the relay's drain timer): each process's new run-queue
- * wait W_i (Linux: the second field of /proc/PID/schedstat) and this
- * daemon's processor time P since the sample before
- * (CLOCK_PROCESS_CPUTIME_ID).  Process i is charged
- * W_i x min(1, P / sum W): never more than the daemon used, shared by the
+ * wait W_i (Linux: the second field of /proc/PID/schedstat) and paravt's
+ * processor time P since the sample before: this daemon's
+ * (CLOCK_PROCESS_CPUTIME_ID) and what the session's console, when it
+ * runs on this machine, reported it took for this daemon's events
+ * (CONSOLE_CPU, summed by the relay).  Process i is charged
+ * W_i x min(1, P / sum W): never more than paravt used, shared by the
  * waits; the rest of the waiting is for other processes, the program's
- * own among them.  A console on the same host is not counted: several
- * daemons of one host would each count it, and its CPU may not compete
- * with the processes at all (another cgroup's quota); its time stays in
- * the measured times.
+ * own among them.
  *
  * Where in the interval between two samples the charge goes: a wait for
  * a CPU is a stall of at least a context switch, and it lengthens the

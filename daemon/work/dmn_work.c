@@ -623,6 +623,9 @@ void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m)
 	case WIRE_EVENTS_ACK:
 		w->relay->ack(w, c, m);
 		break;
+	case WIRE_CONSOLE_CPU:
+		w->relay->console_cpu(w, c, m);
+		break;
 	case WIRE_PVM_HOST:
 		dmn_pvm_host(w, c, m);
 		break;

@@ -63,6 +63,8 @@ typedef struct dmn_relay_ops {
 	uint64_t (*pending)(const dmn_sess *s);
 	/* EVENTS_ACK from the controller c. */
 	void (*ack)(dmn_work *w, dmn_conn *c, const wire_msg *m);
+	/* CONSOLE_CPU from the controller c. */
+	void (*console_cpu)(dmn_work *w, dmn_conn *c, const wire_msg *m);
 	/* A console took control of w->cur: its unacknowledged events again. */
 	void (*controller)(dmn_work *w);
 	/* What p's ring holds, into the queue now; p ended. */

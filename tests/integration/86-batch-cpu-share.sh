@@ -12,6 +12,8 @@
 #       X > 0 and at most the wait; p1's last Δ (trace show --raw) is at
 #       least X; its compensated time is at least X shorter than the
 #       measured one;
+#       the console (on this machine) reported its processor time
+#       for the events to the daemon, which counts it (its log);
 #   (b) a daemon started with --no-cpu-share: no such part anywhere
 #       (PROG_EXIT's tag is -1), the note's older wording.
 . "$(dirname "$0")/../lib/common.sh"
@@ -51,7 +53,7 @@ t_ms() {
 start_daemon nat linux-x86_64
 trace on nat
 cat on.out
-expect_grep "^paravt trace: note: p1 waited for a CPU for [0-9]+% of its run while it could run: other processes had it; paravtd caused [0-9]+% \(compensation takes that out\)" \
+expect_grep "^paravt trace: note: p1 waited for a CPU for [0-9]+% of its run while it could run: other processes had it; paravt caused [0-9]+% \(compensation takes that out\)" \
 	on.out "(a): the note with paravt's part"
 line=$(grep '^cpu ' on.eff) || { cat on.eff; fail "(a): no cpu line in info efficiency"; }
 w=$(echo "$line" | sed -n 's/.*p1 \([0-9.]*\) ms (.*/\1/p')
@@ -66,8 +68,19 @@ awk -v d="$d" -v x="$x" 'BEGIN { exit !(d / 1e6 >= x) }' ||
 tc=$(t_ms on.eff) tr=$(t_ms on.raw)
 awk -v c="$tc" -v r="$tr" -v x="$x" 'BEGIN { exit !(c > 0 && c <= r - x) }' ||
 	fail "(a): compensated $tc ms is not at least $x ms shorter than measured $tr ms"
-ok "(a) p1 waited $w ms for a CPU, $x ms of it for paravtd: in its delta ($d ns at exit); compensated $tc ms, measured $tr ms"
+ok "(a) p1 waited $w ms for a CPU, $x ms of it for paravt: in its delta ($d ns at exit); compensated $tc ms, measured $tr ms"
+# the console runs on this machine: its HELLO says so, and it reported
+# its processor time for the events (CONSOLE_CPU), which the share counts
 kill "$DPID_nat"
+wait_for 10 grep -q "events of session .* the console's processor time" \
+	"$T/nat.log" || { cat "$T/nat.log"; fail "(a): no session summary in the daemon's log"; }
+expect_grep 'HELLO from console .*, this machine\)' "$T/nat.log" \
+	"(a): the daemon took the console for one on its machine"
+c=$(sed -n "s/.*events of session .* the console's processor time for them \([0-9.]*\) ms/\1/p" \
+	"$T/nat.log" | sort -n | tail -1)
+awk -v c="$c" -v x="$x" 'BEGIN { exit !(c > 0) }' ||
+	fail "(a): the console reported no processor time ($c ms)"
+ok "(a) the console reported $c ms of its processor time for the events"
 
 # ---- (b) --no-cpu-share -----------------------------------------------------------
 start_daemon off linux-x86_64 --no-cpu-share

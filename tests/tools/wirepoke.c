@@ -51,6 +51,7 @@ static const char wp_usage[] =
 	"  --unix PATH        connect to a Unix socket (a session's task socket)\n"
 	"  --version N        protocol version in our HELLO (default 1)\n"
 	"  --role ROLE        role in our HELLO (default console)\n"
+	"  --host ID          host id in our HELLO (default this machine's)\n"
 	"  --token T          token for AUTH\n"
 	"  --token-file F     read the token from F (default ~/.paravt/token)\n"
 	"  --no-hello         do not send HELLO\n"
@@ -78,6 +79,7 @@ static const char wp_usage[] =
 	"                     then EVENTS of COUNT native records seq FIRST..;\n"
 	"                     BYTES: claim that many record bytes (malformed)\n"
 	"  --send EVENTS_ACK:B  acknowledge batches up to B\n"
+	"  --send CONSOLE_CPU:NS  report NS ns of console processor time\n"
 	"  --until TYPE       read and print until a TYPE frame (or --wait-ms)\n"
 	"  --until-n TYPE:N   the same until N TYPE frames came since the last\n"
 	"                     --until of TYPE (each wait at most --wait-ms)\n"
@@ -103,6 +105,7 @@ typedef struct wp_opts {
 	const char *unix_path;    /* socket for --unix */
 	unsigned version;         /* HELLO version */
 	const char *role;         /* HELLO role */
+	const char *host;         /* HELLO host id, or NULL: this machine's */
 	const char *token;        /* AUTH token, or NULL */
 	const char *token_file;   /* token file, or NULL */
 	int hello, auth;          /* send HELLO / AUTH first */
@@ -161,6 +164,8 @@ static int wp_opt_value(wp_opts *o, const char *a, const char *v)
 		o->version = (unsigned)strtoul(v, NULL, 0);
 	else if (strcmp(a, "--role") == 0)
 		o->role = v;
+	else if (strcmp(a, "--host") == 0)
+		o->host = v;
 	else if (strcmp(a, "--token") == 0)
 		o->token = v;
 	else if (strcmp(a, "--token-file") == 0)
@@ -876,6 +881,8 @@ static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
 	if (strcmp(name, "HELLO") == 0) {
 		wire_hello_local(&h, o->role, NULL, "wirepoke");
 		h.version = o->version;
+		if (o->host != NULL)
+			snprintf(h.host, sizeof h.host, "%s", o->host);
 		return wire_pack_hello(out, seq, &h, c->peer.max_frame);
 	}
 	if (strcmp(name, "AUTH") == 0)
@@ -889,6 +896,9 @@ static int wp_pack_send(wp_conn *c, const wp_opts *o, const char *spec)
 				     1 << 20);
 	if (strcmp(name, "EVENTS_ACK") == 0)
 		return wp_pack_ack(c, strtoull(arg ? arg : "0", NULL, 0));
+	if (strcmp(name, "CONSOLE_CPU") == 0)
+		return wire_pack(out, WIRE_CONSOLE_CPU, seq, c->peer.max_frame,
+				 (uint64_t)strtoull(arg ? arg : "0", NULL, 0));
 	if (strcmp(name, "SESSION_OPEN") == 0)
 		return wire_pack_session_open(out, seq, arg ? arg : "wirepoke",
 					      1 << 20);

@@ -24,7 +24,7 @@ static void test_format_letters(void **state)
 	(void)state;
 	assert_string_equal(wire_type_format(WIRE_FILE_PUT), "usud");
 	assert_string_equal(wire_type_format(WIRE_BP_HIT), "uususuoo");
-	assert_string_equal(wire_type_format(WIRE_HELLO), "ussssssosAs");
+	assert_string_equal(wire_type_format(WIRE_HELLO), "ussssssosAss");
 	assert_string_equal(wire_type_format(WIRE_NODE_EVENTS), "uuo");
 	assert_string_equal(wire_type_format(WIRE_EVENTS_LOST), "uus");
 	assert_null(wire_type_format(9999));

@@ -17,11 +17,12 @@
 typedef struct spec {
 	uint32_t type;
 	const char *kinds;
-	size_t cap[11]; /* string limits with the NUL (0: not a string) */
+	size_t cap[12]; /* string limits with the NUL (0: not a string) */
 } spec;
 
 static const spec specs[] = {
-	{WIRE_HELLO, "ussssssmsas", {0, 16, 64, 64, 64, 64, 8, 0, 64, 0, 64}},
+	{WIRE_HELLO, "ussssssmsass",
+	 {0, 16, 64, 64, 64, 64, 8, 0, 64, 0, 64, 64}},
 	{WIRE_AUTH, "s", {WIRE_TOKEN_MAX}},
 	{WIRE_AUTH_OK, "s", {WIRE_NAME_MAX}},
 	{WIRE_ERROR, "uus", {0, 0, WIRE_TEXT_MAX}},
@@ -399,6 +400,31 @@ static void test_hello_local_round_trip(void **state)
 	assert_string_equal(h.port, "unknown");
 }
 
+/* The host id: this machine's boot id, the same in every HELLO of the
+ * machine; a peer is local only when both ids are known and equal. */
+static void test_hello_host(void **state)
+{
+	wire_hello me, peer, g;
+	char boot[WIRE_NAME_MAX] = "";
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (f != NULL) {
+		assert_non_null(fgets(boot, sizeof boot, f));
+		boot[strcspn(boot, "\n")] = '\0';
+		fclose(f);
+	}
+	wire_hello_local(&me, "console", NULL, NULL);
+	wire_hello_local(&peer, "daemon", "n1", NULL);
+	assert_string_equal(me.host, boot);
+	assert_int_equal(hello_round(&peer, &g), 0);
+	assert_string_equal(g.host, boot);
+	assert_int_equal(wire_hello_local_peer(&me, &g), boot[0] != '\0');
+	snprintf(g.host, sizeof g.host, "another-machine");
+	assert_false(wire_hello_local_peer(&me, &g));
+	me.host[0] = g.host[0] = '\0'; /* neither knows: not local */
+	assert_false(wire_hello_local_peer(&me, &g));
+}
+
 static void test_hello_caps_limits(void **state)
 {
 	wire_hello h, g;
@@ -431,10 +457,10 @@ static int hello_abi(void (*abi)(msgpack_packer *), const char *order,
 
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_pack_array(&pk, 13);
+	msgpack_pack_array(&pk, 14);
 	msgpack_pack_uint32(&pk, WIRE_HELLO);
 	msgpack_pack_uint32(&pk, 1);
-	for (j = 0; j < 11; j++) {
+	for (j = 0; j < 12; j++) {
 		if (j == 7 && abi != NULL)
 			abi(&pk);
 		else if (j == HELLO_BYTE_ORDER && order != NULL)
@@ -529,10 +555,10 @@ static int hello_caps(int mode)
 
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_pack_array(&pk, 13);
+	msgpack_pack_array(&pk, 14);
 	msgpack_pack_uint32(&pk, WIRE_HELLO);
 	msgpack_pack_uint32(&pk, 1);
-	for (j = 0; j < 11; j++) {
+	for (j = 0; j < 12; j++) {
 		if (j != 9) {
 			pack_valid(&pk, &specs[0], j, specs[0].kinds[j]);
 			continue;
@@ -753,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_message_type),
 		cmocka_unit_test(test_hello_foreign_round_trip),
 		cmocka_unit_test(test_hello_local_round_trip),
+		cmocka_unit_test(test_hello_host),
 		cmocka_unit_test(test_hello_caps_limits),
 		cmocka_unit_test(test_hello_abi_refused),
 		cmocka_unit_test(test_hello_caps_refused),
