@@ -80,6 +80,24 @@ int64_t pvt__mpi_bytes(int count, MPI_Datatype type)
 	return (int64_t)count * sz;
 }
 
+/* See pvt_mpi.h.  Open MPI's status holds the count in bytes (read
+ * directly: two calls fewer between a receive's return and its END's
+ * stamp); elsewhere the count of items times their size (-1 when the
+ * bytes are not whole items). */
+int64_t pvt__mpi_got(const MPI_Status *st, MPI_Datatype type)
+{
+#if defined(OPEN_MPI) && OPEN_MPI
+	(void)type;
+	return st->_ucount > (size_t)INT64_MAX ? -1 : (int64_t)st->_ucount;
+#else
+	int n = -1;
+
+	if (PMPI_Get_count(st, type, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
+		return -1;
+	return pvt__mpi_bytes(n, type);
+#endif
+}
+
 /* See pvt_mpi.h. */
 uint32_t pvt__mpi_new_id(void)
 {

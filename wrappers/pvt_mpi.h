@@ -103,6 +103,8 @@ int pvt__mpi_begin(pvt__ev_probe *pr, int kind, int op, int32_t peer,
 void pvt__mpi_flush(void);
 /* Bytes of count items of type, or -1. */
 int64_t pvt__mpi_bytes(int count, MPI_Datatype type);
+/* Bytes a receive of items of type got, by its status st, or -1. */
+int64_t pvt__mpi_got(const MPI_Status *st, MPI_Datatype type);
 
 /* Starts the wrapper's own status *st as the caller's (when given), so
  * that the fields the call leaves alone (MPI_ERROR after a single

@@ -41,8 +41,6 @@ static void p2p_recv_end(pvt__ev_probe *pr, const MPI_Status *st,
                          MPI_Datatype type, const pvt__mpi_comm *ci, int rc,
                          int flag)
 {
-	int n = -1;
-
 	if (rc != MPI_SUCCESS || !flag) {
 		pvt__ev_end(pr, PVT_EV_RECV_END, -1, -1, -1, rc, 0);
 		return;
@@ -51,10 +49,8 @@ static void p2p_recv_end(pvt__ev_probe *pr, const MPI_Status *st,
 		pvt__ev_end(pr, PVT_EV_RECV_END, PVT_PEER_NULL, -1, 0, rc, 0);
 		return;
 	}
-	if (PMPI_Get_count(st, type, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
-		n = -1;
 	pvt__ev_end(pr, PVT_EV_RECV_END, pvt__mpi_peer(ci, st->MPI_SOURCE),
-	            st->MPI_TAG, n < 0 ? -1 : pvt__mpi_bytes(n, type), rc, 0);
+	            st->MPI_TAG, pvt__mpi_got(st, type), rc, 0);
 }
 
 /* A blocking send of any mode. */
@@ -378,7 +374,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
 {
 	pvt__ev_probe pr;
 	MPI_Status st;
-	int rc, n = -1;
+	int rc;
 
 	if (!pvt__mpi_begin(&pr, PVT_EV_SPECIAL_START, PVT_OP_MPI_MRECV, -1,
 	                    -1, -1, 0, 0, 0))
@@ -388,13 +384,9 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
 	rc = PMPI_Mrecv(buf, count, type, msg, &st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
-	if (rc == MPI_SUCCESS &&
-	    (PMPI_Get_count(&st, type, &n) != MPI_SUCCESS ||
-	     n == MPI_UNDEFINED))
-		n = -1;
 	pvt__ev_end(&pr, PVT_EV_SPECIAL_END, -1, rc == MPI_SUCCESS ? st.MPI_TAG
 	                                                           : -1,
-	            n < 0 ? -1 : pvt__mpi_bytes(n, type), rc, 0);
+	            rc == MPI_SUCCESS ? pvt__mpi_got(&st, type) : -1, rc, 0);
 	return rc;
 }
 

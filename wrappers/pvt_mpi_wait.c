@@ -117,7 +117,7 @@ void pvt__mpi_req_forget(MPI_Request r)
 static void req_recv_done(const pvt__mpi_req *e, const MPI_Status *st,
                           int err)
 {
-	int n = -1, cancelled = 0;
+	int cancelled = 0;
 	int32_t peer = -1, tag = -1;
 	int64_t bytes = -1;
 
@@ -129,9 +129,7 @@ static void req_recv_done(const pvt__mpi_req *e, const MPI_Status *st,
 		} else {
 			peer = pvt__mpi_peer(e->ci, st->MPI_SOURCE);
 			tag = st->MPI_TAG;
-			if (PMPI_Get_count(st, e->type, &n) == MPI_SUCCESS &&
-			    n != MPI_UNDEFINED)
-				bytes = pvt__mpi_bytes(n, e->type);
+			bytes = pvt__mpi_got(st, e->type);
 		}
 	}
 	pvt__ev_mark(PVT_EV_RECV_END, e->op, peer, tag, bytes, err, cancelled,
