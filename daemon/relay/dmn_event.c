@@ -550,20 +550,23 @@ static void ev_share_plan(dmn_evproc *e)
  * the records stay in the rings, and the rings may be full). */
 static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 {
-	uint64_t p = dmn_share_daemon_ns() + q->con_new, sum = 0;
+	uint64_t d = dmn_share_daemon_ns(), sum = 0, left = 0;
 	dmn_evproc *e;
 	dmn_proc *pr;
-	double f;
+	double f, g;
 
 	for (e = q->procs; e != NULL; e = e->next) {
 		pr = e->gone ? NULL : ev_find_proc(q->w, e->num);
 		sum += dmn_share_read(&e->share,
 		                      pr != NULL ? (long)pr->pid : 0);
 	}
+	f = dmn_share_fraction(d, sum);
+	for (e = q->procs; e != NULL; e = e->next)
+		left += dmn_share_free(&e->share, f);
+	g = dmn_share_fraction(q->con_new, left);
 	q->con_new = 0;
-	f = dmn_share_fraction(p, sum);
 	for (e = q->procs; e != NULL; e = e->next) {
-		dmn_share_charge(&e->share, f, now);
+		dmn_share_charge(&e->share, f, g, now);
 		if (plan && e->ring.h != NULL && !e->refused)
 			ev_share_plan(e);
 	}

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dmn_cgroup.h"
 #include "dmn_share.h"
 
 /* The run-queue wait (ns) of the schedstat file open at fd: its second
@@ -56,14 +57,34 @@ static uint64_t share_own_ns(void)
 void dmn_share_init(dmn_share *s)
 {
 	memset(s, 0, sizeof *s);
-	s->fd = -2;
+	s->fd = s->cg_fd = -2;
 }
 
 void dmn_share_close(dmn_share *s)
 {
 	if (s->fd >= 0)
 		close(s->fd);
-	s->fd = -1;
+	if (s->cg_fd >= 0)
+		close(s->cg_fd);
+	s->fd = s->cg_fd = -1;
+}
+
+/* Reads the throttled time of pid's cgroup into s->thr_now (finding
+ * and opening its cpu.stat the first time); it stays when unreadable. */
+static void share_throttled(dmn_share *s, long pid)
+{
+	char path[1024];
+	uint64_t t;
+	int first = s->cg_fd == -2;
+
+	if (first)
+		s->cg_fd = dmn_cgroup_stat_path(pid, path, sizeof path) == 0
+		         ? dmn_cgroup_open(path) : -1;
+	if (s->cg_fd < 0 || dmn_cgroup_throttled(s->cg_fd, &t) != 0)
+		return;
+	if (first)
+		s->thr = t; /* the base: throttled before it was traced */
+	s->thr_now = t < s->thr ? s->thr : t;
 }
 
 /* This daemon's processor time at the last sample, 0 none yet: one
@@ -88,6 +109,8 @@ uint64_t dmn_share_read(dmn_share *s, long pid)
 		dmn_share_close(s); /* it ended */
 	else if (s->fd == -2)
 		s->fd = share_open(pid);
+	if (pid > 0)
+		share_throttled(s, pid);
 	if (s->fd < 0 || share_stat(s->fd, &wait) != 0) {
 		s->now = s->wait;
 		return 0;
@@ -105,16 +128,35 @@ double dmn_share_fraction(uint64_t p, uint64_t sum_wait)
 	return p >= sum_wait ? 1.0 : (double)p / (double)sum_wait;
 }
 
-void dmn_share_charge(dmn_share *s, double frac, uint64_t now)
+/* The wait read at this sample, ns. */
+static uint64_t share_new_wait(const dmn_share *s)
 {
-	uint64_t w = s->now > s->wait ? s->now - s->wait : 0;
+	return s->now > s->wait ? s->now - s->wait : 0;
+}
 
+uint64_t dmn_share_free(const dmn_share *s, double f)
+{
+	double left = (double)share_new_wait(s) * (1.0 - f);
+	uint64_t thr = s->thr_now > s->thr ? s->thr_now - s->thr : 0;
+
+	return left > (double)thr ? (uint64_t)(left - (double)thr) : 0;
+}
+
+void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
+{
+	uint64_t w = share_new_wait(s);
+	uint64_t x = (uint64_t)((double)w * f) +
+	             (uint64_t)((double)dmn_share_free(s, f) * g);
+
+	if (x > w)
+		x = w;
 	s->x0 = s->x1;
 	s->t0 = s->t1;
-	s->x1 += (uint64_t)((double)w * frac);
+	s->x1 += x;
 	s->t1 = now;
 	s->wait = s->now;
-	s->frac = frac;
+	s->thr = s->thr_now;
+	s->frac = w > 0 ? (double)x / (double)w : f;
 	s->plan_w = s->done_w = 0;
 	s->done_x = s->x0;
 	s->rate = s->t1 > s->t0 ? (double)(s->x1 - s->x0) /
@@ -127,7 +169,7 @@ void dmn_share_exit(dmn_share *s, int64_t wait, uint64_t t)
 	    t <= s->t1)
 		return;
 	s->now = (uint64_t)wait;
-	dmn_share_charge(s, s->frac, t);
+	dmn_share_charge(s, s->frac, 0, t);
 }
 
 /* The weight of an event whose gap since the one before is g. */

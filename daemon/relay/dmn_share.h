@@ -17,7 +17,13 @@
  * (CONSOLE_CPU, summed by the relay).  Process i is charged
  * W_i x min(1, P / sum W): never more than paravt used, shared by the
  * waits; the rest of the waiting is for other processes, the program's
- * own among them.
+ * own among them.  The console's part C is shared out after the
+ * daemon's own D, over what is left of each wait less the time the
+ * process's CPU cgroup was throttled (dmn_cgroup.h): a process that
+ * used up its group's CPU quota waits for the quota, not for a console
+ * outside the group (the daemon, in the group with it, took from the
+ * quota).  So process i gets W_i f + F_i g, f = min(1, D / sum W),
+ * F_i = max(0, W_i (1 - f) - T_i), g = min(1, C / sum F).
  *
  * Where in the interval between two samples the charge goes: a wait for
  * a CPU is a stall of at least a context switch, and it lengthens the
@@ -48,8 +54,11 @@
 /* One process. */
 typedef struct dmn_share {
 	int fd;           /* its schedstat, -1 none, -2 not opened yet */
+	int cg_fd;        /* its CPU cgroup's cpu.stat, the same */
 	uint64_t wait;    /* its run-queue wait at the last sample, ns */
 	uint64_t now;     /* the same read at this sample (dmn_share_read) */
+	uint64_t thr;     /* its cgroup's throttled time at the last sample */
+	uint64_t thr_now; /* ... at this sample */
 	uint64_t x0, t0;  /* charge, and node time, at the sample before */
 	uint64_t x1, t1;  /* ... at the last sample (t1 0: none yet) */
 	double frac;      /* the fraction charged at the last sample */
@@ -64,25 +73,33 @@ typedef struct dmn_share {
 
 /* A process not sampled yet. */
 void dmn_share_init(dmn_share *s);
-/* Closes its schedstat. */
+/* Closes its schedstat and cpu.stat. */
 void dmn_share_close(dmn_share *s);
 
 /* The processor time this daemon took since the last call, ns (0 the
  * first time). */
 uint64_t dmn_share_daemon_ns(void);
 
-/* Reads process pid's run-queue wait into s->now (opening its schedstat
- * the first time; pid 0: it ended, the file is closed): the wait since
- * the last sample (the first time: since the process started), ns; 0
- * when it cannot be read. */
+/* Reads process pid's run-queue wait into s->now and its cgroup's
+ * throttled time into s->thr_now (opening the files the first time; pid
+ * 0: it ended, they are closed): the wait since the last sample (the
+ * first time: since the process started), ns; 0 when it cannot be
+ * read. */
 uint64_t dmn_share_read(dmn_share *s, long pid);
+
+/* What is left of the wait read, once the fraction f of it is charged,
+ * less the time its cgroup was throttled since the last sample: what
+ * the console's time is shared over. */
+uint64_t dmn_share_free(const dmn_share *s, double f);
 
 /* The fraction of each process's new wait that is the daemon's: p, its
  * processor time, over sum_wait, the processes' new waits, at most 1. */
 double dmn_share_fraction(uint64_t p, uint64_t sum_wait);
 
-/* Ends the sample at node time now: charges s frac of the wait read. */
-void dmn_share_charge(dmn_share *s, double frac, uint64_t now);
+/* Ends the sample at node time now: charges s the fraction f of the
+ * wait read and the fraction g of what is left of it
+ * (dmn_share_free). */
+void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now);
 
 /* Plans where the last charge goes: begin, then add the time of every
  * record not given a share yet, in order. */

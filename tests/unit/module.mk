@@ -156,11 +156,13 @@ build/tests/unit/test_rt_clock: tests/unit/test_rt_clock.c wrappers/rt_clock.c \
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Iwrappers -o $@ $< \
 		wrappers/rt_clock.c $(UNIT_LIBS)
 
-# The daemon's share of the CPU wait (daemon/relay/dmn_share.c), alone.
+# The daemon's share of the CPU wait (daemon/relay/dmn_share.c) and the
+# cgroups' throttled time (dmn_cgroup.c), alone.
 TEST_BINS += build/tests/unit/test_dmn_share
 
 build/tests/unit/test_dmn_share: tests/unit/test_dmn_share.c \
-		daemon/relay/dmn_share.c daemon/relay/dmn_share.h
+		daemon/relay/dmn_share.c daemon/relay/dmn_share.h \
+		daemon/relay/dmn_cgroup.c daemon/relay/dmn_cgroup.h
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Idaemon/relay -o $@ $< \
-		daemon/relay/dmn_share.c $(UNIT_LIBS)
+		daemon/relay/dmn_share.c daemon/relay/dmn_cgroup.c $(UNIT_LIBS)

@@ -2,24 +2,28 @@
  * test_dmn_share.c — unit tests of paravt's share of the CPU wait
  * (daemon/relay/dmn_share.c): the fraction, the charge, where the planned
  * charge goes, reading real schedstat files and the daemon's processor
- * time.
+ * time, the console's part and a cgroup's throttled time.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "dmn_cgroup.h"
 #include "dmn_share.h"
 
 /* Charges s as if its wait had grown by w since the last sample. */
 static void charge(dmn_share *s, uint64_t w, double f, uint64_t now)
 {
 	s->now = s->wait + w;
-	dmn_share_charge(s, f, now);
+	dmn_share_charge(s, f, 0, now);
 }
 
 static void test_fraction(void **state)
@@ -83,6 +87,89 @@ static void test_plan(void **state)
 	dmn_share_close(&s);
 }
 
+/* The console's part: after the daemon's fraction f, over what is left
+ * of the wait less the cgroup's throttled time.  W 1000, throttled 600,
+ * f 0.2: 200 for the daemon, 1000 * 0.8 - 600 = 200 left, half of it
+ * (g 0.5) to the console: 300.  Throttled 900: nothing left, 200.
+ * Never more than the wait. */
+static void test_console_part(void **state)
+{
+	dmn_share s;
+
+	(void)state;
+	dmn_share_init(&s);
+	s.thr_now = 600;
+	s.now = 1000;
+	assert_int_equal(dmn_share_free(&s, 0.2), 200);
+	dmn_share_charge(&s, 0.2, 0.5, 1000);
+	assert_int_equal(s.x1, 300);
+	assert_int_equal(s.thr, 600); /* the base of the next sample */
+	assert_true(s.frac == 0.3);
+	s.thr_now = 1500;
+	s.now = 2000;
+	assert_int_equal(dmn_share_free(&s, 0.2), 0);
+	dmn_share_charge(&s, 0.2, 1.0, 2000);
+	assert_int_equal(s.x1, 500);
+	s.now = 3000;
+	s.thr_now = 1500; /* not throttled: all of it can be charged */
+	assert_int_equal(dmn_share_free(&s, 0.5), 500);
+	dmn_share_charge(&s, 1.0, 1.0, 3000);
+	assert_int_equal(s.x1, 1500);
+	dmn_share_close(&s);
+}
+
+/* A cgroup's cpu.stat: v1's throttled_time (ns) and v2's throttled_usec,
+ * read again from the start; garbage refused; this process's own group
+ * found where it has the cpu controller, and no group for a process
+ * that does not exist. */
+static void test_cgroup(void **state)
+{
+	char dir[] = "/tmp/pvt-cg-XXXXXX", path[1200], own[1024];
+	uint64_t ns = 0;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/cpu.stat", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("nr_periods 4\nnr_throttled 2\nthrottled_time 123456\n", f);
+	fclose(f);
+	assert_true((fd = dmn_cgroup_open(path)) >= 0);
+	assert_int_equal(dmn_cgroup_throttled(fd, &ns), 0);
+	assert_int_equal(ns, 123456);
+	assert_int_equal(dmn_cgroup_throttled(fd, &ns), 0); /* again */
+	assert_int_equal(ns, 123456);
+	close(fd);
+	f = fopen(path, "w");
+	fputs("usage_usec 10\nnr_throttled 1\nthrottled_usec 5\n", f);
+	fclose(f);
+	assert_true((fd = dmn_cgroup_open(path)) >= 0);
+	assert_int_equal(dmn_cgroup_throttled(fd, &ns), 0);
+	assert_int_equal(ns, 5000);
+	close(fd);
+	f = fopen(path, "w");
+	fputs("nr_throttled_time 7\n", f); /* not the field */
+	fclose(f);
+	assert_true((fd = dmn_cgroup_open(path)) >= 0);
+	assert_int_equal(dmn_cgroup_throttled(fd, &ns), -1);
+	close(fd);
+	unlink(path);
+	rmdir(dir);
+	assert_int_equal(dmn_cgroup_stat_path(999999999, own, sizeof own), -1);
+	assert_int_equal(dmn_cgroup_stat_path(0, own, sizeof own), -1);
+	if (dmn_cgroup_stat_path((long)getpid(), own, sizeof own) != 0) {
+		skip(); /* no cgroup with the cpu controller here */
+		return;
+	}
+	assert_non_null(strstr(own, "/cpu.stat"));
+	assert_true((fd = dmn_cgroup_open(own)) >= 0);
+	assert_int_equal(dmn_cgroup_throttled(fd, &ns), 0);
+	close(fd);
+	assert_int_equal(dmn_cgroup_stat_path((long)getpid(), own, 8), -1);
+}
+
 /* Reading: this process's own schedstat (Linux), a process that does not
  * exist, and pid 0 (ended). */
 static void test_read(void **state)
@@ -103,7 +190,7 @@ static void test_read(void **state)
 		skip(); /* no schedstat here */
 		return;
 	}
-	dmn_share_charge(&s, 1.0, 1);
+	dmn_share_charge(&s, 1.0, 0, 1);
 	nanosleep(&d, NULL);
 	(void)dmn_share_read(&s, (long)getpid()); /* a wait only grows */
 	assert_true(s.now >= s.wait);
@@ -132,6 +219,8 @@ int main(void)
 		cmocka_unit_test(test_fraction),
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_console_part),
+		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_daemon_ns),
 	};
