@@ -38,7 +38,7 @@
 #define WIRE_MESSAGES(X)                                                       \
 	X(1, HELLO,                                                            \
 	  "version:u role:s node:s os:s os_release:s arch:s byte_order:s "    \
-	  "abi:o port:s caps:A software:s host:s")                                    \
+	  "abi:o port:s caps:A software:s host:s")                             \
 	X(2, AUTH, "token:s")                                                  \
 	X(3, AUTH_OK, "how:s")                                                 \
 	X(4, ERROR, "code:u ref_seq:u message:s")                              \

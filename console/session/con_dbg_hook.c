@@ -4,8 +4,10 @@
  * PROC_EXIT, TASK_CRASH, TYPE_TABLE, BP_HIT) and con_dbg_on_msg, which
  * dispatches every frame a node sends (build and inspection answers go
  * to con_dbg_build.c and con_dbg_insp.c; NODE_EVENTS, EVENT_STRINGS and
- * EVENTS_LOST are stored by con_ev.c and acknowledged here).  Nothing
- * here prints: events are queued for the command layer.
+ * EVENTS_LOST are stored by con_ev.c and acknowledged here, with the
+ * console's processor time for them to a daemon on this machine:
+ * CONSOLE_CPU).  Nothing here prints: events are queued for the command
+ * layer.
  */
 #include <stdio.h>
 #include <stdlib.h>
