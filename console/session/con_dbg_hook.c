@@ -471,12 +471,12 @@ static int con_dbg_on_crash(con_node *n, const wire_msg *m)
 
 /* ---- handlers: events ------------------------------------------------- */
 
-/* Clock id c's time, ns (0 when it cannot be read). */
-static uint64_t con_dbg_clock(clockid_t c)
+/* This process's processor time, ns (0 when it cannot be read). */
+static uint64_t con_dbg_cpu_now(void)
 {
 	struct timespec ts;
 
-	if (clock_gettime(c, &ts) != 0)
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
@@ -489,11 +489,10 @@ static uint64_t con_dbg_clock(clockid_t c)
 #define CON_DBG_EV_GAP_NS 100000000u
 static uint64_t con_dbg_batch_cpu0(void)
 {
-	uint64_t wall = con_dbg_clock(CLOCK_MONOTONIC);
-
-	if (con_dbg.ev_cpu != 0 && wall - con_dbg.ev_wall <= CON_DBG_EV_GAP_NS)
+	if (con_dbg.ev_cpu != 0 &&
+	    wire_now_ns() - con_dbg.ev_wall <= CON_DBG_EV_GAP_NS)
 		return con_dbg.ev_cpu;
-	return con_dbg_clock(CLOCK_PROCESS_CPUTIME_ID);
+	return con_dbg_cpu_now();
 }
 
 /* Sends EVENTS_ACK(batch) to n, and to a node on this machine the
@@ -502,12 +501,12 @@ static uint64_t con_dbg_batch_cpu0(void)
  * the daemon counts as paravt's with its own (paravtd(8), CPU share). */
 static void con_dbg_ack(con_node *n, uint64_t batch, uint64_t cpu0)
 {
-	uint64_t cpu1 = con_dbg_clock(CLOCK_PROCESS_CPUTIME_ID);
+	uint64_t cpu1 = con_dbg_cpu_now();
 	char why[160];
 	int rc;
 
 	con_dbg.ev_cpu = cpu1;
-	con_dbg.ev_wall = con_dbg_clock(CLOCK_MONOTONIC);
+	con_dbg.ev_wall = wire_now_ns();
 	rc = wire_pack(wire_peer_out(&n->peer), WIRE_EVENTS_ACK,
 		       wire_peer_seq(&n->peer), n->peer.max_frame, batch);
 	if (rc == 0 && n->local && cpu0 != 0 && cpu1 > cpu0) {

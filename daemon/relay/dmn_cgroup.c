@@ -130,23 +130,38 @@ int dmn_cgroup_open(const char *path)
 	return fd;
 }
 
+/* The value of the line "name N" of text b into *v: 0, or -1 when no
+ * line starts with name. */
+static int cg_field(const char *b, const char *name, uint64_t *v)
+{
+	size_t n = strlen(name);
+	const char *p = b;
+
+	while (p != NULL) {
+		if (strncmp(p, name, n) == 0 && p[n] == ' ') {
+			*v = strtoull(p + n + 1, NULL, 10);
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	return -1;
+}
+
 int dmn_cgroup_throttled(int fd, uint64_t *ns)
 {
-	char b[1024], *p;
+	char b[1024];
 	ssize_t n = pread(fd, b, sizeof b - 1, 0);
+	uint64_t us;
 
 	if (n <= 0)
 		return -1;
 	b[n] = '\0';
-	if ((p = strstr(b, "throttled_time ")) != NULL &&
-	    (p == b || p[-1] == '\n')) {
-		*ns = strtoull(p + 15, NULL, 10);
+	if (cg_field(b, "throttled_time", ns) == 0) /* v1: ns */
 		return 0;
-	}
-	if ((p = strstr(b, "throttled_usec ")) != NULL &&
-	    (p == b || p[-1] == '\n')) {
-		*ns = strtoull(p + 15, NULL, 10) * 1000u;
-		return 0;
-	}
-	return -1;
+	if (cg_field(b, "throttled_usec", &us) != 0) /* v2: us */
+		return -1;
+	*ns = us * 1000u;
+	return 0;
 }
