@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 /* Bump WIRE_PROTO_VERSION whenever a message's number or fields change. */
-#define WIRE_PROTO_VERSION 6
+#define WIRE_PROTO_VERSION 7
 
 #define PARAVT_VERSION "0.1.0"
 

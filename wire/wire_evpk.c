@@ -2,6 +2,7 @@
  * wire_evpk.c — packed batches of canonical events (wire_evpk.h): the
  * writer and the checking reader.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "wire_evpk.h"
@@ -141,8 +142,36 @@ static void evpk_reset(uint64_t *prev)
 size_t wire_evpk_begin(wire_evpk_enc *w, unsigned char *out, uint64_t n)
 {
 	evpk_reset(w->prev);
+	w->valid = 0;
 	out[0] = WIRE_EVPK_MARK;
 	return 1 + evpk_uv(out + 1, n);
+}
+
+/* The last event of kind k in this batch (zeros before the first), the
+ * base of the next one's fields but t, delta, kind and seq: a slot of
+ * refs, cleared the first time (valid: the slots in use). */
+static wire_ev *evpk_base(wire_ev *refs, uint64_t *valid, uint64_t k)
+{
+	unsigned s = k < WIRE_EVPK_SLOTS - 1 ? (unsigned)k : WIRE_EVPK_SLOTS - 1;
+
+	if (!(*valid >> s & 1)) {
+		memset(&refs[s], 0, sizeof refs[s]);
+		*valid |= (uint64_t)1 << s;
+	}
+	return &refs[s];
+}
+
+/* The fields compared as one block (bytes to ref: no padding in it). */
+#define EVPK_BLOCK offsetof(wire_ev, bytes)
+#define EVPK_BLOCK_LEN (sizeof(wire_ev) - EVPK_BLOCK)
+typedef char evpk_no_padding[sizeof(wire_ev) == 72 &&
+                             EVPK_BLOCK_LEN == 48 ? 1 : -1];
+
+/* True when a and b agree in every field but seq, t, delta and kind. */
+static inline int evpk_same_block(const wire_ev *a, const wire_ev *b)
+{
+	return memcmp((const char *)a + EVPK_BLOCK, (const char *)b + EVPK_BLOCK,
+	              EVPK_BLOCK_LEN) == 0;
 }
 
 /* The zigzag codes of the differences of a field of 64, 32 or 16 bits
@@ -168,6 +197,7 @@ size_t wire_evpk_begin(wire_evpk_enc *w, unsigned char *out, uint64_t n)
 size_t wire_evpk_put(wire_evpk_enc *w, unsigned char *out, const wire_ev *e)
 {
 	uint64_t *p = w->prev;
+	wire_ev *b = evpk_base(w->ref, &w->valid, e->kind);
 	unsigned char t[WIRE_EVPK_MAX];
 	uint32_t mask = 0;
 	size_t n = 0, m;
@@ -175,20 +205,27 @@ size_t wire_evpk_put(wire_evpk_enc *w, unsigned char *out, const wire_ev *e)
 	EVPK_PUT(EVPK_T, EVPK_Z64(e->t_ns, p[EVPK_T]));
 	EVPK_PUT(EVPK_DELTA, EVPK_Z64(e->delta_ns, p[EVPK_DELTA]));
 	EVPK_PUT(EVPK_KIND, EVPK_Z16(e->kind, p[EVPK_KIND]));
-	EVPK_PUT(EVPK_OP, EVPK_Z16(e->op, p[EVPK_OP]));
-	EVPK_PUT(EVPK_LINE, EVPK_Z32(e->line, p[EVPK_LINE]));
-	EVPK_PUT(EVPK_BYTES, EVPK_Z64(e->bytes, p[EVPK_BYTES]));
-	EVPK_PUT(EVPK_SEQ, EVPK_Z64(e->seq, p[EVPK_SEQ]));
-	EVPK_PUT(EVPK_FILE, EVPK_Z32(e->file, p[EVPK_FILE]));
-	EVPK_PUT(EVPK_FUNC, EVPK_Z32(e->func, p[EVPK_FUNC]));
-	EVPK_PUT(EVPK_PEER, EVPK_Z32(e->peer, p[EVPK_PEER]));
-	EVPK_PUT(EVPK_TAG, EVPK_Z32(e->tag, p[EVPK_TAG]));
-	EVPK_PUT(EVPK_RESULT, EVPK_Z32(e->result, p[EVPK_RESULT]));
-	EVPK_PUT(EVPK_AUX, EVPK_Z32(e->aux, p[EVPK_AUX]));
-	EVPK_PUT(EVPK_COMM, EVPK_Z32(e->comm, p[EVPK_COMM]));
-	EVPK_PUT(EVPK_REF, EVPK_Z32(e->ref, p[EVPK_REF]));
-	evpk_fields(e, p);
-	p[EVPK_SEQ]++;
+	if (evpk_same_block(e, b)) { /* a call made again: the common case */
+		EVPK_PUT(EVPK_SEQ, EVPK_Z64(e->seq, p[EVPK_SEQ]));
+	} else {
+		EVPK_PUT(EVPK_OP, EVPK_Z16(e->op, b->op));
+		EVPK_PUT(EVPK_LINE, EVPK_Z32(e->line, (uint32_t)b->line));
+		EVPK_PUT(EVPK_BYTES, EVPK_Z64(e->bytes, (uint64_t)b->bytes));
+		EVPK_PUT(EVPK_SEQ, EVPK_Z64(e->seq, p[EVPK_SEQ]));
+		EVPK_PUT(EVPK_FILE, EVPK_Z32(e->file, b->file));
+		EVPK_PUT(EVPK_FUNC, EVPK_Z32(e->func, b->func));
+		EVPK_PUT(EVPK_PEER, EVPK_Z32(e->peer, (uint32_t)b->peer));
+		EVPK_PUT(EVPK_TAG, EVPK_Z32(e->tag, (uint32_t)b->tag));
+		EVPK_PUT(EVPK_RESULT, EVPK_Z32(e->result, (uint32_t)b->result));
+		EVPK_PUT(EVPK_AUX, EVPK_Z32(e->aux, (uint32_t)b->aux));
+		EVPK_PUT(EVPK_COMM, EVPK_Z32(e->comm, b->comm));
+		EVPK_PUT(EVPK_REF, EVPK_Z32(e->ref, b->ref));
+		*b = *e;
+	}
+	p[EVPK_T] = e->t_ns;
+	p[EVPK_DELTA] = e->delta_ns;
+	p[EVPK_KIND] = e->kind;
+	p[EVPK_SEQ] = e->seq + 1;
 	m = evpk_uv(out, mask);
 	/* all of t, not n bytes: a copy of fixed size is a few moves, not a
 	   call (out has room for WIRE_EVPK_MAX; what follows the event is
@@ -201,7 +238,8 @@ size_t wire_evpk_put(wire_evpk_enc *w, unsigned char *out, const wire_ev *e)
 
 int wire_evpk_is(const void *p, size_t n)
 {
-	return n > 0 && *(const unsigned char *)p == WIRE_EVPK_MARK;
+	return n > 0 && (*(const unsigned char *)p == WIRE_EVPK_MARK ||
+	                 *(const unsigned char *)p == WIRE_EVPK_MARK1);
 }
 
 int wire_evpk_open(wire_evpk_dec *d, const void *p, size_t n,
@@ -209,9 +247,11 @@ int wire_evpk_open(wire_evpk_dec *d, const void *p, size_t n,
 {
 	if (!wire_evpk_is(p, n))
 		return -1;
+	d->by_kind = *(const unsigned char *)p == WIRE_EVPK_MARK;
 	d->p = (const unsigned char *)p + 1;
 	d->end = (const unsigned char *)p + n;
 	evpk_reset(d->prev);
+	d->valid = 0;
 	/* an event takes at least its mask's byte */
 	if (evpk_get_uv(d, &d->left) != 0 ||
 	    d->left > (uint64_t)(d->end - d->p))
@@ -220,33 +260,90 @@ int wire_evpk_open(wire_evpk_dec *d, const void *p, size_t n,
 	return 0;
 }
 
+/* Adds the difference of field i that comes next to f[i]: 0 or -1. */
+static inline int evpk_add(wire_evpk_dec *d, int i, uint64_t *f)
+{
+	uint64_t v;
+
+	/* varints of one or two bytes (below 2^14) fit every field: the
+	   common cases, without a call */
+	if (d->p != d->end && *d->p < 0x80) {
+		v = *d->p++;
+	} else if (d->end - d->p >= 2 && d->p[1] < 0x80) {
+		v = (uint64_t)(d->p[0] & 0x7f) | (uint64_t)d->p[1] << 7;
+		d->p += 2;
+	} else if (evpk_get_uv(d, &v) != 0 || (v & ~evpk_max[i]) != 0) {
+		return -1;
+	}
+	f[i] = (f[i] + evpk_unzz(v)) & evpk_max[i];
+	return 0;
+}
+
+/* The fields of the bits of mask, each added to its base f[i]. */
+static int evpk_adds(wire_evpk_dec *d, uint32_t mask, uint64_t *f)
+{
+	int i;
+
+	while (mask != 0) {
+		i = evpk_low(mask);
+		mask &= mask - 1;
+		if (evpk_add(d, i, f) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The bits of the fields read against the previous event in either
+ * form (the others are, by kind, against the last of the same kind). */
+#define EVPK_SEQUENTIAL ((1u << EVPK_T) | (1u << EVPK_DELTA) | \
+                         (1u << EVPK_KIND) | (1u << EVPK_SEQ))
+
+/* The fields of an event of the current form from mask into *e, those
+ * of its kind's block against d's reference event of the kind. */
+static int evpk_next_by_kind(wire_evpk_dec *d, uint32_t mask, wire_ev *e)
+{
+	uint64_t f[EVPK_NFIELDS];
+	wire_ev *b;
+
+	/* t, delta and kind come first: then the base is known */
+	if (evpk_adds(d, mask & 7u, d->prev) != 0)
+		return -1;
+	b = evpk_base(d->ref, &d->valid, d->prev[EVPK_KIND]);
+	if ((mask & ~EVPK_SEQUENTIAL) == 0) {
+		if (evpk_adds(d, mask & ~7u, d->prev) != 0)
+			return -1;
+	} else {
+		evpk_fields(b, f);
+		f[EVPK_SEQ] = d->prev[EVPK_SEQ];
+		if (evpk_adds(d, mask & ~7u, f) != 0)
+			return -1;
+		d->prev[EVPK_SEQ] = f[EVPK_SEQ];
+		evpk_event(f, b);
+	}
+	*e = *b;
+	e->t_ns = d->prev[EVPK_T];
+	e->delta_ns = d->prev[EVPK_DELTA];
+	e->kind = (uint16_t)d->prev[EVPK_KIND];
+	e->seq = d->prev[EVPK_SEQ];
+	return 0;
+}
+
 int wire_evpk_next(wire_evpk_dec *d, wire_ev *e)
 {
-	uint64_t mask, v;
-	int i;
+	uint64_t mask;
 
 	if (d->left == 0)
 		return d->p == d->end ? 0 : -1;
 	if (evpk_get_uv(d, &mask) != 0 || mask >> EVPK_NFIELDS != 0)
 		return -1;
-	while (mask != 0) {
-		i = evpk_low((uint32_t)mask);
-		mask &= mask - 1;
-		/* varints of one or two bytes (below 2^14) fit every
-		   field: the common cases, without a call */
-		if (d->p != d->end && *d->p < 0x80) {
-			v = *d->p++;
-		} else if (d->end - d->p >= 2 && d->p[1] < 0x80) {
-			v = (uint64_t)(d->p[0] & 0x7f) |
-			    (uint64_t)d->p[1] << 7;
-			d->p += 2;
-		} else if (evpk_get_uv(d, &v) != 0 ||
-			   (v & ~evpk_max[i]) != 0) {
+	if (d->by_kind) {
+		if (evpk_next_by_kind(d, (uint32_t)mask, e) != 0)
 			return -1;
-		}
-		d->prev[i] = (d->prev[i] + evpk_unzz(v)) & evpk_max[i];
+	} else {
+		if (evpk_adds(d, (uint32_t)mask, d->prev) != 0)
+			return -1;
+		evpk_event(d->prev, e);
 	}
-	evpk_event(d->prev, e);
 	d->prev[EVPK_SEQ]++;
 	d->left--;
 	return 1;

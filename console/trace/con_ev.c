@@ -426,8 +426,8 @@ static int con_ev_from_wire(const wire_ev *w, con_ev_rec *e, char *err,
 }
 
 /* Reading a batch, whichever its form: an array of 15-integer arrays
- * (format 1), a bin of 72-byte records (wire_ev.h) or a packed bin
- * (wire_evpk.h). */
+ * (format 1), a bin of 72-byte records (wire_ev.h) or a packed bin in
+ * either of wire_evpk.h's forms. */
 typedef struct con_ev_cur {
 	const msgpack_object *o; /* the batch */
 	uint32_t i;              /* the next event's index (not packed) */

@@ -19,9 +19,9 @@
  *   ["end", HOW, STATUS]                                   last, once
  *
  * Events are a packed bin of canonical events (wire_evpk.h), copied as
- * the node sent them in NODE_EVENTS (format version 2 had a bin of
- * 72-byte records, version 1 an array of 15-integer arrays; the reader
- * takes all three).  The writer is append-only: records go through a
+ * the node sent them in NODE_EVENTS (format version 3 packed each event
+ * against the one before, version 2 had a bin of 72-byte records,
+ * version 1 an array of 15-integer arrays; the reader takes all four).  The writer is append-only: records go through a
  * msgpack packer into the writer's own buffer, which is written to the
  * kernel when full and after each hook (PARAVT_TRACE_FSYNC=1 adds an
  * fsync), so a console killed at

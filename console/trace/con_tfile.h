@@ -20,7 +20,7 @@
 
 #include "ana.h"
 
-#define CON_TFILE_VERSION 3
+#define CON_TFILE_VERSION 4
 
 /* Goes on writing the trace file path after its last whole record
  * (cut_at, from con_tfile_load's meta): no header, and nothing of the

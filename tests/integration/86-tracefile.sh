@@ -61,7 +61,7 @@ sends=$2 recvs=$3 events=$7
 # ---- paravt trace-info -----------------------------------------------------
 "$PARAVT" trace-info "$OUT" >"$T/info" 2>&1 || { cat "$T/info"; fail "trace-info failed on the complete file"; }
 cat "$T/info"
-expect_grep '^format: +paravt-trace version 3, [0-9]+ bytes, [0-9]+ records$' "$T/info"
+expect_grep '^format: +paravt-trace version 4, [0-9]+ bytes, [0-9]+ records$' "$T/info"
 expect_grep '^command: +console: pvm_master pvm_worker$' "$T/info"
 expect_grep "^  nat +$(uname -m), little-endian, long 8, pointer 8 \[linux-x86_64\]$" "$T/info" "node arch"
 expect_grep '^  +clock: offset [-+][0-9.]+ ms, drift ([-+][0-9.]+ ppm|0 \(not fitted: the samples span [0-9.]+ s, 5 s needed\)), error [0-9.]+ ms \([0-9]+ samples\)$' "$T/info" "clock model"
@@ -161,22 +161,25 @@ ok "an unknown record type is skipped"
 
 # ---- older formats ----------------------------------------------------------
 # The same MPI ping-pong (tests/programs/mpi_pingpong.c, -np 2, N=1)
-# written by the paravt of format 2 (fixed 72-byte records) and of format
-# 3 (packed events): the same events, sends and receives; events as
-# arrays of integers (format 1's form, tests/tools/gentrace) read too.
+# written by the paravt of format 2 (fixed 72-byte records), of format 3
+# (packed events, each against the one before) and of format 4 (packed,
+# by kind): the same events, sends and receives; events as arrays of
+# integers (format 1's form, tests/tools/gentrace) read too.
 S=$TOP/tests/fuzz/seeds-tfile
-for f in mpi.pvtrace mpi-packed.pvtrace; do
+for f in mpi.pvtrace mpi-packed.pvtrace mpi-kinds.pvtrace; do
 	"$PARAVT" trace-info "$S/$f" >"$T/$f.info" 2>&1 || { cat "$T/$f.info"; fail "trace-info $f"; }
 	sed -n 's/^events: *\([0-9]* ([0-9]* sends, [0-9]* receives\).*/\1/p' "$T/$f.info" >"$T/$f.ev"
 done
 expect_grep 'paravt-trace version 2,' "$T/mpi.pvtrace.info" "the format 2 seed"
 expect_grep 'paravt-trace version 3,' "$T/mpi-packed.pvtrace.info" "the format 3 seed"
+expect_grep 'paravt-trace version 4,' "$T/mpi-kinds.pvtrace.info" "the format 4 seed"
 [ "$(cat "$T/mpi.pvtrace.ev")" = "56 (8 sends, 8 receives" ] &&
-	cmp -s "$T/mpi.pvtrace.ev" "$T/mpi-packed.pvtrace.ev" ||
-	fail "formats 2 and 3 of one run differ: $(cat "$T/mpi.pvtrace.ev") / $(cat "$T/mpi-packed.pvtrace.ev")"
+	cmp -s "$T/mpi.pvtrace.ev" "$T/mpi-packed.pvtrace.ev" &&
+	cmp -s "$T/mpi.pvtrace.ev" "$T/mpi-kinds.pvtrace.ev" ||
+	fail "formats 2, 3 and 4 of one run differ: $(cat "$T/mpi.pvtrace.ev") / $(cat "$T/mpi-packed.pvtrace.ev") / $(cat "$T/mpi-kinds.pvtrace.ev")"
 "$PARAVT" trace-info "$S/v1-arrays.pvtrace" >"$T/v1.info" 2>&1 || { cat "$T/v1.info"; fail "trace-info of format 1"; }
 expect_grep '^events: +[1-9]' "$T/v1.info" "events as arrays"
-ok "arrays, fixed records and packed events read: $(cat "$T/mpi.pvtrace.ev")) in formats 2 and 3"
+ok "arrays, fixed records and packed events read: $(cat "$T/mpi.pvtrace.ev")) in formats 2, 3 and 4"
 
 # ---- unreadable files --------------------------------------------------------
 bad() { # bad FILE PATTERN WHAT
@@ -195,8 +198,8 @@ bad "$T/empty" "is empty, not a paravt trace file" "an empty file"
 printf '\223\001\002\003' >"$T/other"
 bad "$T/other" "is not a paravt trace file" "msgpack that is not a trace"
 # the version is the byte after the fixarray and the 13-byte magic string
-{ head -c 14 "$OUT"; printf '\004'; tail -c +16 "$OUT"; } >"$T/v4"
-bad "$T/v4" "is a paravt trace of format version 4; this paravt reads versions 1 to 3" "version 4"
+{ head -c 14 "$OUT"; printf '\005'; tail -c +16 "$OUT"; } >"$T/v5"
+bad "$T/v5" "is a paravt trace of format version 5; this paravt reads versions 1 to 4" "version 5"
 bad "$T/nonexistent" "No such file or directory" "a missing file"
 "$PARAVT" trace-info >"$T/usage" 2>&1
 [ $? = 2 ] || fail "trace-info without a file: not exit status 2"

@@ -599,13 +599,13 @@ static void test_refusals(void **state)
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,
 					sizeof err), 17);
 	assert_non_null(strstr(note, "unreadable data at byte"));
-	/* version 4 */
-	d[14] = 4;
+	/* version 5 */
+	d[14] = 5;
 	ut_spit(path, d, n);
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,
 					sizeof err), WIRE_EVERSION);
-	assert_non_null(strstr(err, "format version 4; this paravt reads "
-			       "versions 1 to 3"));
+	assert_non_null(strstr(err, "format version 5; this paravt reads "
+			       "versions 1 to 4"));
 	/* not a trace */
 	ut_spit(path, "\x93\x01\x02\x03", 4);
 	assert_int_equal(con_tfile_load(path, note, sizeof note, err,

@@ -1,9 +1,11 @@
 /*
  * test_wire_evpk.c — unit tests of packed event batches (wire_evpk.h):
  * every field's extremes and wrap-arounds survive a round trip, a call's
- * events take the few bytes promised, the first byte tells packed from
- * fixed records, and every way of cutting or corrupting a batch is
- * refused rather than read past its end.
+ * events take the few bytes promised, each field is read against the
+ * right event (the one before, or the last of its kind; kinds from 31
+ * up share one), the first form (mark 0xff) is still read, the first
+ * byte tells packed from fixed records, and every way of cutting or
+ * corrupting a batch is refused rather than read past its end.
  */
 #include "unit_util.h"
 #include "wire_evpk.h"
@@ -110,12 +112,13 @@ static void test_roundtrip(void **state)
 		ut_same(&e[i], &f[i]);
 }
 
-/* A call's enter and exit, as a ping-pong makes them: a few bytes. */
+/* A ping-pong's calls, a receive and a send, each an enter and an exit:
+ * after the first of each kind, 4-5 bytes an event. */
 static void test_small(void **state)
 {
 	unsigned char b[WIRE_EVPK_HEAD + 200 * WIRE_EVPK_MAX];
-	wire_ev e[200];
-	size_t len;
+	wire_ev e[200], f[200];
+	size_t len, first;
 	int i;
 
 	(void)state;
@@ -124,18 +127,74 @@ static void test_small(void **state)
 		e[i].seq = 5000 + (uint64_t)i;
 		e[i].t_ns = 123456789012ull + (uint64_t)i * 700;
 		e[i].delta_ns = 40000 + (uint64_t)i * 30;
-		e[i].kind = (uint16_t)(3 + i % 2);
+		e[i].kind = (uint16_t)(5 + i % 4);
 		e[i].op = (uint16_t)(10 + i / 2 % 2);
 		e[i].line = 40 + i / 2 % 2 * 3;
-		e[i].bytes = 4;
-		e[i].peer = 1;
+		e[i].bytes = i % 4 == 2 ? -1 : 4;
+		e[i].peer = i % 4 == 2 ? -1 : 1;
+		e[i].tag = 1 + i / 2 % 2;
 		e[i].file = e[i].func = 1;
 	}
+	first = ut_pack(b, e, 4);
 	len = ut_pack(b, e, 200);
-	/* after the first: mask 1, t 2, delta 1, kind 1, op 1, line 1 */
-	assert_true(len < 1 + 2 + 60 + 199 * 8);
-	assert_int_equal(ut_unpack(b, len, e, 200), 200);
-	assert_true(e[199].seq == 5199 && e[199].t_ns == 123456789012ull + 199 * 700);
+	/* mask 1, t 2, delta 1, kind 1; the count of 200 takes a byte more */
+	assert_true(len - first <= 196 * 5 + 1);
+	assert_int_equal(ut_unpack(b, len, f, 200), 200);
+	for (i = 0; i < 200; i++)
+		ut_same(&e[i], &f[i]);
+}
+
+/* Kinds from 31 up share one reference event; kinds below have one each. */
+static void test_kinds(void **state)
+{
+	static const uint16_t kind[] = {40, 41, 40, 31, 30, 30, 65535, 41};
+	unsigned char b[WIRE_EVPK_HEAD + 8 * WIRE_EVPK_MAX];
+	wire_ev e[8], f[8];
+	size_t len;
+	int i;
+
+	(void)state;
+	memset(e, 0, sizeof e);
+	for (i = 0; i < 8; i++) {
+		e[i].seq = (uint64_t)i;
+		e[i].t_ns = 100u * (uint64_t)i;
+		e[i].kind = kind[i];
+		e[i].op = (uint16_t)(i % 3);
+		e[i].line = 10 * i;
+		e[i].peer = i % 2 ? 7 : -1;
+		e[i].ref = (uint32_t)(i * i);
+	}
+	len = ut_pack(b, e, 8);
+	assert_int_equal(ut_unpack(b, len, f, 8), 8);
+	for (i = 0; i < 8; i++)
+		ut_same(&e[i], &f[i]);
+}
+
+/* The same bytes read in both forms: kinds 5, 6, 5, op 3 given once.  In
+ * the first form (0xff) every event has op 3, the one before's; in the
+ * current one (0xfe) kind 6's first event has 0 and kind 5's second the
+ * 3 of kind 5's first. */
+static void test_forms(void **state)
+{
+	unsigned char b[] = "\xfe\x03\x0c\x0a\x06\x04\x02\x04\x01";
+	wire_ev f[3];
+	int i;
+
+	(void)state;
+	assert_int_equal(ut_unpack(b, sizeof b - 1, f, 3), 3);
+	for (i = 0; i < 3; i++)
+		assert_true(f[i].seq == (uint64_t)i);
+	assert_int_equal(f[0].kind, 5);
+	assert_int_equal(f[1].kind, 6);
+	assert_int_equal(f[2].kind, 5);
+	assert_int_equal(f[0].op, 3);
+	assert_int_equal(f[1].op, 0);
+	assert_int_equal(f[2].op, 3);
+	b[0] = 0xff;
+	assert_int_equal(ut_unpack(b, sizeof b - 1, f, 3), 3);
+	assert_int_equal(f[1].kind, 6);
+	assert_int_equal(f[1].op, 3);
+	assert_int_equal(f[2].op, 3);
 }
 
 /* A fixed record's first byte is its seq's highest: at most 0x7f. */
@@ -153,6 +212,8 @@ static void test_mark(void **state)
 	assert_false(wire_evpk_is(fixed, sizeof fixed));
 	assert_int_equal(wire_evpk_open(&d, fixed, sizeof fixed, &count), -1);
 	assert_false(wire_evpk_is(fixed, 0));
+	assert_true(wire_evpk_is("\xfe", 1) && wire_evpk_is("\xff", 1));
+	assert_false(wire_evpk_is("\xfd", 1));
 }
 
 /* Batches of one event each refused: by what is wrong with it. */
@@ -184,9 +245,16 @@ static void test_bad(void **state)
 	/* a byte left after the last event */
 	b[len] = 0;
 	assert_int_equal(ut_unpack(b, len + 1, f, UT_N), -1);
-	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		assert_int_equal(ut_unpack((const unsigned char *)bad[i].b,
 					   bad[i].n, f, UT_N), -1);
+		memcpy(c, bad[i].b, bad[i].n); /* in the current form */
+		c[0] = WIRE_EVPK_MARK;
+		assert_int_equal(ut_unpack(c, bad[i].n, f, UT_N), -1);
+	}
+	/* a field of a kind's block (line) past 32 bits, current form */
+	memcpy(c, "\xfe\x01\x14\x0a\x80\x80\x80\x80\x10", 9);
+	assert_int_equal(ut_unpack(c, 9, f, UT_N), -1);
 	/* the largest 64-bit difference is taken: 2^64 - 1 */
 	memcpy(c, "\xff\x01\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 13);
 	assert_int_equal(ut_unpack(c, 13, f, UT_N), 1);
@@ -200,6 +268,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_small),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_mark),
 		cmocka_unit_test(test_bad),
 	};
