@@ -14,7 +14,8 @@
  * Seeds (tests/fuzz/seeds-tfile): `paravt trace` of tests/programs/
  * mpi_pingpong.c (-np 2, N=1), pvm_ring.c (2 1) and a one-line program
  * (events as 72-byte records, format version 2), the same ping-pong in
- * format 3 (mpi-packed: events packed, wire_evpk.h), and
+ * format 3 (mpi-packed: events packed against the event before) and in
+ * format 4 (mpi-kinds: packed by kind, wire_evpk.h), and
  * tests/tools/gentrace with 2 round trips (events as arrays of integers,
  * as format version 1 had them).
  */

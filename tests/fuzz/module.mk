@@ -74,7 +74,8 @@ build/tests/fuzz/fuzz_request: tests/fuzz/fuzz_request.c $(TD_SHARED_SRCS) \
 FUZZ_CON_SRCS := $(filter-out console/main.c,$(CONSOLE_SRCS)) \
 	$(ANA_SRCS) $(TD_CON_SRCS) $(CON_BP_SRCS) $(WIRE_SRCS)
 FUZZ_CON_OBJS := $(FUZZ_CON_SRCS:%.c=build/tests/fuzz/con/%.o)
-FUZZ_CON_CFLAGS = $(filter-out -O2 -MMD -MP,$(CON_CFLAGS)) -O1 \
+# (-MMD -MP: an object is rebuilt when a header it includes changes)
+FUZZ_CON_CFLAGS = $(filter-out -O2,$(CON_CFLAGS)) -O1 \
 	-fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined
 ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
