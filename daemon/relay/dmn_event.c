@@ -210,7 +210,7 @@ static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 		exit_share = r.kind == PVT_EV_PROG_EXIT && share;
 		if (exit_share)
 			dmn_share_exit(&e->share, r.bytes, r.t_ns);
-		ev.delta_ns += dmn_share_at(&e->share, ev.t_ns);
+		ev.delta_ns += dmn_share_at(&e->share, ev.t_ns, ev.delta_ns);
 		if (exit_share)
 			ev.tag = ev_share_us(e->share.given);
 		wire_evsum_add(&cnt, &e->state, &ev);
@@ -541,7 +541,8 @@ static void ev_share_plan(dmn_evproc *e)
 	(void)dmn_ring_pending(&e->ring, &run[0], &n[0], &run[1], &n[1]);
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < n[k]; i++)
-			dmn_share_plan_add(&e->share, run[k][i].t_ns);
+			dmn_share_plan_add(&e->share, run[k][i].t_ns,
+			                   run[k][i].delta_ns);
 }
 
 /* One sample of paravt's share of the CPU wait of q's processes

@@ -172,9 +172,16 @@ void dmn_share_exit(dmn_share *s, int64_t wait, uint64_t t)
 	dmn_share_charge(s, s->frac, 0, t);
 }
 
-/* The weight of an event whose gap since the one before is g. */
-static uint64_t share_weight(uint64_t g)
+/* The weight of an event at t with Δ d, the one before at pt with pd:
+ * its gap less the time its Δ grew in it (paravt's own time, counted
+ * already: a wait for a full ring, a stop at a breakpoint, busy
+ * probes), beyond DMN_SHARE_GAP_NS. */
+static uint64_t share_weight(uint64_t t, uint64_t d, uint64_t pt,
+                             uint64_t pd)
 {
+	uint64_t g = t - pt, own = d > pd ? d - pd : 0;
+
+	g = g > own ? g - own : 0;
 	return g > DMN_SHARE_GAP_NS ? g - DMN_SHARE_GAP_NS : 0;
 }
 
@@ -183,20 +190,22 @@ void dmn_share_plan_begin(dmn_share *s)
 	s->plan_w = s->done_w = 0;
 	s->done_x = s->x0;
 	s->plan_t = s->last_t;
+	s->plan_d = s->last_d;
 }
 
-void dmn_share_plan_add(dmn_share *s, uint64_t t)
+void dmn_share_plan_add(dmn_share *s, uint64_t t, uint64_t d)
 {
 	if (s->t1 != 0 && t > s->t0 && t <= s->t1 && s->plan_t != 0 &&
 	    t > s->plan_t)
-		s->plan_w += share_weight(t - s->plan_t);
+		s->plan_w += share_weight(t, d, s->plan_t, s->plan_d);
 	s->plan_t = t;
+	s->plan_d = d;
 }
 
 /* The share at t in (t0, t1] by the plan, or else in time.  Called for
  * every event the daemon relays: by the plan, the share changes only
  * after a long gap (a division then), else it is a multiplication. */
-static uint64_t share_within(dmn_share *s, uint64_t t)
+static uint64_t share_within(dmn_share *s, uint64_t t, uint64_t d)
 {
 	uint64_t w;
 
@@ -204,8 +213,8 @@ static uint64_t share_within(dmn_share *s, uint64_t t)
 		return s->x0;
 	if (s->plan_w == 0)
 		return s->x0 + (uint64_t)(s->rate * (double)(t - s->t0));
-	w = s->last_t != 0 && t > s->last_t ? share_weight(t - s->last_t)
-	                                    : 0;
+	w = s->last_t != 0 && t > s->last_t
+	            ? share_weight(t, d, s->last_t, s->last_d) : 0;
 	if (w == 0 || s->done_w == s->plan_w)
 		return s->done_x;
 	s->done_w = w < s->plan_w - s->done_w ? s->done_w + w : s->plan_w;
@@ -215,7 +224,7 @@ static uint64_t share_within(dmn_share *s, uint64_t t)
 	return s->done_x;
 }
 
-uint64_t dmn_share_at(dmn_share *s, uint64_t t)
+uint64_t dmn_share_at(dmn_share *s, uint64_t t, uint64_t d)
 {
 	uint64_t x;
 
@@ -224,10 +233,11 @@ uint64_t dmn_share_at(dmn_share *s, uint64_t t)
 	else if (t <= s->t0 || s->t1 <= s->t0)
 		x = s->x0;
 	else
-		x = share_within(s, t);
+		x = share_within(s, t, d);
 	if (x < s->given)
 		x = s->given;
 	s->given = x;
 	s->last_t = t;
+	s->last_d = d;
 	return x;
 }

@@ -29,8 +29,11 @@
  * a CPU is a stall of at least a context switch, and it lengthens the
  * gap between two events of the process in which it falls.  Before the
  * records of the interval are read (they are all in the ring then), the
- * relay plans: the weight of an event is its gap since the one before
- * beyond DMN_SHARE_GAP_NS, and an event's share is the interval's start
+ * relay plans: the weight of an event is its gap since the one before,
+ * less the growth of its own Δ in the gap (paravt's time counted
+ * already: a full ring's wait, a stop at a breakpoint, where the process
+ * did not wait for a CPU), beyond DMN_SHARE_GAP_NS, and an event's
+ * share is the interval's start
  * charge plus the charge in proportion to the weights up to it.  So
  * a ping-pong whose round trips take 0.3 us gets the charge where a rank
  * stood still for the daemon, not spread over every round trip.  Without
@@ -64,8 +67,10 @@ typedef struct dmn_share {
 	double frac;      /* the fraction charged at the last sample */
 	uint64_t given;   /* the largest share handed out */
 	uint64_t last_t;  /* time of the event given a share last */
+	uint64_t last_d;  /* its own Δ (before its share) */
 	uint64_t plan_w;  /* weight of the events of (t0, t1] planned, 0 none */
 	uint64_t plan_t;  /* time of the event planned last */
+	uint64_t plan_d;  /* its own Δ */
 	uint64_t done_w;  /* weight of the planned events given their share */
 	uint64_t done_x;  /* the share at done_w */
 	double rate;      /* unplanned: charge a ns of (t0, t1] */
@@ -101,10 +106,11 @@ double dmn_share_fraction(uint64_t p, uint64_t sum_wait);
  * (dmn_share_free). */
 void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now);
 
-/* Plans where the last charge goes: begin, then add the time of every
- * record not given a share yet, in order. */
+/* Plans where the last charge goes: begin, then add the time t and own
+ * Δ d (before any share) of every record not given a share yet, in
+ * order. */
 void dmn_share_plan_begin(dmn_share *s);
-void dmn_share_plan_add(dmn_share *s, uint64_t t);
+void dmn_share_plan_add(dmn_share *s, uint64_t t, uint64_t d);
 
 /* The process's exit at node time t says it waited wait ns in all
  * (PROG_EXIT's bytes, -1 unknown): what it waited since the last sample
@@ -112,7 +118,8 @@ void dmn_share_plan_add(dmn_share *s, uint64_t t);
  * the whole run. */
 void dmn_share_exit(dmn_share *s, int64_t wait, uint64_t t);
 
-/* The share of the next event, at node time t (see above). */
-uint64_t dmn_share_at(dmn_share *s, uint64_t t);
+/* The share of the next event, at node time t with its own Δ d (see
+ * above). */
+uint64_t dmn_share_at(dmn_share *s, uint64_t t, uint64_t d);
 
 #endif

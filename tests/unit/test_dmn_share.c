@@ -44,16 +44,16 @@ static void test_linear(void **state)
 
 	(void)state;
 	dmn_share_init(&s);
-	assert_int_equal(dmn_share_at(&s, 500), 0); /* nothing sampled */
+	assert_int_equal(dmn_share_at(&s, 500, 0), 0); /* nothing sampled */
 	charge(&s, 0, 1.0, 1000);   /* the first sample: the base */
 	charge(&s, 400, 0.5, 2000); /* 200 charged over (1000, 2000] */
 	assert_int_equal(s.x1, 200);
-	assert_int_equal(dmn_share_at(&s, 1000), 0);
-	assert_int_equal(dmn_share_at(&s, 1500), 100);
-	assert_int_equal(dmn_share_at(&s, 2000), 200);
-	assert_int_equal(dmn_share_at(&s, 2600), 200); /* after the sample */
+	assert_int_equal(dmn_share_at(&s, 1000, 0), 0);
+	assert_int_equal(dmn_share_at(&s, 1500, 0), 100);
+	assert_int_equal(dmn_share_at(&s, 2000, 0), 200);
+	assert_int_equal(dmn_share_at(&s, 2600, 0), 200); /* after the sample */
 	/* an event from before, read late, gets no less than the last */
-	assert_int_equal(dmn_share_at(&s, 1200), 200);
+	assert_int_equal(dmn_share_at(&s, 1200, 0), 200);
 	dmn_share_close(&s);
 }
 
@@ -70,20 +70,49 @@ static void test_plan(void **state)
 	(void)state;
 	dmn_share_init(&s);
 	charge(&s, 0, 1.0, 10000);
-	assert_int_equal(dmn_share_at(&s, 10000), 0); /* the last before */
+	assert_int_equal(dmn_share_at(&s, 10000, 0), 0); /* the last before */
 	charge(&s, 4000, 1.0, 60000);
 	dmn_share_plan_begin(&s);
 	for (i = 0; i < 6; i++)
-		dmn_share_plan_add(&s, t[i]);
-	dmn_share_plan_add(&s, 70000); /* after the sample: not planned */
+		dmn_share_plan_add(&s, t[i], 0);
+	dmn_share_plan_add(&s, 70000, 0); /* after the sample: not planned */
 	assert_int_equal(s.plan_w, 40000);
 	for (i = 0; i < 6; i++)
-		assert_int_equal(dmn_share_at(&s, t[i]), want[i]);
-	assert_int_equal(dmn_share_at(&s, 70000), 4000);
+		assert_int_equal(dmn_share_at(&s, t[i], 0), want[i]);
+	assert_int_equal(dmn_share_at(&s, 70000, 0), 4000);
 	/* a new sample drops the plan: linear again */
 	charge(&s, 1000, 1.0, 80000);
 	assert_int_equal(s.plan_w, 0);
-	assert_int_equal(dmn_share_at(&s, 75000), 4750);
+	assert_int_equal(dmn_share_at(&s, 75000, 0), 4750);
+	dmn_share_close(&s);
+}
+
+/* A gap the process's own Δ grew in (a wait for a full ring, a stop at
+ * a breakpoint) is paravt's time counted already, not a wait for a CPU:
+ * only what is left of it beyond DMN_SHARE_GAP_NS has weight.  The gap
+ * of 32000 ns before 42200 holds 25000 ns of Δ (7000 left: weight
+ * 5000); the one of 12000 before 54300 holds none (weight 10000): of
+ * 3000 ns charged, 1000 and 2000.  A gap its Δ grew more than it lasted
+ * has no weight. */
+static void test_plan_own(void **state)
+{
+	uint64_t t[] = {10100, 10200, 42200, 42300, 54300, 54400, 90000};
+	uint64_t d[] = {50, 60, 25060, 25070, 25070, 25080, 99999};
+	uint64_t want[] = {0, 0, 1000, 1000, 3000, 3000, 3000};
+	dmn_share s;
+	size_t i;
+
+	(void)state;
+	dmn_share_init(&s);
+	charge(&s, 0, 1.0, 10000);
+	assert_int_equal(dmn_share_at(&s, 10000, 40), 0);
+	charge(&s, 3000, 1.0, 95000);
+	dmn_share_plan_begin(&s);
+	for (i = 0; i < 7; i++)
+		dmn_share_plan_add(&s, t[i], d[i]);
+	assert_int_equal(s.plan_w, 15000);
+	for (i = 0; i < 7; i++)
+		assert_int_equal(dmn_share_at(&s, t[i], d[i]), want[i]);
 	dmn_share_close(&s);
 }
 
@@ -219,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_fraction),
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_plan_own),
 		cmocka_unit_test(test_console_part),
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_read),
