@@ -84,6 +84,8 @@ static struct {
 					   constant per probe, ns */
 	uint64_t half;                  /* half the calibrated cost of a
 					   probe: Δ per record, ns */
+	uint64_t half_end;              /* the other half (an odd cost's
+					   extra ns): Δ of a probe's end */
 	uint64_t busy;                  /* PARAVT_PROBE_BUSY_NS */
 	uint64_t last_flush;            /* time of the last flush */
 	uint64_t brk_t;                 /* breakpoint start, 0 if none */
@@ -525,7 +527,7 @@ void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
 		ev.delta += pr->t1 - pr->t0 + ev.probe_c;
 	ev_put(t2, kind, pr->op, pr->file, pr->func, pr->line, peer, tag,
 	       bytes, result, aux, pr->comm, pr->ref);
-	ev.delta += ev.busy ? pvt__ev_now() - t2 : ev.half;
+	ev.delta += ev.busy ? pvt__ev_now() - t2 : ev.half_end;
 	EV_UNLOCK();
 }
 
@@ -536,7 +538,7 @@ void pvt__ev_close(pvt__ev_probe *pr)
 	if (ev.busy)
 		ev.delta += pr->t1 - pr->t0 + ev.probe_c;
 	else
-		ev.delta += ev.half;
+		ev.delta += ev.half_end;
 	EV_UNLOCK();
 }
 
@@ -686,7 +688,7 @@ static void ev_calibrate(void)
 	uint64_t busy = ev.busy, delta = ev.delta, unseen, whole;
 
 	ev.calibrating = 1;
-	ev.probe_c = ev.half = 0;
+	ev.probe_c = ev.half = ev.half_end = 0;
 	ev.busy = 1; /* measured spans, for probe_c (the spin is not run:
 			records are not kept while calibrating) */
 	ev_fast_set();
@@ -700,6 +702,7 @@ static void ev_calibrate(void)
 		ev_time_probes(d, &unseen, &whole);
 	}
 	ev.half = whole / 2;
+	ev.half_end = whole - ev.half; /* a probe adds all of it */
 	ev.delta = delta;
 	ev.busy = busy;
 	ev.calibrating = 0;

@@ -17,7 +17,8 @@
  *     pvt__ev_end(&pr, PVT_EV_SEND_END, tid, tag, bytes, rc, 0);
  *
  * Δ (interference, DESIGN.md "Time, compensation and order") grows by
- * half the calibrated cost of an empty probe at each record (so a probe
+ * half the calibrated cost of an empty probe at each record, the end's
+ * half taking the odd ns, so that a probe adds the whole cost (and
  * reads the clock only for its two time stamps); with busy probes
  * (PARAVT_PROBE_BUSY_NS) by the measured time from pvt__ev_begin to
  * pvt__ev_call plus the time inside pvt__ev_end, plus a constant

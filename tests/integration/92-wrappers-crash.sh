@@ -26,6 +26,16 @@ for port in linux-x86_64 linux-s390x-qemu linux-i386-qemu; do
 	expect_grep '^hello c=1 proc=3 ' "$e" "$port: task announced"
 	[ "$(grep -c 'kind=send_end op=pvm_send .*func=fake_send .*peer=7 ' "$e")" = 5 ] ||
 		{ cat "$e"; fail "$port: 5 buffered sends expected"; }
+	# Δ: each probe adds its calibrated cost, half at its start record
+	# and half (the odd ns) at its end: the same two steps every time,
+	# the end's equal to the start's or 1 ns more.
+	grep -E 'kind=send_(start|end) op=pvm_send ' "$e" |
+		sed 's/.*kind=send_\([a-z]*\) .* delta=\([0-9]*\) .*/\1 \2/' |
+		awk 'NR > 1 { d = $2 - p; if ($1 == "end") { if (a == "") a = d; else if (d != a) bad = 1 }
+		              else { if (b == "") b = d; else if (d != b) bad = 1 } }
+		     { p = $2 }
+		     END { if (bad || a == "" || b == "" || b - a < 0 || b - a > 1) exit 1 }' ||
+		{ cat "$e"; fail "$port: delta does not grow by the same halves in every probe"; }
 	expect_grep 'kind=fn_enter op=function file=.*ev_crash.c func=crash_here ' "$e" \
 		"$port: full mode recorded the entry of crash_here"
 	expect_grep 'kind=crash op=signal .* aux=11 ' "$e" "$port: crash record"
