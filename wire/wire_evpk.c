@@ -295,8 +295,9 @@ static int evpk_adds(wire_evpk_dec *d, uint32_t mask, uint64_t *f)
 
 /* The bits of the fields read against the previous event in either
  * form (the others are, by kind, against the last of the same kind). */
-#define EVPK_SEQUENTIAL ((1u << EVPK_T) | (1u << EVPK_DELTA) | \
-                         (1u << EVPK_KIND) | (1u << EVPK_SEQ))
+#define EVPK_HEAD_BITS ((1u << EVPK_T) | (1u << EVPK_DELTA) | \
+                        (1u << EVPK_KIND)) /* bits 0-2: read first */
+#define EVPK_SEQUENTIAL (EVPK_HEAD_BITS | (1u << EVPK_SEQ))
 
 /* The fields of an event of the current form from mask into *e, those
  * of its kind's block against d's reference event of the kind. */
@@ -306,16 +307,16 @@ static int evpk_next_by_kind(wire_evpk_dec *d, uint32_t mask, wire_ev *e)
 	wire_ev *b;
 
 	/* t, delta and kind come first: then the base is known */
-	if (evpk_adds(d, mask & 7u, d->prev) != 0)
+	if (evpk_adds(d, mask & EVPK_HEAD_BITS, d->prev) != 0)
 		return -1;
 	b = evpk_base(d->ref, &d->valid, d->prev[EVPK_KIND]);
 	if ((mask & ~EVPK_SEQUENTIAL) == 0) {
-		if (evpk_adds(d, mask & ~7u, d->prev) != 0)
+		if (evpk_adds(d, mask & ~EVPK_HEAD_BITS, d->prev) != 0)
 			return -1;
 	} else {
 		evpk_fields(b, f);
 		f[EVPK_SEQ] = d->prev[EVPK_SEQ];
-		if (evpk_adds(d, mask & ~7u, f) != 0)
+		if (evpk_adds(d, mask & ~EVPK_HEAD_BITS, f) != 0)
 			return -1;
 		d->prev[EVPK_SEQ] = f[EVPK_SEQ];
 		evpk_event(f, b);
