@@ -15,7 +15,7 @@
 void wire_evstate_init(wire_evstate *s)
 {
 	memset(s, 0, sizeof *s);
-	s->cpu_wait_ns = -1;
+	s->cpu_wait_ns = s->wait_start_ns = -1;
 	s->share_ns = -1;
 }
 
@@ -65,6 +65,7 @@ static void evsum_track(wire_evstate *s, const wire_ev *e)
 		s->tid = e->peer;
 		s->prog = e->func;
 		s->t_start_ns = e->t_ns;
+		s->wait_start_ns = e->bytes;
 		return; /* (its func is the program, not a location) */
 	case PVT_EV_SPECIAL_END:
 		/* a PVM master has its tid only from its first pvm_mytid
@@ -81,7 +82,10 @@ static void evsum_track(wire_evstate *s, const wire_ev *e)
 		break;
 	case PVT_EV_PROG_EXIT: case PVT_EV_CRASH:
 		if (e->kind == PVT_EV_PROG_EXIT && e->bytes >= 0) {
-			s->cpu_wait_ns = e->bytes;
+			s->cpu_wait_ns = s->wait_start_ns >= 0 &&
+			                 s->wait_start_ns <= e->bytes
+			                 ? e->bytes - s->wait_start_ns
+			                 : e->bytes;
 			s->run_ns = e->t_ns - s->t_start_ns;
 			s->share_ns = e->tag >= 0 ? (int64_t)e->tag * 1000
 						  : -1;
@@ -220,6 +224,7 @@ int wire_evsum_unpack(const msgpack_object *o, uint64_t n, uint64_t *first,
 	s->mpi = (int)v[14];
 	s->prog = (uint32_t)v[15];
 	s->t_start_ns = (uint64_t)v[16];
+	s->wait_start_ns = -1; /* (not in the summary) */
 	s->cpu_wait_ns = v[17];
 	s->run_ns = (uint64_t)v[18];
 	s->share_ns = v[19];

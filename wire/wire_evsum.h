@@ -54,10 +54,13 @@ typedef struct wire_evstate {
 	uint32_t prog;       /* string id of its program (PROG_START), 0 */
 	uint64_t t_start_ns; /* PROG_START's node time */
 	int64_t cpu_wait_ns; /* PROG_EXIT: its main thread's wait for a CPU
-				(pvt_event.h), -1 unknown */
+				(pvt_event.h) since PROG_START (where that
+				says, wait_start_ns), -1 unknown */
 	uint64_t run_ns;     /* PROG_START to that PROG_EXIT, node time */
 	int64_t share_ns;    /* PROG_EXIT: of that wait, what its daemon
 				charged to paravt (tag, us), -1 unknown */
+	int64_t wait_start_ns; /* PROG_START: its wait for a CPU before it,
+				-1 unknown (not in the summary) */
 } wire_evstate;
 
 /* The state before any event. */

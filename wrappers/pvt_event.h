@@ -95,7 +95,10 @@ typedef char pvt__event_size_check[sizeof(pvt_event) == PVT_EVENT_SIZE ? 1 : -1]
 
 /* Event kinds (record.kind). */
 enum pvt_ev_kind {
-	PVT_EV_PROG_START = 1,    /* first record of a process */
+	PVT_EV_PROG_START = 1,    /* first record of a process: bytes = ns
+	                             the main thread had waited for a CPU
+	                             before it (as PROG_EXIT's), -1
+	                             unknown */
 	PVT_EV_PROG_EXIT = 2,     /* para_vt_exit / exit(): aux = status
 	                             (-1: unknown, exit() where the runtime
 	                             cannot learn its argument); bytes = ns

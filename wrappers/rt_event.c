@@ -817,6 +817,21 @@ static int ev_ring_start(void)
 	return 0;
 }
 
+/* How long the process's main thread waited for a CPU while it could
+ * run, ns: the second number of Linux's /proc/self/schedstat; -1 where
+ * there is none. */
+static int64_t ev_cpu_wait_ns(void)
+{
+	unsigned long long run, wait;
+	FILE *f = fopen("/proc/self/schedstat", "r");
+	int ok = f != NULL && fscanf(f, "%llu %llu", &run, &wait) == 2;
+
+	if (f != NULL)
+		fclose(f);
+	return ok && wait <= (unsigned long long)INT64_MAX ? (int64_t)wait
+	                                                   : -1;
+}
+
 /* The base name of this program's executable, for PROG_START's func (the
  * console shows it for tasks pvmd or mpirun started), or NULL where it
  * cannot be known cheaply (only Linux's /proc/self/exe is read). */
@@ -869,7 +884,7 @@ int pvt__ev_init(int32_t (*self)(void))
 	prog = pvt__ev_strid(ev_program());
 	ev.last_flush = pvt__ev_now();
 	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, 0, prog, 0,
-	       me, -1, -1, 0, PVT_EVENT_VERSION, 0, 0);
+	       me, -1, ev_cpu_wait_ns(), 0, PVT_EVENT_VERSION, 0, 0);
 	ev.delta += pvt__ev_now() - ev.last_flush;
 	return ev.mode;
 }
@@ -909,21 +924,6 @@ void pvt__ev_break_end(void)
 	ev_put(t, PVT_EV_BREAK_END, PVT_OP_RT_BREAK, 0, 0, 0, -1, -1,
 	       -1, 0, 0, 0, 0);
 	ev.delta += pvt__ev_now() - t;
-}
-
-/* How long the process's main thread waited for a CPU while it could
- * run, ns: the second number of Linux's /proc/self/schedstat; -1 where
- * there is none. */
-static int64_t ev_cpu_wait_ns(void)
-{
-	unsigned long long run, wait;
-	FILE *f = fopen("/proc/self/schedstat", "r");
-	int ok = f != NULL && fscanf(f, "%llu %llu", &run, &wait) == 2;
-
-	if (f != NULL)
-		fclose(f);
-	return ok && wait <= (unsigned long long)INT64_MAX ? (int64_t)wait
-	                                                   : -1;
 }
 
 /* See rt_event.h. */

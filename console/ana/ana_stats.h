@@ -62,7 +62,8 @@ int ana_stats_segments(const ana_proc *p, int every, ana_seg_fn fn,
 		       void *arg);
 
 /* What process p's last PROG_EXIT says its main thread waited for a CPU
- * while it could run (pvt_event.h), ns, or -1 when it says nothing (no
+ * while it could run (pvt_event.h), less what its PROG_START says it had
+ * waited before, ns, or -1 when it says nothing (no
  * such event, an older trace, a node without schedstat); *run_ns gets
  * the measured time from p's first event to that exit, *paravt_ns the
  * part of the wait its daemon charged to paravt (paravtd's CPU, in Δ so

@@ -170,6 +170,22 @@ static int32_t ev_share_us(uint64_t ns)
 	return ns / 1000 > INT32_MAX ? INT32_MAX : (int32_t)(ns / 1000);
 }
 
+/* p's exit ev: carries paravt's share of its CPU wait (tag, us); the
+ * log says how much charge did not fit between its records
+ * (dmn_share.h). */
+static void ev_share_done(const dmn_proc *p, const dmn_evproc *e,
+                          wire_ev *ev)
+{
+	ev->tag = ev_share_us(e->share.given);
+	if (e->share.over >= 1000)
+		dmn_log(DMN_INFO, "events: proc %llu: CPU share %llu us; "
+		        "%llu us more did not fit between its records (left "
+		        "out)",
+		        (unsigned long long)p->num,
+		        (unsigned long long)(e->share.given / 1000),
+		        (unsigned long long)(e->share.over / 1000));
+}
+
 /* A NODE_EVENTS item of n records from recs (native, maybe unaligned:
  * the process's ring or an EVENTS frame; the first is number first) of
  * process p, whose relay state is e: the next batch and process
@@ -208,11 +224,14 @@ static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 			p->ev_signal = r.aux;
 		ev_wire(&ev, &r, first + k);
 		exit_share = r.kind == PVT_EV_PROG_EXIT && share;
+		if (share)
+			dmn_share_start(&e->share,
+			                r.kind == PVT_EV_PROG_START ? r.bytes : -1);
 		if (exit_share)
 			dmn_share_exit(&e->share, r.bytes, r.t_ns);
 		ev.delta_ns += dmn_share_at(&e->share, ev.t_ns, ev.delta_ns);
 		if (exit_share)
-			ev.tag = ev_share_us(e->share.given);
+			ev_share_done(p, e, &ev);
 		wire_evsum_add(&cnt, &e->state, &ev);
 		len += wire_evpk_put(&w, out + len, &ev);
 	}
@@ -286,6 +305,18 @@ static void ev_batches(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 
 /* ---- handlers ------------------------------------------------------------ */
 
+/* p's relay state, made the first time (its CPU wait so far the base of
+ * paravt's share, dmn_share.h).  NULL when out of memory. */
+static dmn_evproc *ev_proc_make(dmn_evq *q, const dmn_proc *p)
+{
+	dmn_evproc *e = dmn_ev_proc(q, p->num, 0);
+
+	if (e == NULL && (e = dmn_ev_proc(q, p->num, 1)) != NULL &&
+	    !q->w->srv->cfg->no_cpu_share)
+		dmn_share_begin(&e->share, (long)p->pid);
+	return e;
+}
+
 /* EVENT_STRINGS: appends the names (ids must continue the table). */
 static int ev_strings(dmn_evq *q, dmn_proc *p, const wire_msg *m,
                       char *err, size_t errlen)
@@ -298,7 +329,7 @@ static int ev_strings(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 
 	if (wire_unpack(m, err, errlen, &proc, &first, &arr) != 0)
 		return WIRE_EMALFORMED;
-	if ((e = dmn_ev_proc(q, p->num, 1)) == NULL) {
+	if ((e = ev_proc_make(q, p)) == NULL) {
 		snprintf(err, errlen, "EVENT_STRINGS: out of memory");
 		return WIRE_ENOMEM;
 	}
@@ -378,7 +409,7 @@ static int ev_events(dmn_evq *q, dmn_proc *p, const wire_msg *m, char *err,
 
 	if (wire_unpack(m, err, errlen, &proc, &first, &count, &d, &n) != 0)
 		return WIRE_EMALFORMED;
-	if ((e = dmn_ev_proc(q, p->num, 1)) == NULL) {
+	if ((e = ev_proc_make(q, p)) == NULL) {
 		snprintf(err, errlen, "EVENTS: out of memory");
 		return WIRE_ENOMEM;
 	}
@@ -545,6 +576,39 @@ static void ev_share_plan(dmn_evproc *e)
 			                   run[k][i].delta_ns);
 }
 
+/* Before e's first sample that its ring's first record is in: that
+ * record's wait (PROG_START), where the sample starts. */
+static void ev_share_first(dmn_evproc *e)
+{
+	const pvt_event *run[2];
+	uint32_t n[2];
+
+	if (e->share.started || e->ring.h == NULL || e->refused)
+		return;
+	(void)dmn_ring_pending(&e->ring, &run[0], &n[0], &run[1], &n[1]);
+	if (n[0] > 0 && run[0][0].kind == PVT_EV_PROG_START)
+		dmn_share_start(&e->share, run[0][0].bytes);
+}
+
+/* The last record in e's ring if it is the process's PROG_EXIT with its
+ * wait for a CPU, else NULL. */
+static const pvt_event *ev_ring_exit(const dmn_evproc *e)
+{
+	const pvt_event *run[2], *x;
+	uint32_t n[2];
+
+	if (e->ring.h == NULL || e->refused)
+		return NULL;
+	(void)dmn_ring_pending(&e->ring, &run[0], &n[0], &run[1], &n[1]);
+	if (n[1] > 0)
+		x = &run[1][n[1] - 1];
+	else if (n[0] > 0)
+		x = &run[0][n[0] - 1];
+	else
+		return NULL;
+	return x->kind == PVT_EV_PROG_EXIT && x->bytes >= 0 ? x : NULL;
+}
+
 /* One sample of paravt's share of the CPU wait of q's processes
  * (dmn_share.h), at node time now; with plan, where the charge goes is
  * planned over the rings' records (not while the queue is backlogged:
@@ -552,14 +616,18 @@ static void ev_share_plan(dmn_evproc *e)
 static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 {
 	uint64_t d = dmn_share_daemon_ns(), sum = 0, left = 0;
+	const pvt_event *x;
 	dmn_evproc *e;
 	dmn_proc *pr;
 	double f, g;
 
 	for (e = q->procs; e != NULL; e = e->next) {
 		pr = e->gone ? NULL : ev_find_proc(q->w, e->num);
-		sum += dmn_share_read(&e->share,
-		                      pr != NULL ? (long)pr->pid : 0);
+		ev_share_first(e);
+		x = ev_ring_exit(e); /* its own last word, if it ended */
+		sum += x != NULL ? dmn_share_told(&e->share, x->bytes)
+		                 : dmn_share_read(&e->share,
+		                                  pr != NULL ? (long)pr->pid : 0);
 	}
 	f = dmn_share_fraction(d, sum);
 	for (e = q->procs; e != NULL; e = e->next)
@@ -658,7 +726,7 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	if (wire_unpack(m, err, errlen, &proc, path, sizeof path, &recs,
 	                &names) != 0)
 		return WIRE_EMALFORMED;
-	if ((e = dmn_ev_proc(q, p->num, 1)) == NULL) {
+	if ((e = ev_proc_make(q, p)) == NULL) {
 		snprintf(err, errlen, "EVENT_RING: out of memory");
 		return WIRE_ENOMEM;
 	}
@@ -695,11 +763,18 @@ static dmn_evq *ev_q(const dmn_proc *p)
 static void ev_drain_now(dmn_proc *p, int bounded)
 {
 	dmn_evq *q = ev_q(p);
+	const pvt_event *x;
 	dmn_evproc *e;
 
 	if (q == NULL || (e = dmn_ev_proc(q, p->num, 0)) == NULL ||
 	    e->ring.h == NULL)
 		return;
+	if (!q->w->srv->cfg->no_cpu_share && (x = ev_ring_exit(e)) != NULL) {
+		/* its exit's charge goes where it stood still since the
+		   last sample, not all before the exit */
+		dmn_share_exit(&e->share, x->bytes, x->t_ns);
+		ev_share_plan(e);
+	}
 	ev_ring_drain(q, p, e, bounded);
 	ev_pump(q);
 }

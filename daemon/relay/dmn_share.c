@@ -121,6 +121,39 @@ uint64_t dmn_share_read(dmn_share *s, long pid)
 	return wait - s->wait;
 }
 
+void dmn_share_begin(dmn_share *s, long pid)
+{
+	if (pid <= 0)
+		return;
+	(void)dmn_share_read(s, pid);
+	s->wait = s->base = s->now;
+}
+
+void dmn_share_start(dmn_share *s, int64_t wait)
+{
+	uint64_t w = (uint64_t)wait, read = s->wait - s->base;
+
+	if (s->started)
+		return;
+	s->started = 1;
+	if (wait < 0 || w <= s->base)
+		return;
+	if (w >= s->wait) { /* all read so far was before it */
+		s->pre = s->x1;
+		s->wait = w;
+	} else { /* its part of what was charged */
+		s->pre = (uint64_t)((double)s->x1 * (double)(w - s->base) /
+		                    (double)read);
+	}
+}
+
+uint64_t dmn_share_told(dmn_share *s, int64_t wait)
+{
+	s->now = wait > 0 && (uint64_t)wait > s->wait ? (uint64_t)wait
+	                                              : s->wait;
+	return s->now - s->wait;
+}
+
 double dmn_share_fraction(uint64_t p, uint64_t sum_wait)
 {
 	if (p == 0 || sum_wait == 0)
@@ -172,16 +205,25 @@ void dmn_share_exit(dmn_share *s, int64_t wait, uint64_t t)
 	dmn_share_charge(s, s->frac, 0, t);
 }
 
-/* The weight of an event at t with Δ d, the one before at pt with pd:
- * its gap less the time its Δ grew in it (paravt's own time, counted
- * already: a wait for a full ring, a stop at a breakpoint, busy
- * probes), beyond DMN_SHARE_GAP_NS. */
+/* The room for paravt's share in the gap from an event at pt with Δ pd
+ * to one at t with Δ d: the gap less the time its Δ grew in it
+ * (paravt's own time, counted already: a wait for a full ring, a stop
+ * at a breakpoint, busy probes). */
+static uint64_t share_room(uint64_t t, uint64_t d, uint64_t pt,
+                           uint64_t pd)
+{
+	uint64_t g = t > pt ? t - pt : 0, own = d > pd ? d - pd : 0;
+
+	return g > own ? g - own : 0;
+}
+
+/* The weight of that event in a plan: its room beyond
+ * DMN_SHARE_GAP_NS. */
 static uint64_t share_weight(uint64_t t, uint64_t d, uint64_t pt,
                              uint64_t pd)
 {
-	uint64_t g = t - pt, own = d > pd ? d - pd : 0;
+	uint64_t g = share_room(t, d, pt, pd);
 
-	g = g > own ? g - own : 0;
 	return g > DMN_SHARE_GAP_NS ? g - DMN_SHARE_GAP_NS : 0;
 }
 
@@ -226,7 +268,7 @@ static uint64_t share_within(dmn_share *s, uint64_t t, uint64_t d)
 
 uint64_t dmn_share_at(dmn_share *s, uint64_t t, uint64_t d)
 {
-	uint64_t x;
+	uint64_t x, room;
 
 	if (s->t1 == 0 || t > s->t1)
 		x = s->x1;
@@ -234,8 +276,14 @@ uint64_t dmn_share_at(dmn_share *s, uint64_t t, uint64_t d)
 		x = s->x0;
 	else
 		x = share_within(s, t, d);
+	x = x > s->pre + s->over ? x - s->pre - s->over : 0;
 	if (x < s->given)
 		x = s->given;
+	if (s->last_t != 0 &&
+	    x - s->given > (room = share_room(t, d, s->last_t, s->last_d))) {
+		s->over += x - s->given - room; /* it would go back in time */
+		x = s->given + room;
+	}
 	s->given = x;
 	s->last_t = t;
 	s->last_d = d;

@@ -39,7 +39,15 @@
  * stood still for the daemon, not spread over every round trip.  Without
  * a plan (records that came as EVENTS frames, or no gap that long) the
  * charge grows linearly in time.  A share is never less than the last
- * one given, so Δ never decreases.
+ * one given, so Δ never decreases; and it never grows by more than the
+ * time since the event before less the growth of the event's own Δ, so
+ * compensated time never goes back: a charge larger than the gaps it
+ * falls in (the waits were not where the events show them) is kept out
+ * of every later share and counted in over.  A process's wait before
+ * its first record (its start, loading, the message library's start-up:
+ * PROG_START carries it, dmn_share_start) is not charged either, nor,
+ * where PROG_START says nothing, its wait before the relay first saw it
+ * (dmn_share_begin); what was charged of it is counted in pre.
  *
  * Where schedstat is missing (a system other than Linux, a kernel
  * without schedstats) nothing is charged and Δ is the probes' alone.
@@ -66,6 +74,12 @@ typedef struct dmn_share {
 	uint64_t x1, t1;  /* ... at the last sample (t1 0: none yet) */
 	double frac;      /* the fraction charged at the last sample */
 	uint64_t given;   /* the largest share handed out */
+	uint64_t pre;     /* charge left out: waits before its first
+	                     record, ns */
+	uint64_t over;    /* charge left out: more than the gaps between
+	                     its records, ns */
+	uint64_t base;    /* its wait when the relay first saw it */
+	int started;      /* its first record was seen */
 	uint64_t last_t;  /* time of the event given a share last */
 	uint64_t last_d;  /* its own Δ (before its share) */
 	uint64_t plan_w;  /* weight of the events of (t0, t1] planned, 0 none */
@@ -92,10 +106,25 @@ uint64_t dmn_share_daemon_ns(void);
  * read. */
 uint64_t dmn_share_read(dmn_share *s, long pid);
 
+/* As dmn_share_read, from the process's own word for its wait (its
+ * PROG_EXIT's, once it ended and its schedstat is gone). */
+uint64_t dmn_share_told(dmn_share *s, int64_t wait);
+
 /* What is left of the wait read, once the fraction f of it is charged,
  * less the time its cgroup was throttled since the last sample: what
  * the console's time is shared over. */
 uint64_t dmn_share_free(const dmn_share *s, double f);
+
+/* Process pid is seen for the first time: its wait so far is the base
+ * of its first sample (pid 0, not known yet: the first sample's read
+ * is). */
+void dmn_share_begin(dmn_share *s, long pid);
+
+/* Its first record says it had waited wait ns (PROG_START's bytes; -1
+ * unknown, or a first record of another kind): what it waited before
+ * is not paravt's.  A sample that has not read that far starts there;
+ * of a charge made already, that wait's part is left out. */
+void dmn_share_start(dmn_share *s, int64_t wait);
 
 /* The fraction of each process's new wait that is the daemon's: p, its
  * processor time, over sum_wait, the processes' new waits, at most 1. */
@@ -115,7 +144,8 @@ void dmn_share_plan_add(dmn_share *s, uint64_t t, uint64_t d);
 /* The process's exit at node time t says it waited wait ns in all
  * (PROG_EXIT's bytes, -1 unknown): what it waited since the last sample
  * is charged at the last sample's fraction, so the exit's share holds
- * the whole run. */
+ * the whole run.  Where the records since that sample are still at
+ * hand, a plan (dmn_share_plan_begin) puts it in their gaps. */
 void dmn_share_exit(dmn_share *s, int64_t wait, uint64_t t);
 
 /* The share of the next event, at node time t with its own Δ d (see

@@ -272,6 +272,34 @@ static void test_empty(void **state)
 	ana_free(tr);
 }
 
+/* The wait for a CPU an exit tells: the exit's, less what PROG_START
+ * says was waited before it; all of it where PROG_START says nothing
+ * (an older trace); -1 with no exit or an exit that says nothing. */
+static void test_cpu_wait(void **state)
+{
+	ana_trace *tr = ut_trace(3);
+	int64_t run, paravt;
+	uint32_t x;
+
+	(void)state;
+	ut_ev(tr, 0, PVT_EV_PROG_START, PVT_OP_NONE, 1000, 3000);
+	x = ut_ev(tr, 0, PVT_EV_PROG_EXIT, PVT_OP_NONE, 9000, 5000);
+	tr->procs[0].ev[x].tag = 1;
+	assert_int_equal(ana_stats_cpu_wait(&tr->procs[0], &run, &paravt),
+			 2000);
+	assert_int_equal(run, 8000);
+	assert_int_equal(paravt, 1000);
+	ut_ev(tr, 1, PVT_EV_PROG_START, PVT_OP_NONE, 1000, -1);
+	ut_ev(tr, 1, PVT_EV_PROG_EXIT, PVT_OP_NONE, 9000, 5000);
+	assert_int_equal(ana_stats_cpu_wait(&tr->procs[1], &run, &paravt),
+			 5000);
+	assert_int_equal(paravt, -1);
+	ut_ev(tr, 2, PVT_EV_PROG_START, PVT_OP_NONE, 1000, 3000);
+	assert_int_equal(ana_stats_cpu_wait(&tr->procs[2], &run, &paravt),
+			 -1);
+	ana_free(tr);
+}
+
 /* Tables show p2 before p10, names without a number first. */
 static void test_order(void **state)
 {
@@ -303,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_multicast),
 		cmocka_unit_test(test_overlap_open),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_cpu_wait),
 		cmocka_unit_test(test_order),
 	};
 

@@ -1,7 +1,9 @@
 /*
  * test_dmn_share.c — unit tests of paravt's share of the CPU wait
  * (daemon/relay/dmn_share.c): the fraction, the charge, where the planned
- * charge goes, reading real schedstat files and the daemon's processor
+ * charge goes, its cap at the gaps, the base at the first sight and at
+ * the first record,
+ * reading real schedstat files and the daemon's processor
  * time, the console's part and a cgroup's throttled time.
  */
 #include <setjmp.h>
@@ -114,6 +116,140 @@ static void test_plan_own(void **state)
 	for (i = 0; i < 7; i++)
 		assert_int_equal(dmn_share_at(&s, t[i], d[i]), want[i]);
 	dmn_share_close(&s);
+}
+
+/* A charge larger than the gaps it falls in would run compensated time
+ * backwards: a share grows by at most the time since the event before
+ * (less its own Δ growth), and what does not fit is left out of every
+ * later share and counted.  50000 ns charged over one gap of 10000: the
+ * share there is 10000, 40000 over; the next sample's 1000 follows. */
+static void test_cap(void **state)
+{
+	uint64_t t[] = {10100, 20100, 20200, 40000};
+	uint64_t want[] = {0, 10000, 10000, 11000};
+	dmn_share s;
+	size_t i;
+
+	(void)state;
+	dmn_share_init(&s);
+	charge(&s, 0, 1.0, 10000);
+	assert_int_equal(dmn_share_at(&s, 10000, 0), 0);
+	charge(&s, 50000, 1.0, 30000);
+	dmn_share_plan_begin(&s);
+	for (i = 0; i < 3; i++)
+		dmn_share_plan_add(&s, t[i], 0);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(dmn_share_at(&s, t[i], 0), want[i]);
+	assert_int_equal(s.over, 40000);
+	charge(&s, 1000, 1.0, 40000);
+	assert_int_equal(dmn_share_at(&s, t[3], 0), want[3]);
+	for (i = 1; i < 4; i++) /* compensated time never goes back */
+		assert_true(t[i] - want[i] >= t[i - 1] - want[i - 1]);
+	/* the room is less the event's own Δ growth: 300 ns of gap, 250 of
+	 * it paravt's already, 50 left for a charge of 1000 */
+	charge(&s, 1000, 1.0, 40300);
+	assert_int_equal(dmn_share_at(&s, 40300, 250), 11050);
+	assert_int_equal(s.over, 40950);
+	dmn_share_close(&s);
+}
+
+/* The wait a process had before the relay saw it is not charged: begin
+ * takes it as the base, and the first sample reads only what follows.
+ * pid 0 (not known yet) leaves the first sample to open and read. */
+static void test_begin(void **state)
+{
+	dmn_share s;
+	uint64_t w0;
+
+	(void)state;
+	dmn_share_init(&s);
+	dmn_share_begin(&s, 0);
+	assert_int_equal(s.fd, -2);
+	assert_int_equal(s.wait, 0);
+	dmn_share_begin(&s, (long)getpid());
+	if (s.fd < 0) {
+		skip(); /* no schedstat here */
+		return;
+	}
+	w0 = s.wait;
+	assert_int_equal(s.now, w0);
+	assert_int_equal(dmn_share_read(&s, (long)getpid()), s.now - w0);
+	assert_true(s.now >= w0);
+	dmn_share_close(&s);
+	/* without begin, the first read is the whole wait since the start */
+	dmn_share_init(&s);
+	assert_true(dmn_share_read(&s, (long)getpid()) >= w0);
+	dmn_share_close(&s);
+}
+
+/* The first record's wait (PROG_START): what the process waited before
+ * it is not charged.  Not read yet: the sample starts there.  Read and
+ * charged already: that wait's part of the charge is left out (all of
+ * it when every read was before the record).  Once only. */
+static void test_start(void **state)
+{
+	dmn_share s;
+
+	(void)state;
+	dmn_share_init(&s);
+	s.wait = s.base = 100;
+	dmn_share_start(&s, 300);
+	assert_int_equal(s.wait, 300);
+	assert_int_equal(s.pre, 0);
+	charge(&s, 40, 1.0, 1000); /* only what followed the record */
+	assert_int_equal(s.x1, 40);
+	dmn_share_start(&s, 5000); /* once only */
+	assert_int_equal(s.wait, 340);
+	/* a sample read 1000 ns past the base and charged half: the
+	   record came at 500 of them, so 250 of the 500 charged stay out */
+	dmn_share_init(&s);
+	s.wait = s.base = 100;
+	charge(&s, 1000, 0.5, 1000);
+	dmn_share_start(&s, 600);
+	assert_int_equal(s.pre, 250);
+	assert_int_equal(dmn_share_at(&s, 2000, 0), 250);
+	/* every read before the record: all charged stays out */
+	dmn_share_init(&s);
+	s.wait = s.base = 100;
+	charge(&s, 300, 0.5, 1000);
+	dmn_share_start(&s, 700);
+	assert_int_equal(s.pre, 150);
+	assert_int_equal(s.wait, 700);
+	assert_int_equal(dmn_share_at(&s, 2000, 0), 0);
+	/* a first record that says nothing: as before */
+	dmn_share_init(&s);
+	dmn_share_start(&s, -1);
+	assert_true(s.started && s.wait == 0 && s.pre == 0);
+}
+
+/* An exit's charge, planned over the records since the last sample,
+ * goes where the process stood still, not all into the gap before the
+ * exit (100 ns here, where 2000 would not fit).  Its own word for its
+ * wait (told) is read as schedstat is. */
+static void test_exit_plan(void **state)
+{
+	uint64_t t[] = {20100, 50100, 50200, 50300};
+	uint64_t want[] = {500, 2500, 2500, 2500};
+	dmn_share s;
+	size_t i;
+
+	(void)state;
+	dmn_share_init(&s);
+	charge(&s, 0, 1.0, 10000);
+	charge(&s, 1000, 0.5, 20000);
+	assert_int_equal(dmn_share_at(&s, 20000, 0), 500);
+	dmn_share_exit(&s, (int64_t)s.wait + 4000, 50300);
+	assert_int_equal(s.x1, 2500);
+	dmn_share_plan_begin(&s);
+	for (i = 0; i < 4; i++)
+		dmn_share_plan_add(&s, t[i], 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(dmn_share_at(&s, t[i], 0), want[i]);
+	assert_int_equal(s.over, 0);
+	/* told: as a read, never back */
+	assert_int_equal(dmn_share_told(&s, (int64_t)s.wait + 70), 70);
+	assert_int_equal(dmn_share_told(&s, 5), 0);
+	assert_int_equal(dmn_share_told(&s, -1), 0);
 }
 
 /* The console's part: after the daemon's fraction f, over what is left
@@ -249,6 +385,10 @@ int main(void)
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_own),
+		cmocka_unit_test(test_cap),
+		cmocka_unit_test(test_begin),
+		cmocka_unit_test(test_start),
+		cmocka_unit_test(test_exit_plan),
 		cmocka_unit_test(test_console_part),
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_read),

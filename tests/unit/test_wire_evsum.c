@@ -84,6 +84,18 @@ static void test_fold(void **state)
 	assert_int_equal(s.share_ns, 2000);
 	assert_int_equal(c.events, 11);
 	assert_true(s.line == 44 && s.file == 1 && s.func == 2);
+	/* a PROG_START that says its wait before it: the wait is the run's */
+	wire_evstate_init(&s);
+	e = ut_ev(PVT_EV_PROG_START, 0, 1000, 0, 3, 0, 300);
+	wire_evsum_add(&c, &s, &e);
+	assert_int_equal(s.wait_start_ns, 300);
+	e = ut_ev(PVT_EV_PROG_EXIT, 0, 9000, 0, -1, 0, 777);
+	wire_evsum_add(&c, &s, &e);
+	assert_int_equal(s.cpu_wait_ns, 477);
+	/* a counter that went back (not one process): the exit's as it is */
+	s.wait_start_ns = 900;
+	wire_evsum_add(&c, &s, &e);
+	assert_int_equal(s.cpu_wait_ns, 777);
 }
 
 /* Packs a summary of first, c, s into sb and unpacks it into u. */
