@@ -25,7 +25,8 @@
  * Δ: each record adds half the calibrated cost of a probe (an empty
  * begin/end pair timed at initialisation), so a probe reads the clock
  * only for its two time stamps; breakpoints add the time stopped, a full
- * ring the time waited for the daemon.  PARAVT_PROBE_BUSY_NS=N makes
+ * ring the time waited for the daemon, and a wrapper library its own work
+ * outside the probes, timed the same way (pvt__ev_wrap_cost).  PARAVT_PROBE_BUSY_NS=N makes
  * every record written busy-wait N ns after its time stamp (deliberately
  * heavy probes, to test compensation); then every probe measures its own
  * spans with two more clock reads, so the wait is in Δ like the rest of
@@ -647,36 +648,116 @@ static void ev_time_probes(uint64_t *d, uint64_t *unseen, uint64_t *whole)
 	*whole = *whole > rd ? *whole - rd : 0;
 }
 
-/* ev_time_probes on the path a record takes into the ring (ev_put's
- * first branch), with a header in private memory standing in for the
- * shared one: nothing the probes write is published.  They write into
+/* What ev_sandbox_in puts aside. */
+typedef struct ev_saved {
+	pvt__ring ring;
+	uint64_t seq, records, delta;
+} ev_saved;
+
+/* Until ev_sandbox_out, records take the path a record takes into the
+ * ring (ev_put's first branch), with a header in private memory standing
+ * in for the shared one: nothing written is published.  They go into
  * the ring's own free slots past its head (cold cache lines, as real
  * records find them; the daemon reads nothing beyond the head, and the
  * next real records overwrite them), or, when the ring has not that
- * much room, into a small private ring. */
-static void ev_time_fast(uint64_t *d, uint64_t *unseen, uint64_t *whole)
+ * much room, into a small private ring.  A timing loop makes room at
+ * each turn (ev_sandbox_room). */
+static void ev_sandbox_in(ev_saved *sv)
 {
-	pvt__ring real = ev.ring;
-	uint64_t seq = ev.seq, records = ev.records;
-
+	sv->ring = ev.ring;
+	sv->seq = ev.seq;
+	sv->records = ev.records;
+	sv->delta = ev.delta;
 	memset(&ev.ring, 0, sizeof ev.ring);
 	ev.ring.h = &ev_cal_hdr;
-	if (real.cap - (real.head - real.tail) >= 2 * PVT_EV_CALIB + 2) {
-		ev.ring.rec = real.rec;
-		ev.ring.cap = real.cap;
-		ev.ring.mask = real.mask;
-		ev.ring.head = ev.ring.tail = real.head;
+	if (sv->ring.cap - (sv->ring.head - sv->ring.tail) >=
+	    2 * PVT_EV_CALIB + 2) {
+		ev.ring.rec = sv->ring.rec;
+		ev.ring.cap = sv->ring.cap;
+		ev.ring.mask = sv->ring.mask;
+		ev.ring.head = ev.ring.tail = sv->ring.head;
 	} else {
 		ev.ring.rec = ev_cal_rec;
 		ev.ring.cap = PVT_RING_MIN;
 		ev.ring.mask = PVT_RING_MIN - 1;
 	}
 	ev_fast_set();
-	ev_time_probes(d, unseen, whole);
-	ev.ring = real;
-	ev.seq = seq;
-	ev.records = records;
+}
+
+/* Room for the next turn of a timing loop in the private ring. */
+static void ev_sandbox_room(void)
+{
+	if (ev.ring.h == &ev_cal_hdr && ev.ring.rec == ev_cal_rec)
+		ev.ring.tail = ev.ring.head;
+}
+
+/* Back to the real ring, as it was. */
+static void ev_sandbox_out(const ev_saved *sv)
+{
+	ev.ring = sv->ring;
+	ev.seq = sv->seq;
+	ev.records = sv->records;
+	ev.delta = sv->delta;
 	ev_fast_set();
+}
+
+/* ev_time_probes in the sandbox. */
+static void ev_time_fast(uint64_t *d, uint64_t *unseen, uint64_t *whole)
+{
+	ev_saved sv;
+	uint64_t delta = ev.delta;
+
+	ev_sandbox_in(&sv);
+	ev_time_probes(d, unseen, whole);
+	ev_sandbox_out(&sv);
+	ev.delta = delta;
+}
+
+/* The trimmed mean time of PVT_EV_CALIB calls of fn, less a clock
+ * read's (w: room for them). */
+static uint64_t ev_time_calls(void (*fn)(void), uint64_t *w)
+{
+	uint64_t a, rd;
+	int i;
+
+	for (i = 0; i < PVT_EV_CALIB; i++) {
+		ev_sandbox_room();
+		a = pvt__ev_now();
+		fn();
+		w[i] = pvt__ev_now() - a;
+	}
+	rd = ev_clock_cost(w + PVT_EV_CALIB);
+	a = ev_trimmed_mean(w, PVT_EV_CALIB);
+	return a > rd ? a - rd : 0;
+}
+
+/* See rt_event.h. */
+uint64_t pvt__ev_wrap_cost(void (*wrapped)(void), void (*plain)(void))
+{
+	static uint64_t w[2 * PVT_EV_CALIB];
+	uint64_t tw, tp, probe = ev.half + ev.half_end, t0;
+	ev_saved sv;
+
+	if (!ev.inited || ev.mode == PVT_TRACE_OFF || ev.ring.h == NULL ||
+	    ev.busy)
+		return 0;
+	t0 = pvt__ev_now();
+	ev_sandbox_in(&sv);
+	tw = ev_time_calls(wrapped, w);
+	ev_sandbox_out(&sv);
+	tp = ev_time_calls(plain, w);
+	ev.delta += pvt__ev_now() - t0; /* all of it paravt's time */
+	return tw > tp + probe ? tw - tp - probe : 0;
+}
+
+/* See rt_event.h. */
+void pvt__ev_cost(uint64_t ns)
+{
+	if (ev.mode == PVT_TRACE_OFF || !ev.inited)
+		return;
+	EV_LOCK();
+	ev.delta += ns;
+	EV_UNLOCK();
 }
 
 /* Calibrates Δ per record: half the whole cost of an empty probe (on the

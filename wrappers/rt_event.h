@@ -108,6 +108,21 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 		  const char *func, int line, int32_t peer, int32_t tag,
 		  int64_t bytes, int32_t aux, uint32_t comm, uint32_t ref);
 
+/* A wrapper library's own work outside its probes (looking up the
+ * communicator, the message's size, the status), ns a call: the
+ * trimmed mean time of PVT_EV_CALIB calls of wrapped (a call through the
+ * wrapper) less that of plain (the same call unwrapped) less an empty
+ * probe's calibrated cost, with the records the wrapper writes kept out
+ * of the trace.  0 when less, when tracing is off, without a ring, or
+ * with busy probes (which measure their own spans).  Call it from one
+ * thread, before pvt__ev_threads; wrapped must use no name not interned
+ * yet (its records are not published, nor would the name be). */
+uint64_t pvt__ev_wrap_cost(void (*wrapped)(void), void (*plain)(void));
+
+/* Adds ns of paravt's own time outside a probe to Δ (a wrapper's work,
+ * pvt__ev_wrap_cost).  No-op when tracing is off. */
+void pvt__ev_cost(uint64_t ns);
+
 /* Marks the moment just before the real call. */
 void pvt__ev_call(pvt__ev_probe *pr);
 
