@@ -253,8 +253,8 @@ static int p2p_sendrecv(int op, const void *sbuf, int scount,
 	if (!pvt__mpi_begin(&ps, PVT_EV_SEND_START, op, to, stag, bytes, 0,
 	                    ci->id, 0))
 		return P2P_SR_CALL(status);
-	pvt__ev_mark(PVT_EV_RECV_START, op, pvt__mpi_peer(ci, src), rtag, -1,
-	             0, 0, ci->id, 0);
+	pvt__ev_mark_in(&ps, PVT_EV_RECV_START, pvt__mpi_peer(ci, src), rtag,
+	                -1);
 	pvt__mpi_flush();
 	pvt__ev_call(&ps);
 	pr = ps; /* the same call site; its time before the call is ps's */

@@ -543,8 +543,14 @@ void pvt__ev_close(pvt__ev_probe *pr)
 	EV_UNLOCK();
 }
 
-/* Records one event at time t outside a probe and adds its cost to Δ (a
- * probe's half, or measured with busy probes). */
+/* Adds the cost of a record made at t outside a probe's two to Δ: a
+ * probe's half, or measured with busy probes. */
+static void ev_mark_cost(uint64_t t)
+{
+	ev.delta += ev.busy ? pvt__ev_now() - t + ev.probe_c : ev.half;
+}
+
+/* Records one event at time t outside a probe and adds its cost to Δ. */
 static void ev_mark_at(uint64_t t, int kind, int op, const char *file,
                        const char *func, int line, int32_t peer,
                        int32_t tag, int64_t bytes, int32_t result,
@@ -553,7 +559,23 @@ static void ev_mark_at(uint64_t t, int kind, int op, const char *file,
 	EV_LOCK();
 	ev_put(t, kind, op, ev_intern(file), ev_intern(func), line, peer, tag,
 	       bytes, result, aux, comm, ref);
-	ev.delta += ev.busy ? pvt__ev_now() - t + ev.probe_c : ev.half;
+	ev_mark_cost(t);
+	EV_UNLOCK();
+}
+
+/* See rt_event.h. */
+void pvt__ev_mark_in(const pvt__ev_probe *pr, int kind, int32_t peer,
+                     int32_t tag, int64_t bytes)
+{
+	uint64_t t;
+
+	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
+		return;
+	t = pvt__ev_now();
+	EV_LOCK();
+	ev_put(t, kind, pr->op, pr->file, pr->func, pr->line, peer, tag,
+	       bytes, 0, 0, pr->comm, pr->ref);
+	ev_mark_cost(t);
 	EV_UNLOCK();
 }
 

@@ -141,6 +141,12 @@ void pvt__ev_close(pvt__ev_probe *pr);
 void pvt__ev_mark(int kind, int op, int32_t peer, int32_t tag, int64_t bytes,
 		  int32_t result, int32_t aux, uint32_t comm, uint32_t ref);
 
+/* Records one more event now inside the call of probe pr (started, not
+ * ended), with its op, call site, comm and ref: the receive's START of
+ * a send-receive.  Its cost is added to Δ; no-op when tracing is off. */
+void pvt__ev_mark_in(const pvt__ev_probe *pr, int kind, int32_t peer,
+                     int32_t tag, int64_t bytes);
+
 /* The string id of the name s, interned by its content (a copy is kept,
  * so s may be a buffer the program reuses): for names that are data, not
  * literals, such as PVM group and mailbox names.  0 for NULL, or when
