@@ -9,9 +9,18 @@
 #   console pinned to CPU 0: they take turns on one CPU.
 #   (a) the default: `paravt trace`'s note says what part of the wait
 #       paravtd caused; info efficiency's cpu line has "paravt's X ms",
-#       X > 0 and at most the wait; p1's last Δ (trace show --raw) is at
-#       least X; its compensated time is at least X shorter than the
-#       measured one;
+#       X at most the wait; p1's last Δ (trace show --raw) is at least
+#       X; its compensated time is at least X shorter than the measured
+#       one, and less than half of it: on one CPU the time the daemon
+#       and the console take is all paravt's, in Δ one way or the other.
+#       Here most of it is in Δ already: the ring fills (400000 records,
+#       65536 slots) and the process waits for room, its wait for the
+#       CPU the daemon then holds included; the share leaves those
+#       waits alone, so X is small (0.04 ms of a 10 ms wait; CI once
+#       found 0.000, before the test allowed 0).  Compensated came to
+#       3-13 ms of 20-38 measured in four runs, where the build before
+#       the cap gave 1-5 ms by charging those waits twice (its Δ at exit
+#       was larger than the run);
 #       the console (on this machine) reported its processor time
 #       for the events to the daemon, which counts it (its log);
 #   (b) a daemon started with --no-cpu-share: no such part anywhere
@@ -59,15 +68,15 @@ line=$(grep '^cpu ' on.eff) || { cat on.eff; fail "(a): no cpu line in info effi
 w=$(echo "$line" | sed -n 's/.*p1 \([0-9.]*\) ms (.*/\1/p')
 x=$(echo "$line" | sed -n "s/.*p1 .*paravt's \([0-9.]*\) ms).*/\1/p")
 [ -n "$w" ] && [ -n "$x" ] || fail "(a): no wait or no paravt's part in: $line"
-awk -v w="$w" -v x="$x" 'BEGIN { exit !(x > 0 && x <= w + 0.001) }' ||
-	fail "(a): paravt's part $x ms is not in (0, the wait $w ms]"
+awk -v w="$w" -v x="$x" 'BEGIN { exit !(x >= 0 && x <= w + 0.001) }' ||
+	fail "(a): paravt's part $x ms is not in [0, the wait $w ms]"
 d=$(sed -n 's/^\[p1 [^]]*\] seq [0-9]* t [0-9]* delta \([0-9]*\) exit .*/\1/p' on.ev | tail -1)
 [ -n "$d" ] || { cat on.ev; fail "(a): no exit record in trace show --raw"; }
 awk -v d="$d" -v x="$x" 'BEGIN { exit !(d / 1e6 >= x) }' ||
 	fail "(a): p1's last delta $d ns is less than paravt's part $x ms"
 tc=$(t_ms on.eff) tr=$(t_ms on.raw)
-awk -v c="$tc" -v r="$tr" -v x="$x" 'BEGIN { exit !(c > 0 && c <= r - x) }' ||
-	fail "(a): compensated $tc ms is not at least $x ms shorter than measured $tr ms"
+awk -v c="$tc" -v r="$tr" -v x="$x" 'BEGIN { exit !(c > 0 && c <= r - x && c < r / 2) }' ||
+	fail "(a): compensated $tc ms is not at least $x ms shorter than measured $tr ms, and less than half of it"
 ok "(a) p1 waited $w ms for a CPU, $x ms of it for paravt: in its delta ($d ns at exit); compensated $tc ms, measured $tr ms"
 # the console runs on this machine: its HELLO says so, and it reported
 # its processor time for the events (CONSOLE_CPU), which the share counts
