@@ -25,8 +25,9 @@
  * Δ: each record adds half the calibrated cost of a probe (an empty
  * begin/end pair timed at initialisation), so a probe reads the clock
  * only for its two time stamps; breakpoints add the time stopped, a full
- * ring the time waited for the daemon, and a wrapper library its own work
- * outside the probes, timed the same way (pvt__ev_wrap_cost).  PARAVT_PROBE_BUSY_NS=N makes
+ * ring the time waited for the daemon, and a wrapper library its own
+ * work outside the probes, timed the same way (pvt__ev_wrap_cost).
+ * PARAVT_PROBE_BUSY_NS=N makes
  * every record written busy-wait N ns after its time stamp (deliberately
  * heavy probes, to test compensation); then every probe measures its own
  * spans with two more clock reads, so the wait is in Δ like the rest of
@@ -727,12 +728,10 @@ static void ev_sandbox_out(const ev_saved *sv)
 static void ev_time_fast(uint64_t *d, uint64_t *unseen, uint64_t *whole)
 {
 	ev_saved sv;
-	uint64_t delta = ev.delta;
 
 	ev_sandbox_in(&sv);
 	ev_time_probes(d, unseen, whole);
 	ev_sandbox_out(&sv);
-	ev.delta = delta;
 }
 
 /* The trimmed mean time of PVT_EV_CALIB calls of fn, less a clock
