@@ -82,10 +82,8 @@ static void evsum_track(wire_evstate *s, const wire_ev *e)
 		break;
 	case PVT_EV_PROG_EXIT: case PVT_EV_CRASH:
 		if (e->kind == PVT_EV_PROG_EXIT && e->bytes >= 0) {
-			s->cpu_wait_ns = s->wait_start_ns >= 0 &&
-			                 s->wait_start_ns <= e->bytes
-			                 ? e->bytes - s->wait_start_ns
-			                 : e->bytes;
+			s->cpu_wait_ns = pvt_run_wait(s->wait_start_ns,
+			                              e->bytes);
 			s->run_ns = e->t_ns - s->t_start_ns;
 			s->share_ns = e->tag >= 0 ? (int64_t)e->tag * 1000
 						  : -1;

@@ -319,7 +319,6 @@ static inline const char *pvt_op_name(unsigned op)
 	}
 }
 
-/* Whether op is an MPI call (not a PVM one, not the runtime's own). */
 /* The task's own tid a PVM SPECIAL_END tells (pvm_mytid's result,
  * pvm_parent's aux), or 0 (a master learns its tid from these). */
 static inline int32_t pvt_own_tid(unsigned op, int32_t result, int32_t aux)
@@ -330,6 +329,19 @@ static inline int32_t pvt_own_tid(unsigned op, int32_t result, int32_t aux)
 		return aux > 0 ? aux : 0;
 	return 0;
 }
+
+/* A process's wait for a CPU from its PROG_START to its PROG_EXIT, ns,
+ * from the two records' bytes: the exit's less the start's where the
+ * start says (an older runtime's does not: the exit's as it is); -1
+ * when the exit says nothing. */
+static inline int64_t pvt_run_wait(int64_t start, int64_t exit)
+{
+	if (exit < 0)
+		return -1;
+	return start >= 0 && start <= exit ? exit - start : exit;
+}
+
+/* Whether op is an MPI call (not a PVM one, not the runtime's own). */
 
 static inline int pvt_op_is_mpi(unsigned op)
 {

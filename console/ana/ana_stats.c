@@ -108,11 +108,8 @@ int64_t ana_stats_cpu_wait(const ana_proc *p, int64_t *run_ns,
 	*run_ns = p->ev[i - 1].t_ns - p->ev[0].t_ns;
 	if (p->ev[i - 1].tag >= 0)
 		*paravt_ns = (int64_t)p->ev[i - 1].tag * 1000;
-	/* since the first record, where that says how long it had waited */
-	if (p->ev[0].kind == PVT_EV_PROG_START && p->ev[0].bytes >= 0 &&
-	    p->ev[0].bytes <= p->ev[i - 1].bytes)
-		return p->ev[i - 1].bytes - p->ev[0].bytes;
-	return p->ev[i - 1].bytes;
+	return pvt_run_wait(p->ev[0].kind == PVT_EV_PROG_START
+	                    ? p->ev[0].bytes : -1, p->ev[i - 1].bytes);
 }
 
 double ana_stats_cpu_share(int64_t wait_ns, int64_t run_ns)

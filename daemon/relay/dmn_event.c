@@ -224,7 +224,7 @@ static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 			p->ev_signal = r.aux;
 		ev_wire(&ev, &r, first + k);
 		exit_share = r.kind == PVT_EV_PROG_EXIT && share;
-		if (share)
+		if (share && !e->share.started) /* (once: the first record) */
 			dmn_share_start(&e->share,
 			                r.kind == PVT_EV_PROG_START ? r.bytes : -1);
 		if (exit_share)
