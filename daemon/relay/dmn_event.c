@@ -481,16 +481,38 @@ static int ev_backlogged(const dmn_evq *q)
 	         (size_t)DMN_EV_BATCH * WIRE_EVPK_MAX > q->mem_cap));
 }
 
+/* Of the n records at at, in time order, how many come at or before
+ * upto. */
+static uint32_t ev_ring_upto(const pvt_event *at, uint32_t n, uint64_t upto)
+{
+	uint32_t lo = 0, hi = n, mid;
+
+	if (n == 0 || at[n - 1].t_ns <= upto)
+		return n;
+	while (lo < hi) { /* the first one after upto */
+		mid = lo + (hi - lo) / 2;
+		if (at[mid].t_ns <= upto)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Moves what process p wrote into its ring since the last time into the
  * queue: names first, then the records in batches, then what the task
  * counted (records dropped, waits for room, names lost).  Bounded (the
- * drain timer, a task's kick): only while the queue is not backlogged.
- * Else (a stop, a crash, the process's end: the newest events are
- * needed, or the ring goes) everything, the spill file past its cap if
- * need be: by at most one ring.  Returns the number of records moved. */
+ * drain timer, a task's kick): only while the queue is not backlogged,
+ * and only the records written by upto (the drain's start: what the
+ * process writes while the daemon drains waits for the next drain, whose
+ * CPU share is planned over it, dmn_share.h).  Else (a stop, a crash,
+ * the process's end: the newest events are needed, or the ring goes)
+ * everything, the spill file past its cap if need be: by at most one
+ * ring.  Returns the number of records moved. */
 static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
-                              int bounded)
+                              int bounded, uint64_t upto)
 {
+	uint32_t all;
 	const pvt_event *at;
 	dmn_ring_news news;
 	uint64_t moved = 0;
@@ -502,20 +524,24 @@ static uint64_t ev_ring_drain(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 	   the records are converted in place, their slots given back
 	   after */
 	q->final = !bounded;
-	n = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
+	n = all = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
 	if (dmn_ring_names(&e->ring, ev_ring_name, e) != 0)
 		dmn_log(DMN_WARN, "events: proc %llu: names in its ring "
 		        "unreadable", (unsigned long long)p->num);
+	if (bounded)
+		n = ev_ring_upto(at, n, upto);
 	while (n > 0) {
 		moved += n;
 		q->n_events += n;
 		e->next_seq = e->ring.next + n;
 		ev_batches(q, p, e, (const char *)at, e->ring.next, n);
 		dmn_ring_take(&e->ring, n);
-		if (bounded && ev_backlogged(q))
+		if (n < all || (bounded && ev_backlogged(q)))
 			break;
-		n = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
+		n = all = dmn_ring_peek(&e->ring, DMN_EV_BATCH, &at);
 		(void)dmn_ring_names(&e->ring, ev_ring_name, e);
+		if (bounded)
+			n = ev_ring_upto(at, n, upto);
 	}
 	q->final = 0;
 	dmn_ring_news_get(&e->ring, &news);
@@ -561,14 +587,15 @@ static unsigned ev_ring_delay(const dmn_evproc *e, uint64_t moved,
 	                                               : (unsigned)(ns / 1000000);
 }
 
-/* Plans where e's last charge goes: over the records in its ring. */
-static void ev_share_plan(dmn_evproc *e)
+/* Plans where e's last charge goes: over the records in its ring (the
+ * daemon last drained from d0 to d1, 0 0 not known). */
+static void ev_share_plan(dmn_evproc *e, uint64_t d0, uint64_t d1)
 {
 	const pvt_event *run[2];
 	uint32_t n[2], i;
 	int k;
 
-	dmn_share_plan_begin(&e->share);
+	dmn_share_plan_begin(&e->share, d0, d1);
 	(void)dmn_ring_pending(&e->ring, &run[0], &n[0], &run[1], &n[1]);
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < n[k]; i++)
@@ -615,57 +642,78 @@ static const pvt_event *ev_ring_exit(const dmn_evproc *e)
  * the records stay in the rings, and the rings may be full). */
 static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 {
-	uint64_t d = dmn_share_daemon_ns(), sum = 0, left = 0;
+	uint64_t d = dmn_share_daemon_ns(), w, sum[2] = {0, 0}, left = 0;
 	const pvt_event *x;
 	dmn_evproc *e;
 	dmn_proc *pr;
-	double f, g;
+	double f[2], g;
 
 	for (e = q->procs; e != NULL; e = e->next) {
 		pr = e->gone ? NULL : ev_find_proc(q->w, e->num);
 		ev_share_first(e);
 		x = ev_ring_exit(e); /* its own last word, if it ended */
-		sum += x != NULL ? dmn_share_told(&e->share, x->bytes)
-		                 : dmn_share_read(&e->share,
-		                                  pr != NULL ? (long)pr->pid : 0);
+		w = x != NULL ? dmn_share_told(&e->share, x->bytes)
+		              : dmn_share_read(&e->share,
+		                               pr != NULL ? (long)pr->pid : 0);
+		sum[e->share.hit != 0] += w;
 	}
-	f = dmn_share_fraction(d, sum);
+	/* the daemon's time goes to the waits of the processes it found on
+	   its processor first, what is left of it to the others' */
+	f[1] = dmn_share_fraction(d, sum[1]);
+	f[0] = dmn_share_fraction(d > sum[1] ? d - sum[1] : 0, sum[0]);
 	for (e = q->procs; e != NULL; e = e->next)
-		left += dmn_share_free(&e->share, f);
+		left += dmn_share_free(&e->share, f[e->share.hit != 0]);
 	g = dmn_share_fraction(q->con_new, left);
 	q->con_new = 0;
 	for (e = q->procs; e != NULL; e = e->next) {
-		dmn_share_charge(&e->share, f, g, now);
+		dmn_share_charge(&e->share, f[e->share.hit != 0], g, now);
 		if (plan && e->ring.h != NULL && !e->refused)
-			ev_share_plan(e);
+			ev_share_plan(e, q->tick0, q->tick1);
 	}
 }
 
-/* Timer: drains every mapped ring (none while the queue is backlogged:
- * it looks again 1 ms later), then pumps.  The next drain comes
+/* Notes which of q's processes stand on this daemon's processor as its
+ * drain begins: the daemon's time until the next sample is their wait
+ * (dmn_share.h). */
+static void ev_share_hits(dmn_evq *q)
+{
+	int cpu = dmn_share_own_cpu();
+	dmn_evproc *e;
+	dmn_proc *p;
+
+	for (e = q->procs; e != NULL; e = e->next)
+		e->share.hit = cpu >= 0 && !e->gone &&
+		               (p = ev_find_proc(q->w, e->num)) != NULL &&
+		               dmn_share_cpu(&e->share, (long)p->pid) == cpu;
+}
+
+/* The drain timer, and a process's kick (its ring is full): samples
+ * the CPU share, drains every mapped ring (none while the queue is
+ * backlogged: the timer looks again 1 ms later), the records written
+ * before now, or with all every record (a process that waits for room
+ * is never kept waiting by a clock that runs ahead), then pumps.  The
+ * next drain comes
  * when the fastest writer's ring will be 1/DMN_EV_RING_BUSY full at its
  * rate since the last one (at most DMN_EV_RING_MS, at least
  * DMN_EV_RING_BUSY_MS later): a fast writer is drained in large
  * batches and seldom finds its ring full. */
-static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
+static void ev_ring_tick(dmn_evq *q, int all)
 {
-	dmn_evq *q = ctx;
 	uint64_t now = wire_now_ns(), moved;
 	unsigned ms = DMN_EV_RING_MS, d;
 	dmn_evproc *e;
 	dmn_proc *p;
 
-	(void)l;
-	(void)id;
-	q->ring_timer = 0;
-	if (!q->w->srv->cfg->no_cpu_share)
+	if (!q->w->srv->cfg->no_cpu_share) {
 		ev_share_sample(q, now, !ev_backlogged(q));
+		ev_share_hits(q);
+	}
 	if (ev_backlogged(q)) /* nothing is drained: look again soon */
 		ms = DMN_EV_RING_BUSY_MS;
 	else for (e = q->procs; e != NULL; e = e->next) {
 		if (e->ring.h == NULL || (p = ev_find_proc(q->w, e->num)) == NULL)
 			continue;
-		moved = ev_ring_drain(q, p, e, 1);
+		moved = ev_ring_drain(q, p, e, 1, all ? UINT64_MAX : now);
 		d = ev_ring_delay(e, moved, now > e->drained_ns ?
 		                  now - e->drained_ns : 1);
 		e->drained_ns = now;
@@ -674,6 +722,18 @@ static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
 	}
 	q->ring_ms = ms;
 	ev_pump(q);
+	q->tick0 = now;
+	q->tick1 = wire_now_ns();
+}
+
+static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
+{
+	dmn_evq *q = ctx;
+
+	(void)l;
+	(void)id;
+	q->ring_timer = 0;
+	ev_ring_tick(q, 0);
 	ev_ring_timer_arm(q);
 }
 
@@ -759,8 +819,8 @@ static dmn_evq *ev_q(const dmn_proc *p)
 	return p->sess != NULL ? p->sess->evq : NULL;
 }
 
-/* Drains p's ring now (bounded: as the timer does). */
-static void ev_drain_now(dmn_proc *p, int bounded)
+/* Drains all of p's ring now. */
+static void ev_drain_now(dmn_proc *p)
 {
 	dmn_evq *q = ev_q(p);
 	const pvt_event *x;
@@ -773,16 +833,32 @@ static void ev_drain_now(dmn_proc *p, int bounded)
 		/* its exit's charge goes where it stood still since the
 		   last sample, not all before the exit */
 		dmn_share_exit(&e->share, x->bytes, x->t_ns);
-		ev_share_plan(e);
+		ev_share_plan(e, 0, 0);
 	}
-	ev_ring_drain(q, p, e, bounded);
+	ev_ring_drain(q, p, e, 0, 0);
 	ev_pump(q);
+}
+
+/* EVENTS_KICK: the process waits for room in its ring: the drain
+ * timer's work now, of every record (the share is sampled before any
+ * of them go), and the timer anew. */
+static void ev_kick(dmn_proc *p)
+{
+	dmn_evq *q = ev_q(p);
+
+	if (q == NULL)
+		return;
+	if (q->ring_timer > 0)
+		dmn_timer_del(q->w->srv->loop, q->ring_timer);
+	q->ring_timer = 0;
+	ev_ring_tick(q, 1);
+	ev_ring_timer_arm(q);
 }
 
 void dmn_ev_drain(dmn_work *w, dmn_proc *p)
 {
 	(void)w;
-	ev_drain_now(p, 0);
+	ev_drain_now(p);
 }
 
 int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
@@ -814,7 +890,7 @@ int dmn_ev_task(dmn_work *w, dmn_proc *p, const wire_msg *m, char *err,
 	else if (m->type == WIRE_EVENT_RING)
 		rc = ev_ring_attach(q, p, m, err, errlen);
 	else if (m->type == WIRE_EVENTS_KICK)
-		rc = 0, ev_drain_now(p, 1);
+		rc = 0, ev_kick(p);
 	else
 		rc = ev_events(q, p, m, err, errlen);
 	ev_pump(q);
@@ -928,7 +1004,8 @@ void dmn_ev_proc_gone(dmn_work *w, dmn_proc *p)
 	if (q == NULL || (e = dmn_ev_proc(q, p->num, 0)) == NULL)
 		return;
 	if (e->ring.h != NULL)
-		ev_ring_drain(q, p, e, 0); /* all it wrote, also if killed */
+		ev_ring_drain(q, p, e, 0, 0); /* all it wrote, also if
+		                                 killed */
 	dmn_ring_unmap(&e->ring);
 	e->gone = 1;
 	dmn_ev_proc_check(q, e);

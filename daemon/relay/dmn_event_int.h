@@ -73,6 +73,8 @@ struct dmn_evq {
 	long timer;              /* pump timer, or 0 */
 	long ring_timer;         /* drain timer while rings are mapped, or 0 */
 	unsigned ring_ms;        /* the next drain's delay (ev_ring_timer) */
+	uint64_t tick0, tick1;   /* node times the last drain ran from and
+	                            to (the CPU share's window) */
 	int dropping;            /* the spill file is full (for the log) */
 	int final;               /* an unbounded ring drain: the spill
 	                            file takes it past its cap */

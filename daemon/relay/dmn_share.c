@@ -29,21 +29,6 @@ static int share_stat(int fd, uint64_t *wait)
 	return 0;
 }
 
-/* Opens /proc/PID/schedstat: the descriptor, or -1. */
-static int share_open(long pid)
-{
-	char path[64];
-	int fd;
-
-	snprintf(path, sizeof path, "/proc/%ld/schedstat", pid);
-	fd = open(path, O_RDONLY);
-#ifdef FD_CLOEXEC
-	if (fd >= 0)
-		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-#endif
-	return fd;
-}
-
 /* This process's processor time, ns. */
 static uint64_t share_own_ns(void)
 {
@@ -57,7 +42,7 @@ static uint64_t share_own_ns(void)
 void dmn_share_init(dmn_share *s)
 {
 	memset(s, 0, sizeof *s);
-	s->fd = s->cg_fd = -2;
+	s->fd = s->cg_fd = s->st_fd = -2;
 }
 
 void dmn_share_close(dmn_share *s)
@@ -66,7 +51,72 @@ void dmn_share_close(dmn_share *s)
 		close(s->fd);
 	if (s->cg_fd >= 0)
 		close(s->cg_fd);
-	s->fd = s->cg_fd = -1;
+	if (s->st_fd >= 0)
+		close(s->st_fd);
+	s->fd = s->cg_fd = s->st_fd = -1;
+}
+
+/* Opens /proc/PID/FILE (pid 0: /proc/self/FILE): the descriptor, or
+ * -1. */
+static int share_open_proc(long pid, const char *file)
+{
+	char path[64];
+	int fd;
+
+	if (pid > 0)
+		snprintf(path, sizeof path, "/proc/%ld/%s", pid, file);
+	else
+		snprintf(path, sizeof path, "/proc/self/%s", file);
+	fd = open(path, O_RDONLY);
+#ifdef FD_CLOEXEC
+	if (fd >= 0)
+		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+#endif
+	return fd;
+}
+
+/* The processor field (the 39th) of the stat file open at fd, or -1.
+ * The second field, the command's name in parentheses, may hold spaces
+ * and parentheses of its own: the fields after it are counted from the
+ * last ')'. */
+static int share_stat_cpu(int fd)
+{
+	char b[1024], *p;
+	ssize_t n = pread(fd, b, sizeof b - 1, 0);
+	int field = 2, cpu;
+
+	if (n <= 0)
+		return -1;
+	b[n] = '\0';
+	if ((p = strrchr(b, ')')) == NULL)
+		return -1;
+	while (*p != '\0' && field < 39) {
+		if (*p++ == ' ')
+			field++;
+	}
+	return field == 39 && sscanf(p, "%d", &cpu) == 1 ? cpu : -1;
+}
+
+int dmn_share_cpu(dmn_share *s, long pid)
+{
+	if (pid <= 0) {
+		if (s->st_fd >= 0)
+			close(s->st_fd);
+		s->st_fd = -1;
+		return -1;
+	}
+	if (s->st_fd == -2)
+		s->st_fd = share_open_proc(pid, "stat");
+	return s->st_fd >= 0 ? share_stat_cpu(s->st_fd) : -1;
+}
+
+int dmn_share_own_cpu(void)
+{
+	static int fd = -2;
+
+	if (fd == -2)
+		fd = share_open_proc(0, "stat");
+	return fd >= 0 ? share_stat_cpu(fd) : -1;
 }
 
 /* Reads the throttled time of pid's cgroup into s->thr_now (finding
@@ -108,7 +158,7 @@ uint64_t dmn_share_read(dmn_share *s, long pid)
 	if (pid <= 0)
 		dmn_share_close(s); /* it ended */
 	else if (s->fd == -2)
-		s->fd = share_open(pid);
+		s->fd = share_open_proc(pid, "schedstat");
 	if (pid > 0)
 		share_throttled(s, pid);
 	if (s->fd < 0 || share_stat(s->fd, &wait) != 0) {
@@ -186,11 +236,16 @@ void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 	s->x0 = s->x1;
 	s->t0 = s->t1;
 	s->x1 += x;
+	s->xd = (uint64_t)((double)w * f);
+	if (s->xd > x)
+		s->xd = x;
 	s->t1 = now;
 	s->wait = s->now;
 	s->thr = s->thr_now;
 	s->frac = w > 0 ? (double)x / (double)w : f;
-	s->plan_w = s->done_w = 0;
+	memset(s->plan_w, 0, sizeof s->plan_w);
+	memset(s->done_w, 0, sizeof s->done_w);
+	memset(s->win, 0, sizeof s->win);
 	s->done_x = s->x0;
 	s->rate = s->t1 > s->t0 ? (double)(s->x1 - s->x0) /
 	                          (double)(s->t1 - s->t0) : 0;
@@ -227,9 +282,36 @@ static uint64_t share_weight(uint64_t t, uint64_t d, uint64_t pt,
 	return g > DMN_SHARE_GAP_NS ? g - DMN_SHARE_GAP_NS : 0;
 }
 
-void dmn_share_plan_begin(dmn_share *s)
+/* The weights by kind (DMN_SHARE_W_*) of the event at t with own Δ d,
+ * after one at pt with pd: its room (share_room) beyond
+ * DMN_SHARE_GAP_NS, of the part of its gap in the daemon's window
+ * (less the growth of its own Δ), and of the rest of its room; 0 when
+ * it has none. */
+static uint64_t share_weights(const dmn_share *s, uint64_t t, uint64_t d,
+                              uint64_t pt, uint64_t pd, uint64_t *w)
 {
-	s->plan_w = s->done_w = 0;
+	uint64_t a = pt > s->win[0] ? pt : s->win[0];
+	uint64_t b = t < s->win[1] ? t : s->win[1];
+	uint64_t own = d > pd ? d - pd : 0, in = b > a ? b - a : 0;
+	uint64_t room = share_room(t, d, pt, pd);
+
+	w[DMN_SHARE_W_GAP] = share_weight(t, d, pt, pd);
+	if (w[DMN_SHARE_W_GAP] == 0) /* (the others are less) */
+		return 0;
+	in = in > own ? in - own : 0;
+	w[DMN_SHARE_W_DAEMON] = in > DMN_SHARE_GAP_NS ? in - DMN_SHARE_GAP_NS
+	                                              : 0;
+	w[DMN_SHARE_W_OUT] = room - in > DMN_SHARE_GAP_NS
+	                     ? room - in - DMN_SHARE_GAP_NS : 0;
+	return w[DMN_SHARE_W_GAP];
+}
+
+void dmn_share_plan_begin(dmn_share *s, uint64_t d0, uint64_t d1)
+{
+	memset(s->plan_w, 0, sizeof s->plan_w);
+	memset(s->done_w, 0, sizeof s->done_w);
+	s->win[0] = d0;
+	s->win[1] = d1;
 	s->done_x = s->x0;
 	s->plan_t = s->last_t;
 	s->plan_d = s->last_d;
@@ -237,32 +319,47 @@ void dmn_share_plan_begin(dmn_share *s)
 
 void dmn_share_plan_add(dmn_share *s, uint64_t t, uint64_t d)
 {
+	uint64_t w[3];
+	int k;
+
 	if (s->t1 != 0 && t > s->t0 && t <= s->t1 && s->plan_t != 0 &&
-	    t > s->plan_t)
-		s->plan_w += share_weight(t, d, s->plan_t, s->plan_d);
+	    t > s->plan_t && share_weights(s, t, d, s->plan_t, s->plan_d, w))
+		for (k = 0; k < 3; k++)
+			s->plan_w[k] += w[k];
 	s->plan_t = t;
 	s->plan_d = d;
 }
 
+/* Of the part x of the charge weighed by kind k (by its weights, or by
+ * the gaps' where no gap has any of its kind), what the events up to
+ * one of weights w have: done_w[k] grows by that event's weight. */
+static uint64_t share_part(dmn_share *s, int k, uint64_t x,
+                           const uint64_t *w)
+{
+	int by = s->plan_w[k] != 0 ? k : DMN_SHARE_W_GAP;
+	uint64_t all = s->plan_w[by], *done = &s->done_w[k];
+
+	*done = w[by] < all - *done ? *done + w[by] : all;
+	return (uint64_t)((double)x * ((double)*done / (double)all));
+}
+
 /* The share at t in (t0, t1] by the plan, or else in time.  Called for
  * every event the daemon relays: by the plan, the share changes only
- * after a long gap (a division then), else it is a multiplication. */
+ * after a long gap (divisions then), else it is a multiplication. */
 static uint64_t share_within(dmn_share *s, uint64_t t, uint64_t d)
 {
-	uint64_t w;
+	uint64_t w[3];
 
 	if (s->x1 == s->x0)
 		return s->x0;
-	if (s->plan_w == 0)
+	if (s->plan_w[DMN_SHARE_W_GAP] == 0)
 		return s->x0 + (uint64_t)(s->rate * (double)(t - s->t0));
-	w = s->last_t != 0 && t > s->last_t
-	            ? share_weight(t, d, s->last_t, s->last_d) : 0;
-	if (w == 0 || s->done_w == s->plan_w)
+	if (s->last_t == 0 || t <= s->last_t ||
+	    !share_weights(s, t, d, s->last_t, s->last_d, w))
 		return s->done_x;
-	s->done_w = w < s->plan_w - s->done_w ? s->done_w + w : s->plan_w;
-	s->done_x = s->x0 + (uint64_t)((double)(s->x1 - s->x0) *
-	                               ((double)s->done_w /
-	                                (double)s->plan_w));
+	s->done_x = s->x0 +
+	            share_part(s, DMN_SHARE_W_DAEMON, s->xd, w) +
+	            share_part(s, DMN_SHARE_W_OUT, s->x1 - s->x0 - s->xd, w);
 	return s->done_x;
 }
 

@@ -25,6 +25,15 @@
  * quota).  So process i gets W_i f + F_i g, f = min(1, D / sum W),
  * F_i = max(0, W_i (1 - f) - T_i), g = min(1, C / sum F).
  *
+ * Where the relay knows which processes stood on the daemon's own
+ * processor when its last drain began (dmn_share_cpu: Linux's
+ * /proc/PID/stat), those are the ones it put in the run queue: D goes
+ * to their waits first (f_hit = min(1, D / sum of theirs)), and only
+ * what is left of D to the others' (f_i of each process).  Two ranks
+ * that fill two cores, one waiting for the daemon and the other for the
+ * console, then each get their own waiter's part, not both a share of
+ * each.
+ *
  * Where in the interval between two samples the charge goes: a wait for
  * a CPU is a stall of at least a context switch, and it lengthens the
  * gap between two events of the process in which it falls.  Before the
@@ -36,7 +45,17 @@
  * share is the interval's start
  * charge plus the charge in proportion to the weights up to it.  So
  * a ping-pong whose round trips take 0.3 us gets the charge where a rank
- * stood still for the daemon, not spread over every round trip.  Without
+ * stood still for the daemon, not spread over every round trip.  Where
+ * the relay knows when the daemon last drained (the plan's window), the
+ * daemon's part of the charge (the fraction f) is weighed by the part
+ * of each gap in the window, and the rest (the console's) by the part
+ * out of it: of two ranks that both stood still while the daemon ran,
+ * one waited for the CPU and the other spun for its message, and only
+ * the first one's wait grew: its charge goes where the daemon ran, and
+ * the second one's (the console took its CPU after) goes where it was
+ * not just waiting for the first one's message (compensation
+ * recomputes that wait from the send).  A part that no gap has weight
+ * of its kind for is weighed by the gaps as above.  Without
  * a plan (records that came as EVENTS frames, or no gap that long) the
  * charge grows linearly in time.  A share is never less than the last
  * one given, so Δ never decreases; and it never grows by more than the
@@ -66,6 +85,9 @@
 typedef struct dmn_share {
 	int fd;           /* its schedstat, -1 none, -2 not opened yet */
 	int cg_fd;        /* its CPU cgroup's cpu.stat, the same */
+	int st_fd;        /* its /proc/PID/stat, the same */
+	int hit;          /* it stood on the daemon's processor when the
+	                     daemon's last drain began */
 	uint64_t wait;    /* its run-queue wait at the last sample, ns */
 	uint64_t now;     /* the same read at this sample (dmn_share_read) */
 	uint64_t thr;     /* its cgroup's throttled time at the last sample */
@@ -82,10 +104,17 @@ typedef struct dmn_share {
 	int started;      /* its first record was seen */
 	uint64_t last_t;  /* time of the event given a share last */
 	uint64_t last_d;  /* its own Δ (before its share) */
-	uint64_t plan_w;  /* weight of the events of (t0, t1] planned, 0 none */
+	uint64_t xd;      /* the daemon's part of x1 - x0 (the rest is the
+	                     console's) */
+	uint64_t win[2];  /* the plan's window: the daemon drained from
+	                     win[0] to win[1] */
+	uint64_t plan_w[3]; /* weight of the events of (t0, t1] planned:
+	                       by their gaps, in the window, out of it
+	                       (DMN_SHARE_W_*); [0] 0: none */
 	uint64_t plan_t;  /* time of the event planned last */
 	uint64_t plan_d;  /* its own Δ */
-	uint64_t done_w;  /* weight of the planned events given their share */
+	uint64_t done_w[3]; /* weight of the planned events given their
+	                       share: the daemon's part, the rest */
 	uint64_t done_x;  /* the share at done_w */
 	double rate;      /* unplanned: charge a ns of (t0, t1] */
 } dmn_share;
@@ -98,6 +127,13 @@ void dmn_share_close(dmn_share *s);
 /* The processor time this daemon took since the last call, ns (0 the
  * first time). */
 uint64_t dmn_share_daemon_ns(void);
+
+/* The processor process pid last ran on or waits for (opening its
+ * stat file the first time; pid 0: it ended, and it is closed), or -1
+ * where that is not known. */
+int dmn_share_cpu(dmn_share *s, long pid);
+/* The same of this daemon: the one it runs on. */
+int dmn_share_own_cpu(void);
 
 /* Reads process pid's run-queue wait into s->now and its cgroup's
  * throttled time into s->thr_now (opening the files the first time; pid
@@ -135,10 +171,14 @@ double dmn_share_fraction(uint64_t p, uint64_t sum_wait);
  * (dmn_share_free). */
 void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now);
 
-/* Plans where the last charge goes: begin, then add the time t and own
+/* The plan's weights by kind (plan_w, done_w). */
+enum { DMN_SHARE_W_GAP, DMN_SHARE_W_DAEMON, DMN_SHARE_W_OUT };
+
+/* Plans where the last charge goes: begin (the daemon last drained from
+ * node time d0 to d1; 0 and 0: not known), then add the time t and own
  * Δ d (before any share) of every record not given a share yet, in
  * order. */
-void dmn_share_plan_begin(dmn_share *s);
+void dmn_share_plan_begin(dmn_share *s, uint64_t d0, uint64_t d1);
 void dmn_share_plan_add(dmn_share *s, uint64_t t, uint64_t d);
 
 /* The process's exit at node time t says it waited wait ns in all

@@ -2,17 +2,21 @@
  * test_dmn_share.c — unit tests of paravt's share of the CPU wait
  * (daemon/relay/dmn_share.c): the fraction, the charge, where the planned
  * charge goes, its cap at the gaps, the base at the first sight and at
- * the first record,
- * reading real schedstat files and the daemon's processor
- * time, the console's part and a cgroup's throttled time.
+ * the first record, the daemon's window,
+ * reading real schedstat files, the processor a process is on and the
+ * daemon's processor time, the console's part and a cgroup's throttled
+ * time.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,17 +78,17 @@ static void test_plan(void **state)
 	charge(&s, 0, 1.0, 10000);
 	assert_int_equal(dmn_share_at(&s, 10000, 0), 0); /* the last before */
 	charge(&s, 4000, 1.0, 60000);
-	dmn_share_plan_begin(&s);
+	dmn_share_plan_begin(&s, 0, 0);
 	for (i = 0; i < 6; i++)
 		dmn_share_plan_add(&s, t[i], 0);
 	dmn_share_plan_add(&s, 70000, 0); /* after the sample: not planned */
-	assert_int_equal(s.plan_w, 40000);
+	assert_int_equal(s.plan_w[DMN_SHARE_W_GAP], 40000);
 	for (i = 0; i < 6; i++)
 		assert_int_equal(dmn_share_at(&s, t[i], 0), want[i]);
 	assert_int_equal(dmn_share_at(&s, 70000, 0), 4000);
 	/* a new sample drops the plan: linear again */
 	charge(&s, 1000, 1.0, 80000);
-	assert_int_equal(s.plan_w, 0);
+	assert_int_equal(s.plan_w[DMN_SHARE_W_GAP], 0);
 	assert_int_equal(dmn_share_at(&s, 75000, 0), 4750);
 	dmn_share_close(&s);
 }
@@ -109,12 +113,94 @@ static void test_plan_own(void **state)
 	charge(&s, 0, 1.0, 10000);
 	assert_int_equal(dmn_share_at(&s, 10000, 40), 0);
 	charge(&s, 3000, 1.0, 95000);
-	dmn_share_plan_begin(&s);
+	dmn_share_plan_begin(&s, 0, 0);
 	for (i = 0; i < 7; i++)
 		dmn_share_plan_add(&s, t[i], d[i]);
-	assert_int_equal(s.plan_w, 15000);
+	assert_int_equal(s.plan_w[DMN_SHARE_W_GAP], 15000);
 	for (i = 0; i < 7; i++)
 		assert_int_equal(dmn_share_at(&s, t[i], d[i]), want[i]);
+	dmn_share_close(&s);
+}
+
+/* Where the relay knows when the daemon drained, the daemon's part of a
+ * charge goes by the part of each gap in the window, and the rest by
+ * the part out of it, not by the gaps' lengths.  Gaps of 10000 (from
+ * 10100 to 20100: 6000 in the window [12000, 18000], 4000 out) and of
+ * 20000 (from 20200 to 40200, all out); 4000 ns charged, 3000 the
+ * daemon's (f 0.75) and 1000 the rest.  By the gaps (weights 8000 and
+ * 18000) the first would get 1230, as it does when no gap falls in the
+ * window. */
+static void test_plan_window(void **state)
+{
+	uint64_t t[] = {10100, 20100, 20200, 40200, 40300};
+	uint64_t want[2][5] = {{0, 3100, 3100, 4000, 4000},
+	                       {0, 1230, 1230, 4000, 4000}};
+	uint64_t win[2][2] = {{12000, 18000}, {50000, 60000}};
+	uint64_t pw[2][3] = {{26000, 4000, 20000}, {26000, 0, 26000}};
+	dmn_share s;
+	size_t i;
+	int k, j;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		dmn_share_init(&s);
+		charge(&s, 0, 1.0, 10000);
+		assert_int_equal(dmn_share_at(&s, 10000, 0), 0);
+		s.now = s.wait + 4000;
+		dmn_share_charge(&s, 0.75, 1.0, 50000);
+		assert_int_equal(s.xd, 3000);
+		dmn_share_plan_begin(&s, win[k][0], win[k][1]);
+		for (i = 0; i < 5; i++)
+			dmn_share_plan_add(&s, t[i], 0);
+		for (j = 0; j < 3; j++)
+			assert_int_equal(s.plan_w[j], pw[k][j]);
+		for (i = 0; i < 5; i++)
+			assert_int_equal(dmn_share_at(&s, t[i], 0), want[k][i]);
+		assert_int_equal(s.over, 0);
+		dmn_share_close(&s);
+	}
+}
+
+/* The processor a process is on, from its stat file: a child whose name
+ * holds ") " and " (" (the fields are counted from the last ')'), and
+ * this process.  pid 0 closes the file. */
+static void test_cpu(void **state)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char path[64], name[32] = "";
+	dmn_share s;
+	pid_t pid;
+	int cpu, i;
+	FILE *f;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		(void)prctl(PR_SET_NAME, "p) q (r", 0, 0, 0);
+		pause();
+		_exit(0);
+	}
+	snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
+	for (i = 0; i < 500 && strncmp(name, "p) q (r", 7) != 0; i++) {
+		if ((f = fopen(path, "r")) != NULL) {
+			if (fgets(name, sizeof name, f) == NULL)
+				name[0] = '\0';
+			fclose(f);
+		}
+		usleep(10000);
+	}
+	assert_string_equal(name, "p) q (r\n");
+	dmn_share_init(&s);
+	cpu = dmn_share_cpu(&s, (long)pid);
+	assert_true(cpu >= 0 && cpu < ncpu);
+	assert_true(s.st_fd >= 0);
+	assert_int_equal(dmn_share_cpu(&s, 0), -1);
+	assert_int_equal(s.st_fd, -1);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	cpu = dmn_share_own_cpu();
+	assert_true(cpu >= 0 && cpu < ncpu);
 	dmn_share_close(&s);
 }
 
@@ -135,7 +221,7 @@ static void test_cap(void **state)
 	charge(&s, 0, 1.0, 10000);
 	assert_int_equal(dmn_share_at(&s, 10000, 0), 0);
 	charge(&s, 50000, 1.0, 30000);
-	dmn_share_plan_begin(&s);
+	dmn_share_plan_begin(&s, 0, 0);
 	for (i = 0; i < 3; i++)
 		dmn_share_plan_add(&s, t[i], 0);
 	for (i = 0; i < 3; i++)
@@ -240,7 +326,7 @@ static void test_exit_plan(void **state)
 	assert_int_equal(dmn_share_at(&s, 20000, 0), 500);
 	dmn_share_exit(&s, (int64_t)s.wait + 4000, 50300);
 	assert_int_equal(s.x1, 2500);
-	dmn_share_plan_begin(&s);
+	dmn_share_plan_begin(&s, 0, 0);
 	for (i = 0; i < 4; i++)
 		dmn_share_plan_add(&s, t[i], 0);
 	for (i = 0; i < 4; i++)
@@ -385,6 +471,8 @@ int main(void)
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_own),
+		cmocka_unit_test(test_plan_window),
+		cmocka_unit_test(test_cpu),
 		cmocka_unit_test(test_cap),
 		cmocka_unit_test(test_begin),
 		cmocka_unit_test(test_start),
