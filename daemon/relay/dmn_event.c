@@ -674,7 +674,9 @@ static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 
 /* Notes which of q's processes stand on this daemon's processor as its
  * drain begins: the daemon's time until the next sample is their wait
- * (dmn_share.h). */
+ * (dmn_share.h).  Only those that waited for a CPU since the sample
+ * before are looked at (a stat file a process at each drain): where the
+ * node's processors are not all busy, nobody waits for the daemon. */
 static void ev_share_hits(dmn_evq *q)
 {
 	int cpu = dmn_share_own_cpu();
@@ -682,7 +684,7 @@ static void ev_share_hits(dmn_evq *q)
 	dmn_proc *p;
 
 	for (e = q->procs; e != NULL; e = e->next)
-		e->share.hit = cpu >= 0 && !e->gone &&
+		e->share.hit = cpu >= 0 && !e->gone && e->share.last_w > 0 &&
 		               (p = ev_find_proc(q->w, e->num)) != NULL &&
 		               dmn_share_cpu(&e->share, (long)p->pid) == cpu;
 }

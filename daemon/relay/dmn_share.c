@@ -236,6 +236,7 @@ void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 	s->x0 = s->x1;
 	s->t0 = s->t1;
 	s->x1 += x;
+	s->last_w = w;
 	s->xd = (uint64_t)((double)w * f);
 	if (s->xd > x)
 		s->xd = x;

@@ -88,6 +88,7 @@ typedef struct dmn_share {
 	int st_fd;        /* its /proc/PID/stat, the same */
 	int hit;          /* it stood on the daemon's processor when the
 	                     daemon's last drain began */
+	uint64_t last_w;  /* the wait read at the last sample */
 	uint64_t wait;    /* its run-queue wait at the last sample, ns */
 	uint64_t now;     /* the same read at this sample (dmn_share_read) */
 	uint64_t thr;     /* its cgroup's throttled time at the last sample */

@@ -149,6 +149,7 @@ static void test_plan_window(void **state)
 		s.now = s.wait + 4000;
 		dmn_share_charge(&s, 0.75, 1.0, 50000);
 		assert_int_equal(s.xd, 3000);
+		assert_int_equal(s.last_w, 4000);
 		dmn_share_plan_begin(&s, win[k][0], win[k][1]);
 		for (i = 0; i < 5; i++)
 			dmn_share_plan_add(&s, t[i], 0);
