@@ -73,6 +73,7 @@
 #define PVT_EV_FLUSH_NS (100ull * 1000000) /* timer: 100 ms */
 #define PVT_EV_STRS 256                    /* intern table's first size */
 #define PVT_EV_CALIB 1001                  /* calibration probes */
+#define PVT_EV_CALIB_ROUNDS 5              /* ... times, the least kept */
 #define PVT_EV_STRMAX 400                  /* name bytes on the crash path */
 
 /* The state of the event buffer. */
@@ -643,7 +644,7 @@ static pvt_event ev_cal_rec[PVT_RING_MIN];
  * outside: the trimmed mean of (outside time - what the probe added to
  * Δ) in *unseen and of the outside time in *whole, less the outside
  * reads' own cost. */
-static void ev_time_probes(uint64_t *d, uint64_t *unseen, uint64_t *whole)
+static void ev_time_round(uint64_t *d, uint64_t *unseen, uint64_t *whole)
 {
 	static uint64_t w[PVT_EV_CALIB];
 	pvt__ev_probe pr;
@@ -671,6 +672,27 @@ static void ev_time_probes(uint64_t *d, uint64_t *unseen, uint64_t *whole)
 	*whole = *whole > rd ? *whole - rd : 0;
 }
 
+/* ev_time_round PVT_EV_CALIB_ROUNDS times, the round with the least
+ * whole cost kept: a process that starts beside others (an MPI job's
+ * ranks, mpirun, paravtd) is interrupted now and then, and a round that
+ * is moves the middle of its times too (2 to 3 times a probe's cost in
+ * 3 of 20 ranks of a traced ping-pong here, whose compensation then
+ * took out that much). */
+static void ev_time_probes(uint64_t *d, uint64_t *unseen, uint64_t *whole)
+{
+	uint64_t u, w;
+	int k;
+
+	ev_time_round(d, unseen, whole);
+	for (k = 1; k < PVT_EV_CALIB_ROUNDS; k++) {
+		ev_time_round(d, &u, &w);
+		if (w < *whole) {
+			*whole = w;
+			*unseen = u;
+		}
+	}
+}
+
 /* What ev_sandbox_in puts aside. */
 typedef struct ev_saved {
 	pvt__ring ring;
@@ -694,7 +716,7 @@ static void ev_sandbox_in(ev_saved *sv)
 	memset(&ev.ring, 0, sizeof ev.ring);
 	ev.ring.h = &ev_cal_hdr;
 	if (sv->ring.cap - (sv->ring.head - sv->ring.tail) >=
-	    2 * PVT_EV_CALIB + 2) {
+	    PVT_EV_CALIB_ROUNDS * (2 * PVT_EV_CALIB + 2)) {
 		ev.ring.rec = sv->ring.rec;
 		ev.ring.cap = sv->ring.cap;
 		ev.ring.mask = sv->ring.mask;
