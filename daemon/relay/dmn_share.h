@@ -27,9 +27,10 @@
  *
  * Where the relay knows which processes stood on the daemon's own
  * processor when its last drain began (dmn_share_cpu: Linux's
- * /proc/PID/stat), those are the ones it put in the run queue: D goes
- * to their waits first (f_hit = min(1, D / sum of theirs)), and only
- * what is left of D to the others' (f_i of each process).  Two ranks
+ * /proc/PID/stat, read for those that waited for a CPU since the sample
+ * before), those are the ones it put in the run queue: D goes to their
+ * waits first (min(1, D / the sum of theirs)), and only what is left of
+ * D to the others' waits.  Two ranks
  * that fill two cores, one waiting for the daemon and the other for the
  * console, then each get their own waiter's part, not both a share of
  * each.
@@ -115,7 +116,8 @@ typedef struct dmn_share {
 	uint64_t plan_t;  /* time of the event planned last */
 	uint64_t plan_d;  /* its own Δ */
 	uint64_t done_w[3]; /* weight of the planned events given their
-	                       share: the daemon's part, the rest */
+	                       share: [DAEMON] of the daemon's part, [OUT]
+	                       of the rest */
 	uint64_t done_x;  /* the share at done_w */
 	double rate;      /* unplanned: charge a ns of (t0, t1] */
 } dmn_share;
