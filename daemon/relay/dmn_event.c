@@ -679,14 +679,20 @@ static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
  * node's processors are not all busy, nobody waits for the daemon. */
 static void ev_share_hits(dmn_evq *q)
 {
-	int cpu = dmn_share_own_cpu();
+	int cpu = -2; /* read at the first process that waited */
 	dmn_evproc *e;
 	dmn_proc *p;
 
-	for (e = q->procs; e != NULL; e = e->next)
-		e->share.hit = cpu >= 0 && !e->gone && e->share.last_w > 0 &&
-		               (p = ev_find_proc(q->w, e->num)) != NULL &&
+	for (e = q->procs; e != NULL; e = e->next) {
+		e->share.hit = 0;
+		if (e->gone || e->share.last_w == 0 ||
+		    (p = ev_find_proc(q->w, e->num)) == NULL)
+			continue;
+		if (cpu == -2)
+			cpu = dmn_share_own_cpu();
+		e->share.hit = cpu >= 0 &&
 		               dmn_share_cpu(&e->share, (long)p->pid) == cpu;
+	}
 }
 
 /* The drain timer, and a process's kick (its ring is full): samples

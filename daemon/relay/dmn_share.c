@@ -273,14 +273,10 @@ static uint64_t share_room(uint64_t t, uint64_t d, uint64_t pt,
 	return g > own ? g - own : 0;
 }
 
-/* The weight of that event in a plan: its room beyond
- * DMN_SHARE_GAP_NS. */
-static uint64_t share_weight(uint64_t t, uint64_t d, uint64_t pt,
-                             uint64_t pd)
+/* A weight in a plan: time x beyond DMN_SHARE_GAP_NS. */
+static uint64_t share_beyond(uint64_t x)
 {
-	uint64_t g = share_room(t, d, pt, pd);
-
-	return g > DMN_SHARE_GAP_NS ? g - DMN_SHARE_GAP_NS : 0;
+	return x > DMN_SHARE_GAP_NS ? x - DMN_SHARE_GAP_NS : 0;
 }
 
 /* The weights by kind (DMN_SHARE_W_*) of the event at t with own Δ d,
@@ -296,14 +292,12 @@ static uint64_t share_weights(const dmn_share *s, uint64_t t, uint64_t d,
 	uint64_t own = d > pd ? d - pd : 0, in = b > a ? b - a : 0;
 	uint64_t room = share_room(t, d, pt, pd);
 
-	w[DMN_SHARE_W_GAP] = share_weight(t, d, pt, pd);
+	w[DMN_SHARE_W_GAP] = share_beyond(room);
 	if (w[DMN_SHARE_W_GAP] == 0) /* (the others are less) */
 		return 0;
 	in = in > own ? in - own : 0;
-	w[DMN_SHARE_W_DAEMON] = in > DMN_SHARE_GAP_NS ? in - DMN_SHARE_GAP_NS
-	                                              : 0;
-	w[DMN_SHARE_W_OUT] = room - in > DMN_SHARE_GAP_NS
-	                     ? room - in - DMN_SHARE_GAP_NS : 0;
+	w[DMN_SHARE_W_DAEMON] = share_beyond(in);
+	w[DMN_SHARE_W_OUT] = share_beyond(room - in);
 	return w[DMN_SHARE_W_GAP];
 }
 
