@@ -118,3 +118,14 @@ $(EV_CRASH): $(B)/obj/tests/wrappers/ev_crash.o $(B)/lib/libparavt.a
 	$(Q)mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(NODE_LDFLAGS) -o $@ $< $(B)/lib/libparavt.a $(MSGPACK_LIBS)
 $(B)/obj/tests/wrappers/ev_crash.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc
+
+# Every Linux port: libparavt_sigerrno.so, which keeps errno across the
+# signal handlers of a program that does not (pvt_sigerrno.c); paravtd
+# preloads it into a pvmd it runs under an emulator.
+ifeq ($(PORT_OS),Linux)
+PVT_SIGERRNO := $(B)/lib/libparavt_sigerrno.so
+NODE_TARGETS += $(PVT_SIGERRNO)
+$(PVT_SIGERRNO): wrappers/pvt_sigerrno.c
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(PORT_CFLAGS) $(WARN) -std=c99 -fPIC -shared -o $@ $<
+endif

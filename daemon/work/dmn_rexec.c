@@ -19,7 +19,9 @@
  * sends REXEC(req, argv, env).  It is not a general remote execution:
  * argv[0] must name a pvmd ("pvmd" or "pvmd3", any directory), and what
  * runs is this node's own pvmd — native: pvmd from PATH; emulated:
- * RUN_PREFIX's emulator with -L SYSROOT and SYSROOT/usr/bin/pvmd — with
+ * RUN_PREFIX's emulator with -L SYSROOT, libparavt_sigerrno.so preloaded
+ * (-E LD_PRELOAD=, when the runtime directory has it; see
+ * wrappers/pvt_sigerrno.c) and SYSROOT/usr/bin/pvmd — with
  * the remaining words (pvmd's slave arguments).  env must hold
  * PARAVT_SESSION (the master's session token), PARAVT_RUN and
  * PARAVT_BUILD (a successful build of the controlling console's session
@@ -219,6 +221,39 @@ static const char *dmn_rexec_env(const msgpack_object *env, const char *name,
 	return buf;
 }
 
+/* Adds to an emulated pvmd's emulator arguments the library that keeps
+ * errno across its signal handlers (wrappers/pvt_sigerrno.c: under the
+ * emulator a SIGCHLD at the wrong moment stops the pvmd), when the
+ * runtime directory has it. */
+static void dmn_rexec_keep_errno(dmn_work *w, dmn_argv *a)
+{
+	char lib[DMN_PATH_MAX];
+	struct stat st;
+
+	if (dmn_pathf(lib, sizeof lib, "%s/lib/libparavt_sigerrno.so",
+	              w->port.rt_dir) != 0 || stat(lib, &st) != 0)
+		return;
+	dmn_argv_add(a, "-E");
+	dmn_argv_addf(a, "LD_PRELOAD=%s", lib);
+}
+
+/* The words of a, separated by blanks, in buf (cut at cap). */
+static const char *dmn_rexec_words(const dmn_argv *a, char *buf, size_t cap)
+{
+	size_t len = 0;
+	int i, k;
+
+	buf[0] = '\0';
+	for (i = 0; i < a->n && len + 1 < cap; i++) {
+		k = snprintf(buf + len, cap - len, "%s%s", i ? " " : "",
+		             a->v[i]);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+	return buf;
+}
+
 /* The pvmd's (or orted's) command line: ours, then argv's words from 1
  * on; *orted set for Open MPI's daemon.  0, or -1 with err. */
 static int dmn_rexec_argv(dmn_work *w, const msgpack_object *argv,
@@ -259,6 +294,7 @@ static int dmn_rexec_argv(dmn_work *w, const msgpack_object *argv,
 		dmn_argv_add(a, w->port.prefix.w[0]);
 		dmn_argv_add(a, "-L");
 		dmn_argv_add(a, w->port.sysroot);
+		dmn_rexec_keep_errno(w, a);
 		dmn_argv_addf(a, "%s/usr/bin/pvmd", w->port.sysroot);
 	}
 	for (i = 1; i < argv->via.array.size; i++) {
@@ -326,7 +362,7 @@ static int dmn_rexec_spawn(dmn_work *w, dmn_sess *s, dmn_argv *a,
 static void dmn_rexec_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 {
 	const msgpack_object *argv, *env;
-	char err[WIRE_TEXT_MAX], tok[64], num[32], ep[DMN_PATH_MAX];
+	char err[WIRE_TEXT_MAX], tok[64], num[32], ep[DMN_PATH_MAX], line[512];
 	uint64_t req = 0, run, build;
 	dmn_build *b;
 	dmn_pvmd *d;
@@ -401,10 +437,11 @@ static void dmn_rexec_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	if (dmn_rexec_spawn(w, s, &a, ep, orted, err, sizeof err) != 0)
 		goto out_free;
 	dmn_log(DMN_INFO, "session %llu: REXEC %llu: host %s pid %ld for "
-	        "session %s run %llu (%s %s)", (unsigned long long)s->id,
+	        "session %s run %llu (%s %s): %s", (unsigned long long)s->id,
 	        (unsigned long long)req, orted ? "orted" : "pvmd",
 	        (long)d->pid, tok, (unsigned long long)run,
-	        orted ? "PATH" : "PVM_PATH", ep[0] ? ep : "unchanged");
+	        orted ? "PATH" : "PVM_PATH", ep[0] ? ep : "unchanged",
+	        dmn_rexec_words(&a, line, sizeof line));
 	dmn_argv_free(&a);
 	dmn_work_reap_soon(w);
 	return;

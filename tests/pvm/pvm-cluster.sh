@@ -61,13 +61,14 @@ pvm_build_host() {
 }
 
 # _pvm_target ARCH: sets the cross compiler, qemu, sysroot, library
-# directory and PVM architecture name of a target (s390x or i386).
+# directory, PVM architecture name and paravt port of a target (s390x or
+# i386).
 _pvm_target() {
 	case $1 in
 	s390x) _tcc=s390x-linux-gnu-gcc _tqemu=qemu-s390x _tlib=s390x-linux-gnu
-		_tarch=LINUXS390 _tsr=$PVM_SYSROOT_S390X ;;
+		_tarch=LINUXS390 _tsr=$PVM_SYSROOT_S390X _tport=linux-s390x-qemu ;;
 	i386) _tcc=i686-linux-gnu-gcc _tqemu=qemu-i386 _tlib=i386-linux-gnu
-		_tarch=LINUX _tsr=$PVM_SYSROOT_I386 ;;
+		_tarch=LINUX _tsr=$PVM_SYSROOT_I386 _tport=linux-i386-qemu ;;
 	*) fail "unknown PVM target $1" ;;
 	esac
 }
@@ -304,7 +305,11 @@ pvm_start_hetero() {
 	else
 		pvm_need_target "$_b"
 		_dx=$T/pvmd-$_b _ep=$T/bin/$_tarch
-		pvm_qemu_wrapper "$_dx" $_tqemu "$_tsr" "$_tsr/usr/bin/pvmd"
+		# errno kept across pvmd's signal handlers, as paravtd runs an
+		# emulated pvmd (wrappers/pvt_sigerrno.c)
+		_se=$TOP/build/$_tport/lib/libparavt_sigerrno.so
+		[ -f "$_se" ] || fail "no $_se (make nodes)"
+		pvm_qemu_wrapper "$_dx" "$_tqemu -E LD_PRELOAD=$_se" "$_tsr" "$_tsr/usr/bin/pvmd"
 	fi
 	pvm_netns_pair
 	PVM_MODE=hetero
