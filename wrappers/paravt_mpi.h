@@ -8,8 +8,11 @@
  * source location.  When paravtd builds an MPI program (the cflag
  * -DPARAVT_MPI=1) it compiles every source with `-include paravt_mpi.h`:
  * each traced call then first records its call site (__FILE__, __func__,
- * __LINE__), and the wrapper puts it into the call's events.  A call's
- * site is used by that call only (it is cleared when the probe starts).
+ * __LINE__) in para_vt_mpi_at — three stores, no call: it runs before
+ * every MPI call, where paravt's time is not measured — and the wrapper
+ * puts it into the call's events.  A call's site is used by that call
+ * only (it is cleared when the probe starts).  The library itself
+ * includes this header with PARAVT_MPI_NO_MACROS for the declarations.
  *
  * The macros name the function inside their own expansion, which the
  * preprocessor does not expand again, so the call still goes to the
@@ -20,11 +23,18 @@
 
 #include <mpi.h>
 
-/* Records the call site of the next traced MPI call (libparavt_mpi). */
-void para_vt_mpi_site(const char *file, const char *func, int line);
+/* The call site of the next traced MPI call (libparavt_mpi). */
+typedef struct para_vt_mpi_site_t {
+	const char *file; /* NULL: none */
+	const char *func;
+	int line;
+} para_vt_mpi_site_t;
+extern para_vt_mpi_site_t para_vt_mpi_at;
 
+#ifndef PARAVT_MPI_NO_MACROS
 #define PVT__MPI_AT(call) \
-	(para_vt_mpi_site(__FILE__, __func__, __LINE__), call)
+	(para_vt_mpi_at.file = __FILE__, para_vt_mpi_at.func = __func__, \
+	 para_vt_mpi_at.line = __LINE__, call)
 
 #define MPI_Abort(...) PVT__MPI_AT(MPI_Abort(__VA_ARGS__))
 #define MPI_Allgather(...) PVT__MPI_AT(MPI_Allgather(__VA_ARGS__))
@@ -125,5 +135,7 @@ void para_vt_mpi_site(const char *file, const char *func, int line);
 #define MPI_Waitall(...) PVT__MPI_AT(MPI_Waitall(__VA_ARGS__))
 #define MPI_Waitany(...) PVT__MPI_AT(MPI_Waitany(__VA_ARGS__))
 #define MPI_Waitsome(...) PVT__MPI_AT(MPI_Waitsome(__VA_ARGS__))
+
+#endif /* PARAVT_MPI_NO_MACROS */
 
 #endif

@@ -32,37 +32,29 @@
 
 #include <mpi.h>
 
+#define PARAVT_MPI_NO_MACROS
+#include "paravt_mpi.h"
 #include "pvt_mpi.h"
 
 /* Call site of the next traced call, set by paravt_mpi.h's macros in
- * programs built through paravt; NULL for a relinked program. */
-static const char *mpi_site_file;
-static const char *mpi_site_func;
-static int mpi_site_line;
+ * programs built through paravt; file NULL for a relinked program. */
+para_vt_mpi_site_t para_vt_mpi_at;
 static uint32_t mpi_ids; /* request ids handed out */
 static uint64_t mpi_wrap_ns; /* the wrappers' own work a call (mpi_calibrate) */
-
-void para_vt_mpi_site(const char *file, const char *func, int line)
-{
-	mpi_site_file = file;
-	mpi_site_func = func;
-	mpi_site_line = line;
-}
 
 /* See pvt_mpi.h. */
 int pvt__mpi_begin(pvt__ev_probe *pr, int kind, int op, int32_t peer,
                    int32_t tag, int64_t bytes, int32_t aux, uint32_t comm,
                    uint32_t ref)
 {
-	const char *file = mpi_site_file, *func = mpi_site_func;
-	int line = mpi_site_line;
+	para_vt_mpi_site_t at = para_vt_mpi_at;
 
-	mpi_site_file = mpi_site_func = NULL;
-	mpi_site_line = 0;
+	para_vt_mpi_at.file = para_vt_mpi_at.func = NULL;
+	para_vt_mpi_at.line = 0;
 	if (mpi_wrap_ns > 0) /* the wrapper's work so far is paravt's */
 		pvt__ev_cost(mpi_wrap_ns);
-	return pvt__ev_begin(pr, kind, op, file, func, line, peer, tag, bytes,
-	                     aux, comm, ref);
+	return pvt__ev_begin(pr, kind, op, at.file, at.func, at.line, peer,
+	                     tag, bytes, aux, comm, ref);
 }
 
 /* See pvt_mpi.h. */
@@ -138,18 +130,15 @@ static void mpi_cal_precv(void)
  * start (mpi_wrap_ns). */
 static void mpi_calibrate(void)
 {
-	const char *file = mpi_site_file, *func = mpi_site_func;
-	int line = mpi_site_line;
+	para_vt_mpi_site_t at = para_vt_mpi_at;
 
 	/* no call site: the init call's stays for its own records, and no
 	   name is interned where the daemon would not see it */
-	mpi_site_file = mpi_site_func = NULL;
-	mpi_site_line = 0;
+	para_vt_mpi_at.file = para_vt_mpi_at.func = NULL;
+	para_vt_mpi_at.line = 0;
 	mpi_wrap_ns = (pvt__ev_wrap_cost(mpi_cal_send, mpi_cal_psend) +
 	               pvt__ev_wrap_cost(mpi_cal_recv, mpi_cal_precv)) / 2;
-	mpi_site_file = file;
-	mpi_site_func = func;
-	mpi_site_line = line;
+	para_vt_mpi_at = at;
 }
 
 /* Starts tracing after the real MPI_Init[_thread] (rc): PROG_START with
