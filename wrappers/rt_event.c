@@ -843,7 +843,7 @@ static uint64_t ev_time_batch(void (*fn)(void))
 		if (a < best)
 			best = a;
 	}
-	return (best + PVT_EV_BATCH / 2) / PVT_EV_BATCH; /* rounded */
+	return best / PVT_EV_BATCH;
 }
 
 /* Times an entry of an instrumented function and its exit (ev.fn_c),
