@@ -106,15 +106,6 @@ wire_buf *pvt__rt_scratch_buf(void);
 
 /* ---- shadow stack (rt_stack.c) ----------------------------------------- */
 
-/* Entries of instrumented functions so far (para_vt_fn_enter): the
- * event buffer adds what the shadow stack cost to Δ (rt_event.c). */
-extern uint64_t pvt__rt_fn_calls;
-
-/* One entry of a function of paravt's own and its exit, which leave the
- * stack as it was (the last known location: the innermost frame at its
- * line): timed to calibrate what an entry and its exit cost. */
-void pvt__rt_fn_pair(void);
-
 /* Records that the task reached a breakpoint at (func, file, line): the
  * last known location, and the current line of the innermost frame. */
 void pvt__rt_stack_break(const char *func, const char *file, int line);

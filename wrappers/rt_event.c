@@ -26,12 +26,7 @@
  * begin/end pair timed at initialisation), so a probe reads the clock
  * only for its two time stamps; breakpoints add the time stopped, a full
  * ring the time waited for the daemon, and a wrapper library its own
- * work outside the probes, timed the same way (pvt__ev_wrap_cost).  The
- * entry and exit templates of instrumented functions (rt_stack.c) are
- * paravt's time too: each record first adds, for the entries since the
- * one before, the calibrated cost of an entry and its exit (ev_fn_fold;
- * a function called in a loop between two records costs 5 to 10 ns a
- * call here, which the compensated trace would otherwise keep).
+ * work outside the probes, timed the same way (pvt__ev_wrap_cost).
  * PARAVT_PROBE_BUSY_NS=N makes
  * every record written busy-wait N ns after its time stamp (deliberately
  * heavy probes, to test compensation); then every probe measures its own
@@ -79,8 +74,6 @@
 #define PVT_EV_STRS 256                    /* intern table's first size */
 #define PVT_EV_CALIB 1001                  /* calibration probes */
 #define PVT_EV_CALIB_ROUNDS 5              /* ... times, the least kept */
-#define PVT_EV_BATCH 100                   /* calls timed together ... */
-#define PVT_EV_BATCHES 11                  /* ... so many times */
 #define PVT_EV_STRMAX 400                  /* name bytes on the crash path */
 
 /* The state of the event buffer. */
@@ -121,9 +114,6 @@ static struct {
 	uint32_t c_file_id, c_func_id;  /* ... and their ids */
 	uint64_t records, flushes, flush_ns; /* statistics */
 	uint64_t ring_waits, ring_wait_ns;   /* full ring: waits, their time */
-	uint64_t fn_c;                  /* an entry of an instrumented
-					   function and its exit, ns */
-	uint64_t fn_seen;               /* pvt__rt_fn_calls already in Δ */
 } ev = {.mode = PVT_TRACE_EVENTS};
 
 int pvt__ev_fnmode = 0;
@@ -400,31 +390,17 @@ EV_NOINLINE static void ev_put_slow(uint64_t t, int kind, int op,
 		           result, aux, comm, ref);
 }
 
-/* Adds to Δ what the entries of instrumented functions since the last
- * record and their exits cost. */
-static inline void ev_fn_fold(void)
-{
-	uint64_t n = pvt__rt_fn_calls;
-
-	if (n != ev.fn_seen) {
-		ev.delta += (n - ev.fn_seen) * ev.fn_c;
-		ev.fn_seen = n;
-	}
-}
-
 /* Writes a record (file and func: interned ids, ev_intern): into the
  * ring when there is one, else into the next slot of buf (not committed
- * while calibrating), then spends PARAVT_PROBE_BUSY_NS.  The entries of
- * instrumented functions since the record before go into Δ first;
- * every caller adds the record's cost.  Inline, with the common case
- * first (ev.fast: a ring, no busy probes; and room in it): the record's
- * stores and one release store of the head. */
+ * while calibrating), then spends PARAVT_PROBE_BUSY_NS.  Every caller
+ * adds its cost to Δ.  Inline, with the common case first (ev.fast: a
+ * ring, no busy probes; and room in it): the record's stores and one
+ * release store of the head. */
 static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
                           uint32_t func, int line, int32_t peer,
                           int32_t tag, int64_t bytes, int32_t result,
                           int32_t aux, uint32_t comm, uint32_t ref)
 {
-	ev_fn_fold();
 	/* no two records of a process at one instant: a clock may give
 	   one value twice (a coarse clock, a floor after a fast window);
 	   the analysis counts events less than 1 ns apart as repaired */
@@ -827,38 +803,6 @@ void pvt__ev_cost(uint64_t ns)
 	EV_UNLOCK();
 }
 
-/* The time of one call of fn, from the quickest of PVT_EV_BATCHES
- * batches of PVT_EV_BATCH calls: a call too short to time alone (the
- * processor runs it while it reads the clock around it). */
-static uint64_t ev_time_batch(void (*fn)(void))
-{
-	uint64_t a, best = UINT64_MAX;
-	int r, k;
-
-	for (r = 0; r < PVT_EV_BATCHES; r++) {
-		a = pvt__ev_now();
-		for (k = 0; k < PVT_EV_BATCH; k++)
-			fn();
-		a = pvt__ev_now() - a;
-		if (a < best)
-			best = a;
-	}
-	return best / PVT_EV_BATCH;
-}
-
-/* Times an entry of an instrumented function and its exit (ev.fn_c),
- * without records even in full tracing, and counts the entries from
- * here on. */
-static void ev_calibrate_fn(void)
-{
-	int fnmode = pvt__ev_fnmode;
-
-	pvt__ev_fnmode = 0;
-	ev.fn_c = ev_time_batch(pvt__rt_fn_pair);
-	pvt__ev_fnmode = fnmode;
-	ev.fn_seen = pvt__rt_fn_calls; /* the calls timed, and those before */
-}
-
 /* Calibrates Δ per record: half the whole cost of an empty probe (on the
  * path of real records); and, for busy probes that measure their own
  * spans, the part of a probe its own clock reads miss (probe_c). */
@@ -887,7 +831,6 @@ static void ev_calibrate(void)
 	ev.busy = busy;
 	ev.calibrating = 0;
 	ev_fast_set();
-	ev_calibrate_fn();
 }
 
 /* Reads PARAVT_TRACE and PARAVT_PROBE_BUSY_NS. */
@@ -1131,7 +1074,6 @@ void pvt__ev_stats(pvt__ev_stat *st)
 	st->ring = ev.ring.h != NULL;
 	st->ring_waits = ev.ring_waits;
 	st->ring_wait_ns = ev.ring_wait_ns;
-	ev_fn_fold();
 	st->delta_ns = ev.delta;
 	st->mode = ev.mode;
 }

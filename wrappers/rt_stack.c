@@ -22,9 +22,7 @@
  * An exit that does not match the innermost frame (a longjmp skipped some
  * exits) pops down to the frame of that function if it is on the stack,
  * and is ignored otherwise.  The stack is maintained even when the task
- * is not attached to a daemon: it costs the same few stores.  Entries
- * are counted (pvt__rt_fn_calls): what an entry and its exit cost is
- * paravt's time, which the event buffer adds to Δ for each.
+ * is not attached to a daemon: it costs the same few stores.
  *
  * Variables of outer frames: while the process is armed, a statement
  * that makes a call records the variables in scope there
@@ -42,8 +40,6 @@
 
 /* The statement line of the innermost function (paravt_rt.h). */
 volatile int pvt__line;
-
-uint64_t pvt__rt_fn_calls; /* rt_core.h */
 
 /* The stack: stored frames, the true depth, the last known location. */
 static struct {
@@ -86,7 +82,6 @@ void para_vt_fn_enter(const char *func, const char *file, int line)
 	if (rt_stk.depth < UINT32_MAX)
 		rt_stk.depth++;
 	rt_stk.last = here;
-	pvt__rt_fn_calls++;
 	if (pvt__ev_fnmode)
 		pvt__ev_fn(PVT_EV_FN_ENTER, func, file, line);
 }
@@ -130,13 +125,6 @@ void para_vt_fn_exit(const char *func, const char *file, int line)
 		rt_stk.last.file = file;
 		rt_stk.last.line = line;
 	}
-}
-
-/* See rt_core.h. */
-void pvt__rt_fn_pair(void)
-{
-	para_vt_fn_enter("pvt__rt_fn_pair", __FILE__, __LINE__);
-	para_vt_fn_exit("pvt__rt_fn_pair", __FILE__, __LINE__);
 }
 
 /* See rt_core.h. */
