@@ -42,15 +42,23 @@ para_vt_mpi_site_t para_vt_mpi_at;
 static uint32_t mpi_ids; /* request ids handed out */
 static uint64_t mpi_wrap_ns; /* the wrappers' own work a call (mpi_calibrate) */
 
-/* See pvt_mpi.h. */
-int pvt__mpi_begin(pvt__ev_probe *pr, int kind, int op, int32_t peer,
-                   int32_t tag, int64_t bytes, int32_t aux, uint32_t comm,
-                   uint32_t ref)
+/* The call site set for this call, cleared: a site is used once. */
+static para_vt_mpi_site_t mpi_site_take(void)
 {
 	para_vt_mpi_site_t at = para_vt_mpi_at;
 
 	para_vt_mpi_at.file = para_vt_mpi_at.func = NULL;
 	para_vt_mpi_at.line = 0;
+	return at;
+}
+
+/* See pvt_mpi.h. */
+int pvt__mpi_begin(pvt__ev_probe *pr, int kind, int op, int32_t peer,
+                   int32_t tag, int64_t bytes, int32_t aux, uint32_t comm,
+                   uint32_t ref)
+{
+	para_vt_mpi_site_t at = mpi_site_take();
+
 	if (mpi_wrap_ns > 0) /* the wrapper's work so far is paravt's */
 		pvt__ev_cost(mpi_wrap_ns);
 	return pvt__ev_begin(pr, kind, op, at.file, at.func, at.line, peer,
@@ -130,12 +138,10 @@ static void mpi_cal_precv(void)
  * start (mpi_wrap_ns). */
 static void mpi_calibrate(void)
 {
-	para_vt_mpi_site_t at = para_vt_mpi_at;
-
 	/* no call site: the init call's stays for its own records, and no
 	   name is interned where the daemon would not see it */
-	para_vt_mpi_at.file = para_vt_mpi_at.func = NULL;
-	para_vt_mpi_at.line = 0;
+	para_vt_mpi_site_t at = mpi_site_take();
+
 	mpi_wrap_ns = (pvt__ev_wrap_cost(mpi_cal_send, mpi_cal_psend) +
 	               pvt__ev_wrap_cost(mpi_cal_recv, mpi_cal_precv)) / 2;
 	para_vt_mpi_at = at;

@@ -237,23 +237,6 @@ static void dmn_rexec_keep_errno(dmn_work *w, dmn_argv *a)
 	dmn_argv_addf(a, "LD_PRELOAD=%s", lib);
 }
 
-/* The words of a, separated by blanks, in buf (cut at cap). */
-static const char *dmn_rexec_words(const dmn_argv *a, char *buf, size_t cap)
-{
-	size_t len = 0;
-	int i, k;
-
-	buf[0] = '\0';
-	for (i = 0; i < a->n && len + 1 < cap; i++) {
-		k = snprintf(buf + len, cap - len, "%s%s", i ? " " : "",
-		             a->v[i]);
-		if (k < 0)
-			break;
-		len += (size_t)k;
-	}
-	return buf;
-}
-
 /* The pvmd's (or orted's) command line: ours, then argv's words from 1
  * on; *orted set for Open MPI's daemon.  0, or -1 with err. */
 static int dmn_rexec_argv(dmn_work *w, const msgpack_object *argv,
@@ -441,7 +424,7 @@ static void dmn_rexec_start(dmn_work *w, dmn_conn *c, const wire_msg *m)
 	        (unsigned long long)req, orted ? "orted" : "pvmd",
 	        (long)d->pid, tok, (unsigned long long)run,
 	        orted ? "PATH" : "PVM_PATH", ep[0] ? ep : "unchanged",
-	        dmn_rexec_words(&a, line, sizeof line));
+	        dmn_argv_text(&a, line, sizeof line));
 	dmn_argv_free(&a);
 	dmn_work_reap_soon(w);
 	return;

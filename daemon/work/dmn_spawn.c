@@ -32,6 +32,22 @@ void dmn_argv_free(dmn_argv *a)
 	dmn_argv_init(a);
 }
 
+const char *dmn_argv_text(const dmn_argv *a, char *buf, size_t cap)
+{
+	size_t len = 0;
+	int i, k;
+
+	buf[0] = '\0';
+	for (i = 0; i < a->n && len + 1 < cap; i++) {
+		k = snprintf(buf + len, cap - len, "%s%s", i ? " " : "",
+		             a->v[i]);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+	return buf;
+}
+
 /* Appends one word; own says whether the vector frees it. */
 static void dmn_argv_put(dmn_argv *a, char *s, int own)
 {

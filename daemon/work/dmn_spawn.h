@@ -29,6 +29,9 @@ typedef struct dmn_argv {
 void dmn_argv_init(dmn_argv *a);
 /* Frees the owned words; the vector is empty again. */
 void dmn_argv_free(dmn_argv *a);
+/* The words of a separated by blanks, in buf (cut at cap bytes), for
+ * logs; returns buf. */
+const char *dmn_argv_text(const dmn_argv *a, char *buf, size_t cap);
 /* Appends s, borrowed (it must outlive the vector's use). */
 void dmn_argv_add(dmn_argv *a, const char *s);
 /* Appends the NULL-terminated list w (borrowed). */
