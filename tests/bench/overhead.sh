@@ -19,7 +19,9 @@
 # time added per traced call in the critical path, and the program's time
 # as paravt's compensated trace gives it (between the program's own
 # markers: barriers, or pvm_mytid; the median over the traced runs)
-# beside the plain median.
+# beside the plain median.  The plain PVM ping-pong runs once more
+# beside a process that only wakes every 20 ms: what the round trip owes
+# to how fast the machine wakes a sleeping receiver.
 # Compensation takes out the time the probes measured themselves taking
 # and the part of the ranks' wait for a CPU that paravtd charged to
 # itself and the console (paravtd(8), CPU share: the unpaced and
@@ -33,13 +35,14 @@ RUNS=${1:-5}
 BIN=$TOP/build/linux-x86_64/bin
 P=$TOP/tests/bench/progs
 tmp=$(mktemp -d /tmp/pvt-overhead-XXXXXX) || exit 2
-dpid="" pvmpid=""
+dpid="" pvmpid="" wpid=""
 export HOME=$tmp/home OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_plm_rsh_agent=false
 mkdir -p "$HOME" && chmod 700 "$HOME"
 
 cleanup() {
 	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
+	[ -n "$wpid" ] && kill "$wpid" 2>/dev/null
 	[ -n "$pvmpid" ] && { (echo halt | PVM_TMP=$tmp/pvm pvm) >/dev/null 2>&1; kill "$pvmpid" 2>/dev/null; }
 	wait 2>/dev/null
 	rm -rf "$tmp"
@@ -59,7 +62,8 @@ i=0; while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); d
 NODE="n=127.0.0.1:$(cat "$tmp/port")"
 cd "$tmp" || exit 2
 cp "$P"/*.c "$P"/*.h .
-mpicc -O2 -o pp_mpi pp_mpi.c && mpicc -O2 -o mw_mpi mw_mpi.c || exit 1
+mpicc -O2 -o pp_mpi pp_mpi.c && mpicc -O2 -o mw_mpi mw_mpi.c &&
+	cc -O2 -o spin spin.c || exit 1
 
 # median FILE: the median of the numbers in FILE, one a line.
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -215,6 +219,29 @@ if command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 	setsid pvmd </dev/null >"$tmp/pvmd.out" 2>&1 &
 	pvmpid=$!
 	sleep 1
+	# pvm_woken: the plain PVM ping-pong alone and beside a process that
+	# only wakes every 20 ms (spin.c: no work, 20 ms naps), RUNS times
+	# alternately: its ranks sleep in their receives, and how fast a
+	# machine wakes them depends on what else wakes its CPUs (on a
+	# virtual machine above all), paravtd's drains among them.
+	pvm_woken() {
+		: >pw.plain; : >pw.woken
+		k=0
+		while [ $k -lt "$RUNS" ]; do
+			"$HOME/pvm3/bin/LINUX64/pp_pvm" 20000 0 >pw.out 2>&1 &&
+				field rtt_ns pw.out >>pw.plain
+			./spin 600 0 20000 >/dev/null &
+			wpid=$!
+			"$HOME/pvm3/bin/LINUX64/pp_pvm" 20000 0 >pw.out 2>&1 &&
+				field rtt_ns pw.out >>pw.woken
+			kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null; wpid=""
+			k=$((k + 1))
+		done
+		[ -s pw.plain ] && [ -s pw.woken ] || return 0
+		awk -v p="$(median pw.plain)" -v w="$(median pw.woken)" 'BEGIN {
+			printf "%-26s plain %10.1f ns/rt  beside a 20 ms waker %10.1f ns/rt  ratio %6.3f\n",
+				"pvm ping-pong woken", p, w, w / p }'
+	}
 	pvm_pp() { # ID NAME ROUNDTRIPS PACE_US
 		id=$1 n=$3 pace=$4
 		run_plain() { "$HOME/pvm3/bin/LINUX64/pp_pvm" "$n" "$pace"; }
@@ -226,6 +253,7 @@ if command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 	}
 	pvm_pp ppp "pvm ping-pong" 20000 0
 	pvm_pp ppq "pvm ping-pong 10k/s" 20000 100
+	pvm_woken
 else
 	echo "pvm ping-pong: skipped (PVM not installed)"
 fi
