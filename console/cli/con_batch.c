@@ -433,7 +433,7 @@ static void con_batch_summary(const char *out, int st)
 	int n = con_batch_nprocs();
 
 	fprintf(stderr, "paravt trace: %s: %llu events, %d process%s, %.1f s "
-		"(console CPU %.2f s); %s", out,
+		"(console CPU %.3f s); %s", out,
 		(unsigned long long)con_ev_next(), n, n == 1 ? "" : "es",
 		con_batch_elapsed(), con_batch_cpu() - con_batch.cpu0, what[st]);
 	if (st == CON_BATCH_FAILED || st == CON_BATCH_HANG)
