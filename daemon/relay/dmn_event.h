@@ -49,11 +49,7 @@
 #define DMN_EV_SPILL_DEFAULT ((uint64_t)256 << 20) /* spill file cap */
 #define DMN_EV_BATCH 8192                           /* events per batch:
                                                        about 64 KiB packed */
-/* The longest drain period.  Not shorter: a node whose processes sleep
- * in their receives (PVM) wakes them faster when anything else wakes
- * its CPUs often, and at 20 ms the daemon's drains made a traced PVM
- * ping-pong 4.5% faster than the plain one (README, What tracing costs). */
-#define DMN_EV_RING_MS 250
+#define DMN_EV_RING_MS 20                           /* ring drain period */
 #define DMN_EV_RING_BUSY_MS 1   /* shortest: when a ring fills 1/4 that fast */
 #define DMN_EV_RING_BUSY 4
 #define DMN_EV_STRS 65536                           /* names per process */
