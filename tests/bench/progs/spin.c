@@ -4,7 +4,8 @@
  * naps NAP microseconds, for SECS seconds (a bound, so that a process
  * left behind ends by itself); many copies on one node share its cores
  * without each wanting a whole one.  The line live.sh breaks on is
- * marked BENCH:break.
+ * marked BENCH:break.  overhead.sh runs it with no work and 20 ms naps:
+ * a process that only wakes the machine now and then.
  *
  *   spin [SECS [WORK [NAP]]]      (defaults 120, 2000, 2000)
  */
