@@ -123,6 +123,16 @@ comp_span() {
 		END { m = -1; for (p in prev) { s = last[p] - prev[p]; if (m < 0 || s < m) m = s } if (m >= 0) print m }'
 }
 
+# spread ID: one line, the range of each run's figure plainly, traced
+# and compensated (ID.plain, ID.traced, ID.comp): how far apart the runs
+# behind the medians were.
+spread() {
+	for _f in "$1.plain" "$1.traced" "$1.comp"; do
+		[ -s "$_f" ] && sort -n "$_f" | awk 'NR == 1 { lo = $1 } { hi = $1 }
+			END { printf " %.1f..%.1f", lo, hi }' || printf ' -'
+	done | awk '{ printf "%-26s runs: plain %s, traced %s, compensated %s\n", "", $1, $2, $3 }'
+}
+
 # report NAME UNIT PLAINFILE TRACEDFILE CALLS [COMP]: one line.
 report() {
 	_pm=$(median "$3") _tm=$(median "$4")
@@ -197,6 +207,7 @@ mpi_pp() { # ID NAME ROUNDTRIPS PACE_US
 	side_by_side "$1" rtt_ns "MPI_Barrier" "$3"
 	# 4 traced calls a round trip: each rank's send and receive
 	report "$2" "ns/rt" "$1.plain" "$1.traced" 4 "$(comp_median "$1")"
+	spread "$1"
 	tool_cpu "$1" 2
 	runq "$1" 4
 }
@@ -208,6 +219,7 @@ run_plain() { mpirun --allow-run-as-root --oversubscribe -np 2 ./mw_mpi 10000 20
 run_traced() { traced mw mpi mw_mpi.c run mpi -np 2 mw_mpi 10000 20; }
 side_by_side mw total_ns "MPI_Barrier" 1
 report "mpi master/worker" "ns" mw.plain mw.traced 0 "$(comp_median mw)"
+spread mw
 tool_cpu mw 2
 runq mw 0
 
@@ -249,6 +261,7 @@ if command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 		side_by_side "$1" rtt_ns "pvm_mytid" "$3"
 		# 6 traced calls a round trip: initsend, send, recv on each side
 		report "$2" "ns/rt" "$1.plain" "$1.traced" 6 "$(comp_median "$1")"
+	spread "$1"
 		tool_cpu "$1" 2
 	}
 	pvm_pp ppp "pvm ping-pong" 20000 0
