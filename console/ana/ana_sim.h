@@ -215,6 +215,29 @@ int ana_sim_speeds(ana_trace *base, ana_trace *const *samples,
 		   char *err, size_t errlen);
 void ana_sim_speeds_free(ana_sim_speed *sp, uint32_t n);
 
+/* A sample whose speeds disagree with the others' (ana_sim_sample_odd). */
+#define ANA_SIM_SAMPLE_SPREAD 0.10 /* off the samples' median by more */
+typedef struct ana_sim_odd {
+	int left_out;            /* 1: not to be taken with the others */
+	char node[ANA_NAME_MAX]; /* the node where its speed was furthest
+				    off */
+	double speed;            /* its computation's speed there */
+	double median;           /* the median of the samples' speeds there */
+} ana_sim_odd;
+
+/* Which of the nsamples samples to leave out of ana_sim_speeds: with 3
+ * or more, each sample's computation speed on every node is measured
+ * alone, and a sample whose speed on a node that at least 3 samples ran
+ * on is off the median of theirs by more than ANA_SIM_SAMPLE_SPREAD of
+ * it is marked in odd[] (nsamples entries: one short run beside
+ * something else on its core, or the first after a build, can be a
+ * third slower than the others, and taken together it would move the
+ * speed by as much as it is long).  A sample that cannot be measured
+ * alone is not judged; when every sample would be left out, none is.
+ * The number left out, or ANA_ENOMEM. */
+int ana_sim_sample_odd(ana_trace *base, ana_trace *const *samples,
+		       uint32_t nsamples, ana_sim_odd *odd);
+
 /* Sets one parameter to value (paravt predict --sweep):
  *   latency, bandwidth, per-byte, links,  every level but level 0 (the
  *   buffer

@@ -46,6 +46,10 @@
  * calls to the send's END (what the simulation's rendezvous leaves to
  * the push: ana_sim.c); keyed also by their bytes.
  *
+ * Several samples count together, as one longer run; with three or more,
+ * one whose speed on a node is far off the others' median is left out
+ * first (ana_sim_sample_odd: each sample measured alone).
+ *
  * A node may also start processes later: an emulated CPU loads a program
  * slowly, a quota throttles its start (a PVM worker spawned under the
  * validation's quota began 13.6 ms later than in the base).  Each sample
@@ -678,4 +682,98 @@ int ana_sim_speeds(ana_trace *base, ana_trace *const *samples,
 		*nout = 0;
 	}
 	return rc;
+}
+
+/* ---- samples that disagree ---------------------------------------------- */
+
+/* The median of the n values v (sorted in place). */
+static double odd_median(double *v, uint32_t n)
+{
+	uint32_t i, j;
+	double x;
+
+	for (i = 1; i < n; i++) { /* insertion sort: a few samples */
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The computation speed of sample s alone on node name, or 0 when it
+ * has none there (sp[s]: its entries, n[s] of them). */
+static double odd_speed(ana_sim_speed *const *sp, const uint32_t *n,
+			uint32_t s, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < n[s]; i++)
+		if (strcmp(sp[s][i].node, name) == 0)
+			return sp[s][i].comp.speed;
+	return 0;
+}
+
+/* Marks in odd the samples whose speed on node name is off the median
+ * of the samples' (at least 3) by more than ANA_SIM_SAMPLE_SPREAD, each
+ * where it is furthest off.  v: room for ns speeds. */
+static void odd_node(ana_sim_speed *const *sp, const uint32_t *n,
+		     uint32_t ns, const char *name, double *v,
+		     ana_sim_odd *odd, double *worst)
+{
+	uint32_t s, k = 0;
+	double med, x, off;
+
+	for (s = 0; s < ns; s++)
+		if ((x = odd_speed(sp, n, s, name)) > 0)
+			v[k++] = x;
+	if (k < 3 || (med = odd_median(v, k)) <= 0)
+		return;
+	for (s = 0; s < ns; s++) {
+		if ((x = odd_speed(sp, n, s, name)) <= 0)
+			continue;
+		off = (x > med ? x - med : med - x) / med;
+		if (off > ANA_SIM_SAMPLE_SPREAD && off > worst[s]) {
+			worst[s] = off;
+			odd[s].left_out = 1;
+			snprintf(odd[s].node, sizeof odd[s].node, "%s", name);
+			odd[s].speed = x;
+			odd[s].median = med;
+		}
+	}
+}
+
+int ana_sim_sample_odd(ana_trace *base, ana_trace *const *samples,
+		       uint32_t nsamples, ana_sim_odd *odd)
+{
+	ana_sim_speed **sp = calloc(nsamples + 1, sizeof *sp);
+	uint32_t *n = calloc(nsamples + 1, sizeof *n), s, i, left = 0;
+	double *v = calloc(nsamples + 1, sizeof *v);
+	double *worst = calloc(nsamples + 1, sizeof *worst);
+	char err[400];
+	int rc = 0;
+
+	memset(odd, 0, nsamples * sizeof *odd);
+	if (sp == NULL || n == NULL || v == NULL || worst == NULL)
+		rc = ANA_ENOMEM;
+	for (s = 0; rc == 0 && nsamples >= 3 && s < nsamples; s++)
+		if (ana_sim_speeds(base, &samples[s], 1, &sp[s], &n[s], err,
+				   sizeof err) == ANA_ENOMEM)
+			rc = ANA_ENOMEM; /* (ANA_EARG: not judged) */
+	for (s = 0; rc == 0 && nsamples >= 3 && s < nsamples; s++)
+		for (i = 0; i < n[s]; i++)
+			odd_node(sp, n, nsamples, sp[s][i].node, v, odd, worst);
+	for (s = 0; rc == 0 && s < nsamples; s++)
+		left += odd[s].left_out != 0;
+	if (rc == 0 && left == nsamples) { /* nothing agrees: keep all */
+		memset(odd, 0, nsamples * sizeof *odd);
+		left = 0;
+	}
+	for (s = 0; sp != NULL && s < nsamples; s++)
+		ana_sim_speeds_free(sp[s], n[s]);
+	free(sp);
+	free(n);
+	free(v);
+	free(worst);
+	return rc < 0 ? rc : (int)left;
 }

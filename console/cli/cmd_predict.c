@@ -20,6 +20,7 @@
  * columns, so that scripts can read them (tests/integration/9x-predict.sh).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -663,14 +664,13 @@ static int predict_start(const ana_sim_speed *sp, const con_predict_opts *o,
  * emulated CPU runs natively (on the s390x node under qemu calls ran at
  * 0.7-0.8 of native, computation at 0.15) and which a CPU quota slows
  * little after a wait has left its budget whole (over 196 validation
- * cases: mean error 3.8% against 4.2%, 10 beyond 10% against 17).  0 or
- * 1 (reported). */
+ * cases: mean error 3.8% against 4.2%, 10 beyond 10% against 17).  The
+ * lines go after the len bytes already in *notes.  0 or 1 (reported). */
 static int con_predict_set_speeds(const ana_sim_speed *sp, uint32_t n,
 				  const con_predict_opts *o,
-				  ana_sim_machine *m, char **notes)
+				  ana_sim_machine *m, char **notes, size_t len)
 {
 	char err[600], line[1800];
-	size_t len = 0;
 	uint32_t i;
 	int rc = 0;
 
@@ -706,26 +706,83 @@ static int con_predict_set_speeds(const ana_sim_speed *sp, uint32_t n,
 	return rc != 0;
 }
 
+/* Leaves out of smp (*ns of them, o's names) the samples that disagree
+ * with the others (ana_sim_sample_odd), each with a "# ..." line in
+ * *notes and on stdout; k: o with the names of those kept.  0 or 1
+ * (reported). */
+static int con_predict_odd(ana_trace *base, ana_trace **smp, uint32_t *ns,
+			   const con_predict_opts *o, con_predict_opts *k,
+			   char **notes, size_t *len)
+{
+	ana_sim_odd odd[CON_PREDICT_SAMPLES];
+	char line[1400];
+	uint32_t i, kept = 0;
+	size_t l;
+	int left = ana_sim_sample_odd(base, smp, *ns, odd);
+
+	*k = *o;
+	if (left < 0) {
+		fprintf(stderr, "paravt: out of memory\n");
+		return 1;
+	}
+	if (left == 0)
+		return 0;
+	k->samples[0] = '\0';
+	for (i = 0; i < *ns; i++) {
+		if (!odd[i].left_out) {
+			l = strlen(k->samples);
+			snprintf(k->samples + l, sizeof k->samples - l, "%s%s",
+				 l > 0 ? ", " : "", o->sample[i]);
+			k->sample[kept] = o->sample[i];
+			smp[kept++] = smp[i];
+			continue;
+		}
+		snprintf(line, sizeof line, "# sample %s left out: its speed "
+			 "on node %s, %.6g, is %.0f%% off the samples' median "
+			 "there, %.6g (more than %.0f%%)\n", o->sample[i],
+			 odd[i].node, odd[i].speed,
+			 100 * fabs(odd[i].speed - odd[i].median) /
+				 odd[i].median,
+			 odd[i].median, 100 * ANA_SIM_SAMPLE_SPREAD);
+		fputs(line + 2, stdout);
+		ana_free(smp[i]);
+		if (note_add(notes, len, line) != 0) {
+			fprintf(stderr, "paravt: out of memory\n");
+			while (++i < *ns) /* the rest are not kept */
+				ana_free(smp[i]);
+			*ns = kept;
+			return 1;
+		}
+	}
+	*ns = kept;
+	k->nsample = kept;
+	return 0;
+}
+
 /* The speeds measured from the samples (o->sample: several are taken
- * together; base: the trace, already taken from the console's cache)
- * set in m (con_predict_set_speeds).  0 or 1 (reported). */
+ * together, those that disagree with the others left out; base: the
+ * trace, already taken from the console's cache) set in m
+ * (con_predict_set_speeds).  0 or 1 (reported). */
 static int con_predict_speeds(ana_trace *base, const con_predict_opts *o,
 			      ana_sim_machine *m, char **notes)
 {
 	ana_trace *smp[CON_PREDICT_SAMPLES];
 	ana_sim_speed *sp = NULL;
+	con_predict_opts k;
 	uint32_t n = 0, ns = 0;
 	char err[600];
+	size_t len = 0;
 	int rc = 1;
 
 	*notes = NULL;
 	while (ns < o->nsample && con_predict_trace(o->sample[ns]) != NULL)
 		smp[ns++] = con_ana_take(); /* kept while the next is read */
-	if (ns == o->nsample) {
+	if (ns == o->nsample &&
+	    con_predict_odd(base, smp, &ns, o, &k, notes, &len) == 0) {
 		if (ana_sim_speeds(base, smp, ns, &sp, &n, err, sizeof err) == 0)
-			rc = con_predict_set_speeds(sp, n, o, m, notes);
+			rc = con_predict_set_speeds(sp, n, &k, m, notes, len);
 		else
-			fprintf(stderr, "paravt: %s: %s\n", o->samples, err);
+			fprintf(stderr, "paravt: %s: %s\n", k.samples, err);
 	}
 	ana_sim_speeds_free(sp, n);
 	while (ns > 0)
@@ -807,7 +864,10 @@ static void con_predict_help(void)
 	       "16 times, the\n"
 	       "                    samples count together, as one longer "
 	       "run: less of\n"
-	       "                    one run's noise\n"
+	       "                    one run's noise; with 3 or more, one "
+	       "whose speed on a\n"
+	       "                    node is over 10%% off the samples' "
+	       "median is left out\n"
 	       "  --machine FILE    the machine to predict for\n"
 	       "  --pure            messages take the model's times alone "
 	       "(default: they\n"

@@ -131,7 +131,8 @@ SAMPLES=${VAL_SAMPLES:-2}
 # are taken, up to VAL_REPS_MAX runs (default 7), and the median is of
 # all of them (the table's range shows every one); when the samples'
 # speeds of the worker's node spread so, more samples are taken, up to
-# VAL_SAMPLES_MAX (default 4), all of them used together.
+# VAL_SAMPLES_MAX (default 4), used together (paravt predict leaves out
+# one whose speed is more than 10% off the samples' median).
 SPREAD=${VAL_SPREAD:-0.10}
 REPS_MAX=${VAL_REPS_MAX:-7}
 SAMPLES_MAX=${VAL_SAMPLES_MAX:-4}

@@ -933,6 +933,57 @@ static void test_two_samples(void **state)
 	ana_free(base);
 }
 
+/* ana_sim_sample_odd over samples of k = ks[0..n-1] (ut_sample: node c
+ * at 1100 / (200 + 1000 k)); the number left out. */
+static int ut_odd(const int *ks, uint32_t n, ana_sim_odd *odd)
+{
+	ana_trace *base = ut_message(), *smp[4];
+	uint32_t i;
+	int left;
+
+	for (i = 0; i < n; i++)
+		smp[i] = ut_sample(ks[i]);
+	left = ana_sim_sample_odd(base, smp, n, odd);
+	for (i = 0; i < n; i++)
+		ana_free(smp[i]);
+	ana_free(base);
+	return left;
+}
+
+/* Samples that disagree: of c's speeds 0.5, 0.5 and 0.34 the third is
+ * 31% off the median 0.5 and left out (a agrees: 1 in all); of 0.92,
+ * 0.5 and 0.34 the first and the last, keeping the median; two samples
+ * are never judged; four that split evenly, 0.92 twice and 0.34 twice,
+ * all off their median: none left out; a sample with no computation in
+ * common (k 0) is not judged, and then c has two speeds: none left
+ * out. */
+static void test_odd_samples(void **state)
+{
+	static const int a[] = {2, 2, 3}, b[] = {1, 2, 3}, c[] = {2, 3},
+			 d[] = {1, 1, 3, 3}, e[] = {2, 3, 0};
+	ana_sim_odd odd[4];
+
+	(void)state;
+	assert_int_equal(ut_odd(a, 3, odd), 1);
+	assert_false(odd[0].left_out);
+	assert_false(odd[1].left_out);
+	assert_true(odd[2].left_out);
+	assert_string_equal(odd[2].node, "c");
+	assert_float_equal(odd[2].speed, 1100.0 / 3200.0, 1e-12);
+	assert_float_equal(odd[2].median, 0.5, 1e-12);
+	assert_int_equal(ut_odd(b, 3, odd), 2);
+	assert_true(odd[0].left_out);
+	assert_false(odd[1].left_out);
+	assert_true(odd[2].left_out);
+	assert_float_equal(odd[0].speed, 1100.0 / 1200.0, 1e-12);
+	assert_int_equal(ut_odd(c, 2, odd), 0);
+	assert_false(odd[0].left_out || odd[1].left_out);
+	assert_int_equal(ut_odd(d, 4, odd), 0);
+	assert_false(odd[0].left_out || odd[3].left_out);
+	assert_int_equal(ut_odd(e, 3, odd), 0);
+	assert_false(odd[0].left_out || odd[1].left_out || odd[2].left_out);
+}
+
 /* n rounds of p0 (node a) computing 1000 ns (the second round extra
  * more) and sending 8 B to p1 (node second, of port port), which waits
  * in its receive from 5 ns before each send to 20 after. */
@@ -1021,6 +1072,7 @@ int main(void)
 		cmocka_unit_test(test_speeds),
 		cmocka_unit_test(test_push_speeds),
 		cmocka_unit_test(test_two_samples),
+		cmocka_unit_test(test_odd_samples),
 		cmocka_unit_test(test_warmup),
 	};
 
