@@ -163,11 +163,20 @@ expect_grep '^node nat speed 1( calls 1)? cores 3$' self.conf
 expect_grep '^paravt: --sample goes with --describe' bad.out
 "$PARAVT" predict pipe.pvtrace --describe --sample no-such.pvtrace >bad.out 2>&1; rc=$?
 [ $rc -eq 1 ] || { cat bad.out; fail "--sample of a missing file: exit $rc, not 1"; }
-# The trace twice as its samples: still 1, both named; a missing second
-# one fails as the first does; 17 are too many.
+# The trace twice as its samples: still 1, both named; three times: none
+# left out (tests/unit/test_ana_sim.c: samples that disagree); a missing
+# second one fails as the first does; 17 are too many.
 "$PARAVT" predict pipe.pvtrace --describe --sample pipe.pvtrace --sample pipe.pvtrace \
 	-o two.conf >two.out 2>&1 || { cat two.out; fail "two --sample failed"; }
 expect_grep '^# node nat: speed 1 measured from pipe.pvtrace, pipe.pvtrace \([1-9]' two.conf
+# Three that agree (the same run): none left out, all three named.
+"$PARAVT" predict pipe.pvtrace --describe --sample pipe.pvtrace --sample pipe.pvtrace \
+	--sample pipe.pvtrace -o three.conf >three.out 2>&1 ||
+	{ cat three.out; fail "three --sample failed"; }
+expect_grep '^# node nat: speed 1 measured from pipe.pvtrace, pipe.pvtrace, pipe.pvtrace \([1-9]' three.conf
+if grep -q 'left out:' three.conf three.out; then
+	cat three.out; fail "three samples that agree: one left out"
+fi
 "$PARAVT" predict pipe.pvtrace --describe --sample pipe.pvtrace --sample no-such.pvtrace \
 	>bad.out 2>&1; rc=$?
 [ $rc -eq 1 ] || { cat bad.out; fail "a missing second --sample: exit $rc, not 1"; }
@@ -176,7 +185,7 @@ set --; k=0; while [ $k -lt 17 ]; do set -- "$@" --sample pipe.pvtrace; k=$((k +
 "$PARAVT" predict pipe.pvtrace --describe "$@" >bad.out 2>&1; rc=$?
 [ $rc -eq 2 ] || { cat bad.out; fail "17 --sample: exit $rc, not 2"; }
 expect_grep '^paravt: --sample at most 16 times' bad.out
-ok "--sample: the trace as its own sample gives speed 1, twice too; errors 2 and 1"
+ok "--sample: the trace as its own sample gives speed 1, twice and three times too; errors 2 and 1"
 
 # ---- errors -----------------------------------------------------------------
 printf 'level core latency 10us bandwidth 1GB/s\nnode nat speed fast\n' >bad.conf
