@@ -241,6 +241,14 @@ typedef struct spush {
 			  is the traced one's: 0 otherwise */
 } spush;
 
+/* Whether two times per byte are the same rate: equal to the 9
+ * significant digits a machine file keeps (ana_sim_format), so that the
+ * traced machine written out and read back is still the traced one's. */
+static int same_rate(double a, double b)
+{
+	return fabs(a - b) <= 1e-8 * fmax(fabs(a), fabs(b));
+}
+
 /* A send END e (of process p, recorded length d) whose message crosses a
  * level with a transport buffer spends part of its recorded time pushing
  * the message beyond the buffer (the traced level's time for that part,
@@ -269,7 +277,8 @@ static int send_push(const sim *k, uint32_t p, const ana_ev *e, double d,
 	o->model = fmax(0, o->x + pt - pr);
 	f = k->pushf[k->tnode[p] * k->m->nnode + k->tnode[q]];
 	o->pred = f > 0 ? fmax(o->model, o->x / f) : o->model;
-	o->whole = k->m->lv[lt].byte_ns == k->t->lv[lr].byte_ns ? f : 0;
+	o->whole = same_rate(k->m->lv[lt].byte_ns, k->t->lv[lr].byte_ns) ? f
+									 : 0;
 	return 1;
 }
 

@@ -579,16 +579,24 @@ static ana_sim_result ut_push_run(ana_trace *tr, double f, double byte_ns)
  * the receive 500 after it.  With the level's bandwidth changed, its
  * model governs the push part (100000 to 200000) and the rest keeps its
  * time: the send ends at 301000 (its start plus its 100000 of its own
- * time plus the 200000 push). */
+ * time plus the 200000 push).  A level whose time per byte is the traced
+ * one's but for the 10th significant digit (the traced machine written
+ * to a file with 9 and read back) is the traced network: 450000 again. */
 static void test_push_whole(void **state)
 {
 	ana_trace *tr = ut_big(1000, 250000, 50000, 250500);
+	ana_sim_machine *t = ut_parse(ut_pvm_net);
 	ana_sim_result r;
+	double bn = t->lv[1].byte_ns;
 
 	(void)state;
+	ana_sim_machine_free(t);
 	r = ut_push_run(tr, 0.5, 0);
 	assert_int_equal(r.s_ns[2], 450000);
 	assert_int_equal(r.s_ns[6], 450500);
+	ana_sim_result_free(&r);
+	r = ut_push_run(tr, 0.5, bn * (1 + 3e-10));
+	assert_int_equal(r.s_ns[2], 450000);
 	ana_sim_result_free(&r);
 	r = ut_push_run(tr, 0.5, 2);
 	assert_int_equal(r.s_ns[2], 301000);
