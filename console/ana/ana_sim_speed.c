@@ -630,50 +630,73 @@ static int speed_sample(const ana_trace *base, segset b[3],
 	return rc;
 }
 
-int ana_sim_speeds(ana_trace *base, ana_trace *const *samples,
-		   uint32_t nsamples, ana_sim_speed **out, uint32_t *nout,
-		   char *err, size_t errlen)
-{
+/* The base's keys, made once for any number of samples (base_open). */
+typedef struct speed_base {
 	ana_ctx cb;
-	segset b[3];
+	segset b[3]; /* computation, calls, sends */
+} speed_base;
+
+static void base_close(speed_base *sb)
+{
+	uint32_t p;
+
+	for (p = 0; p < 3; p++)
+		segset_free(&sb->b[p]);
+	ana_ctx_free(&sb->cb);
+}
+
+/* Analyses base if it is not and makes its keys into *sb (base_close
+ * frees them).  0 or a code. */
+static int base_open(ana_trace *base, speed_base *sb)
+{
+	uint32_t p;
+	int rc;
+
+	if (base->stage < 2 && (rc = ana_analyze(base, NULL)) < 0)
+		return rc;
+	if ((rc = ana_ctx_init(&sb->cb, base, 0)) < 0)
+		return rc;
+	memset(sb->b, 0, sizeof sb->b);
+	for (p = 0; p < 3; p++) {
+		sb->b[p].tr = base;
+		sb->b[p].c = &sb->cb;
+		sb->b[p].pooled = 1;
+		sb->b[p].to_node = ANA_NONE;
+	}
+	rc = base_keys(&sb->b[0], segs_of, 1);
+	if (rc == 0)
+		rc = base_keys(&sb->b[1], calls_of, 0);
+	if (rc == 0)
+		rc = base_keys(&sb->b[2], sends_of, 0);
+	if (rc != 0)
+		base_close(sb);
+	return rc;
+}
+
+/* ana_sim_speeds against the keys of base in sb. */
+static int speeds_from(const ana_trace *base, speed_base *sb,
+		       ana_trace *const *samples, uint32_t nsamples,
+		       ana_sim_speed **out, uint32_t *nout, char *err,
+		       size_t errlen)
+{
 	double *bsum = NULL, *psum = NULL;
 	uint32_t p;
 	int rc = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if (base->stage < 2 && (rc = ana_analyze(base, NULL)) < 0)
-		return rc;
 	for (p = 0; p < nsamples; p++)
 		if (samples[p]->stage < 2 &&
 		    (rc = ana_analyze(samples[p], NULL)) < 0)
 			return rc;
-	if ((rc = ana_ctx_init(&cb, base, 0)) < 0)
-		return rc;
-	memset(b, 0, sizeof b);
-	for (p = 0; p < 3; p++) {
-		b[p].tr = base;
-		b[p].c = &cb;
-		b[p].pooled = 1;
-		b[p].to_node = ANA_NONE;
-	}
-	rc = base_keys(&b[0], segs_of, 1);
-	if (rc == 0)
-		rc = base_keys(&b[1], calls_of, 0);
-	if (rc == 0)
-		rc = base_keys(&b[2], sends_of, 0);
-	if (rc == 0)
-		rc = speed_entries(samples, nsamples, out, nout, &bsum, &psum);
+	rc = speed_entries(samples, nsamples, out, nout, &bsum, &psum);
 	for (p = 0; rc == 0 && p < nsamples; p++)
-		rc = speed_sample(base, b, samples[p], *out, *nout, bsum,
+		rc = speed_sample(base, sb->b, samples[p], *out, *nout, bsum,
 				  psum);
 	if (rc == 0)
 		rc = speed_finish(*out, *nout, bsum, err, errlen);
 	if (rc == 0)
 		push_finish(*out, *nout, psum);
-	for (p = 0; p < 3; p++)
-		segset_free(&b[p]);
-	ana_ctx_free(&cb);
 	free(bsum);
 	free(psum);
 	if (rc < 0) {
@@ -681,6 +704,23 @@ int ana_sim_speeds(ana_trace *base, ana_trace *const *samples,
 		*out = NULL;
 		*nout = 0;
 	}
+	return rc;
+}
+
+int ana_sim_speeds(ana_trace *base, ana_trace *const *samples,
+		   uint32_t nsamples, ana_sim_speed **out, uint32_t *nout,
+		   char *err, size_t errlen)
+{
+	speed_base sb;
+	int rc;
+
+	*out = NULL;
+	*nout = 0;
+	if ((rc = base_open(base, &sb)) < 0)
+		return rc;
+	rc = speeds_from(base, &sb, samples, nsamples, out, nout, err,
+			 errlen);
+	base_close(&sb);
 	return rc;
 }
 
@@ -751,15 +791,20 @@ int ana_sim_sample_odd(ana_trace *base, ana_trace *const *samples,
 	double *v = calloc(nsamples + 1, sizeof *v);
 	double *worst = calloc(nsamples + 1, sizeof *worst);
 	char err[400];
+	speed_base sb;
 	int rc = 0;
 
 	memset(odd, 0, nsamples * sizeof *odd);
 	if (sp == NULL || n == NULL || v == NULL || worst == NULL)
 		rc = ANA_ENOMEM;
-	for (s = 0; rc == 0 && nsamples >= 3 && s < nsamples; s++)
-		if (ana_sim_speeds(base, &samples[s], 1, &sp[s], &n[s], err,
-				   sizeof err) == ANA_ENOMEM)
-			rc = ANA_ENOMEM; /* (ANA_EARG: not judged) */
+	if (rc == 0 && nsamples >= 3 && (rc = base_open(base, &sb)) == 0) {
+		/* the base's keys once for all */
+		for (s = 0; rc == 0 && s < nsamples; s++)
+			if (speeds_from(base, &sb, &samples[s], 1, &sp[s],
+					&n[s], err, sizeof err) == ANA_ENOMEM)
+				rc = ANA_ENOMEM; /* (ANA_EARG: not judged) */
+		base_close(&sb);
+	}
 	for (s = 0; rc == 0 && nsamples >= 3 && s < nsamples; s++)
 		for (i = 0; i < n[s]; i++)
 			odd_node(sp, n, nsamples, sp[s][i].node, v, odd, worst);
