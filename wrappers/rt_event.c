@@ -73,7 +73,8 @@
 #define PVT_EV_FLUSH_NS (100ull * 1000000) /* timer: 100 ms */
 #define PVT_EV_STRS 256                    /* intern table's first size */
 #define PVT_EV_CALIB 1001                  /* calibration probes */
-#define PVT_EV_CALIB_ROUNDS 5              /* ... times, the least kept */
+#define PVT_EV_CALIB_ROUNDS 5              /* ... times (probes: the least
+					      kept; wrappers: the median) */
 #define PVT_EV_STRMAX 400                  /* name bytes on the crash path */
 
 /* The state of the event buffer. */
@@ -756,41 +757,58 @@ static void ev_time_fast(uint64_t *d, uint64_t *unseen, uint64_t *whole)
 	ev_sandbox_out(&sv);
 }
 
-/* The trimmed mean time of PVT_EV_CALIB calls of fn, less a clock
- * read's (w: room for them). */
-static uint64_t ev_time_calls(void (*fn)(void), uint64_t *w)
+/* How much longer a call of wrapped takes than one of plain: the
+ * trimmed mean over PVT_EV_CALIB pairs, timed one call after the other
+ * (in turn first), of the one's time less the other's.  Paired, so that
+ * what slows both for a while (the machine's other processes, a cache
+ * that the first call warms for the second) cancels.  The differences
+ * are kept offset by EV_PAIR_BIAS, above any negative one, for the
+ * trimmed mean sorts unsigned values; d: room for them. */
+#define EV_PAIR_BIAS (1ull << 40)
+static uint64_t ev_time_pairs(void (*wrapped)(void), void (*plain)(void),
+                              uint64_t *d)
 {
-	uint64_t a, rd;
-	int i;
+	uint64_t a, b, c, m;
+	int i, odd;
 
 	for (i = 0; i < PVT_EV_CALIB; i++) {
+		odd = i & 1;
 		ev_sandbox_room();
 		a = pvt__ev_now();
-		fn();
-		w[i] = pvt__ev_now() - a;
+		(odd ? plain : wrapped)();
+		b = pvt__ev_now();
+		(odd ? wrapped : plain)();
+		c = pvt__ev_now();
+		d[i] = odd ? EV_PAIR_BIAS + (c - b) - (b - a)
+		           : EV_PAIR_BIAS + (b - a) - (c - b);
 	}
-	rd = ev_clock_cost(w + PVT_EV_CALIB);
-	a = ev_trimmed_mean(w, PVT_EV_CALIB);
-	return a > rd ? a - rd : 0;
+	m = ev_trimmed_mean(d, PVT_EV_CALIB);
+	return m > EV_PAIR_BIAS ? m - EV_PAIR_BIAS : 0;
 }
 
-/* See rt_event.h. */
+/* See rt_event.h.  PVT_EV_CALIB_ROUNDS rounds of ev_time_pairs, the
+ * median kept (a round that another process kept off its processor for
+ * long is moved by far more than the cost sought, either way). */
 uint64_t pvt__ev_wrap_cost(void (*wrapped)(void), void (*plain)(void))
 {
-	static uint64_t w[2 * PVT_EV_CALIB];
-	uint64_t tw, tp, probe = ev.half + ev.half_end, t0;
+	static uint64_t w[PVT_EV_CALIB];
+	uint64_t probe = ev.half + ev.half_end, t0, more;
+	uint64_t d[PVT_EV_CALIB_ROUNDS];
 	ev_saved sv;
+	int k;
 
 	if (!ev.inited || ev.mode == PVT_TRACE_OFF || ev.ring.h == NULL ||
 	    ev.busy)
 		return 0;
 	t0 = pvt__ev_now();
 	ev_sandbox_in(&sv);
-	tw = ev_time_calls(wrapped, w);
+	for (k = 0; k < PVT_EV_CALIB_ROUNDS; k++) {
+		more = ev_time_pairs(wrapped, plain, w);
+		d[k] = more > probe ? more - probe : 0;
+	}
 	ev_sandbox_out(&sv);
-	tp = ev_time_calls(plain, w);
 	ev.delta += pvt__ev_now() - t0; /* all of it paravt's time */
-	return tw > tp + probe ? tw - tp - probe : 0;
+	return ev_median(d, PVT_EV_CALIB_ROUNDS);
 }
 
 /* See rt_event.h. */

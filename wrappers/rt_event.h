@@ -109,9 +109,9 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 		  int64_t bytes, int32_t aux, uint32_t comm, uint32_t ref);
 
 /* A wrapper library's own work outside its probes (looking up the
- * communicator, the message's size, the status), ns a call: the
- * trimmed mean time of PVT_EV_CALIB calls of wrapped (a call through the
- * wrapper) less that of plain (the same call unwrapped) less an empty
+ * communicator, the message's size, the status), ns a call: how much
+ * longer a call of wrapped (through the wrapper) takes than one of
+ * plain (the same call unwrapped), timed in pairs, less an empty
  * probe's calibrated cost, with the records the wrapper writes kept out
  * of the trace.  0 when less, when tracing is off, without a ring, or
  * with busy probes (which measure their own spans).  Call it from one

@@ -1,9 +1,10 @@
 #!/bin/sh
 # 92-wrappers-mpi-cost.sh — the MPI wrappers' own work is paravt's time.
-# At MPI_Init the wrapper library times a send and a receive that move
-# nothing (MPI_PROC_NULL) through the wrappers and plainly, and adds the
-# difference, less an empty probe's calibrated cost, to Δ at every MPI
-# call's start (pvt__ev_wrap_cost).  tests/programs/mpi_pingpong.c traced
+# At MPI_Init the wrapper library times a send and a receive of no
+# bytes from the rank to itself (the other side posted first and plain)
+# through the wrappers and plainly, in pairs, and adds the difference,
+# less an empty probe's calibrated cost, to Δ at every MPI call's start
+# (pvt__ev_wrap_cost).  tests/programs/mpi_pingpong.c traced
 # through paravt (2 ranks; the daemon with --no-cpu-share, so that Δ
 # holds paravt's own time alone):
 #   - every rank's MPI_Send START and MPI_Recv START grows Δ by one and
