@@ -698,14 +698,16 @@ static void ev_share_hits(dmn_evq *q)
 /* The drain timer, and a process's kick (its ring is full): samples
  * the CPU share, drains every mapped ring (none while the queue is
  * backlogged: the timer looks again 1 ms later), the records written
- * before now, or with all every record (a process that waits for room
- * is never kept waiting by a clock that runs ahead), then pumps.  The
- * next drain comes
+ * before now, and all of waiter's (a process that waits for room is
+ * never kept waiting by a clock that runs ahead), then pumps.  The
+ * others' records after now wait for the next drain: the next sample's
+ * charge goes over the records up to it (dmn_share.h), and those
+ * records would have taken none of it.  The next drain comes
  * when the fastest writer's ring will be 1/DMN_EV_RING_BUSY full at its
  * rate since the last one (at most DMN_EV_RING_MS, at least
  * DMN_EV_RING_BUSY_MS later): a fast writer is drained in large
  * batches and seldom finds its ring full. */
-static void ev_ring_tick(dmn_evq *q, int all)
+static void ev_ring_tick(dmn_evq *q, const dmn_proc *waiter)
 {
 	uint64_t now = wire_now_ns(), moved;
 	unsigned ms = DMN_EV_RING_MS, d;
@@ -721,7 +723,8 @@ static void ev_ring_tick(dmn_evq *q, int all)
 	else for (e = q->procs; e != NULL; e = e->next) {
 		if (e->ring.h == NULL || (p = ev_find_proc(q->w, e->num)) == NULL)
 			continue;
-		moved = ev_ring_drain(q, p, e, 1, all ? UINT64_MAX : now);
+		moved = ev_ring_drain(q, p, e, 1, p == waiter ? UINT64_MAX
+		                                               : now);
 		d = ev_ring_delay(e, moved, now > e->drained_ns ?
 		                  now - e->drained_ns : 1);
 		e->drained_ns = now;
@@ -741,7 +744,7 @@ static void ev_ring_timer(dmn_loop *l, long id, void *ctx)
 	(void)l;
 	(void)id;
 	q->ring_timer = 0;
-	ev_ring_tick(q, 0);
+	ev_ring_tick(q, NULL);
 	ev_ring_timer_arm(q);
 }
 
@@ -859,7 +862,7 @@ static void ev_kick(dmn_proc *p)
 	if (q->ring_timer > 0)
 		dmn_timer_del(q->w->srv->loop, q->ring_timer);
 	q->ring_timer = 0;
-	ev_ring_tick(q, 1);
+	ev_ring_tick(q, p);
 	ev_ring_timer_arm(q);
 }
 
