@@ -283,15 +283,21 @@ static uint64_t share_beyond(uint64_t x)
  * after one at pt with pd: its room (share_room) beyond
  * DMN_SHARE_GAP_NS, of the part of its gap in the daemon's window
  * (less the growth of its own Δ), and of the rest of its room; 0 when
- * it has none. */
-static uint64_t share_weights(const dmn_share *s, uint64_t t, uint64_t d,
-                              uint64_t pt, uint64_t pd, uint64_t *w)
+ * it has none (at once when the gap is that short: nearly every event
+ * of a busy process, twice each). */
+static inline uint64_t share_weights(const dmn_share *s, uint64_t t,
+                                     uint64_t d, uint64_t pt, uint64_t pd,
+                                     uint64_t *w)
 {
-	uint64_t a = pt > s->win[0] ? pt : s->win[0];
-	uint64_t b = t < s->win[1] ? t : s->win[1];
-	uint64_t own = d > pd ? d - pd : 0, in = b > a ? b - a : 0;
-	uint64_t room = share_room(t, d, pt, pd);
+	uint64_t a, b, own, in, room;
 
+	if (t <= pt + DMN_SHARE_GAP_NS) /* the room is no more than that */
+		return 0;
+	a = pt > s->win[0] ? pt : s->win[0];
+	b = t < s->win[1] ? t : s->win[1];
+	own = d > pd ? d - pd : 0;
+	in = b > a ? b - a : 0;
+	room = share_room(t, d, pt, pd);
 	w[DMN_SHARE_W_GAP] = share_beyond(room);
 	if (w[DMN_SHARE_W_GAP] == 0) /* (the others are less) */
 		return 0;
