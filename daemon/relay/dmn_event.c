@@ -667,7 +667,10 @@ static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 	q->con_new = 0;
 	for (e = q->procs; e != NULL; e = e->next) {
 		dmn_share_charge(&e->share, f[e->share.hit != 0], g, now);
-		if (plan && e->ring.h != NULL && !e->refused)
+		/* nothing charged (its process did not wait for paravt): no
+		   share to place, no pass over its records */
+		if (plan && e->ring.h != NULL && !e->refused &&
+		    e->share.x1 != e->share.x0)
 			ev_share_plan(e, q->tick0, q->tick1);
 	}
 }
