@@ -179,6 +179,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
 	pvt__ev_call(&pr);
 	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Recv(buf, count, type, src, tag, comm, &st);
+	pvt__ev_ret(&pr);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	p2p_recv_end(&pr, &st, type, ci, rc, 1);
@@ -262,6 +263,8 @@ static int p2p_sendrecv(int op, const void *sbuf, int scount,
 	pvt__mpi_status_in(&st, status);
 	rc = P2P_SR_CALL(&st);
 #undef P2P_SR_CALL
+	pvt__ev_ret(&ps);
+	pr.t2 = ps.t2;
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	pvt__ev_end(&ps, PVT_EV_SEND_END, to, stag, bytes, rc, 0);
@@ -302,6 +305,7 @@ int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
 	pvt__ev_call(&pr);
 	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Probe(src, tag, comm, &st);
+	pvt__ev_ret(&pr);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	p2p_recv_end(&pr, &st, MPI_BYTE, ci, rc, 1);
@@ -321,6 +325,7 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 	pvt__ev_call(&pr);
 	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Iprobe(src, tag, comm, flag, &st);
+	pvt__ev_ret(&pr);
 	if (status != MPI_STATUS_IGNORE && rc == MPI_SUCCESS && *flag)
 		*status = st;
 	p2p_recv_end(&pr, &st, MPI_BYTE, ci, rc, rc == MPI_SUCCESS && *flag);
@@ -343,6 +348,7 @@ int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg,
 	pvt__ev_call(&pr);
 	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Mprobe(src, tag, comm, msg, &st);
+	pvt__ev_ret(&pr);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	p2p_recv_end(&pr, &st, MPI_BYTE, ci, rc, 1);
@@ -363,6 +369,7 @@ int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
 	pvt__ev_call(&pr);
 	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Improbe(src, tag, comm, flag, msg, &st);
+	pvt__ev_ret(&pr);
 	if (status != MPI_STATUS_IGNORE && rc == MPI_SUCCESS && *flag)
 		*status = st;
 	p2p_recv_end(&pr, &st, MPI_BYTE, ci, rc, rc == MPI_SUCCESS && *flag);
@@ -382,6 +389,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
 	pvt__ev_call(&pr);
 	pvt__mpi_status_in(&st, status);
 	rc = PMPI_Mrecv(buf, count, type, msg, &st);
+	pvt__ev_ret(&pr);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	pvt__ev_end(&pr, PVT_EV_SPECIAL_END, -1, rc == MPI_SUCCESS ? st.MPI_TAG

@@ -496,6 +496,7 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	if (ev.mode == PVT_TRACE_OFF)
 		return 0;
 	pr->t0 = pvt__ev_now();
+	pr->t2 = 0;
 	pr->line = line;
 	pr->op = (uint16_t)op;
 	pr->comm = comm;
@@ -521,10 +522,16 @@ void pvt__ev_call(pvt__ev_probe *pr)
 }
 
 /* See rt_event.h. */
+void pvt__ev_ret(pvt__ev_probe *pr)
+{
+	pr->t2 = pvt__ev_now();
+}
+
+/* See rt_event.h. */
 void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
                  int64_t bytes, int32_t result, int32_t aux)
 {
-	uint64_t t2 = pvt__ev_now();
+	uint64_t t2 = pr->t2 != 0 ? pr->t2 : pvt__ev_now();
 
 	EV_LOCK();
 	if (ev.busy)

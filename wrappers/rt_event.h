@@ -16,6 +16,10 @@
  *     rc = pvm_send(tid, tag);                    (the real call)
  *     pvt__ev_end(&pr, PVT_EV_SEND_END, tid, tag, bytes, rc, 0);
  *
+ * A wrapper that reads the call's result before it can end the probe
+ * (an MPI receive's status) calls pvt__ev_ret(&pr) right after the real
+ * call: the end's time is then the call's return.
+ *
  * Δ (interference, DESIGN.md "Time, compensation and order") grows by
  * half the calibrated cost of an empty probe at each record, the end's
  * half taking the odd ns, so that a probe adds the whole cost (and
@@ -63,6 +67,8 @@ enum pvt__ev_modes {
 typedef struct pvt__ev_probe {
 	uint64_t t0;      /* entry to the probe */
 	uint64_t t1;      /* just before the real call */
+	uint64_t t2;      /* the real call's return (pvt__ev_ret), 0 not
+	                     marked: the end's time */
 	uint32_t file;    /* string id of the call's source file, 0 none */
 	uint32_t func;    /* string id of the calling function, 0 none */
 	int line;         /* line of the call */
@@ -125,6 +131,13 @@ void pvt__ev_cost(uint64_t ns);
 
 /* Marks the moment just before the real call. */
 void pvt__ev_call(pvt__ev_probe *pr);
+
+/* Marks the moment the real call returned as the end's time, for a
+ * wrapper with work to do before pvt__ev_end (reading a status): that
+ * work then comes after the end's time stamp, where the next call's
+ * calibrated wrapper cost (pvt__ev_wrap_cost) takes it out, not between
+ * a message's arrival and its receive's end. */
+void pvt__ev_ret(pvt__ev_probe *pr);
 
 /* Ends a probe: records the end event with what the call did and adds
  * the probe's own time to Δ. */
