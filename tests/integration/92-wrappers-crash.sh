@@ -36,6 +36,12 @@ for port in linux-x86_64 linux-s390x-qemu linux-i386-qemu; do
 		     { p = $2 }
 		     END { if (bad || a == "" || b == "" || b - a < 0 || b - a > 1) exit 1 }' ||
 		{ cat "$e"; fail "$port: delta does not grow by the same halves in every probe"; }
+	# The receive's END has the real call's return as its time
+	# (pvt__ev_ret), not the end of the 20 ms its wrapper works after.
+	grep -E 'kind=recv_(start|end) op=pvm_recv .*func=fake_recv ' "$e" |
+		sed 's/.* t=\([0-9]*\)$/\1/' |
+		awk 'NR == 1 { s = $1 } NR == 2 { e = $1 } END { if (NR != 2 || e - s >= 10000000) exit 1 }' ||
+		{ cat "$e"; fail "$port: the receive's END is not at its call's return"; }
 	expect_grep 'kind=fn_enter op=function file=.*ev_crash.c func=crash_here ' "$e" \
 		"$port: full mode recorded the entry of crash_here"
 	expect_grep 'kind=crash op=signal .* aux=11 ' "$e" "$port: crash record"

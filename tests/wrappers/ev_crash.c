@@ -5,9 +5,14 @@
  * buffered records (never flushed: fewer than a buffer, well within the
  * 100 ms timer) and TASK_CRASH must still reach the daemon.
  *
- *   ev_crash N      N fake sends (default 5), then the crash
+ *   ev_crash N      N fake sends (default 5), a fake receive, the crash
+ *
+ * The receive marks its call's return (pvt__ev_ret) and then works
+ * EV_CRASH_WORK_NS before it ends the probe, as a wrapper reading a
+ * status: its END's time is the return, not the work's end.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "paravt_rt.h"
 #include "rt_event.h"
@@ -24,6 +29,24 @@ static void fake_send(int peer, int tag)
 	pvt__ev_end(&pr, PVT_EV_SEND_END, peer, tag, 100 + tag, 0, 0);
 }
 
+#define EV_CRASH_WORK_NS 20000000L /* 20 ms */
+
+/* One fake receive from peer with tag whose wrapper works
+ * EV_CRASH_WORK_NS between the call's return and the probe's end. */
+static void fake_recv(int peer, int tag)
+{
+	struct timespec ts = {0, EV_CRASH_WORK_NS};
+	pvt__ev_probe pr;
+
+	if (!pvt__ev_begin(&pr, PVT_EV_RECV_START, PVT_OP_PVM_RECV, __FILE__,
+	                   __func__, __LINE__, peer, tag, -1, 0, 0, 0))
+		return;
+	pvt__ev_call(&pr);
+	pvt__ev_ret(&pr);
+	(void)nanosleep(&ts, NULL);
+	pvt__ev_end(&pr, PVT_EV_RECV_END, peer, tag, 8, 0, 0);
+}
+
 /* Writes through a null pointer. */
 static void crash_here(volatile int *p)
 {
@@ -38,6 +61,7 @@ int main(int argc, char **argv)
 	para_vt_start();
 	for (i = 0; i < n; i++)
 		fake_send(7, i);
+	fake_recv(7, 99);
 	crash_here(NULL);
 	return 0;
 }
