@@ -854,8 +854,9 @@ static void ev_drain_now(dmn_proc *p)
 }
 
 /* EVENTS_KICK: the process waits for room in its ring: the drain
- * timer's work now, of every record (the share is sampled before any
- * of them go), and the timer anew. */
+ * timer's work now, of every record in its ring (the share is sampled
+ * before any of them go; the others' rings up to the sample), and the
+ * timer anew. */
 static void ev_kick(dmn_proc *p)
 {
 	dmn_evq *q = ev_q(p);
