@@ -22,7 +22,8 @@ $(B)/obj/wrappers/%.o: NODE_CFLAGS += -Ibreakpoints -Itypedesc -Iwrappers
 #                     whole runtime (PIC objects) for LD_PRELOAD
 #   tests             $(B)/tests/ev_sink (every port: decodes that port's
 #                     native records), build/tests/wrappers/* helpers
-PVT_RT_SRCS += wrappers/rt_event.c wrappers/rt_ring.c wrappers/rt_clock.c
+PVT_RT_SRCS += wrappers/rt_event.c wrappers/rt_ring.c wrappers/rt_clock.c \
+	wrappers/rt_stall.c
 PVT_PVM_LIB := $(B)/lib/libparavt_pvm.a
 PVT_EV_HEADERS := $(B)/include/paravt_pvm.h $(B)/include/pvt_event.h \
 	$(B)/include/paravt_mpi.h

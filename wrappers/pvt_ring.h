@@ -36,12 +36,15 @@
 #include "pvt_event.h"
 
 #define PVT_RING_MAGIC 0x70767472u /* "pvtr" */
-#define PVT_RING_VERSION 1
+#define PVT_RING_VERSION 2
 #define PVT_RING_HDR 192            /* bytes before the records */
 #define PVT_RING_DEFAULT 65536      /* records (4 MiB) */
 #define PVT_RING_MIN 64
 #define PVT_RING_MAX (1u << 24)     /* records (1 GiB) */
 #define PVT_RING_STRS (64u << 10)   /* bytes of names */
+
+/* share_frac of 1 (pvt_ring_hdr). */
+#define PVT_RING_FRAC_ONE 65536u
 
 /* Flags (pvt_ring_hdr.flags). */
 #define PVT_RING_F_DROP 0x1u /* a full ring drops records (and counts
@@ -67,11 +70,20 @@ typedef struct pvt_ring_hdr {
 	volatile uint32_t wait_us; /* microseconds it waited */
 	volatile uint32_t str_lost; /* names that did not fit (id 0) */
 	volatile uint32_t closed; /* 1: no more records will come */
-	uint32_t pad1[9];
+	volatile uint32_t self_us; /* microseconds of its waits for a CPU
+				      the task put into its own delta
+				      (share_frac of each wait it
+				      measured), in all, modulo 2^32 */
+	uint32_t pad1[8];
 	/* written by the daemon */
 	volatile uint32_t tail;   /* records read */
 	volatile uint32_t attached; /* 1: the daemon maps the ring */
-	uint32_t pad2[14];
+	volatile uint32_t share_frac; /* the part of the task's waits for a
+					 CPU that was paravt's at the last
+					 sample, in PVT_RING_FRAC_ONE; 0
+					 none (the task then charges
+					 none itself) */
+	uint32_t pad2[13];
 } pvt_ring_hdr;
 
 /* Fails to compile if the header is not PVT_RING_HDR bytes. */

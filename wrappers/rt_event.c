@@ -55,6 +55,7 @@
 #include "rt_clock.h"
 #include "rt_event.h"
 #include "rt_ring.h"
+#include "rt_stall.h"
 #include "wire_fmt.h"
 #include "wire_msg.h"
 
@@ -72,6 +73,9 @@
 #define PVT_EV_BUF 4096                    /* records per buffer */
 #define PVT_EV_FLUSH_NS (100ull * 1000000) /* timer: 100 ms */
 #define PVT_EV_STRS 256                    /* intern table's first size */
+#define PVT_EV_STALL_NS 50000ull           /* a gap between two records
+					      this long is looked at for
+					      a wait for a CPU (ev_stall) */
 #define PVT_EV_CALIB 1001                  /* calibration probes */
 #define PVT_EV_CALIB_ROUNDS 5              /* ... times (probes: the least
 					      kept; wrappers: the median) */
@@ -115,7 +119,11 @@ static struct {
 	uint32_t c_file_id, c_func_id;  /* ... and their ids */
 	uint64_t records, flushes, flush_ns; /* statistics */
 	uint64_t ring_waits, ring_wait_ns;   /* full ring: waits, their time */
-} ev = {.mode = PVT_TRACE_EVENTS};
+	pvt__stall stall;               /* the recording thread's wait for
+					   a CPU (ev_stall) */
+	uint64_t stall_ns, stalls;      /* paravt's part of it put into Δ,
+					   and the gaps it came from */
+} ev = {.mode = PVT_TRACE_EVENTS, .stall = PVT__STALL_NONE};
 
 int pvt__ev_fnmode = 0;
 
@@ -318,6 +326,61 @@ static inline void ev_fill(pvt_event *e, uint64_t t, int kind, int op,
 	e->op = (uint16_t)op;
 }
 
+/* The record about to be written comes gap ns after the last one, more
+ * than PVT_EV_STALL_NS: if the thread waited for a CPU in the gap (one
+ * pread of its schedstat), the part of that wait the daemon found
+ * paravt's at its last sample (the ring's share_frac: its processor
+ * time, and the console's, against the waits it caused) goes into Δ
+ * now, before the record, where the stall was, and is added up in the
+ * ring's self_us for the daemon, which places that much less by its own
+ * reckoning (dmn_share.h).  The wait read is the thread's since the
+ * last reading, which may hold short stalls of the shorter gaps since:
+ * no more than the gap is taken for this one.  Returns the time the
+ * reading took, paravt's own, for Δ after the record.  Nothing while
+ * the daemon has said no fraction yet, without a ring, with busy probes
+ * (their spans hold their waits already), while calibrating, in the
+ * crash handler, and with several recording threads (one thread's wait
+ * is not the process's). */
+EV_NOINLINE static uint64_t ev_stall(uint64_t gap)
+{
+	uint64_t t0, m, x;
+	uint32_t frac;
+
+	if (ev.stall.fd < 0 || ev.ring.h == NULL || ev.busy ||
+	    ev.calibrating || ev.in_crash || ev_mt)
+		return 0;
+	t0 = pvt__ev_now();
+	m = pvt__stall_take(&ev.stall);
+	if (m > gap)
+		m = gap;
+	frac = pvt_ring_load(&ev.ring.h->share_frac);
+	if (frac > PVT_RING_FRAC_ONE)
+		frac = PVT_RING_FRAC_ONE;
+	x = (uint64_t)((double)m * (double)frac / PVT_RING_FRAC_ONE);
+	if (x > 0) {
+		ev.delta += x;
+		ev.stall_ns += x;
+		ev.stalls++;
+		pvt_ring_store(&ev.ring.h->self_us,
+		               (uint32_t)(ev.stall_ns / 1000));
+	}
+	return pvt__ev_now() - t0;
+}
+
+/* After paravt's own time that Δ holds whole (a full ring's wait, a
+ * breakpoint's stop, a calibration): the thread's wait for a CPU in it
+ * is not read again by ev_stall.  Returns the time that took. */
+static uint64_t ev_stall_base(void)
+{
+	uint64_t t0;
+
+	if (ev.stall.fd < 0)
+		return 0;
+	t0 = pvt__ev_now();
+	(void)pvt__stall_take(&ev.stall);
+	return pvt__ev_now() - t0;
+}
+
 /* Writes a record into the ring (not while calibrating), waiting for room
  * when it is full (the wait goes into Δ after the record) or dropping it
  * (counted in the ring). */
@@ -342,6 +405,8 @@ static void ev_put_ring(uint64_t t, int kind, int op, uint32_t file,
 	pvt__ring_commit(&ev.ring);
 	ev.seq++;
 	ev.records++;
+	if (waited > 0)
+		waited += ev_stall_base();
 	ev.delta += waited;
 	if (waited > 0) {
 		ev.ring_waits++;
@@ -405,8 +470,12 @@ static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
 	/* no two records of a process at one instant: a clock may give
 	   one value twice (a coarse clock, a floor after a fast window);
 	   the analysis counts events less than 1 ns apart as repaired */
+	uint64_t after = 0;
+
 	if (t <= ev.last_t)
 		t = ev.last_t + 1;
+	if (t - ev.last_t > PVT_EV_STALL_NS) /* rare in a busy process */
+		after = ev_stall(t - ev.last_t);
 	ev.last_t = t;
 	if (ev.fast && ev.ring.head - ev.ring.tail < ev.ring.cap) {
 		ev_fill(pvt__ring_slot(&ev.ring), t, kind, op, file, func,
@@ -414,10 +483,12 @@ static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
 		pvt__ring_commit(&ev.ring);
 		ev.seq++;
 		ev.records++;
+		ev.delta += after;
 		return;
 	}
 	ev_put_slow(t, kind, op, file, func, line, peer, tag, bytes, result,
 	            aux, comm, ref);
+	ev.delta += after;
 }
 
 /* Queues EVENT_STRINGS for the ids not sent yet.  0 or an error. */
@@ -814,6 +885,7 @@ uint64_t pvt__ev_wrap_cost(void (*wrapped)(void), void (*plain)(void))
 		d[k] = more > probe ? more - probe : 0;
 	}
 	ev_sandbox_out(&sv);
+	(void)ev_stall_base();
 	ev.delta += pvt__ev_now() - t0; /* all of it paravt's time */
 	return ev_median(d, PVT_EV_CALIB_ROUNDS);
 }
@@ -914,6 +986,7 @@ static void ev_kick(void)
 static void ev_atfork_child(void)
 {
 	pvt__ring_forget(&ev.ring);
+	pvt__stall_close(&ev.stall);
 	ev_fast_set();
 }
 
@@ -1029,6 +1102,8 @@ int pvt__ev_init(int32_t (*self)(void))
 	if (c != NULL && strcmp(c, "coarse") == 0)
 		pvt__clk_coarse();
 	ev_calibrate();
+	if (ev.ring.h != NULL && !ev.busy)
+		(void)pvt__stall_open(&ev.stall);
 	me = self != NULL ? self() : -1; /* the program's own enrolment */
 	prog = pvt__ev_strid(ev_program());
 	ev.last_flush = pvt__ev_now();
@@ -1067,6 +1142,7 @@ void pvt__ev_break_end(void)
 
 	if (ev.mode == PVT_TRACE_OFF || ev.brk_t == 0)
 		return;
+	(void)ev_stall_base();
 	t = pvt__ev_now();
 	ev.delta += t - ev.brk_t;
 	ev.brk_t = 0;
@@ -1100,6 +1176,8 @@ void pvt__ev_stats(pvt__ev_stat *st)
 	st->ring_waits = ev.ring_waits;
 	st->ring_wait_ns = ev.ring_wait_ns;
 	st->delta_ns = ev.delta;
+	st->stall_ns = ev.stall_ns;
+	st->stalls = ev.stalls;
 	st->mode = ev.mode;
 }
 

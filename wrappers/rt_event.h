@@ -27,7 +27,11 @@
  * (PARAVT_PROBE_BUSY_NS) by the measured time from pvt__ev_begin to
  * pvt__ev_call plus the time inside pvt__ev_end, plus a constant
  * calibrated at start-up for what the probe cannot measure about itself.
- * A full shared ring adds the time waited for the daemon.
+ * A full shared ring adds the time waited for the daemon.  After a gap
+ * of more than 50 us between two records the task reads how long it
+ * waited for a CPU in it (Linux: one pread of its schedstat) and adds
+ * the part of that the daemon found paravt's (rt_stall.h): the stall's
+ * charge then lies where the stall was.
  *
  * Environment:
  *   PARAVT_TRACE=off|events|full   default events; full adds function
@@ -88,6 +92,10 @@ typedef struct pvt__ev_stat {
 	uint64_t ring_waits; /* times the ring was full and the task waited */
 	uint64_t ring_wait_ns; /* time of those waits */
 	uint64_t delta_ns;   /* Δ now */
+	uint64_t stall_ns;   /* of it, the part of the task's waits for a
+	                        CPU it found after long gaps that the daemon
+	                        said was paravt's (rt_stall.h) */
+	uint64_t stalls;     /* gaps that had such a part */
 	int mode;            /* enum pvt__ev_modes in effect */
 } pvt__ev_stat;
 

@@ -170,19 +170,24 @@ static int32_t ev_share_us(uint64_t ns)
 	return ns / 1000 > INT32_MAX ? INT32_MAX : (int32_t)(ns / 1000);
 }
 
-/* p's exit ev: carries paravt's share of its CPU wait (tag, us); the
- * log says how much charge did not fit between its records
+/* p's exit ev: carries paravt's share of its CPU wait (tag, us): the
+ * relay's and what the process charged itself (dmn_share_self); the
+ * log says both, and how much charge did not fit between its records
  * (dmn_share.h). */
 static void ev_share_done(const dmn_proc *p, const dmn_evproc *e,
                           wire_ev *ev)
 {
-	ev->tag = ev_share_us(e->share.given);
-	if (e->share.over >= 1000)
-		dmn_log(DMN_INFO, "events: proc %llu: CPU share %llu us; "
-		        "%llu us more did not fit between its records (left "
-		        "out)",
+	uint64_t all = e->share.given + e->share.self_all;
+
+	ev->tag = ev_share_us(all);
+	if (e->share.over >= 1000 || e->share.self_all >= 1000)
+		dmn_log(DMN_INFO, "events: proc %llu: CPU share %llu us, "
+		        "%llu us of it charged by the process where it "
+		        "found its stalls; %llu us more did not fit between "
+		        "its records (left out)",
 		        (unsigned long long)p->num,
-		        (unsigned long long)(e->share.given / 1000),
+		        (unsigned long long)(all / 1000),
+		        (unsigned long long)(e->share.self_all / 1000),
 		        (unsigned long long)(e->share.over / 1000));
 }
 
@@ -636,6 +641,28 @@ static const pvt_event *ev_ring_exit(const dmn_evproc *e)
 	return x->kind == PVT_EV_PROG_EXIT && x->bytes >= 0 ? x : NULL;
 }
 
+/* Reads what e's process charged itself of its waits for a CPU (its
+ * ring's self_us, dmn_share_self). */
+static void ev_share_self(dmn_evproc *e)
+{
+	if (e->ring.h != NULL && !e->refused)
+		dmn_share_self(&e->share, pvt_ring_load(&e->ring.h->self_us));
+}
+
+/* Tells e's process the fraction of its waits for a CPU found paravt's
+ * at this sample (its ring's share_frac): it charges itself that part
+ * of the waits it finds after long gaps. */
+static void ev_share_tell(dmn_evproc *e)
+{
+	double f = e->share.frac;
+
+	if (e->ring.h == NULL || e->refused || e->share.last_w == 0)
+		return; /* (no wait: the fraction says nothing) */
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	pvt_ring_store(&e->ring.h->share_frac,
+	               (uint32_t)(f * PVT_RING_FRAC_ONE + 0.5));
+}
+
 /* One sample of paravt's share of the CPU wait of q's processes
  * (dmn_share.h), at node time now; with plan, where the charge goes is
  * planned over the rings' records (not while the queue is backlogged:
@@ -651,6 +678,7 @@ static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 	for (e = q->procs; e != NULL; e = e->next) {
 		pr = e->gone ? NULL : ev_find_proc(q->w, e->num);
 		ev_share_first(e);
+		ev_share_self(e);
 		x = ev_ring_exit(e); /* its own last word, if it ended */
 		w = x != NULL ? dmn_share_told(&e->share, x->bytes)
 		              : dmn_share_read(&e->share,
@@ -667,6 +695,7 @@ static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 	q->con_new = 0;
 	for (e = q->procs; e != NULL; e = e->next) {
 		dmn_share_charge(&e->share, f[e->share.hit != 0], g, now);
+		ev_share_tell(e);
 		/* nothing charged (its process did not wait for paravt): no
 		   share to place, no pass over its records */
 		if (plan && e->ring.h != NULL && !e->refused &&
@@ -846,6 +875,7 @@ static void ev_drain_now(dmn_proc *p)
 	if (!q->w->srv->cfg->no_cpu_share && (x = ev_ring_exit(e)) != NULL) {
 		/* its exit's charge goes where it stood still since the
 		   last sample, not all before the exit */
+		ev_share_self(e);
 		dmn_share_exit(&e->share, x->bytes, x->t_ns);
 		ev_share_plan(e, 0, 0);
 	}

@@ -225,6 +225,32 @@ uint64_t dmn_share_free(const dmn_share *s, double f)
 	return left > (double)thr ? (uint64_t)(left - (double)thr) : 0;
 }
 
+void dmn_share_self(dmn_share *s, uint32_t self_us)
+{
+	uint32_t d = self_us - s->self_us; /* modulo 2^32 */
+
+	s->self_us = self_us;
+	s->self_new += (uint64_t)d * 1000u;
+	s->self_all += (uint64_t)d * 1000u;
+}
+
+/* Takes from x, the charge of a sample, what the process charged itself
+ * since the last one (and what it charged beyond earlier samples'):
+ * what is left for the relay to place.  A process that charged itself
+ * more keeps the rest as credit against the next samples. */
+static uint64_t share_less_self(dmn_share *s, uint64_t x)
+{
+	uint64_t self = s->self_new + s->credit;
+
+	s->self_new = 0;
+	if (self > x) {
+		s->credit = self - x;
+		return 0;
+	}
+	s->credit = 0;
+	return x - self;
+}
+
 void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 {
 	uint64_t w = share_new_wait(s);
@@ -233,6 +259,8 @@ void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 
 	if (x > w)
 		x = w;
+	s->frac = w > 0 ? (double)x / (double)w : f;
+	x = share_less_self(s, x);
 	s->x0 = s->x1;
 	s->t0 = s->t1;
 	s->x1 += x;
@@ -243,7 +271,6 @@ void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 	s->t1 = now;
 	s->wait = s->now;
 	s->thr = s->thr_now;
-	s->frac = w > 0 ? (double)x / (double)w : f;
 	memset(s->plan_w, 0, sizeof s->plan_w);
 	memset(s->done_w, 0, sizeof s->done_w);
 	memset(s->win, 0, sizeof s->win);

@@ -120,6 +120,11 @@ typedef struct dmn_share {
 	                       of the rest */
 	uint64_t done_x;  /* the share at done_w */
 	double rate;      /* unplanned: charge a ns of (t0, t1] */
+	uint32_t self_us; /* the ring's self_us at the last sample */
+	uint64_t self_new;/* ns the process charged itself since then */
+	uint64_t self_all;/* ... in all */
+	uint64_t credit;  /* ns it charged itself beyond the samples'
+	                     charges so far: taken from the next ones */
 } dmn_share;
 
 /* A process not sampled yet. */
@@ -169,9 +174,18 @@ void dmn_share_start(dmn_share *s, int64_t wait);
  * processor time, over sum_wait, the processes' new waits, at most 1. */
 double dmn_share_fraction(uint64_t p, uint64_t sum_wait);
 
+/* The process says (its ring's self_us) it put self_us us in all of its
+ * waits for a CPU into its own Δ, where it found them: at a record
+ * after a long gap, the part share_frac of the wait in the gap (the
+ * last sample's fraction, dmn_share.frac; rt_stall.h).  Call it before
+ * dmn_share_read: that much less of the next charge is the relay's to
+ * place. */
+void dmn_share_self(dmn_share *s, uint32_t self_us);
+
 /* Ends the sample at node time now: charges s the fraction f of the
  * wait read and the fraction g of what is left of it
- * (dmn_share_free). */
+ * (dmn_share_free), less what the process charged itself
+ * (dmn_share_self); frac becomes the fraction of the whole. */
 void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now);
 
 /* The plan's weights by kind (plan_w, done_w). */

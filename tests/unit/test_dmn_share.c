@@ -4,8 +4,8 @@
  * charge goes, its cap at the gaps, the base at the first sight and at
  * the first record, the daemon's window,
  * reading real schedstat files, the processor a process is on and the
- * daemon's processor time, the console's part and a cgroup's throttled
- * time.
+ * daemon's processor time, the console's part, a cgroup's throttled
+ * time and what the process charged itself.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -370,6 +370,40 @@ static void test_console_part(void **state)
 	dmn_share_close(&s);
 }
 
+/* What the process charged itself (its ring's self_us) is taken from
+ * the sample's charge: the relay places the rest; more than the charge
+ * is kept as credit against the next samples; frac stays the fraction
+ * of the whole wait (what the process is told to charge itself); the
+ * counter wraps at 2^32 us. */
+static void test_self_charge(void **state)
+{
+	dmn_share s;
+
+	(void)state;
+	dmn_share_init(&s);
+	charge(&s, 0, 1.0, 1000);      /* the base */
+	dmn_share_self(&s, 3);         /* 3 us by the process itself */
+	charge(&s, 10000, 0.5, 2000);  /* 5000 charged, 3000 of it placed */
+	assert_int_equal(s.x1 - s.x0, 2000);
+	assert_true(s.frac == 0.5);
+	assert_int_equal(s.credit, 0);
+	dmn_share_self(&s, 10);        /* 7 us more */
+	charge(&s, 8000, 0.5, 3000);   /* 4000: nothing left to place */
+	assert_int_equal(s.x1 - s.x0, 0);
+	assert_int_equal(s.credit, 3000);
+	assert_true(s.frac == 0.5);
+	charge(&s, 10000, 0.5, 4000);  /* 5000 less the credit */
+	assert_int_equal(s.x1 - s.x0, 2000);
+	assert_int_equal(s.credit, 0);
+	assert_int_equal(s.self_all, 10000);
+	/* the counter wraps: 0xfffffffe us then 1 us is 3 us more */
+	s.self_us = 0xfffffffeu;
+	dmn_share_self(&s, 1);
+	assert_int_equal(s.self_new, 3000);
+	assert_int_equal(s.self_all, 13000);
+	dmn_share_close(&s);
+}
+
 /* A cgroup's cpu.stat: v1's throttled_time (ns) and v2's throttled_usec,
  * read again from the start; garbage refused; this process's own group
  * found where it has the cpu controller, and no group for a process
@@ -479,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_start),
 		cmocka_unit_test(test_exit_plan),
 		cmocka_unit_test(test_console_part),
+		cmocka_unit_test(test_self_charge),
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_daemon_ns),
