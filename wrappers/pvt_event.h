@@ -106,9 +106,11 @@ enum pvt_ev_kind {
 	                             it could run (Linux's schedstat), -1
 	                             unknown; tag: written -1, the node's
 	                             daemon puts there the us of its waits
-	                             it charged to paravt (the daemon's
-	                             CPU, added to delta:
-	                             daemon/relay/dmn_share.h) */
+	                             charged to paravt (the daemon's and
+	                             the console's CPU, added to delta by
+	                             the daemon or, after long gaps, by the
+	                             task itself: daemon/relay/dmn_share.h,
+	                             rt_stall.h) */
 	PVT_EV_FN_ENTER = 3,      /* full mode: function entry */
 	PVT_EV_FN_EXIT = 4,       /* full mode: function exit */
 	PVT_EV_SEND_START = 5,    /* point-to-point send */

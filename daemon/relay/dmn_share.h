@@ -69,6 +69,16 @@
  * where PROG_START says nothing, its wait before the relay first saw it
  * (dmn_share_begin); what was charged of it is counted in pre.
  *
+ * The process knows its stalls better: after a gap of more than 50 us
+ * between two records it reads its own wait for a CPU in it and puts
+ * the fraction frac of the last sample (its ring's share_frac) into
+ * its own Δ at the record after the gap (wrappers/rt_stall.h), and says
+ * how much in all (its ring's self_us, dmn_share_self).  A sample then
+ * places only its charge less what the process charged itself since the
+ * sample before; where the process charged itself more (it used a
+ * larger fraction than this sample's, or a stall charged here already
+ * ended before it was read), the difference is credit taken from the
+ * next samples' charges.
  * Where schedstat is missing (a system other than Linux, a kernel
  * without schedstats) nothing is charged and Δ is the probes' alone.
  * With several sessions, each sample shares out the time the daemon
