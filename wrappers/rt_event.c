@@ -73,7 +73,7 @@
 #define PVT_EV_BUF 4096                    /* records per buffer */
 #define PVT_EV_FLUSH_NS (100ull * 1000000) /* timer: 100 ms */
 #define PVT_EV_STRS 256                    /* intern table's first size */
-#define PVT_EV_STALL_NS 50000ull           /* a gap between two records
+#define PVT_EV_STALL_NS 200000ull          /* a gap between two records
 					      this long is looked at for
 					      a wait for a CPU (ev_stall) */
 #define PVT_EV_CALIB 1001                  /* calibration probes */
@@ -329,8 +329,8 @@ static inline void ev_fill(pvt_event *e, uint64_t t, int kind, int op,
 /* The record about to be written comes gap ns after the last one, more
  * than PVT_EV_STALL_NS: if the thread waited for a CPU in the gap (one
  * pread of its schedstat), the part of that wait the daemon found
- * paravt's at its last sample (the ring's share_frac: its processor
- * time, and the console's, against the waits it caused) goes into Δ
+ * paravt's lately (the ring's share_frac: its processor time, and the
+ * console's, against the waits it caused) goes into Δ
  * now, before the record, where the stall was, and is added up in the
  * ring's self_us for the daemon, which places that much less by its own
  * reckoning (dmn_share.h).  The wait read is the thread's since the

@@ -28,7 +28,7 @@
  * pvt__ev_call plus the time inside pvt__ev_end, plus a constant
  * calibrated at start-up for what the probe cannot measure about itself.
  * A full shared ring adds the time waited for the daemon.  After a gap
- * of more than 50 us between two records the task reads how long it
+ * of more than 200 us between two records the task reads how long it
  * waited for a CPU in it (Linux: one pread of its schedstat) and adds
  * the part of that the daemon found paravt's (rt_stall.h): the stall's
  * charge then lies where the stall was.

@@ -650,15 +650,15 @@ static void ev_share_self(dmn_evproc *e)
 }
 
 /* Tells e's process the fraction of its waits for a CPU found paravt's
- * at this sample (its ring's share_frac): it charges itself that part
- * of the waits it finds after long gaps. */
+ * lately (its ring's share_frac, dmn_share_told_frac): it charges
+ * itself that part of the waits it finds after long gaps. */
 static void ev_share_tell(dmn_evproc *e)
 {
-	double f = e->share.frac;
+	double f = dmn_share_told_frac(&e->share);
 
-	if (e->ring.h == NULL || e->refused || e->share.last_w == 0)
-		return; /* (no wait: the fraction says nothing) */
-	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	if (e->ring.h == NULL || e->refused || f < 0)
+		return;
+	f = f > 1 ? 1 : f;
 	pvt_ring_store(&e->ring.h->share_frac,
 	               (uint32_t)(f * PVT_RING_FRAC_ONE + 0.5));
 }

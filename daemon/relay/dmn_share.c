@@ -251,6 +251,11 @@ static uint64_t share_less_self(dmn_share *s, uint64_t x)
 	return x - self;
 }
 
+double dmn_share_told_frac(const dmn_share *s)
+{
+	return s->w_avg > 0 ? s->x_avg / s->w_avg : -1;
+}
+
 void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 {
 	uint64_t w = share_new_wait(s);
@@ -260,6 +265,8 @@ void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 	if (x > w)
 		x = w;
 	s->frac = w > 0 ? (double)x / (double)w : f;
+	s->x_avg = s->x_avg * DMN_SHARE_KEEP + (double)x;
+	s->w_avg = s->w_avg * DMN_SHARE_KEEP + (double)w;
 	x = share_less_self(s, x);
 	s->x0 = s->x1;
 	s->t0 = s->t1;

@@ -69,11 +69,12 @@
  * where PROG_START says nothing, its wait before the relay first saw it
  * (dmn_share_begin); what was charged of it is counted in pre.
  *
- * The process knows its stalls better: after a gap of more than 50 us
+ * The process knows its stalls better: after a gap of more than 200 us
  * between two records it reads its own wait for a CPU in it and puts
- * the fraction frac of the last sample (its ring's share_frac) into
- * its own Δ at the record after the gap (wrappers/rt_stall.h), and says
- * how much in all (its ring's self_us, dmn_share_self).  A sample then
+ * the fraction of the last samples (dmn_share_told_frac: its ring's
+ * share_frac) into its own Δ at the record after the gap
+ * (wrappers/rt_stall.h), and says how much in all (its ring's self_us,
+ * dmn_share_self).  A sample then
  * places only its charge less what the process charged itself since the
  * sample before; where the process charged itself more (it used a
  * larger fraction than this sample's, or a stall charged here already
@@ -91,6 +92,8 @@
 #include <stdint.h>
 
 #define DMN_SHARE_GAP_NS 2000 /* a gap this long or shorter holds no stall */
+#define DMN_SHARE_KEEP 0.9    /* of the fraction told to a process, the
+				 weight of the samples before the last */
 
 /* One process. */
 typedef struct dmn_share {
@@ -135,6 +138,10 @@ typedef struct dmn_share {
 	uint64_t self_all;/* ... in all */
 	uint64_t credit;  /* ns it charged itself beyond the samples'
 	                     charges so far: taken from the next ones */
+	double x_avg, w_avg; /* its charges and waits, each sample's added
+	                        to DMN_SHARE_KEEP of the ones before: the
+	                        fraction the process is told
+	                        (dmn_share_told_frac) */
 } dmn_share;
 
 /* A process not sampled yet. */
@@ -191,6 +198,13 @@ double dmn_share_fraction(uint64_t p, uint64_t sum_wait);
  * dmn_share_read: that much less of the next charge is the relay's to
  * place. */
 void dmn_share_self(dmn_share *s, uint32_t self_us);
+
+/* The fraction of its waits for a CPU the process is told to charge
+ * itself where it finds them (its ring's share_frac): of the last
+ * samples' waits, what they charged, the older ones weighing less
+ * (DMN_SHARE_KEEP a sample); a single sample's fraction swings with the
+ * moment the console's reports come.  -1 when no sample had a wait. */
+double dmn_share_told_frac(const dmn_share *s);
 
 /* Ends the sample at node time now: charges s the fraction f of the
  * wait read and the fraction g of what is left of it

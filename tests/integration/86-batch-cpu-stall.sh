@@ -1,7 +1,7 @@
 #!/bin/sh
 # 86-batch-cpu-stall.sh — a stall's charge lies where the stall was
 # (issue 12; wrappers/rt_stall.h, daemon/relay/dmn_share.h): after a gap
-# of more than 50 us between two records the process reads how long it
+# of more than 200 us between two records the process reads how long it
 # waited for a CPU in it and puts paravtd's fraction of that wait into
 # its Δ at the record after the gap.
 #   tests/programs/stall_gaps.c, PARAVT_TRACE=full, 20 rounds: 20000

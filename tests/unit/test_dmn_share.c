@@ -404,6 +404,29 @@ static void test_self_charge(void **state)
 	dmn_share_close(&s);
 }
 
+/* The fraction a process is told: none before a sample with a wait;
+ * then of the samples' charges over their waits, each older sample
+ * weighing DMN_SHARE_KEEP less: 1000 at 0.5 then 1000 at 0.25 is
+ * (500 * 0.9 + 250) / (1000 * 0.9 + 1000). */
+static void test_told_frac(void **state)
+{
+	dmn_share s;
+	double want = (500 * DMN_SHARE_KEEP + 250) /
+	              (1000 * DMN_SHARE_KEEP + 1000);
+
+	(void)state;
+	dmn_share_init(&s);
+	charge(&s, 0, 1.0, 1000);
+	assert_true(dmn_share_told_frac(&s) < 0);
+	charge(&s, 1000, 0.5, 2000);
+	assert_true(dmn_share_told_frac(&s) == 0.5);
+	charge(&s, 1000, 0.25, 3000);
+	assert_true(dmn_share_told_frac(&s) > want - 1e-9 &&
+	            dmn_share_told_frac(&s) < want + 1e-9);
+	assert_true(s.frac == 0.25); /* the exit's: the last sample's */
+	dmn_share_close(&s);
+}
+
 /* A cgroup's cpu.stat: v1's throttled_time (ns) and v2's throttled_usec,
  * read again from the start; garbage refused; this process's own group
  * found where it has the cpu controller, and no group for a process
@@ -514,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_exit_plan),
 		cmocka_unit_test(test_console_part),
 		cmocka_unit_test(test_self_charge),
+		cmocka_unit_test(test_told_frac),
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_daemon_ns),
