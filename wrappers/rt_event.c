@@ -1039,21 +1039,6 @@ static int ev_ring_start(void)
 	return 0;
 }
 
-/* How long the process's main thread waited for a CPU while it could
- * run, ns: the second number of Linux's /proc/self/schedstat; -1 where
- * there is none. */
-static int64_t ev_cpu_wait_ns(void)
-{
-	unsigned long long run, wait;
-	FILE *f = fopen("/proc/self/schedstat", "r");
-	int ok = f != NULL && fscanf(f, "%llu %llu", &run, &wait) == 2;
-
-	if (f != NULL)
-		fclose(f);
-	return ok && wait <= (unsigned long long)INT64_MAX ? (int64_t)wait
-	                                                   : -1;
-}
-
 /* The base name of this program's executable, for PROG_START's func (the
  * console shows it for tasks pvmd or mpirun started), or NULL where it
  * cannot be known cheaply (only Linux's /proc/self/exe is read). */
@@ -1108,7 +1093,7 @@ int pvt__ev_init(int32_t (*self)(void))
 	prog = pvt__ev_strid(ev_program());
 	ev.last_flush = pvt__ev_now();
 	ev_put(ev.last_flush, PVT_EV_PROG_START, PVT_OP_NONE, 0, prog, 0,
-	       me, -1, ev_cpu_wait_ns(), 0, PVT_EVENT_VERSION, 0, 0);
+	       me, -1, pvt__stall_main_wait(), 0, PVT_EVENT_VERSION, 0, 0);
 	ev.delta += pvt__ev_now() - ev.last_flush;
 	return ev.mode;
 }
@@ -1157,7 +1142,7 @@ void pvt__ev_exit(int status)
 	if (!ev.inited || ev.mode == PVT_TRACE_OFF)
 		return;
 	ev_put(pvt__ev_now(), PVT_EV_PROG_EXIT, PVT_OP_NONE, 0, 0, 0,
-	       -1, -1, ev_cpu_wait_ns(), 0, status, 0, 0);
+	       -1, -1, pvt__stall_main_wait(), 0, status, 0, 0);
 	pvt__ring_close(&ev.ring);
 	(void)pvt__ev_flush();
 	ev.mode = PVT_TRACE_OFF; /* after para_vt_exit nothing is sent */

@@ -50,6 +50,20 @@ void pvt__stall_close(pvt__stall *s)
 	s->fd = -1;
 }
 
+int64_t pvt__stall_main_wait(void)
+{
+	uint64_t w = 0;
+	int fd = -1, ok;
+
+#if defined(__linux__)
+	fd = open("/proc/self/schedstat", O_RDONLY);
+#endif
+	ok = fd >= 0 && stall_read(fd, &w) == 0 && w <= (uint64_t)INT64_MAX;
+	if (fd >= 0)
+		(void)close(fd);
+	return ok ? (int64_t)w : -1;
+}
+
 uint64_t pvt__stall_take(pvt__stall *s)
 {
 	uint64_t w, d;

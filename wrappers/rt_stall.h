@@ -34,4 +34,9 @@ void pvt__stall_close(pvt__stall *s);
  * than the one that opened it, or when nothing is open. */
 uint64_t pvt__stall_take(pvt__stall *s);
 
+/* How long the process's main thread waited for a CPU while it could
+ * run, ns in all (/proc/self/schedstat), or -1 where that is not
+ * known: PROG_START's and PROG_EXIT's word. */
+int64_t pvt__stall_main_wait(void);
+
 #endif
