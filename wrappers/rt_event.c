@@ -330,10 +330,10 @@ static inline void ev_fill(pvt_event *e, uint64_t t, int kind, int op,
  * than PVT_EV_STALL_NS: if the thread waited for a CPU in the gap (one
  * pread of its schedstat), the part of that wait the daemon found
  * paravt's lately (the ring's share_frac: its processor time, and the
- * console's, against the waits it caused) goes into Δ
- * now, before the record, where the stall was, and is added up in the
- * ring's self_us for the daemon, which places that much less by its own
- * reckoning (dmn_share.h).  The wait read is the thread's since the
+ * console's, against the waits it caused) goes into Δ now, before the
+ * record, where the stall was, and is added up in the ring's self_us
+ * for the daemon, which places that much less by its own reckoning
+ * (dmn_share.h).  The wait read is the thread's since the
  * last reading, which may hold short stalls of the shorter gaps since:
  * no more than the gap is taken for this one.  Returns the time the
  * reading took, paravt's own, for Δ after the record.  Nothing while
@@ -467,11 +467,11 @@ static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
                           int32_t tag, int64_t bytes, int32_t result,
                           int32_t aux, uint32_t comm, uint32_t ref)
 {
+	uint64_t after = 0; /* the time ev_stall took, for Δ after it */
+
 	/* no two records of a process at one instant: a clock may give
 	   one value twice (a coarse clock, a floor after a fast window);
 	   the analysis counts events less than 1 ns apart as repaired */
-	uint64_t after = 0;
-
 	if (t <= ev.last_t)
 		t = ev.last_t + 1;
 	if (t - ev.last_t > PVT_EV_STALL_NS) /* rare in a busy process */

@@ -170,6 +170,14 @@ static int32_t ev_share_us(uint64_t ns)
 	return ns / 1000 > INT32_MAX ? INT32_MAX : (int32_t)(ns / 1000);
 }
 
+/* Reads what e's process charged itself of its waits for a CPU (its
+ * ring's self_us, dmn_share_self). */
+static void ev_share_self(dmn_evproc *e)
+{
+	if (e->ring.h != NULL && !e->refused)
+		dmn_share_self(&e->share, pvt_ring_load(&e->ring.h->self_us));
+}
+
 /* p's exit ev: carries paravt's share of its CPU wait (tag, us): the
  * relay's and what the process charged itself (dmn_share_self); the
  * log says both, and how much charge did not fit between its records
@@ -232,8 +240,10 @@ static dmn_evitem *ev_batch_item(dmn_evq *q, dmn_proc *p, dmn_evproc *e,
 		if (share && !e->share.started) /* (once: the first record) */
 			dmn_share_start(&e->share,
 			                r.kind == PVT_EV_PROG_START ? r.bytes : -1);
-		if (exit_share)
+		if (exit_share) {
+			ev_share_self(e);
 			dmn_share_exit(&e->share, r.bytes, r.t_ns);
+		}
 		ev.delta_ns += dmn_share_at(&e->share, ev.t_ns, ev.delta_ns);
 		if (exit_share)
 			ev_share_done(p, e, &ev);
@@ -639,14 +649,6 @@ static const pvt_event *ev_ring_exit(const dmn_evproc *e)
 	else
 		return NULL;
 	return x->kind == PVT_EV_PROG_EXIT && x->bytes >= 0 ? x : NULL;
-}
-
-/* Reads what e's process charged itself of its waits for a CPU (its
- * ring's self_us, dmn_share_self). */
-static void ev_share_self(dmn_evproc *e)
-{
-	if (e->ring.h != NULL && !e->refused)
-		dmn_share_self(&e->share, pvt_ring_load(&e->ring.h->self_us));
 }
 
 /* Tells e's process the fraction of its waits for a CPU found paravt's
