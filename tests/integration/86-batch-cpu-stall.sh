@@ -12,9 +12,15 @@
 #   CPU in each kind of round (its own schedstat).
 #   - the busy rounds waited (at least 2 ms in all: the test's premise);
 #   - the busy spins' Δ growth (spin's entry to its exit in trace show
-#     --raw) adds up to at least half their wait and at most the wait
-#     (+10%, +0.5 ms: the first samples' charge can come twice before
-#     the credit evens it out);
+#     --raw) is at most their wait (+10%, +0.5 ms: the first samples'
+#     charge can come twice before the credit evens it out);
+#   - the spins' Δ growth, busy and free, holds at least half of the
+#     process's whole CPU share (paravtd's log: what it and the process
+#     charged): the charge lies where the stalls were.  Not "at least
+#     half the wait": on a machine busy with other work the waits are
+#     not all paravt's, and the share is smaller (with the MPI corpus
+#     running beside it: busy 12.2 ms and free 8.1 ms of a 25.0 ms
+#     share, for waits of 238 and 85 ms);
 #   - the free spins' Δ growth is at most their own wait plus a tenth of
 #     the busy spins' (+0.2 ms): no charge where the program did not
 #     stall;
@@ -51,9 +57,8 @@ sums=$(awk '/ enter +function on_busy /{ k = "b" } / enter +function on_free /{ 
 set -- $sums
 db=$1 df=$2
 [ "$3" = 20 ] && [ "$4" = 20 ] || { head -20 st.raw; fail "spins found: $3 busy, $4 free (expected 20 each)"; }
-awk -v d="$db" -v w="$bw" 'BEGIN { exit !(d >= w / 2 && d <= w * 1.1 + 500) }' ||
-	fail "the busy spins' delta grew $db us for a wait of $bw us: not in [half the wait, the wait]"
-ok "busy rounds: waited $bw us for a CPU, $db us of it in the spins' delta"
+awk -v d="$db" -v w="$bw" 'BEGIN { exit !(d <= w * 1.1 + 500) }' ||
+	fail "the busy spins' delta grew $db us for a wait of $bw us: more than the wait"
 awk -v d="$df" -v w="$fw" -v b="$db" 'BEGIN { exit !(d <= w + b / 10 + 200) }' ||
 	fail "the free spins' delta grew $df us for a wait of $fw us (busy: $db us): charge where the program did not stall"
 ok "free rounds: waited $fw us, $df us in the spins' delta"
@@ -61,7 +66,10 @@ ok "free rounds: waited $fw us, $df us in the spins' delta"
 kill "$DPID_nat"
 wait_for 10 grep -q "events: proc 1: CPU share" "$T/nat.log" ||
 	{ cat "$T/nat.log"; fail "no CPU share line in the daemon's log"; }
+share=$(sed -n 's/.*events: proc 1: CPU share \([0-9]*\) us, [0-9]* us of it charged by the process where it found its stalls.*/\1/p' "$T/nat.log")
 self=$(sed -n 's/.*events: proc 1: CPU share [0-9]* us, \([0-9]*\) us of it charged by the process where it found its stalls.*/\1/p' "$T/nat.log")
 [ -n "$self" ] && [ "$self" -gt 0 ] ||
 	{ grep "CPU share" "$T/nat.log"; fail "the process charged itself nothing of its stalls"; }
-ok "the process charged itself $self us of its stalls (paravtd's log)"
+awk -v b="$db" -v f="$df" -v x="$share" 'BEGIN { exit !(b + f >= x / 2) }' ||
+	fail "the spins' delta grew $db + $df us of a CPU share of $share us: the charge is not where the stalls were"
+ok "busy rounds: waited $bw us for a CPU, $db us in the spins' delta; paravt's share $share us, $self us of it charged by the process itself"
