@@ -123,6 +123,9 @@ static struct {
 					   a CPU (ev_stall) */
 	uint64_t stall_ns, stalls;      /* paravt's part of it put into Δ,
 					   and the gaps it came from */
+	int stall_on;                   /* the daemon told a fraction at
+					   the last reading (else the next
+					   one only takes the base) */
 } ev = {.mode = PVT_TRACE_EVENTS, .stall = PVT__STALL_NONE};
 
 int pvt__ev_fnmode = 0;
@@ -336,8 +339,10 @@ static inline void ev_fill(pvt_event *e, uint64_t t, int kind, int op,
  * (dmn_share.h).  The wait read is the thread's since the
  * last reading, which may hold short stalls of the shorter gaps since:
  * no more than the gap is taken for this one.  Returns the time the
- * reading took, paravt's own, for Δ after the record.  Nothing while
- * the daemon has said no fraction yet, without a ring, with busy probes
+ * reading took, paravt's own, for Δ after the record.  No reading
+ * while the fraction is 0 (the daemon has told none: not sampled yet,
+ * or --no-cpu-share), and the first one after that only takes the
+ * base; nothing either without a ring, with busy probes
  * (their spans hold their waits already), while calibrating, in the
  * crash handler, and with several recording threads (one thread's wait
  * is not the process's). */
@@ -349,13 +354,21 @@ EV_NOINLINE static uint64_t ev_stall(uint64_t gap)
 	if (ev.stall.fd < 0 || ev.ring.h == NULL || ev.busy ||
 	    ev.calibrating || ev.in_crash || ev_mt)
 		return 0;
-	t0 = pvt__ev_now();
-	m = pvt__stall_take(&ev.stall);
-	if (m > gap)
-		m = gap;
 	frac = pvt_ring_load(&ev.ring.h->share_frac);
+	if (frac == 0) { /* nothing to charge: no reading */
+		ev.stall_on = 0;
+		return 0;
+	}
 	if (frac > PVT_RING_FRAC_ONE)
 		frac = PVT_RING_FRAC_ONE;
+	t0 = pvt__ev_now();
+	m = pvt__stall_take(&ev.stall);
+	if (!ev.stall_on) { /* the first reading since: only the base */
+		ev.stall_on = 1;
+		m = 0;
+	}
+	if (m > gap)
+		m = gap;
 	x = (uint64_t)((double)m * (double)frac / PVT_RING_FRAC_ONE);
 	if (x > 0) {
 		ev.delta += x;
@@ -374,7 +387,7 @@ static uint64_t ev_stall_base(void)
 {
 	uint64_t t0;
 
-	if (ev.stall.fd < 0)
+	if (ev.stall.fd < 0 || !ev.stall_on) /* (the next reading is a base) */
 		return 0;
 	t0 = pvt__ev_now();
 	(void)pvt__stall_take(&ev.stall);
