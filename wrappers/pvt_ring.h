@@ -79,10 +79,10 @@ typedef struct pvt_ring_hdr {
 	volatile uint32_t tail;   /* records read */
 	volatile uint32_t attached; /* 1: the daemon maps the ring */
 	volatile uint32_t share_frac; /* the part of the task's waits for a
-					 CPU that was paravt's at the last
-					 sample, in PVT_RING_FRAC_ONE; 0
-					 none (the task then charges
-					 none itself) */
+					 CPU that was paravt's in the last
+					 samples, in PVT_RING_FRAC_ONE; 0
+					 none (the task then reads and
+					 charges nothing itself) */
 	uint32_t pad2[13];
 } pvt_ring_hdr;
 

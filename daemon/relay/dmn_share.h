@@ -74,12 +74,11 @@
  * the fraction of the last samples (dmn_share_told_frac: its ring's
  * share_frac) into its own Δ at the record after the gap
  * (wrappers/rt_stall.h), and says how much in all (its ring's self_us,
- * dmn_share_self).  A sample then
- * places only its charge less what the process charged itself since the
- * sample before; where the process charged itself more (it used a
- * larger fraction than this sample's, or a stall charged here already
- * ended before it was read), the difference is credit taken from the
- * next samples' charges.
+ * dmn_share_self).  A sample then places only its charge less what the
+ * process charged itself since the sample before; where the process
+ * charged itself more (it used a larger fraction than this sample's, or
+ * a stall charged here already ended before it was read), the
+ * difference is credit taken from the next samples' charges.
  * Where schedstat is missing (a system other than Linux, a kernel
  * without schedstats) nothing is charged and Δ is the probes' alone.
  * With several sessions, each sample shares out the time the daemon
@@ -193,8 +192,8 @@ double dmn_share_fraction(uint64_t p, uint64_t sum_wait);
 
 /* The process says (its ring's self_us) it put self_us us in all of its
  * waits for a CPU into its own Δ, where it found them: at a record
- * after a long gap, the part share_frac of the wait in the gap (the
- * last sample's fraction, dmn_share.frac; rt_stall.h).  Call it before
+ * after a long gap, the part share_frac of the wait in the gap
+ * (dmn_share_told_frac; rt_stall.h).  Call it before
  * dmn_share_read: that much less of the next charge is the relay's to
  * place. */
 void dmn_share_self(dmn_share *s, uint32_t self_us);
