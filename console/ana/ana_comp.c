@@ -46,8 +46,10 @@
  *
  * l is ana_opts.l_min_ns, or if negative estimated from the run: the
  * smallest latency of the matched pairs, at least 0: receive END - send
- * START less paravt's own time on the way (the send call's Δ growth, or
- * on one process all the growth between them), as for lat.
+ * START less paravt's own time on the way (the smallest Δ growth of the
+ * sender's send calls, its probes' cost: a send's own growth may hold a
+ * stall after its message left; on one process all the growth between
+ * them).
  *
  * Divergence (ParJava figure 2): for two consecutive wildcard receives of
  * a process asking for the same tag, r1 then r2, that got messages from
@@ -74,6 +76,8 @@ typedef struct comp {
 	int64_t *own_group; /* [nprocs]: same for group calls */
 	int64_t *min_all;   /* [2 nprocs]: scratch */
 	uint32_t *last_wild;/* [nprocs]: last matched wildcard receive END */
+	int64_t *min_send;  /* [nprocs]: smallest Δ growth of a matched
+			       send call, INT64_MAX none */
 	int64_t *min_grow;  /* [nprocs]: smallest Δ growth of a receive,
 			       INT64_MAX none */
 	ana_ginst *gt, *gc; /* group instances: START t, START c */
@@ -135,12 +139,48 @@ static const ana_ev *send_start(const comp *k, const ana_ev *e)
 }
 
 /* Notes in *best the latency of the message received by END e of
- * process p (the estimate of the minimum latency). */
+ * process p (the estimate of the minimum latency).  Of the sender's
+ * time inside its send call only its sends' smallest Δ growth is taken
+ * out (the probes' own cost): more is a stall charged at the send's
+ * END, which may have come after the message left (a sender that the
+ * woken receiver put in the run queue), and would bring the estimate
+ * to 0. */
 static void note_latency(const comp *k, uint32_t p, const ana_ev *e,
 			 int64_t *best)
 {
-	*best = min64(*best, msg_latency(p, send_start(k, e),
-					 ana_get(k->c.tr, e->match), e));
+	const ana_ev *ms = send_start(k, e);
+	int64_t least = k->min_send[e->match.proc];
+
+	if (e->match.proc == p || least == INT64_MAX)
+		*best = min64(*best, msg_latency(p, ms,
+						 ana_get(k->c.tr, e->match), e));
+	else
+		*best = min64(*best, e->t_ns - ms->t_ns - least);
+}
+
+/* min_send of every process: the smallest Δ growth of its send calls
+ * that a receive of another process matched. */
+static void min_sends(comp *k)
+{
+	const ana_trace *tr = k->c.tr;
+	const ana_ev *e, *ms;
+	int64_t *least;
+	uint32_t p, i;
+
+	for (p = 0; p < tr->nprocs; p++)
+		k->min_send[p] = INT64_MAX;
+	for (p = 0; p < tr->nprocs; p++)
+		for (i = 0; i < tr->procs[p].nev; i++) {
+			e = &tr->procs[p].ev[i];
+			if (e->kind != PVT_EV_RECV_END ||
+			    e->match.proc == ANA_NONE || e->match.proc == p ||
+			    (ms = ana_ctx_start(&k->c, e->match.proc,
+			                        e->match.idx)) == NULL)
+				continue;
+			least = &k->min_send[e->match.proc];
+			*least = min64(*least,
+			               grow_of(ms, ana_get(tr, e->match)));
+		}
 }
 
 /* Whether receive END e, START s, waited in measured time: its message
@@ -198,6 +238,7 @@ static void own_costs(comp *k, int64_t *lat, int64_t *glat)
 	int64_t gbest = INT64_MAX, gap;
 	uint32_t p, i;
 
+	min_sends(k);
 	for (p = 0; p < tr->nprocs; p++) {
 		k->own_recv[p] = k->own_group[p] = INT64_MAX;
 		k->min_grow[p] = INT64_MAX;
@@ -382,6 +423,7 @@ static void comp_free(comp *k)
 	free(k->min_all);
 	free(k->last_wild);
 	free(k->min_grow);
+	free(k->min_send);
 	ana_ginst_free(k->gt);
 	ana_ginst_free(k->gc);
 	free(k);
@@ -405,10 +447,12 @@ int ana_comp_begin(ana_ctx *c, const ana_opts *o, void **state)
 	k->min_all = malloc(2 * np * sizeof *k->min_all);
 	k->last_wild = malloc(np * sizeof *k->last_wild);
 	k->min_grow = malloc(np * sizeof *k->min_grow);
+	k->min_send = malloc(np * sizeof *k->min_send);
 	k->gt = ana_ginst_new(&k->c, val_t);
 	k->gc = ana_ginst_new(&k->c, val_c);
 	if (!k->shift || !k->own_recv || !k->own_group || !k->min_all ||
-	    !k->last_wild || !k->min_grow || !k->gt || !k->gc) {
+	    !k->last_wild || !k->min_grow || !k->min_send || !k->gt ||
+	    !k->gc) {
 		comp_free(k);
 		*state = NULL;
 		return ANA_ENOMEM;
