@@ -253,6 +253,8 @@ static uint64_t share_less_self(dmn_share *s, uint64_t x)
 
 double dmn_share_told_frac(const dmn_share *s)
 {
+	if (s->throttled)
+		return 0; /* its long gaps hold its quota's waits */
 	return s->w_avg > 0 ? s->x_avg / s->w_avg : -1;
 }
 
@@ -265,6 +267,7 @@ void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 	if (x > w)
 		x = w;
 	s->frac = w > 0 ? (double)x / (double)w : f;
+	s->throttled = s->thr_now > s->thr;
 	s->x_avg = s->x_avg * DMN_SHARE_KEEP + (double)x;
 	s->w_avg = s->w_avg * DMN_SHARE_KEEP + (double)w;
 	x = share_less_self(s, x);

@@ -137,6 +137,8 @@ typedef struct dmn_share {
 	uint64_t self_all;/* ... in all */
 	uint64_t credit;  /* ns it charged itself beyond the samples'
 	                     charges so far: taken from the next ones */
+	int throttled;    /* its CPU cgroup was throttled in the last
+	                     sample: it is told 0 */
 	double x_avg, w_avg; /* its charges and waits, each sample's added
 	                        to DMN_SHARE_KEEP of the ones before: the
 	                        fraction the process is told
@@ -202,7 +204,11 @@ void dmn_share_self(dmn_share *s, uint32_t self_us);
  * itself where it finds them (its ring's share_frac): of the last
  * samples' waits, what they charged, the older ones weighing less
  * (DMN_SHARE_KEEP a sample); a single sample's fraction swings with the
- * moment the console's reports come.  -1 when no sample had a wait. */
+ * moment the console's reports come.  -1 when no sample had a wait; 0
+ * when the process's CPU cgroup was throttled in the last sample: its
+ * long gaps then hold waits for its quota, which it cannot tell from
+ * waits for paravt (the relay leaves the throttled time to the
+ * daemon's part alone, dmn_share_free). */
 double dmn_share_told_frac(const dmn_share *s);
 
 /* Ends the sample at node time now: charges s the fraction f of the

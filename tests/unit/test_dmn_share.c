@@ -407,7 +407,8 @@ static void test_self_charge(void **state)
 /* The fraction a process is told: none before a sample with a wait;
  * then of the samples' charges over their waits, each older sample
  * weighing DMN_SHARE_KEEP less: 1000 at 0.5 then 1000 at 0.25 is
- * (500 * 0.9 + 250) / (1000 * 0.9 + 1000). */
+ * (500 * 0.9 + 250) / (1000 * 0.9 + 1000); 0 after a sample in which
+ * its cgroup was throttled. */
 static void test_told_frac(void **state)
 {
 	dmn_share s;
@@ -424,6 +425,11 @@ static void test_told_frac(void **state)
 	assert_true(dmn_share_told_frac(&s) > want - 1e-9 &&
 	            dmn_share_told_frac(&s) < want + 1e-9);
 	assert_true(s.frac == 0.25); /* the exit's: the last sample's */
+	s.thr_now = s.thr + 100; /* its cgroup was throttled: told 0 */
+	charge(&s, 1000, 0.25, 4000);
+	assert_true(dmn_share_told_frac(&s) == 0.0);
+	charge(&s, 1000, 0.25, 5000); /* not since: told again */
+	assert_true(dmn_share_told_frac(&s) > 0.25);
 	dmn_share_close(&s);
 }
 
