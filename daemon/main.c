@@ -60,7 +60,7 @@ typedef struct dmn_opts {
 	(DMN_CONNS_START + 2 * DMN_PROCS_START + DMN_MAX_JOBS + DMN_MAX_SESS + 8)
 
 static int dmn_sig_pipe[2] = {-1, -1}; /* self-pipe: signal -> loop */
-static volatile sig_atomic_t dmn_sig_last; /* last signal number */
+static volatile sig_atomic_t dmn_sig_last; /* last stopping signal */
 
 /* Prints the usage line and the option list to fp. */
 static void dmn_usage(FILE *fp)
@@ -243,34 +243,45 @@ static int dmn_parse(int argc, char **argv, dmn_opts *o, char *err,
 	return 0;
 }
 
-/* Signal handler: remember the signal and wake the loop. */
+/* Signal handler: remember a stopping signal and wake the loop (the
+ * byte says which signal came). */
 static void dmn_on_signal(int sig)
 {
 	int saved = errno;
 	char b = (char)sig;
 
-	dmn_sig_last = sig;
+	if (sig != SIGCHLD)
+		dmn_sig_last = sig;
 	if (write(dmn_sig_pipe[1], &b, 1) < 0) {
 		/* pipe full: a wake-up is already pending */
 	}
 	errno = saved;
 }
 
-/* Self-pipe readable: a signal asked us to stop. */
+/* Self-pipe readable: a child ended (the reaper looks at once), or a
+ * signal asked us to stop.  A full pipe may have lost bytes: a stopping
+ * signal is known by dmn_sig_last too. */
 static void dmn_on_sig_pipe(dmn_loop *l, int fd, void *ctx)
 {
 	char b[16];
+	ssize_t n, i;
+	int child = 0;
 
-	while (read(fd, b, sizeof b) > 0)
-		;
-	dmn_loop_stop(l);
+	while ((n = read(fd, b, sizeof b)) > 0)
+		for (i = 0; i < n; i++)
+			child |= b[i] == (char)SIGCHLD;
+	if (child)
+		dmn_work_child(ctx);
+	if (dmn_sig_last != 0)
+		dmn_loop_stop(l);
 }
 
 static const dmn_io_ops dmn_sig_ops = {dmn_on_sig_pipe, NULL, NULL};
 
-/* Installs the self-pipe and the SIGTERM/SIGINT/SIGPIPE dispositions.
- * 0 or -1 (errno set). */
-static int dmn_signals(dmn_loop *l)
+/* Installs the self-pipe and the SIGTERM/SIGINT/SIGCHLD/SIGPIPE
+ * dispositions (srv: whose reaper SIGCHLD calls).  0 or -1 (errno
+ * set). */
+static int dmn_signals(dmn_loop *l, dmn_server *srv)
 {
 	struct sigaction sa;
 	int i, fl;
@@ -289,7 +300,10 @@ static int dmn_signals(dmn_loop *l)
 	sa.sa_handler = dmn_on_signal;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	return dmn_loop_add(l, dmn_sig_pipe[0], &dmn_sig_ops, NULL, 1);
+	/* restarted: a child's end must not fail a call elsewhere */
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	return dmn_loop_add(l, dmn_sig_pipe[0], &dmn_sig_ops, srv, 1);
 }
 
 /* Fills cfg's token from the options.  0, or -1 with a sentence in err. */
@@ -401,7 +415,7 @@ static int dmn_run(const dmn_opts *o, dmn_loop *l)
 	dmn_server_init(&srv, l, &cfg);
 	if (dmn_work_new(&srv, &dmn_ev_relay, err, sizeof err) != 0)
 		goto out_err;
-	if (dmn_signals(l) != 0) {
+	if (dmn_signals(l, &srv) != 0) {
 		snprintf(err, sizeof err, "signal set-up failed");
 		goto out_err;
 	}

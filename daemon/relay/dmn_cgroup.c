@@ -149,7 +149,7 @@ static int cg_field(const char *b, const char *name, uint64_t *v)
 	return -1;
 }
 
-int dmn_cgroup_throttled(int fd, uint64_t *ns)
+int dmn_cgroup_throttled(int fd, uint64_t *ns, uint64_t *periods)
 {
 	char b[1024];
 	ssize_t n = pread(fd, b, sizeof b - 1, 0);
@@ -158,6 +158,8 @@ int dmn_cgroup_throttled(int fd, uint64_t *ns)
 	if (n <= 0)
 		return -1;
 	b[n] = '\0';
+	if (periods != NULL && cg_field(b, "nr_periods", periods) != 0)
+		*periods = 0;
 	if (cg_field(b, "throttled_time", ns) == 0) /* v1: ns */
 		return 0;
 	if (cg_field(b, "throttled_usec", &us) != 0) /* v2: us */

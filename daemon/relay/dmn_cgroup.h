@@ -24,8 +24,10 @@ int dmn_cgroup_stat_path(long pid, char *buf, size_t n);
 int dmn_cgroup_open(const char *path);
 
 /* The group's throttled time so far, ns, from its cpu.stat open at fd
- * (v1 throttled_time in ns, v2 throttled_usec): 0, or -1 when it cannot
- * be read. */
-int dmn_cgroup_throttled(int fd, uint64_t *ns);
+ * (v1 throttled_time in ns, v2 throttled_usec), and into *periods (when
+ * not NULL) the quota periods it counted (nr_periods: more than 0 only
+ * where a quota is set, 0 when the line is missing): 0, or -1 when the
+ * throttled time cannot be read. */
+int dmn_cgroup_throttled(int fd, uint64_t *ns, uint64_t *periods);
 
 #endif

@@ -587,19 +587,31 @@ static void ev_ring_timer_arm(dmn_evq *q);
 
 /* The delay in ms after which a ring that took moved records in
  * elapsed ns is 1/DMN_EV_RING_BUSY full again at the same rate, within
- * DMN_EV_RING_BUSY_MS .. DMN_EV_RING_MS. */
+ * DMN_EV_RING_BUSY_MS .. cap. */
 static unsigned ev_ring_delay(const dmn_evproc *e, uint64_t moved,
-                              uint64_t elapsed)
+                              uint64_t elapsed, unsigned cap)
 {
 	uint64_t ns;
 
 	if (moved == 0)
-		return DMN_EV_RING_MS;
+		return cap;
 	ns = elapsed / moved * (e->ring.cap / DMN_EV_RING_BUSY);
 	if (ns < (uint64_t)DMN_EV_RING_BUSY_MS * 1000000)
 		return DMN_EV_RING_BUSY_MS;
-	return ns > (uint64_t)DMN_EV_RING_MS * 1000000 ? DMN_EV_RING_MS
-	                                               : (unsigned)(ns / 1000000);
+	return ns > (uint64_t)cap * 1000000 ? cap : (unsigned)(ns / 1000000);
+}
+
+/* The longest drain period of q: DMN_EV_RING_QUOTA_MS while the CPU
+ * cgroup of one of its processes enforces a quota (seen at the last
+ * sample), else DMN_EV_RING_MS. */
+static unsigned ev_ring_cap(const dmn_evq *q)
+{
+	const dmn_evproc *e;
+
+	for (e = q->procs; e != NULL; e = e->next)
+		if (e->share.quota)
+			return DMN_EV_RING_QUOTA_MS;
+	return DMN_EV_RING_MS;
 }
 
 /* Plans where e's last charge goes: over the records in its ring (the
@@ -738,13 +750,13 @@ static void ev_share_hits(dmn_evq *q)
  * charge goes over the records up to it (dmn_share.h), and those
  * records would have taken none of it.  The next drain comes
  * when the fastest writer's ring will be 1/DMN_EV_RING_BUSY full at its
- * rate since the last one (at most DMN_EV_RING_MS, at least
+ * rate since the last one (at most ev_ring_cap, at least
  * DMN_EV_RING_BUSY_MS later): a fast writer is drained in large
  * batches and seldom finds its ring full. */
 static void ev_ring_tick(dmn_evq *q, const dmn_proc *waiter)
 {
 	uint64_t now = wire_now_ns(), moved;
-	unsigned ms = DMN_EV_RING_MS, d;
+	unsigned ms, d, cap;
 	dmn_evproc *e;
 	dmn_proc *p;
 
@@ -752,6 +764,7 @@ static void ev_ring_tick(dmn_evq *q, const dmn_proc *waiter)
 		ev_share_sample(q, now, !ev_backlogged(q));
 		ev_share_hits(q);
 	}
+	ms = cap = ev_ring_cap(q);
 	if (ev_backlogged(q)) /* nothing is drained: look again soon */
 		ms = DMN_EV_RING_BUSY_MS;
 	else for (e = q->procs; e != NULL; e = e->next) {
@@ -760,7 +773,7 @@ static void ev_ring_tick(dmn_evq *q, const dmn_proc *waiter)
 		moved = ev_ring_drain(q, p, e, 1, p == waiter ? UINT64_MAX
 		                                               : now);
 		d = ev_ring_delay(e, moved, now > e->drained_ns ?
-		                  now - e->drained_ns : 1);
+		                  now - e->drained_ns : 1, cap);
 		e->drained_ns = now;
 		if (d < ms)
 			ms = d;

@@ -49,7 +49,15 @@
 #define DMN_EV_SPILL_DEFAULT ((uint64_t)256 << 20) /* spill file cap */
 #define DMN_EV_BATCH 8192                           /* events per batch:
                                                        about 64 KiB packed */
-#define DMN_EV_RING_MS 20                           /* ring drain period */
+#define DMN_EV_RING_MS 100     /* ring drain period (longest): a drain
+				  wakes this daemon and the console, and a
+				  virtual machine woken that often runs a
+				  program that sleeps in its receives
+				  faster than plainly (paravtd(8)) */
+#define DMN_EV_RING_QUOTA_MS 20 /* ... while a traced process's CPU cgroup
+				  enforces a quota: the CPU share tells
+				  its waits for the quota from those for
+				  paravt over shorter samples */
 #define DMN_EV_RING_BUSY_MS 1   /* shortest: when a ring fills 1/4 that fast */
 #define DMN_EV_RING_BUSY 4
 #define DMN_EV_STRS 65536                           /* names per process */

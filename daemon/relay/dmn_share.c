@@ -124,17 +124,19 @@ int dmn_share_own_cpu(void)
 static void share_throttled(dmn_share *s, long pid)
 {
 	char path[1024];
-	uint64_t t;
+	uint64_t t, periods;
 	int first = s->cg_fd == -2;
 
 	if (first)
 		s->cg_fd = dmn_cgroup_stat_path(pid, path, sizeof path) == 0
 		         ? dmn_cgroup_open(path) : -1;
-	if (s->cg_fd < 0 || dmn_cgroup_throttled(s->cg_fd, &t) != 0)
+	if (s->cg_fd < 0 ||
+	    dmn_cgroup_throttled(s->cg_fd, &t, &periods) != 0)
 		return;
 	if (first)
 		s->thr = t; /* the base: throttled before it was traced */
 	s->thr_now = t < s->thr ? s->thr : t;
+	s->quota = periods > 0;
 }
 
 /* This daemon's processor time at the last sample, 0 none yet: one

@@ -139,6 +139,9 @@ typedef struct dmn_share {
 	                     charges so far: taken from the next ones */
 	int throttled;    /* its CPU cgroup was throttled in the last
 	                     sample: it is told 0 */
+	int quota;        /* its CPU cgroup enforces a quota (it counted
+	                     quota periods): the relay samples it often
+	                     (DMN_EV_RING_QUOTA_MS) */
 	double x_avg, w_avg; /* its charges and waits, each sample's added
 	                        to DMN_SHARE_KEEP of the ones before: the
 	                        fraction the process is told

@@ -167,6 +167,9 @@ void dmn_run_throttle(dmn_work *w, dmn_proc *p)
 	for (k = 0; k < 2; k++)
 		if (p->fd[k] >= 0)
 			dmn_loop_want_read(w->srv->loop, p->fd[k], on);
+	p->held = !on;
+	if (!on)
+		dmn_work_reap_soon(w); /* looks again soon */
 }
 
 /* ---- exit ---------------------------------------------------------------- */

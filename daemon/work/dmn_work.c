@@ -326,15 +326,46 @@ static void dmn_work_reap(dmn_loop *l, long id, void *ctx)
 	dmn_work_reap_soon(w);
 }
 
-void dmn_work_reap_soon(dmn_work *w)
+/* True if a process's output is held back (dmn_run_throttle). */
+static int dmn_work_held(const dmn_work *w)
 {
-	if (w->reaper > 0 || !dmn_work_busy(w))
-		return;
-	w->reaper = dmn_timer_add(w->srv->loop, DMN_REAP_MS, dmn_work_reap, w);
+	int i;
+
+	for (i = 0; i < w->cap_procs; i++)
+		if (w->procs[i] != NULL && w->procs[i]->held)
+			return 1;
+	return 0;
+}
+
+/* Arms the reaper ms from now, in place of an armed one. */
+static void dmn_work_reap_in(dmn_work *w, unsigned ms)
+{
+	if (w->reaper > 0)
+		dmn_timer_del(w->srv->loop, w->reaper);
+	w->reaper_ms = ms;
+	w->reaper = dmn_timer_add(w->srv->loop, ms, dmn_work_reap, w);
 	if (w->reaper < 0) {
 		dmn_log(DMN_ERROR, "no timer slot for the child reaper");
 		w->reaper = 0;
 	}
+}
+
+void dmn_work_reap_soon(dmn_work *w)
+{
+	unsigned ms;
+
+	if (!dmn_work_busy(w))
+		return;
+	ms = dmn_work_held(w) ? DMN_REAP_HELD_MS : DMN_REAP_MS;
+	if (w->reaper > 0 && w->reaper_ms <= ms)
+		return;
+	dmn_work_reap_in(w, ms);
+}
+
+void dmn_work_child(dmn_server *srv)
+{
+	if (srv->work != NULL)
+		dmn_work_reap_in(srv->work, 0);
 }
 
 /* ---- hooks for dmn_conn.c ------------------------------------------------ */

@@ -43,7 +43,14 @@
 #define DMN_NAME_MAX 255            /* longest file name in a build */
 #define DMN_DIAG_MAX (256u * 1024)  /* compiler output kept per build */
 #define DMN_BUILD_SECONDS 120       /* a build is killed after this */
-#define DMN_REAP_MS 50              /* child polling interval */
+#define DMN_REAP_MS 500             /* the reaper's period: an exit is
+				       told by SIGCHLD (dmn_work_child),
+				       the rest (deadlines, a slave
+				       pvmd's group) is looked at this
+				       often; every wake-up of the daemon
+				       wakes the machine (paravtd(8)) */
+#define DMN_REAP_HELD_MS 50         /* ... while a process's output is
+				       held back (the console's backlog) */
 #define DMN_OUTPUT_CHUNK 16384      /* bytes per OUTPUT frame */
 #define DMN_HELD_MAX (8u << 20)     /* frames held for a detached session */
 
@@ -225,6 +232,8 @@ struct dmn_proc {
 	struct pvt_ctl *ctl;      /* its control page (dmn_ctl.c), or NULL */
 	int stop_early;           /* a STOP came before the page: applied
 	                             when it is mapped */
+	int held;                 /* its pipes are not read (the console's
+	                             backlog is full: dmn_run_throttle) */
 };
 
 /* The daemon-wide state, srv->work. */
@@ -239,6 +248,7 @@ struct dmn_work {
 	int cap_procs;                  /* slots in procs */
 	uint64_t next_proc;             /* last process number handed out */
 	long reaper;                    /* reaper timer id, or 0 */
+	unsigned reaper_ms;             /* the period it was armed with */
 	const dmn_relay_ops *relay;     /* the event relay; borrowed */
 };
 
@@ -274,6 +284,8 @@ void dmn_work_console(dmn_server *srv, dmn_conn *c, const wire_msg *m);
  * in err (the connection is then refused). */
 int dmn_work_task_hello(dmn_server *srv, dmn_conn *c, const wire_msg *m,
 			char *err, size_t errlen);
+/* A child ended (SIGCHLD): the reaper runs at the loop's next turn. */
+void dmn_work_child(dmn_server *srv);
 /* A message from an accepted task (relayed to the controller). */
 void dmn_work_task_msg(dmn_server *srv, dmn_conn *c, const wire_msg *m);
 /* Task connection c is being freed. */
@@ -299,7 +311,8 @@ void dmn_work_kick(dmn_work *w);
 /* The controller's session with its directory and task socket made.
  * NULL with a sentence in err. */
 dmn_sess *dmn_work_cur(dmn_work *w, char *err, size_t errlen);
-/* Arms the reaper timer if children run and it is not armed. */
+/* Arms the reaper timer if children run and it is not armed (or armed
+ * for later than a held process's output needs). */
 void dmn_work_reap_soon(dmn_work *w);
 /* Ends s if it is detached and nothing of it runs. */
 void dmn_work_sess_check(dmn_work *w, dmn_sess *s);

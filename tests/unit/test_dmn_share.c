@@ -440,7 +440,7 @@ static void test_told_frac(void **state)
 static void test_cgroup(void **state)
 {
 	char dir[] = "/tmp/pvt-cg-XXXXXX", path[1200], own[1024];
-	uint64_t ns = 0;
+	uint64_t ns = 0, periods = 9;
 	FILE *f;
 	int fd;
 
@@ -452,23 +452,25 @@ static void test_cgroup(void **state)
 	fputs("nr_periods 4\nnr_throttled 2\nthrottled_time 123456\n", f);
 	fclose(f);
 	assert_true((fd = dmn_cgroup_open(path)) >= 0);
-	assert_int_equal(dmn_cgroup_throttled(fd, &ns), 0);
+	assert_int_equal(dmn_cgroup_throttled(fd, &ns, &periods), 0);
 	assert_int_equal(ns, 123456);
-	assert_int_equal(dmn_cgroup_throttled(fd, &ns), 0); /* again */
+	assert_int_equal(periods, 4); /* a quota is set */
+	assert_int_equal(dmn_cgroup_throttled(fd, &ns, NULL), 0); /* again */
 	assert_int_equal(ns, 123456);
 	close(fd);
 	f = fopen(path, "w");
 	fputs("usage_usec 10\nnr_throttled 1\nthrottled_usec 5\n", f);
 	fclose(f);
 	assert_true((fd = dmn_cgroup_open(path)) >= 0);
-	assert_int_equal(dmn_cgroup_throttled(fd, &ns), 0);
+	assert_int_equal(dmn_cgroup_throttled(fd, &ns, &periods), 0);
 	assert_int_equal(ns, 5000);
+	assert_int_equal(periods, 0); /* no nr_periods line: no quota */
 	close(fd);
 	f = fopen(path, "w");
 	fputs("nr_throttled_time 7\n", f); /* not the field */
 	fclose(f);
 	assert_true((fd = dmn_cgroup_open(path)) >= 0);
-	assert_int_equal(dmn_cgroup_throttled(fd, &ns), -1);
+	assert_int_equal(dmn_cgroup_throttled(fd, &ns, NULL), -1);
 	close(fd);
 	unlink(path);
 	rmdir(dir);
@@ -480,7 +482,7 @@ static void test_cgroup(void **state)
 	}
 	assert_non_null(strstr(own, "/cpu.stat"));
 	assert_true((fd = dmn_cgroup_open(own)) >= 0);
-	assert_int_equal(dmn_cgroup_throttled(fd, &ns), 0);
+	assert_int_equal(dmn_cgroup_throttled(fd, &ns, NULL), 0);
 	close(fd);
 	assert_int_equal(dmn_cgroup_stat_path((long)getpid(), own, 8), -1);
 }
