@@ -136,7 +136,12 @@ static void share_throttled(dmn_share *s, long pid)
 	if (first)
 		s->thr = t; /* the base: throttled before it was traced */
 	s->thr_now = t < s->thr ? s->thr : t;
-	s->quota = periods > 0;
+	/* nr_periods keeps its count after a quota is lifted: only its
+	   growth says that one is enforced (and it stands still while the
+	   group is idle: once seen, the flag stays) */
+	if (!first && periods > s->periods)
+		s->quota = 1;
+	s->periods = periods;
 }
 
 /* This daemon's processor time at the last sample, 0 none yet: one

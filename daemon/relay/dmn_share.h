@@ -139,9 +139,12 @@ typedef struct dmn_share {
 	                     charges so far: taken from the next ones */
 	int throttled;    /* its CPU cgroup was throttled in the last
 	                     sample: it is told 0 */
-	int quota;        /* its CPU cgroup enforces a quota (it counted
-	                     quota periods): the relay samples it often
-	                     (DMN_EV_RING_QUOTA_MS) */
+	int quota;        /* its CPU cgroup enforced a quota while it was
+	                     traced (it counted quota periods between two
+	                     samples): the relay samples it often
+	                     (DMN_EV_RING_QUOTA_MS) for the rest of its run */
+	uint64_t periods; /* the quota periods it counted (nr_periods,
+	                     cumulative) at the last sample */
 	double x_avg, w_avg; /* its charges and waits, each sample's added
 	                        to DMN_SHARE_KEEP of the ones before: the
 	                        fraction the process is told

@@ -487,6 +487,52 @@ static void test_cgroup(void **state)
 	assert_int_equal(dmn_cgroup_stat_path((long)getpid(), own, 8), -1);
 }
 
+/* Writes text into path (the test's cpu.stat). */
+static void put_stat(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The quota flag (the relay's drain period): set once the group's quota
+ * periods grow while the process is traced, and kept; not set by a count
+ * left from a quota lifted before. */
+static void test_quota(void **state)
+{
+	char dir[] = "/tmp/pvt-cgq-XXXXXX", path[1200];
+	dmn_share s;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/cpu.stat", dir);
+	put_stat(path, "nr_periods 10\nnr_throttled 2\nthrottled_time 5\n");
+	dmn_share_init(&s);
+	s.fd = -1; /* no schedstat: only the cgroup is read */
+	s.cg_fd = dmn_cgroup_open(path);
+	assert_true(s.cg_fd >= 0);
+	s.periods = 10; /* as if read at a sample before */
+	(void)dmn_share_read(&s, (long)getpid());
+	assert_int_equal(s.quota, 0); /* 10 then 10: lifted or idle */
+	put_stat(path, "nr_periods 14\nnr_throttled 3\nthrottled_time 9\n");
+	(void)dmn_share_read(&s, (long)getpid());
+	assert_int_equal(s.quota, 1); /* it grew: enforced */
+	(void)dmn_share_read(&s, (long)getpid());
+	assert_int_equal(s.quota, 1); /* idle for a sample: kept */
+	dmn_share_close(&s);
+	/* a new process (its own cgroup, whatever it counted before): the
+	   first reading is only the base */
+	dmn_share_init(&s);
+	s.fd = -1;
+	(void)dmn_share_read(&s, (long)getpid());
+	assert_int_equal(s.quota, 0);
+	dmn_share_close(&s);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* Reading: this process's own schedstat (Linux), a process that does not
  * exist, and pid 0 (ended). */
 static void test_read(void **state)
@@ -547,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_self_charge),
 		cmocka_unit_test(test_told_frac),
 		cmocka_unit_test(test_cgroup),
+		cmocka_unit_test(test_quota),
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_daemon_ns),
 	};
