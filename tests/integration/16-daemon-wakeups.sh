@@ -12,7 +12,11 @@
 #     every 20 ms and a reaper polling every 50 ms woke 100 times a
 #     second in this test);
 #   - the program's exit still reaches the console: the run ends,
-#     status 0, with every call's events (SIGCHLD tells the daemon).
+#     status 0, with every call's events (SIGCHLD tells the daemon);
+#   - under a CPU quota (as root, a cgroup v1 cpu group of half a CPU
+#     holding a second daemon, which traces a program that spins 2.5 s)
+#     the daemon drains every 20 ms once the quota's periods count, and
+#     wakes at least 35 times a second (about 50 here).
 . "$(dirname "$0")/../lib/common.sh"
 [ -r /proc/self/status ] || skip "no /proc/PID/status here"
 start_daemon nat linux-x86_64
@@ -61,3 +65,64 @@ expect_grep '^\[p1\] steps 300$' "$T/out"
 expect_grep 'p1.*(exited|exit).*status 0' "$T/out" "no exit status 0"
 expect_grep '^p1 +nat +- +0 +0 +0 +0 +0 +60[0-9] +0$' "$T/out" "stats row: 600 calls' events and more, none lost"
 ok "the exit is reported, every event in"
+
+# Under a CPU quota (cgroup v1 cpu, as make validate's): a daemon in a
+# group of half a CPU traces a program that spins 2.5 s without
+# recording; once the group's quota periods grow, drains come every
+# 20 ms (the CPU share's samples), so the daemon wakes at least 35 times
+# a second.
+CG=/sys/fs/cgroup/cpu
+if [ "$(id -u)" -ne 0 ] || [ ! -w "$CG" ] || ! mkdir "$CG/paravt-wake.$$" 2>/dev/null; then
+	echo "skipped the quota part: cannot make a cgroup in $CG"
+	exit 0
+fi
+CGD=$CG/paravt-wake.$$
+# shellcheck disable=SC2317
+cg_cleanup() {
+	[ -d "$CGD" ] || return 0
+	while read -r p; do echo "$p" >"$CG/cgroup.procs" 2>/dev/null; done <"$CGD/cgroup.procs"
+	rmdir "$CGD" 2>/dev/null
+}
+on_exit cg_cleanup
+echo 10000 >"$CGD/cpu.cfs_period_us" && echo 5000 >"$CGD/cpu.cfs_quota_us" ||
+	fail "cannot set the quota of $CGD"
+start_daemon q linux-x86_64
+# shellcheck disable=SC2154
+echo "$DPID_q" >"$CGD/cgroup.procs" || fail "cannot put the daemon into $CGD"
+cat >spin.c <<'PROG'
+#include <stdio.h>
+#include <time.h>
+int main(void)
+{
+	struct timespec a, b;
+	double s;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9;
+	} while (s < 2.5);
+	printf("spun %.1f s\n", s);
+	return 0;
+}
+PROG
+# shellcheck disable=SC2154
+"$PARAVT" -n -e "node add q 127.0.0.1:$DPORT_q" -e "load spin.c" \
+	-e "build" -e "run" >"$T/qout" 2>&1 &
+qpid=$!
+track_pid $qpid
+wait_for 60 grep -q 'started on q' "$T/qout" ||
+	{ cat "$T/qout"; fail "the spinning program did not start"; }
+sleep 0.5
+a=$(vcsw "$DPID_q")
+t0=$(date +%s%N)
+sleep 1.2
+b=$(vcsw "$DPID_q")
+t1=$(date +%s%N)
+rate=$(awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.1f", (b - a) / ((t1 - t0) / 1e9) }')
+echo "under the quota paravtd woke $((b - a)) times in $(( (t1 - t0) / 1000000 )) ms: $rate a second"
+grep -q '^nr_periods [1-9]' "$CGD/cpu.stat" || { cat "$CGD/cpu.stat"; fail "the quota was never enforced"; }
+awk -v r="$rate" 'BEGIN { exit !(r >= 35) }' ||
+	fail "paravtd woke $rate times a second under a CPU quota (drains every 20 ms expected: at least 35)"
+wait_for 30 sh -c "! kill -0 $qpid 2>/dev/null" || { cat "$T/qout"; fail "the console did not end"; }
+expect_grep '^\[p1\] spun 2\.[5-9] s$' "$T/qout"
+ok "under a CPU quota paravtd drains every 20 ms ($rate wake-ups a second)"
