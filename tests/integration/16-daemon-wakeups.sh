@@ -39,23 +39,33 @@ int main(void)
 PROG
 # vcsw PID: the voluntary context switches of PID so far.
 vcsw() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
+# wake_rate PID SECS WHAT: PID's voluntary context switches a second
+# over SECS, printed with WHAT and into $rate.
+wake_rate() {
+	_a=$(vcsw "$1") _t0=$(date +%s%N)
+	sleep "$2"
+	_b=$(vcsw "$1") _t1=$(date +%s%N)
+	rate=$(awk -v a="$_a" -v b="$_b" -v t0="$_t0" -v t1="$_t1" \
+		'BEGIN { printf "%.1f", (b - a) / ((t1 - t0) / 1e9) }')
+	echo "$3 paravtd woke $((_b - _a)) times in $(( (_t1 - _t0) / 1000000 )) ms: $rate a second"
+}
+# start_run NODE PORT SRC OUT: the console in the background (pid in
+# $cpid) builds SRC on NODE and runs it, then prints stats, into OUT;
+# returns once the program started.
+start_run() {
+	"$PARAVT" -n -e "node add $1 127.0.0.1:$2" -e "load $3" \
+		-e "build" -e "run" -e "stats" >"$4" 2>&1 &
+	cpid=$!
+	track_pid $cpid
+	wait_for 60 grep -q "started on $1" "$4" ||
+		{ cat "$4"; fail "$3 did not start"; }
+}
 # shellcheck disable=SC2154
-PARAVT_TRACE=full "$PARAVT" -n -e "node add nat 127.0.0.1:$DPORT_nat" -e "load naps.c" \
-	-e "build" -e "run" -e "stats" >"$T/out" 2>&1 &
-cpid=$!
-track_pid $cpid
-wait_for 60 grep -q 'p1 started\|started on nat' "$T/out" ||
-	{ cat "$T/out"; fail "the program did not start"; }
+PARAVT_TRACE=full start_run nat "$DPORT_nat" naps.c "$T/out"
 sleep 0.7
 # shellcheck disable=SC2154
-a=$(vcsw "$DPID_nat")
-t0=$(date +%s%N)
-sleep 1.5
-b=$(vcsw "$DPID_nat")
-t1=$(date +%s%N)
+wake_rate "$DPID_nat" 1.5 "beside a sleeping program"
 kill -0 $cpid 2>/dev/null || { cat "$T/out"; fail "the run ended before the count was taken"; }
-rate=$(awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.1f", (b - a) / ((t1 - t0) / 1e9) }')
-echo "paravtd woke $((b - a)) times in $(( (t1 - t0) / 1000000 )) ms: $rate a second"
 awk -v r="$rate" 'BEGIN { exit !(r <= 40) }' ||
 	fail "paravtd woke $rate times a second while the program slept (at most 40 expected)"
 ok "paravtd wakes $rate times a second beside a sleeping program"
@@ -106,23 +116,12 @@ int main(void)
 }
 PROG
 # shellcheck disable=SC2154
-"$PARAVT" -n -e "node add q 127.0.0.1:$DPORT_q" -e "load spin.c" \
-	-e "build" -e "run" >"$T/qout" 2>&1 &
-qpid=$!
-track_pid $qpid
-wait_for 60 grep -q 'started on q' "$T/qout" ||
-	{ cat "$T/qout"; fail "the spinning program did not start"; }
+start_run q "$DPORT_q" spin.c "$T/qout"
 sleep 0.5
-a=$(vcsw "$DPID_q")
-t0=$(date +%s%N)
-sleep 1.2
-b=$(vcsw "$DPID_q")
-t1=$(date +%s%N)
-rate=$(awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.1f", (b - a) / ((t1 - t0) / 1e9) }')
-echo "under the quota paravtd woke $((b - a)) times in $(( (t1 - t0) / 1000000 )) ms: $rate a second"
+wake_rate "$DPID_q" 1.2 "under the quota"
 grep -q '^nr_periods [1-9]' "$CGD/cpu.stat" || { cat "$CGD/cpu.stat"; fail "the quota was never enforced"; }
 awk -v r="$rate" 'BEGIN { exit !(r >= 35) }' ||
 	fail "paravtd woke $rate times a second under a CPU quota (drains every 20 ms expected: at least 35)"
-wait_for 30 sh -c "! kill -0 $qpid 2>/dev/null" || { cat "$T/qout"; fail "the console did not end"; }
+wait_for 30 sh -c "! kill -0 $cpid 2>/dev/null" || { cat "$T/qout"; fail "the console did not end"; }
 expect_grep '^\[p1\] spun 2\.[5-9] s$' "$T/qout"
 ok "under a CPU quota paravtd drains every 20 ms ($rate wake-ups a second)"
