@@ -76,8 +76,8 @@ $(B)/pic/%.o: %.c
 		-c -o $@ $<
 
 # The wrapper files of the PMPI library (pvt_mpi.h).
-PVT_MPI_SRCS := wrappers/pvt_mpi.c wrappers/pvt_mpi_p2p.c \
-	wrappers/pvt_mpi_wait.c wrappers/pvt_mpi_coll.c \
+PVT_MPI_SRCS := wrappers/pvt_mpi.c wrappers/pvt_mpi_cal.c \
+	wrappers/pvt_mpi_p2p.c wrappers/pvt_mpi_wait.c wrappers/pvt_mpi_coll.c \
 	wrappers/pvt_mpi_comm.c wrappers/pvt_mpi_map.c
 PVT_MPI_OBJS := $(PVT_MPI_SRCS:%.c=$(B)/pic/%.o)
 

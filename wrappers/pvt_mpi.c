@@ -14,6 +14,7 @@
  *                   Cancel, and what a request records when it completes
  *   pvt_mpi_coll.c  every blocking and nonblocking collective
  *   pvt_mpi_comm.c  communicator creation and release, communicator ids
+ * and pvt_mpi_cal.c times what the wrappers cost beyond their probes.
  * man/libparavt.3 lists every wrapped call and what it records.
  *
  * Ranks in records are MPI_COMM_WORLD ranks (translated from any
@@ -40,8 +41,8 @@
  * programs built through paravt; file NULL for a relinked program. */
 para_vt_mpi_site_t para_vt_mpi_at;
 static uint32_t mpi_ids; /* request ids handed out */
-static uint64_t mpi_wrap_ns; /* the wrappers' own work a call (mpi_calibrate) */
-#define MPI_CAL_TAG 0 /* mpi_calibrate's messages to the process itself */
+static uint64_t mpi_wrap_ns; /* the wrappers' cost a call beyond their
+				probes (pvt__mpi_calibrate) */
 
 /* The call site set for this call, cleared: a site is used once. */
 static para_vt_mpi_site_t mpi_site_take(void)
@@ -110,70 +111,6 @@ uint32_t pvt__mpi_new_id(void)
 	return mpi_ids;
 }
 
-/* A message of no bytes from the process to itself on MPI_COMM_WORLD,
- * for mpi_calibrate: with send, MPI_Send (through the wrapper or, with
- * plain, PMPI_Send) into a receive posted before it; else MPI_Recv of a
- * send posted before it.  The other side is always plain and matched at
- * once, so neither call waits; the wrapped one takes the path a real
- * transfer takes through its wrapper (the peer's world rank, the size,
- * the status read back), which a call on MPI_PROC_NULL skips. */
-static void mpi_cal_self(int send, int plain)
-{
-	int me = pvt__mpi_self();
-	MPI_Request rq;
-
-	if (send) {
-		(void)PMPI_Irecv(NULL, 0, MPI_BYTE, me, MPI_CAL_TAG,
-		                 MPI_COMM_WORLD, &rq);
-		(void)(plain ? PMPI_Send : MPI_Send)(NULL, 0, MPI_BYTE, me,
-		                                     MPI_CAL_TAG, MPI_COMM_WORLD);
-	} else {
-		(void)PMPI_Isend(NULL, 0, MPI_BYTE, me, MPI_CAL_TAG,
-		                 MPI_COMM_WORLD, &rq);
-		(void)(plain ? PMPI_Recv : MPI_Recv)(NULL, 0, MPI_BYTE, me,
-		                                     MPI_CAL_TAG, MPI_COMM_WORLD,
-		                                     MPI_STATUS_IGNORE);
-	}
-	(void)PMPI_Wait(&rq, MPI_STATUS_IGNORE);
-}
-
-static void mpi_cal_send(void)
-{
-	mpi_cal_self(1, 0);
-}
-
-static void mpi_cal_psend(void)
-{
-	mpi_cal_self(1, 1);
-}
-
-static void mpi_cal_recv(void)
-{
-	mpi_cal_self(0, 0);
-}
-
-static void mpi_cal_precv(void)
-{
-	mpi_cal_self(0, 1);
-}
-
-/* The wrappers' own work a call, outside the probes (pvt__ev_wrap_cost):
- * the mean of a send's and a receive's, added to Δ at every call's
- * start (mpi_wrap_ns).  Runs inside MPI_Init, before the program can
- * post a receive that the calibration's messages could match. */
-static void mpi_calibrate(void)
-{
-	/* no call site: the init call's stays for its own records, and no
-	   name is interned where the daemon would not see it */
-	para_vt_mpi_site_t at = mpi_site_take();
-
-	if (pvt__mpi_self() >= 0)
-		mpi_wrap_ns = (pvt__ev_wrap_cost(mpi_cal_send, mpi_cal_psend) +
-		               pvt__ev_wrap_cost(mpi_cal_recv,
-		                                 mpi_cal_precv)) / 2;
-	para_vt_mpi_at = at;
-}
-
 /* Starts tracing after the real MPI_Init[_thread] (rc): PROG_START with
  * the rank, then the init call's own records (aux = world size; op's
  * START carries the thread level asked for in tag, the END the level
@@ -181,12 +118,21 @@ static void mpi_calibrate(void)
 static void mpi_started(int op, int rc, int asked, int given)
 {
 	pvt__ev_probe pr;
-	int n = 0;
+	para_vt_mpi_site_t at;
+	int n = 0, tracing;
 
-	if (rc != MPI_SUCCESS ||
-	    pvt__ev_init(pvt__mpi_self) == PVT_TRACE_OFF)
+	if (rc != MPI_SUCCESS)
 		return;
-	mpi_calibrate();
+	tracing = pvt__ev_init(pvt__mpi_self) != PVT_TRACE_OFF;
+	/* no call site for the calibration's calls: the init call's stays
+	   for its own records, and no name is interned where the daemon
+	   would not see it; a rank that does not trace still takes its
+	   part (its partner rank waits for it) */
+	at = mpi_site_take();
+	pvt__mpi_calibrate(tracing, &mpi_wrap_ns);
+	para_vt_mpi_at = at;
+	if (!tracing)
+		return;
 	if (given == MPI_THREAD_MULTIPLE)
 		pvt__ev_threads(1);
 	(void)PMPI_Comm_size(MPI_COMM_WORLD, &n);

@@ -1,8 +1,8 @@
 /*
  * pvt_mpi.h — what the files of the MPI wrapper library (libparavt_mpi:
- * pvt_mpi.c, pvt_mpi_p2p.c, pvt_mpi_wait.c, pvt_mpi_coll.c,
- * pvt_mpi_comm.c, pvt_mpi_map.c) share.  Internal: every name is
- * pvt__mpi_*.
+ * pvt_mpi.c, pvt_mpi_cal.c, pvt_mpi_p2p.c, pvt_mpi_wait.c,
+ * pvt_mpi_coll.c, pvt_mpi_comm.c, pvt_mpi_map.c) share.  Internal: every
+ * name is pvt__mpi_*.
  *
  * The wrappers are a PMPI profiling library: each MPI_X records events
  * (pvt_event.h, through rt_event.h) and calls PMPI_X.  What they need
@@ -49,6 +49,17 @@ void *pvt__mpi_map_get(const pvt__mpi_map *m, uint64_t key);
 int pvt__mpi_map_put(pvt__mpi_map *m, uint64_t key, void *val);
 /* Removes key; returns its value or NULL. */
 void *pvt__mpi_map_del(pvt__mpi_map *m, uint64_t key);
+
+/* ---- calibration (pvt_mpi_cal.c) --------------------------------------- */
+
+/* Times what the wrappers cost a call beyond their probes, into
+ * *wrap_ns (added to Δ at every call's start): their own work, then
+ * (with PARAVT_MPI_PAIR=1, in a world mpirun started) what they add to
+ * a message's way between two ranks of one host, with the partner rank
+ * (world rank ^ 1), which must call it too.  Inside MPI_Init, after
+ * PMPI_Init, on every rank, tracing or not (tracing 0: only the partner's
+ * exchange). */
+void pvt__mpi_calibrate(int tracing, uint64_t *wrap_ns);
 
 /* ---- communicators (pvt_mpi_comm.c) ------------------------------------ */
 

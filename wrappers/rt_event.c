@@ -79,6 +79,7 @@
 #define PVT_EV_CALIB 1001                  /* calibration probes */
 #define PVT_EV_CALIB_ROUNDS 5              /* ... times (probes: the least
 					      kept; wrappers: the median) */
+#define PVT_EV_RUN_BLOCKS 51               /* pvt__ev_run_cost's blocks */
 #define PVT_EV_STRMAX 400                  /* name bytes on the crash path */
 
 /* The state of the event buffer. */
@@ -728,9 +729,14 @@ static uint64_t ev_clock_cost(uint64_t *d)
 	return ev_trimmed_mean(d, PVT_EV_CALIB);
 }
 
+/* The sandbox's room (ev_sandbox_in): in the ring's free slots, for
+ * all the records of a timing; in its private ring, for one turn. */
+#define EV_SANDBOX_ROOM (PVT_EV_CALIB_ROUNDS * (2 * PVT_EV_CALIB + 2))
+#define EV_SANDBOX_PRIV 256
+
 /* The private ring of ev_time_fast. */
 static pvt_ring_hdr ev_cal_hdr;
-static pvt_event ev_cal_rec[PVT_RING_MIN];
+static pvt_event ev_cal_rec[EV_SANDBOX_PRIV];
 
 /* Times PVT_EV_CALIB empty probes (records written, not kept) from the
  * outside: the trimmed mean of (outside time - what the probe added to
@@ -808,15 +814,15 @@ static void ev_sandbox_in(ev_saved *sv)
 	memset(&ev.ring, 0, sizeof ev.ring);
 	ev.ring.h = &ev_cal_hdr;
 	if (sv->ring.cap - (sv->ring.head - sv->ring.tail) >=
-	    PVT_EV_CALIB_ROUNDS * (2 * PVT_EV_CALIB + 2)) {
+	    EV_SANDBOX_ROOM) {
 		ev.ring.rec = sv->ring.rec;
 		ev.ring.cap = sv->ring.cap;
 		ev.ring.mask = sv->ring.mask;
 		ev.ring.head = ev.ring.tail = sv->ring.head;
 	} else {
 		ev.ring.rec = ev_cal_rec;
-		ev.ring.cap = PVT_RING_MIN;
-		ev.ring.mask = PVT_RING_MIN - 1;
+		ev.ring.cap = EV_SANDBOX_PRIV;
+		ev.ring.mask = EV_SANDBOX_PRIV - 1;
 	}
 	ev_fast_set();
 }
@@ -848,33 +854,74 @@ static void ev_time_fast(uint64_t *d, uint64_t *unseen, uint64_t *whole)
 	ev_sandbox_out(&sv);
 }
 
-/* How much longer a call of wrapped takes than one of plain: the
- * trimmed mean over PVT_EV_CALIB pairs, timed one call after the other
- * (in turn first), of the one's time less the other's.  Paired, so that
+/* How much longer k calls of wrapped in a row take than k of plain,
+ * over n such pairs of blocks, timed one block after the other (in
+ * turn first): d[i] the one's time less the other's.  Paired, so that
  * what slows both for a while (the machine's other processes, a cache
- * that the first call warms for the second) cancels.  The differences
+ * that the first block warms for the second) cancels.  The differences
  * are kept offset by EV_PAIR_BIAS, above any negative one, for the
- * trimmed mean sorts unsigned values; d: room for them. */
+ * statistics sort unsigned values. */
 #define EV_PAIR_BIAS (1ull << 40)
-static uint64_t ev_time_pairs(void (*wrapped)(void), void (*plain)(void),
-                              uint64_t *d)
+static void ev_time_blocks(void (*wrapped)(void), void (*plain)(void),
+                           int k, int n, uint64_t *d)
 {
-	uint64_t a, b, c, m;
-	int i, odd;
+	uint64_t a, b, c;
+	int i, j, odd;
 
-	for (i = 0; i < PVT_EV_CALIB; i++) {
+	for (i = 0; i < n; i++) {
 		odd = i & 1;
 		ev_sandbox_room();
 		a = pvt__ev_now();
-		(odd ? plain : wrapped)();
+		for (j = 0; j < k; j++)
+			(odd ? plain : wrapped)();
 		b = pvt__ev_now();
-		(odd ? wrapped : plain)();
+		for (j = 0; j < k; j++)
+			(odd ? wrapped : plain)();
 		c = pvt__ev_now();
 		d[i] = odd ? EV_PAIR_BIAS + (c - b) - (b - a)
 		           : EV_PAIR_BIAS + (b - a) - (c - b);
 	}
+}
+
+/* The trimmed mean of PVT_EV_CALIB single calls of wrapped less plain
+ * (ev_time_blocks of one call), 0 when less; d: room for them. */
+static uint64_t ev_time_pairs(void (*wrapped)(void), void (*plain)(void),
+                              uint64_t *d)
+{
+	uint64_t m;
+
+	ev_time_blocks(wrapped, plain, 1, PVT_EV_CALIB, d);
 	m = ev_trimmed_mean(d, PVT_EV_CALIB);
 	return m > EV_PAIR_BIAS ? m - EV_PAIR_BIAS : 0;
+}
+
+/* See rt_event.h. */
+uint64_t pvt__ev_probe_ns(void)
+{
+	return ev.half + ev.half_end;
+}
+
+/* See rt_event.h. */
+int pvt__ev_can_time(void)
+{
+	return ev.inited && ev.mode != PVT_TRACE_OFF && ev.ring.h != NULL &&
+	       !ev.busy;
+}
+
+/* Starts timing wrapped calls: records into the sandbox (ev_sandbox_in),
+ * the time taken noted in *t0. */
+static void ev_timing_in(ev_saved *sv, uint64_t *t0)
+{
+	*t0 = pvt__ev_now();
+	ev_sandbox_in(sv);
+}
+
+/* Ends it: all the time since t0 is paravt's. */
+static void ev_timing_out(const ev_saved *sv, uint64_t t0)
+{
+	ev_sandbox_out(sv);
+	(void)ev_stall_base();
+	ev.delta += pvt__ev_now() - t0;
 }
 
 /* See rt_event.h.  PVT_EV_CALIB_ROUNDS rounds of ev_time_pairs, the
@@ -888,19 +935,39 @@ uint64_t pvt__ev_wrap_cost(void (*wrapped)(void), void (*plain)(void))
 	ev_saved sv;
 	int k;
 
-	if (!ev.inited || ev.mode == PVT_TRACE_OFF || ev.ring.h == NULL ||
-	    ev.busy)
+	if (!pvt__ev_can_time())
 		return 0;
-	t0 = pvt__ev_now();
-	ev_sandbox_in(&sv);
+	ev_timing_in(&sv, &t0);
 	for (k = 0; k < PVT_EV_CALIB_ROUNDS; k++) {
 		more = ev_time_pairs(wrapped, plain, w);
 		d[k] = more > probe ? more - probe : 0;
 	}
-	ev_sandbox_out(&sv);
-	(void)ev_stall_base();
-	ev.delta += pvt__ev_now() - t0; /* all of it paravt's time */
+	ev_timing_out(&sv, t0);
 	return ev_median(d, PVT_EV_CALIB_ROUNDS);
+}
+
+/* See rt_event.h.  The blocks' median and quartiles (a block that
+ * another process kept off its processor moves far, either way). */
+int64_t pvt__ev_run_cost(void (*wrapped)(void), void (*plain)(void), int k,
+                         int recs, int64_t *spread)
+{
+	uint64_t d[PVT_EV_RUN_BLOCKS], t0;
+	int64_t m, lo, hi;
+	ev_saved sv;
+
+	*spread = -1;
+	if (!pvt__ev_can_time() || k < 1 || recs < 0 ||
+	    (int64_t)k * recs > EV_SANDBOX_PRIV ||
+	    (int64_t)k * recs * PVT_EV_RUN_BLOCKS > EV_SANDBOX_ROOM)
+		return 0;
+	ev_timing_in(&sv, &t0);
+	ev_time_blocks(wrapped, plain, k, PVT_EV_RUN_BLOCKS, d);
+	ev_timing_out(&sv, t0);
+	m = (int64_t)(ev_median(d, PVT_EV_RUN_BLOCKS) - EV_PAIR_BIAS);
+	lo = (int64_t)(d[PVT_EV_RUN_BLOCKS / 4] - EV_PAIR_BIAS);
+	hi = (int64_t)(d[PVT_EV_RUN_BLOCKS * 3 / 4] - EV_PAIR_BIAS);
+	*spread = (hi - lo + k / 2) / k;
+	return (m >= 0 ? m + k / 2 : m - k / 2) / k;
 }
 
 /* See rt_event.h. */

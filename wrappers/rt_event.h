@@ -133,6 +133,26 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
  * yet (its records are not published, nor would the name be). */
 uint64_t pvt__ev_wrap_cost(void (*wrapped)(void), void (*plain)(void));
 
+/* How much longer a call of wrapped takes than one of plain when each
+ * runs k times in a row, ns a call (less than 0 when shorter): the median
+ * over blocks of k calls, the two kinds in turn, with the records the
+ * wrapper writes (recs at most a call) kept out of the trace, the time
+ * taken added to Δ.  In a row, as a program makes them: wrapped and
+ * plain may be whole exchanges with another process, which must run
+ * the same calls at the same time.  *spread: the quartiles' distance
+ * over the blocks, ns a call.  0 and *spread -1 unless
+ * pvt__ev_can_time(), or when k * recs records do not fit the room kept
+ * for them (256 a block).  Same conditions of use as pvt__ev_wrap_cost. */
+int64_t pvt__ev_run_cost(void (*wrapped)(void), void (*plain)(void), int k,
+                         int recs, int64_t *spread);
+
+/* An empty probe's calibrated cost (its two records), ns. */
+uint64_t pvt__ev_probe_ns(void);
+
+/* Whether pvt__ev_wrap_cost and pvt__ev_run_cost can time anything:
+ * tracing on, into a ring, without busy probes. */
+int pvt__ev_can_time(void);
+
 /* Adds ns of paravt's own time outside a probe to Δ (a wrapper's work,
  * pvt__ev_wrap_cost).  No-op when tracing is off. */
 void pvt__ev_cost(uint64_t ns);

@@ -25,9 +25,11 @@
  * conf shows every host (bounded, DMN_PVM_JOIN_MS).
  *
  * mpi: runs mpirun --allow-run-as-root --oversubscribe --tag-output
- * -x PARAVT_SESSION [-x NAME per RUN setting] LAUNCH-OPTIONS PROGRAM ARGS
- * with PARAVT_SESSION set (not PARAVT_SOCK: every rank connects as a
- * proc-0 task).  The mpirun process is the run's process.  With extra
+ * -x PARAVT_SESSION [-x NAME per RUN setting] [-x PARAVT_MPI_PAIR]
+ * LAUNCH-OPTIONS PROGRAM ARGS with PARAVT_SESSION set (not PARAVT_SOCK:
+ * every rank connects as a proc-0 task) and PARAVT_MPI_PAIR=1 unless
+ * the run sets it (every rank runs the wrappers, so partner ranks time
+ * a message's way at MPI_Init: libparavt(3)).  The mpirun process is the run's process.  With extra
  * hosts (PVM_HOST, the other nodes of this port) mpirun also gets a
  * hostfile of them (<session dir>/mpi-RUN/hostfile, one slot each), the
  * same rsh helper as PVM as its plm_rsh_agent and no tree spawn; the
@@ -63,6 +65,7 @@
 #include "wire_fmt.h"
 
 #define DMN_PVMD_START_MS 10000 /* pvmd must be up by then */
+#define DMN_MPI_PAIR "PARAVT_MPI_PAIR" /* set to 1 for an MPI run's ranks */
 #define DMN_PVMD_HALT_MS 3000   /* SIGTERM to SIGKILL */
 #define DMN_PVM_JOIN_MS 30000   /* extra hosts must have joined by then */
 #define DMN_PVM_IDLE_MS 5000    /* with other hosts: halt this long after
@@ -650,13 +653,14 @@ static int dmn_mpi_hosts(dmn_work *w, dmn_sess *s, dmn_argv *a, char *dir,
 
 /* mpirun's command line for q into a, its environment additions into e
  * (PATH first holding the build when other hosts run it by name,
- * PARAVT_RSH_CONF for the agent).  0, or -1 with err. */
+ * PARAVT_RSH_CONF for the agent, DMN_MPI_PAIR unless the run sets it).
+ * 0, or -1 with err. */
 static int dmn_mpi_argv(dmn_work *w, dmn_sess *s, const dmn_runreq *q,
                         dmn_argv *a, dmn_argv *e, char *err, size_t errlen)
 {
 	char item[WIRE_TEXT_MAX], dir[DMN_PATH_MAX], lib[DMN_PATH_MAX];
 	const char *path = getenv("PATH");
-	int extra = dmn_pvm_nhosts(s);
+	int extra = dmn_pvm_nhosts(s), pair = 1;
 	uint32_t i;
 
 	dmn_argv_add(a, "mpirun");
@@ -677,7 +681,15 @@ static int dmn_mpi_argv(dmn_work *w, dmn_sess *s, const dmn_runreq *q,
 		if (wire_strv_get(q->env, i, item, sizeof item) == 0) {
 			dmn_argv_add(a, "-x");
 			dmn_argv_addf(a, "%.*s", (int)strcspn(item, "="), item);
+			if (strncmp(item, DMN_MPI_PAIR "=",
+			            sizeof DMN_MPI_PAIR) == 0)
+				pair = 0; /* the run's own setting */
 		}
+	if (pair) { /* every rank runs the wrappers (pvt_mpi_cal.c) */
+		dmn_argv_addf(e, "%s=1", DMN_MPI_PAIR);
+		dmn_argv_add(a, "-x");
+		dmn_argv_add(a, DMN_MPI_PAIR);
+	}
 	if (q->exec[0] != '\0') {
 		if (dmn_pvm_preload(w, "libparavt_mpi.so", lib, sizeof lib,
 		                    err, errlen) != 0)

@@ -17,6 +17,7 @@
 #     daemon's sight (they did: every later record read "?:LINE"); and
 #     MPI_Sendrecv's receive START has its call's line (it had none).
 . "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/mpi_delta.sh"
 command -v mpicc >/dev/null || skip "no mpicc (libopenmpi-dev)"
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 start_daemon n1 linux-x86_64 --no-cpu-share
@@ -38,24 +39,7 @@ trace() {
 # constant step, the START's at least the END's less 1.  0 when some START's
 # step is larger than its END's, 1 when none is.
 steps() {
-	awk '$1 ~ /^\[p/ && $7 == "delta" {
-		p = substr($1, 2); d = $8 + 0
-		call = $10 == "MPI_Send" || $10 == "MPI_Recv"
-		st = $10 == "start" && ($11 == "MPI_Send" || $11 == "MPI_Recv")
-		if (st && lastend[p])
-			s[p, d - last[p]]++
-		else if (call && laststart[p])
-			e[p, d - last[p]]++
-		procs[p] = 1
-		laststart[p] = st; lastend[p] = call; last[p] = d
-	} END {
-		for (p in procs) {
-			ns = ne = sn = en = 0
-			for (k in s) { split(k, f, SUBSEP); if (f[1] == p) { ns++; sk = f[2]; sn += s[k] } }
-			for (k in e) { split(k, f, SUBSEP); if (f[1] == p) { ne++; ek = f[2]; en += e[k] } }
-			printf "%s %d %s %d %d %s %d\n", p, ns, sk, sn, ne, ek, en
-		}
-	}' raw.txt >steps.txt
+	mpi_delta_steps raw.txt >steps.txt
 	[ "$(wc -l <steps.txt)" -eq 2 ] || { cat steps.txt; fail "not two ranks' steps"; }
 	_more=1
 	while read -r p ns sk sn ne ek en; do
