@@ -4,7 +4,8 @@
 # bytes from the rank to itself (the other side posted first and plain)
 # through the wrappers and plainly, in pairs, and adds the difference,
 # less an empty probe's calibrated cost, to Δ at every MPI call's start
-# (pvt__ev_wrap_cost).  tests/programs/mpi_pingpong.c traced
+# (pvt__ev_wrap_cost), with what they add to a message's way timed with
+# the partner rank (92-wrappers-mpi-pair).  tests/programs/mpi_pingpong.c traced
 # through paravt (2 ranks; the daemon with --no-cpu-share, so that Δ
 # holds paravt's own time alone):
 #   - every rank's MPI_Send START and MPI_Recv START grows Δ by one and
