@@ -11,10 +11,10 @@
  *     on a shared-memory transport a traced round trip takes longer
  *     than its probes and wrappers take when timed alone (on the
  *     machine this was written on 61 ns more a round trip where those
- *     make 44).  Rank 2k times it with rank 2k+1 of the same host: blocks of
- *     round trips through the wrappers and plainly, in turn
- *     (pvt__ev_run_cost); half a round trip's extra less a call's probe
- *     and wrappers is the part a message's way holds beyond them.
+ *     make 44).  Rank 2k times it with rank 2k+1 of the same host:
+ *     blocks of round trips through the wrappers and plainly, in turn
+ *     (pvt__ev_run_cost); half a round trip's extra less a call's
+ *     probes and wrappers is the part a message's way holds beyond them.
  * The partner ranks first tell each other whether they can time (tracing
  * into a ring, no busy probes), whether their host runs more ranks than
  * it has processors, and its name, and go on only when both can on one

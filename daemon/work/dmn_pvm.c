@@ -29,8 +29,9 @@
  * LAUNCH-OPTIONS PROGRAM ARGS with PARAVT_SESSION set (not PARAVT_SOCK:
  * every rank connects as a proc-0 task) and PARAVT_MPI_PAIR=1 unless
  * the run sets it (every rank runs the wrappers, so partner ranks time
- * a message's way at MPI_Init: libparavt(3)).  The mpirun process is the run's process.  With extra
- * hosts (PVM_HOST, the other nodes of this port) mpirun also gets a
+ * a message's way at MPI_Init: libparavt(3)).  The mpirun process is
+ * the run's process.  With extra hosts (PVM_HOST, the other nodes of
+ * this port) mpirun also gets a
  * hostfile of them (<session dir>/mpi-RUN/hostfile, one slot each), the
  * same rsh helper as PVM as its plm_rsh_agent and no tree spawn; the
  * program is then named by its base name, with the build directory first

@@ -36,7 +36,8 @@ trace() {
 	expect_grep "pingpong: n=3 sum=[0-9]* OK" "$2.out"
 	"$PARAVT" -n -e "open $2.pvt" -e "trace show 100000 --raw" >"$2.raw" 2>&1 ||
 		{ cat "$2.raw"; fail "$2: trace show"; }
-	sed -n 's/^\[\(p[0-9]*\) r[0-9]*\] paravt: rank \([0-9]*\): a probe \([0-9]*\) ns, the wrappers \([0-9]*\) ns a call, on a message.s way \([0-9]*\) ns a call more: /\1 \2 \3 \4 \5 /p' \
+	_num='\([0-9]*\)'
+	sed -n "s/^\[\(p[0-9]*\) r[0-9]*\] paravt: rank $_num: a probe $_num ns, the wrappers $_num ns a call, on a message.s way $_num ns a call more: /\1 \2 \3 \4 \5 /p" \
 		"$2.out" >"$2.cost"
 	[ "$(wc -l <"$2.cost")" -eq "$1" ] ||
 		{ cat "$2.out"; fail "$2: not $1 ranks' figures"; }
