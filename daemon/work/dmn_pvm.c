@@ -66,11 +66,11 @@
 #include "wire_fmt.h"
 
 #define DMN_PVMD_START_MS 10000 /* pvmd must be up by then */
-#define DMN_MPI_PAIR "PARAVT_MPI_PAIR" /* set to 1 for an MPI run's ranks */
 #define DMN_PVMD_HALT_MS 3000   /* SIGTERM to SIGKILL */
 #define DMN_PVM_JOIN_MS 30000   /* extra hosts must have joined by then */
 #define DMN_PVM_IDLE_MS 5000    /* with other hosts: halt this long after
                                    nothing runs here */
+#define DMN_MPI_PAIR "PARAVT_MPI_PAIR" /* set to 1 for an MPI run's ranks */
 
 /* Sleeps ms milliseconds. */
 static void dmn_pvm_nap(unsigned ms)
