@@ -20,9 +20,12 @@
  * it has processors, and its name, and go on only when both can on one
  * host that is not crowded, so neither waits for the other alone; after
  * the timing they share their figures (each timed the same round
- * trips).  The part is used when the blocks agree (quartiles no further
- * apart than a call's probes and wrappers) and is positive and no larger
- * than those.
+ * trips).  The part is used when the blocks agree well enough
+ * (CAL_SPREAD: over 51 blocks the median's standard error is about a
+ * seventh of the quartiles' distance, so a distance of three times a
+ * call's probes and wrappers leaves the part, half a round trip's, an
+ * error of about a fifth of those) and is positive and no larger than
+ * those.
  * Only when PARAVT_MPI_PAIR is 1 (paravtd sets it for the MPI runs it
  * starts, whose ranks all run the wrappers), in a world mpirun started
  * (not spawned): a rank of another program that does not run them would
@@ -47,6 +50,8 @@
 #define CAL_WARM 100  /* plain round trips before timing */
 #define CAL_BLOCK 20  /* round trips a block (pvt__ev_run_cost) */
 #define CAL_RT_RECS 4 /* records a traced round trip writes */
+#define CAL_SPREAD 3  /* the blocks' quartiles at most this many times a
+			 call's probes and wrappers apart */
 
 /* What the path's timing found (the report's words). */
 enum cal_path {
@@ -227,7 +232,7 @@ static uint64_t cal_path(int can, uint64_t own, int64_t *rt, int64_t *spread,
 	                       CAL_RT_RECS, spread);
 	cal_share(p, rt, spread);
 	more = *rt / 2 - (int64_t)own; /* two messages a round trip */
-	if (*spread < 0 || *spread > (int64_t)own)
+	if (*spread < 0 || *spread > CAL_SPREAD * (int64_t)own)
 		*why = CAL_WIDE;
 	else if (more <= 0)
 		*why = CAL_NONE;
