@@ -175,8 +175,9 @@ static int cal_crowded(void)
 	return n != NULL && cpus > 0 && strtol(n, NULL, 10) > cpus;
 }
 
-/* Tells partner p whether this rank can time (can) and its host name,
- * and learns the same: CAL_FOUND when both can on one host. */
+/* Tells partner p whether this rank can time (can), whether its host is
+ * crowded and its name, and learns the same: CAL_FOUND when both can on
+ * one host that is not crowded. */
 static int cal_agree(int p, int can)
 {
 	char mine[CAL_HOST + 1], theirs[CAL_HOST + 1];
