@@ -683,12 +683,13 @@ static void ev_share_tell(dmn_evproc *e)
  * the records stay in the rings, and the rings may be full). */
 static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 {
-	uint64_t d = dmn_share_daemon_ns(), w, sum[2] = {0, 0}, left = 0;
+	uint64_t d, w, sum[2] = {0, 0}, left = 0;
 	const pvt_event *x;
 	dmn_evproc *e;
 	dmn_proc *pr;
 	double f[2], g;
 
+	d = dmn_share_pool_add(&q->daemon_cpu, dmn_share_daemon_ns());
 	for (e = q->procs; e != NULL; e = e->next) {
 		pr = e->gone ? NULL : ev_find_proc(q->w, e->num);
 		ev_share_first(e);
@@ -703,9 +704,12 @@ static void ev_share_sample(dmn_evq *q, uint64_t now, int plan)
 	   its processor first, what is left of it to the others' */
 	f[1] = dmn_share_fraction(d, sum[1]);
 	f[0] = dmn_share_fraction(d > sum[1] ? d - sum[1] : 0, sum[0]);
+	dmn_share_pool_end(&q->daemon_cpu, sum[0] + sum[1]);
 	for (e = q->procs; e != NULL; e = e->next)
 		left += dmn_share_free(&e->share, f[e->share.hit != 0]);
-	g = dmn_share_fraction(q->con_new, left);
+	g = dmn_share_fraction(dmn_share_pool_add(&q->con_cpu, q->con_new),
+	                       left);
+	dmn_share_pool_end(&q->con_cpu, left);
 	q->con_new = 0;
 	for (e = q->procs; e != NULL; e = e->next) {
 		dmn_share_charge(&e->share, f[e->share.hit != 0], g, now);
@@ -739,6 +743,21 @@ static void ev_share_hits(dmn_evq *q)
 		e->share.hit = cpu >= 0 &&
 		               dmn_share_cpu(&e->share, (long)p->pid) == cpu;
 	}
+}
+
+/* After a drain that began at node time now: the processes whose rings
+ * still hold records written by then (the queue was backlogged, or
+ * filled in the drain) have the next sample's charge go over them too
+ * (dmn_share_hold). */
+static void ev_share_holds(dmn_evq *q, uint64_t now)
+{
+	const pvt_event *at;
+	dmn_evproc *e;
+
+	for (e = q->procs; e != NULL; e = e->next)
+		if (e->ring.h != NULL && !e->refused &&
+		    dmn_ring_peek(&e->ring, 1, &at) == 1 && at->t_ns <= now)
+			dmn_share_hold(&e->share);
 }
 
 /* The drain timer, and a process's kick (its ring is full): samples
@@ -778,6 +797,8 @@ static void ev_ring_tick(dmn_evq *q, const dmn_proc *waiter)
 		if (d < ms)
 			ms = d;
 	}
+	if (!q->w->srv->cfg->no_cpu_share)
+		ev_share_holds(q, now);
 	q->ring_ms = ms;
 	ev_pump(q);
 	q->tick0 = now;
@@ -865,6 +886,8 @@ static int ev_ring_attach(dmn_evq *q, dmn_proc *p, const wire_msg *m,
 	                             now, and a first look soon (its rate) */
 		(void)dmn_share_daemon_ns();
 		q->con_new = 0;
+		memset(&q->daemon_cpu, 0, sizeof q->daemon_cpu);
+		memset(&q->con_cpu, 0, sizeof q->con_cpu);
 		q->ring_ms = DMN_EV_RING_BUSY_MS;
 	}
 	ev_ring_timer_arm(q);

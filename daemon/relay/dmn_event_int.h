@@ -82,6 +82,9 @@ struct dmn_evq {
 	uint64_t con_seen;       /* the console's last CONSOLE_CPU figure */
 	uint64_t con_new;        /* ... its growth not shared out yet, ns */
 	uint64_t con_total;      /* all it reported (for the log), ns */
+	dmn_share_pool daemon_cpu, con_cpu; /* the daemon's and the
+	                            console's time at the samples
+	                            (dmn_share.h) */
 };
 
 /* The state of process num in q (made when make and missing), or NULL

@@ -39,6 +39,20 @@ static uint64_t share_own_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t dmn_share_pool_add(dmn_share_pool *p, uint64_t fresh)
+{
+	p->fresh = fresh;
+	p->all = fresh + p->carry;
+	return p->all;
+}
+
+void dmn_share_pool_end(dmn_share_pool *p, uint64_t waits)
+{
+	uint64_t left = p->all > waits ? p->all - waits : 0;
+
+	p->carry = left < p->fresh ? left : p->fresh;
+}
+
 void dmn_share_init(dmn_share *s)
 {
 	memset(s, 0, sizeof *s);
@@ -265,11 +279,15 @@ double dmn_share_told_frac(const dmn_share *s)
 	return s->w_avg > 0 ? s->x_avg / s->w_avg : -1;
 }
 
+void dmn_share_hold(dmn_share *s)
+{
+	s->hold = 1;
+}
+
 void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 {
-	uint64_t w = share_new_wait(s);
-	uint64_t x = (uint64_t)((double)w * f) +
-	             (uint64_t)((double)dmn_share_free(s, f) * g);
+	uint64_t w = share_new_wait(s), xd = (uint64_t)((double)w * f);
+	uint64_t x = xd + (uint64_t)((double)dmn_share_free(s, f) * g);
 
 	if (x > w)
 		x = w;
@@ -278,13 +296,15 @@ void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 	s->x_avg = s->x_avg * DMN_SHARE_KEEP + (double)x;
 	s->w_avg = s->w_avg * DMN_SHARE_KEEP + (double)w;
 	x = share_less_self(s, x);
-	s->x0 = s->x1;
-	s->t0 = s->t1;
+	if (!s->hold || s->t1 == 0) { /* a new interval */
+		s->x0 = s->x1;
+		s->t0 = s->t1;
+		s->xd = 0;
+	}
+	s->hold = 0;
 	s->x1 += x;
 	s->last_w = w;
-	s->xd = (uint64_t)((double)w * f);
-	if (s->xd > x)
-		s->xd = x;
+	s->xd += xd < x ? xd : x;
 	s->t1 = now;
 	s->wait = s->now;
 	s->thr = s->thr_now;

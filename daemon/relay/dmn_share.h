@@ -83,6 +83,20 @@
  * without schedstats) nothing is charged and Δ is the probes' alone.
  * With several sessions, each sample shares out the time the daemon
  * took since the last sample of any of them.
+ *
+ * A wait shows in schedstat only when the process runs again: a drain
+ * that keeps a rank off its processor past the next sample (the drain
+ * is long, and the next one follows at once) shows its time in D at
+ * that sample and its wait at the one after.  So the daemon's and the
+ * console's time that a sample found no new wait for is shared out at
+ * the next sample with that one's (dmn_share_pool), and no later: time
+ * that ran on an idle processor is not kept for waits that come later
+ * from elsewhere.  And where the relay could not take a sample's
+ * records from the ring after it (the queue to the console was
+ * backlogged, or filled in the drain), the next sample's charge goes
+ * over them too (dmn_share_hold): the interval of the sample before
+ * grows to the new sample, so that its plan covers them, where they
+ * would have had all of the earlier charge at once.
  */
 #ifndef PARAVT_DMN_SHARE_H
 #define PARAVT_DMN_SHARE_H
@@ -99,6 +113,8 @@ typedef struct dmn_share {
 	int fd;           /* its schedstat, -1 none, -2 not opened yet */
 	int cg_fd;        /* its CPU cgroup's cpu.stat, the same */
 	int st_fd;        /* its /proc/PID/stat, the same */
+	int hold;         /* records of the last interval stayed in the
+	                     ring after its drain (dmn_share_hold) */
 	int hit;          /* it stood on the daemon's processor when the
 	                     daemon's last drain began */
 	uint64_t last_w;  /* the wait read at the last sample */
@@ -150,6 +166,23 @@ typedef struct dmn_share {
 	                        fraction the process is told
 	                        (dmn_share_told_frac) */
 } dmn_share;
+
+/* paravt's processor time of one kind (the daemon's or the
+ * console's) shared out at the samples, with what the last sample found
+ * no wait for. */
+typedef struct dmn_share_pool {
+	uint64_t fresh; /* the time taken since the last sample, ns */
+	uint64_t all;   /* ... with what the last sample carried */
+	uint64_t carry; /* of the last sample's, what no wait took */
+} dmn_share_pool;
+
+/* Begins a sample: fresh ns taken since the last one.  Returns the time
+ * to share out: fresh and what the last sample carried. */
+uint64_t dmn_share_pool_add(dmn_share_pool *p, uint64_t fresh);
+
+/* Ends it: the time was shared over waits ns in all; what they did not
+ * take, up to this sample's own fresh time, goes to the next sample. */
+void dmn_share_pool_end(dmn_share_pool *p, uint64_t waits);
 
 /* A process not sampled yet. */
 void dmn_share_init(dmn_share *s);
@@ -216,6 +249,11 @@ void dmn_share_self(dmn_share *s, uint32_t self_us);
  * waits for paravt (the relay leaves the throttled time to the
  * daemon's part alone, dmn_share_free). */
 double dmn_share_told_frac(const dmn_share *s);
+
+/* The records of the interval up to the last sample were not all
+ * taken from the process's ring after it: the next sample's interval
+ * starts where the last one did (see above). */
+void dmn_share_hold(dmn_share *s);
 
 /* Ends the sample at node time now: charges s the fraction f of the
  * wait read and the fraction g of what is left of it

@@ -370,6 +370,80 @@ static void test_console_part(void **state)
 	dmn_share_close(&s);
 }
 
+/* The daemon's time a sample finds no wait for (the rank it keeps off
+ * its processor has not run again: its wait is not in schedstat yet)
+ * goes to the next sample, and no further: 2600 us with no wait, then
+ * 200 with 2800 of waits: all 2800 shared out.  What no wait takes is
+ * carried only up to the sample's own time: 2600 then 100 with no
+ * waits at either carries 100, not 2700, and a third sample with no
+ * time of its own carries nothing. */
+static void test_pool(void **state)
+{
+	dmn_share_pool p = {0};
+
+	(void)state;
+	assert_int_equal(dmn_share_pool_add(&p, 2600), 2600);
+	dmn_share_pool_end(&p, 0);
+	assert_int_equal(p.carry, 2600);
+	assert_int_equal(dmn_share_pool_add(&p, 200), 2800);
+	dmn_share_pool_end(&p, 2800);
+	assert_int_equal(p.carry, 0);
+	/* waits less than the time: what is left, up to the fresh part */
+	assert_int_equal(dmn_share_pool_add(&p, 1000), 1000);
+	dmn_share_pool_end(&p, 300);
+	assert_int_equal(p.carry, 700);
+	assert_int_equal(dmn_share_pool_add(&p, 2600), 3300);
+	dmn_share_pool_end(&p, 0);
+	assert_int_equal(p.carry, 2600);
+	assert_int_equal(dmn_share_pool_add(&p, 100), 2700);
+	dmn_share_pool_end(&p, 0);
+	assert_int_equal(p.carry, 100);
+	assert_int_equal(dmn_share_pool_add(&p, 0), 100);
+	dmn_share_pool_end(&p, 0);
+	assert_int_equal(p.carry, 0);
+}
+
+/* Records the relay could not take after a sample (dmn_share_hold) get
+ * the next sample's charge by one plan with theirs: the interval stays
+ * (1000, ...] and grows to the new sample, its daemon part too.  A gap
+ * of 2000 + 6000 before the sample at 10000 and one of 2000 + 2000
+ * after it; 1000 charged at 10000, 3000 more at 20000: 3000 and 4000
+ * by the weights 6000 and 2000, where the first would have had all of
+ * the 1000 at once and the second the 3000. */
+static void test_hold(void **state)
+{
+	uint64_t t[] = {1100, 9100, 9200, 13200, 13300};
+	uint64_t want[] = {0, 3000, 3000, 4000, 4000};
+	dmn_share s;
+	size_t i;
+
+	(void)state;
+	dmn_share_init(&s);
+	charge(&s, 0, 1.0, 1000);
+	assert_int_equal(dmn_share_at(&s, 1000, 0), 0);
+	charge(&s, 1000, 1.0, 10000);
+	dmn_share_hold(&s); /* its records stayed in the ring */
+	charge(&s, 3000, 1.0, 20000);
+	assert_int_equal(s.t0, 1000);
+	assert_int_equal(s.x0, 0);
+	assert_int_equal(s.x1, 4000);
+	assert_int_equal(s.xd, 4000);
+	assert_int_equal(s.hold, 0); /* once */
+	dmn_share_plan_begin(&s, 0, 0);
+	for (i = 0; i < 5; i++)
+		dmn_share_plan_add(&s, t[i], 0);
+	assert_int_equal(s.plan_w[DMN_SHARE_W_GAP], 8000);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(dmn_share_at(&s, t[i], 0), want[i]);
+	assert_int_equal(s.over, 0);
+	/* the next sample, not held, starts a new interval */
+	charge(&s, 1000, 1.0, 30000);
+	assert_int_equal(s.t0, 20000);
+	assert_int_equal(s.x0, 4000);
+	assert_int_equal(s.xd, 1000);
+	dmn_share_close(&s);
+}
+
 /* What the process charged itself (its ring's self_us) is taken from
  * the sample's charge: the relay places the rest; more than the charge
  * is kept as credit against the next samples; frac stays the fraction
@@ -590,6 +664,8 @@ int main(void)
 		cmocka_unit_test(test_start),
 		cmocka_unit_test(test_exit_plan),
 		cmocka_unit_test(test_console_part),
+		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_self_charge),
 		cmocka_unit_test(test_told_frac),
 		cmocka_unit_test(test_cgroup),
