@@ -3,8 +3,10 @@
  * daemon (layout version PVT_RING_VERSION): the runtime writes records
  * (pvt_event.h) into it, the daemon drains it on its own schedule.
  *
- * The task creates the ring as a file in its session's private directory
- * (0700, the daemon's user), maps it MAP_SHARED, and names it to the
+ * The task creates the ring as a file in a private directory of the
+ * daemon's user (0700, no link): in memory where the system has a memory
+ * file system for it (pvt_ring_memdir), else in its session's socket
+ * directory; it maps it MAP_SHARED, and names it to the
  * daemon once (EVENT_RING on its socket); the daemon maps it too and
  * removes the file, so nothing is left behind, and keeps the mapping
  * until it has drained what the task wrote — also when the task was
@@ -31,7 +33,13 @@
 #ifndef PARAVT_PVT_RING_H
 #define PARAVT_PVT_RING_H
 
+#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pvt_event.h"
 
@@ -42,6 +50,12 @@
 #define PVT_RING_MIN 64
 #define PVT_RING_MAX (1u << 24)     /* records (1 GiB) */
 #define PVT_RING_STRS (64u << 10)   /* bytes of names */
+
+/* The memory file system rings go to where there is one (Linux's), and
+ * the environment variable that names another (for tests: a small
+ * tmpfs). */
+#define PVT_RING_MEMFS "/dev/shm"
+#define PVT_RING_MEMFS_ENV "PARAVT_RING_MEMFS"
 
 /* share_frac of 1 (pvt_ring_hdr). */
 #define PVT_RING_FRAC_ONE 65536u
@@ -89,6 +103,33 @@ typedef struct pvt_ring_hdr {
 /* Fails to compile if the header is not PVT_RING_HDR bytes. */
 typedef char pvt__ring_hdr_check[sizeof(pvt_ring_hdr) == PVT_RING_HDR ? 1
 									: -1];
+
+/* The directory for rings in memory, "MEMFS/paravt-<uid>" (MEMFS is
+ * $PARAVT_RING_MEMFS or PVT_RING_MEMFS), in buf of n bytes: made when
+ * missing if make, and only if it is a directory of this user's, mode
+ * 0700, not a link (else another user could read or change the rings).
+ * A ring file on a disk's file system (/tmp's, where the session's
+ * sockets are) has its pages written back now and then: the kernel's
+ * writeback and the page faults after it take time from the program
+ * that compensation cannot see.  buf, or NULL where there is no such
+ * directory (no memory file system: AIX; or it is not usable). */
+static inline const char *pvt_ring_memdir(char *buf, size_t n, int make)
+{
+	const char *fs = getenv(PVT_RING_MEMFS_ENV);
+	struct stat st;
+
+	if (fs == NULL || fs[0] != '/')
+		fs = PVT_RING_MEMFS;
+	if (snprintf(buf, n, "%s/paravt-%lu", fs,
+	             (unsigned long)geteuid()) >= (int)n)
+		return NULL;
+	if (make && mkdir(buf, 0700) != 0 && errno != EEXIST)
+		return NULL;
+	if (lstat(buf, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 077) != 0)
+		return NULL;
+	return buf;
+}
 
 /* Bytes of a ring of cap records and str_cap bytes of names. */
 #define PVT_RING_BYTES(cap, str_cap) \

@@ -1086,9 +1086,11 @@ static uint32_t ev_ring_env(int *drop)
 	return v > PVT_RING_MAX ? PVT_RING_MAX : (uint32_t)v;
 }
 
-/* Makes the ring next to the daemon's socket and names it to the daemon
- * (EVENT_RING); without one (an older daemon, PARAVT_RING=off, a file
- * that cannot be made) records go through the socket.  0 or -1. */
+/* Makes the ring in memory (pvt_ring_memdir, where the daemon takes
+ * rings from there: "ringmem") or else next to the daemon's socket, and
+ * names it to the daemon (EVENT_RING); without one (an older daemon,
+ * PARAVT_RING=off, a file that cannot be made) records go through the
+ * socket.  0 or -1. */
 static int ev_ring_start(void)
 {
 	const char *sock = getenv("PARAVT_SOCK"), *slash;
@@ -1102,16 +1104,22 @@ static int ev_ring_start(void)
 	    (slash = strrchr(sock, '/')) == NULL ||
 	    (size_t)(slash - sock) >= sizeof dir)
 		return -1;
-	memcpy(dir, sock, (size_t)(slash - sock));
-	dir[slash - sock] = '\0';
-	if (pvt__ring_open(&ev.ring, dir, cap, ev.seq, drop, err,
-	                   sizeof err) != 0)
-		return -1; /* the socket path still works */
+	if (!pvt__rt_daemon_can("ringmem") ||
+	    pvt_ring_memdir(dir, sizeof dir, 1) == NULL ||
+	    pvt__ring_open(&ev.ring, dir, cap, ev.seq, drop, err,
+	                   sizeof err) != 0) {
+		memcpy(dir, sock, (size_t)(slash - sock));
+		dir[slash - sock] = '\0';
+		if (pvt__ring_open(&ev.ring, dir, cap, ev.seq, drop, err,
+		                   sizeof err) != 0)
+			return -1; /* the socket path still works */
+	}
 	ev.ring.kick = ev_kick;
 	if (wire_pack(wire_peer_out(p), WIRE_EVENT_RING, wire_peer_seq(p),
 	              p->max_frame, pvt__rt_proc(), ev.ring.path,
 	              (uint64_t)ev.ring.cap, (uint64_t)ev.ring.str_cap) != 0 ||
 	    pvt__rt_push() != 0) {
+		(void)unlink(ev.ring.path); /* nobody will map it */
 		pvt__ring_forget(&ev.ring);
 		return -1;
 	}

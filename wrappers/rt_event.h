@@ -47,6 +47,10 @@
  *   PARAVT_RING_FULL=wait|drop     a full ring makes the task wait for
  *                                  the daemon (default), or drops and
  *                                  counts records
+ *   PARAVT_RING_MEMFS=DIR          the memory file system the ring is
+ *                                  made in (DIR/paravt-<uid>; default
+ *                                  /dev/shm), as the daemon's
+ *                                  environment says (pvt_ring_memdir)
  *   PARAVT_SESSION=ID              without PARAVT_SOCK: connect to
  *                                  DIR/session-ID.sock as process 0, where
  *                                  DIR is PARAVT_SESSION_DIR or

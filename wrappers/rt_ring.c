@@ -2,9 +2,10 @@
  * rt_ring.c — the task's side of the shared-memory event ring (rt_ring.h,
  * layout in pvt_ring.h).
  *
- * The file is made with O_EXCL in the session's directory, which only the
- * daemon's user can write, under a name no other task can have (the pid
- * and a counter), sized, mapped shared and filled with its header; the
+ * The file is made with O_EXCL in a directory only the daemon's user
+ * can write (the caller's: in memory, or the session's), under a name no
+ * other task can have (the pid and a counter), sized, its room reserved,
+ * mapped shared and filled with its header; the
  * runtime then names it to the daemon, which maps it and removes the
  * file.  Waiting for room sleeps 10 µs, then twice as long each time up
  * to 1 ms, and asks the daemon to drain (kick) when it starts waiting.
@@ -67,6 +68,21 @@ static void ring_prefault(void *m, size_t len)
 		p[i] = 0;
 }
 
+/* Reserves the file's len bytes on its file system, so that a full one
+ * (a small tmpfs) fails here, where the caller can make the ring
+ * elsewhere, and not with SIGBUS at a later store.  0, or -1 with errno;
+ * a file system that cannot reserve (EINVAL, EOPNOTSUPP) is not an
+ * error. */
+static int ring_reserve(int fd, size_t len)
+{
+	int rc = posix_fallocate(fd, 0, (off_t)len);
+
+	if (rc == 0 || rc == EINVAL || rc == EOPNOTSUPP)
+		return 0;
+	errno = rc;
+	return -1;
+}
+
 /* See rt_ring.h. */
 int pvt__ring_open(pvt__ring *r, const char *dir, uint32_t cap,
                    uint64_t first, int drop, char *err, size_t errlen)
@@ -94,6 +110,7 @@ int pvt__ring_open(pvt__ring *r, const char *dir, uint32_t cap,
 		return -1;
 	}
 	if (ftruncate(fd, (off_t)r->len) != 0 ||
+	    ring_reserve(fd, r->len) != 0 ||
 	    (m = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 	              0)) == MAP_FAILED) {
 		snprintf(err, errlen, "event ring %s: %s", r->path,

@@ -16,7 +16,7 @@
  * drops and says so once on stderr.
  *
  * Internal to the runtime (pvt__ring_*).  C99 + POSIX (open, ftruncate,
- * mmap, nanosleep).
+ * posix_fallocate, mmap, nanosleep).
  */
 #ifndef PARAVT_RT_RING_H
 #define PARAVT_RT_RING_H
@@ -47,7 +47,8 @@ typedef struct pvt__ring {
 	char path[256];     /* the file, until the daemon removes it */
 } pvt__ring;
 
-/* Makes a ring file in directory dir (the session's private directory)
+/* Makes a ring file in directory dir (a private one of the daemon's
+ * user: pvt_ring_memdir's, or the session's)
  * with cap records (rounded up to a power of two in PVT_RING_MIN ..
  * PVT_RING_MAX), maps it and writes its header; first is the number of
  * the process's first record that goes into it.  drop: the full policy.

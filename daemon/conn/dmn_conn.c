@@ -588,13 +588,15 @@ void dmn_server_init(dmn_server *srv, dmn_loop *loop, const dmn_config *cfg)
 	srv->cfg = cfg;
 	wire_hello_local(&srv->hello, "daemon", cfg->name, PVT_PORT_NAME);
 	srv->hello.version = cfg->proto_version;
-	srv->hello.ncaps = 4;
+	srv->hello.ncaps = 5;
 	snprintf(srv->hello.caps[0], sizeof srv->hello.caps[0], "ping");
 	snprintf(srv->hello.caps[1], sizeof srv->hello.caps[1], "session");
 	/* tasks may write their events into a shared ring (dmn_ring.h) */
 	snprintf(srv->hello.caps[2], sizeof srv->hello.caps[2], "ring1");
 	/* and map a control page for live breakpoints (dmn_ctl.h) */
 	snprintf(srv->hello.caps[3], sizeof srv->hello.caps[3], "ctl1");
+	/* and make their rings in memory (pvt_ring_memdir) */
+	snprintf(srv->hello.caps[4], sizeof srv->hello.caps[4], "ringmem");
 }
 
 /* Registers c's descriptors with the loop.  0 or -1. */

@@ -835,13 +835,18 @@ static void ev_ring_timer_arm(dmn_evq *q)
 }
 
 /* Whether path's directory is where tasks of p's session make rings:
- * the task socket's or the session socket's directory. */
+ * the directory for rings in memory (pvt_ring_memdir: this user's,
+ * 0700), the task socket's or the session socket's directory. */
 static const char *ev_ring_dir(const dmn_proc *p, const char *path,
                                char *buf, size_t n)
 {
 	const char *socks[2] = {p->sess->sock, p->sess->ssock}, *slash;
+	size_t len;
 	int k;
 
+	if (pvt_ring_memdir(buf, n, 0) != NULL &&
+	    strncmp(path, buf, len = strlen(buf)) == 0 && path[len] == '/')
+		return buf;
 	for (k = 0; k < 2; k++) {
 		slash = strrchr(socks[k], '/');
 		if (slash == NULL || (size_t)(slash - socks[k]) >= n)

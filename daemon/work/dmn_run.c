@@ -383,10 +383,12 @@ fail:
 	return -1;
 }
 
-/* PARAVT_* names a RUN may not set: the daemon sets them. */
+/* PARAVT_* names a RUN may not set: the daemon sets them (or, as
+ * PARAVT_RING_MEMFS, its processes must see its own). */
 static const char *const dmn_run_env_own[] = {
 	"PARAVT_SOCK", "PARAVT_PROC", "PARAVT_SESSION", "PARAVT_SESSION_DIR",
-	"PARAVT_RSH_CONF", "PARAVT_RUN", "PARAVT_BUILD", NULL};
+	"PARAVT_RSH_CONF", "PARAVT_RUN", "PARAVT_BUILD", "PARAVT_RING_MEMFS",
+	NULL};
 
 /* Checks RUN's env: PARAVT_NAME=VALUE words, not the daemon's own.  0,
  * or -1 with err. */

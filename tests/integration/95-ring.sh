@@ -15,6 +15,12 @@
 #   4. A daemon whose queue for an attached console is full (--events-mem
 #      64 KiB, --events-spill 200 KB) stops draining the ring: the task
 #      waits, all 400000 records arrive, nothing is dropped.
+#   5. The rings are made in memory (/dev/shm/paravt-<uid>: section 1's
+#      rank mapped its ring from there).  With PARAVT_RING_MEMFS naming a
+#      2 MiB tmpfs, too small for a 4 MiB ring, the rank makes its ring
+#      in the session's directory instead and leaves nothing in the
+#      tmpfs; killed mid-burst, it lost nothing.  A directory there that
+#      other users may write (0777) is not used at all.
 . "$(dirname "$0")/../lib/common.sh"
 command -v mpirun >/dev/null 2>&1 || skip "no mpirun"
 start_daemon nat linux-x86_64
@@ -33,6 +39,11 @@ big() { c=$(count); [ "${c:-0}" -gt 200000 ]; }
 wait_for 60 big || { cat "$T/kill.out"; fail "the burst did not get going"; }
 pid=$(pgrep -n -f "/mpi_burst $T/count") # the rank: newer than mpirun
 [ -n "$pid" ] || fail "no mpi_burst process"
+if [ -d /dev/shm ]; then
+	grep -q " /dev/shm/paravt-$(id -u)/ring-$pid-" "/proc/$pid/maps" ||
+		{ grep ring "/proc/$pid/maps"; fail "the ring is not in /dev/shm"; }
+	ok "the rank's ring is in memory (/dev/shm/paravt-$(id -u))"
+fi
 kill -9 "$pid"
 sleep 0.2
 n=$(count)
@@ -98,3 +109,64 @@ set -- $row
 [ "${10}" = 0 ] || fail "${10} events lost"
 expect_no_grep 'lost|dropping' "$T/small.log"
 ok "a 64 KiB daemon queue: $9 events, none lost, none spilled away"
+
+# ---- 5. a memory file system too small for the ring ----------------------
+# ring_in PID: the directory of the ring PID maps, or nothing.
+ring_in() {
+	sed -n 's|.* \(/.*\)/ring-[0-9]*-[0-9]* (deleted)$|\1|p' "/proc/$1/maps" 2>/dev/null | head -1
+}
+# burst_in NAME NODE: runs mpi_burst (one rank, COUNTFILE $T/NAME) on
+# NODE until its ring is seen mapped, then kills it with SIGKILL: the
+# ring's directory in d, the console's output in $T/NAME.out; fails
+# unless all of its records arrived.
+burst_in() {
+	"$PARAVT" -n -e "node add $2 127.0.0.1:$(eval echo \$DPORT_$2)" \
+		-e "load --mpi mpi_burst.c" -e build \
+		-e "run mpi --timeout 60 -np 1 mpi_burst $T/$1" -e stats \
+		>"$T/$1.out" 2>&1 &
+	cpid=$!
+	track_pid $cpid
+	bn=$1
+	mapped() { p1=$(pgrep -n -f "/mpi_burst $T/$bn") && d=$(ring_in "$p1") && [ -n "$d" ]; }
+	wait_for 60 mapped || { cat "$T/$1.out"; fail "$1: the rank's ring was not seen"; }
+	sleep 0.3 # a burst into it
+	kill -9 "$p1"
+	n=$(od -An -tu8 "$T/$1" | tr -d ' ')
+	wait_for 60 sh -c "! kill -0 $cpid" || fail "$1: the console did not end"
+	row=$(grep -E "^p[0-9]+ +$2 +0 " "$T/$1.out") || { cat "$T/$1.out"; fail "$1: no stats row"; }
+	# shellcheck disable=SC2086
+	set -- $row
+	[ "${10}" = 0 ] || fail "${10} events lost"
+	[ "$9" -ge $((2 * n)) ] || fail "$9 events for $n calls (2 each)"
+}
+mkdir -p "$T/mfs"
+if mount -t tmpfs -o size=2m tmpfs "$T/mfs" 2>/dev/null; then
+	on_exit "umount '$T/mfs'"
+	export PARAVT_RING_MEMFS="$T/mfs"
+	start_daemon mfs linux-x86_64
+	unset PARAVT_RING_MEMFS
+	burst_in count5 mfs
+	[ "$d" = "$T/mfs/paravt-$(id -u)" ] && fail "a 4 MiB ring in a 2 MiB file system"
+	case $d in
+	/tmp/paravtd-*) ;;
+	*) fail "the ring went to $d, not the session's directory" ;;
+	esac
+	[ -z "$(ls -A "$T/mfs/paravt-$(id -u)")" ] || fail "files left in the full file system"
+	ok "a full memory file system: the ring went to $d, nothing lost, nothing left behind"
+	umount "$T/mfs"
+
+	# a directory others may write is not used
+	mkdir -p "$T/open/paravt-$(id -u)"
+	chmod 777 "$T/open/paravt-$(id -u)"
+	export PARAVT_RING_MEMFS="$T/open"
+	start_daemon open linux-x86_64
+	unset PARAVT_RING_MEMFS
+	burst_in count6 open
+	case $d in
+	"$T/open"*) fail "the ring was made in $d, which others may write" ;;
+	esac
+	[ -z "$(ls -A "$T/open/paravt-$(id -u)")" ] || fail "files left in the open directory"
+	ok "a directory others may write is not used: the ring went to $d"
+else
+	echo "skip: cannot mount a tmpfs here (section 5)"
+fi
