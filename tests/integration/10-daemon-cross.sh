@@ -21,7 +21,7 @@ check() {
 	"$WP" "127.0.0.1:$_port" --wait-ms 5000 --send PING --send PING \
 		>"$T/$_n.out" 2>&1
 	cat "$T/$_n.out"
-	expect_grep "^HELLO version=${PROTO} role=daemon node=$_n os=Linux arch=$2 order=$3 long=$4 ptr=$5 port=$_p caps=ping,session,ring1,ctl1\$" "$T/$_n.out"
+	expect_grep "^HELLO version=${PROTO} role=daemon node=$_n os=Linux arch=$2 order=$3 long=$4 ptr=$5 port=$_p caps=ping,session,ring1,ctl1,ringmem\$" "$T/$_n.out"
 	expect_grep '^AUTH_OK how=token$' "$T/$_n.out"
 	[ "$(grep -c '^PONG .*clock=ok$' "$T/$_n.out")" = 2 ] || fail "$_p: no PONGs"
 	"$WP" "127.0.0.1:$_port" --wait-ms 5000 --token bad --linger-ms 5000 \

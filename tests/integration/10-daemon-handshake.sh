@@ -14,7 +14,7 @@ tok=$HOME/.paravt/token
 "$WP" "127.0.0.1:$DPORT_n1" --send PING --send PING --send SESSION_OPEN:alice \
 	--send BYE --linger-ms 2000 >"$T/out" 2>&1
 cat "$T/out"
-expect_grep "^HELLO version=${PROTO} role=daemon node=n1 os=Linux arch=x86_64 order=little long=8 ptr=8 port=linux-x86_64 caps=ping,session,ring1,ctl1\$" "$T/out"
+expect_grep "^HELLO version=${PROTO} role=daemon node=n1 os=Linux arch=x86_64 order=little long=8 ptr=8 port=linux-x86_64 caps=ping,session,ring1,ctl1,ringmem\$" "$T/out"
 expect_grep '^AUTH_OK how=token$' "$T/out"
 [ "$(grep -c '^PONG rtt_us=[0-9]* t_recv=[0-9]* t_send=[0-9]* clock=ok$' "$T/out")" = 2 ] ||
 	fail "expected two PONG lines"
