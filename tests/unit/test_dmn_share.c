@@ -32,6 +32,23 @@ static void charge(dmn_share *s, uint64_t w, double f, uint64_t now)
 	dmn_share_charge(s, f, 0, now);
 }
 
+/* Plans s's last charge over the n records at t (own Δ d, NULL: 0),
+ * with no daemon's window, checks that the weights of the gaps add up
+ * to gap_w, then that record i gets the share want[i]. */
+static void plan_check(dmn_share *s, const uint64_t *t, const uint64_t *d,
+                       size_t n, uint64_t gap_w, const uint64_t *want)
+{
+	size_t i;
+
+	dmn_share_plan_begin(s, 0, 0);
+	for (i = 0; i < n; i++)
+		dmn_share_plan_add(s, t[i], d != NULL ? d[i] : 0);
+	assert_int_equal(s->plan_w[DMN_SHARE_W_GAP], gap_w);
+	for (i = 0; i < n; i++)
+		assert_int_equal(dmn_share_at(s, t[i], d != NULL ? d[i] : 0),
+		                 want[i]);
+}
+
 static void test_fraction(void **state)
 {
 	(void)state;
@@ -106,19 +123,13 @@ static void test_plan_own(void **state)
 	uint64_t d[] = {50, 60, 25060, 25070, 25070, 25080, 99999};
 	uint64_t want[] = {0, 0, 1000, 1000, 3000, 3000, 3000};
 	dmn_share s;
-	size_t i;
 
 	(void)state;
 	dmn_share_init(&s);
 	charge(&s, 0, 1.0, 10000);
 	assert_int_equal(dmn_share_at(&s, 10000, 40), 0);
 	charge(&s, 3000, 1.0, 95000);
-	dmn_share_plan_begin(&s, 0, 0);
-	for (i = 0; i < 7; i++)
-		dmn_share_plan_add(&s, t[i], d[i]);
-	assert_int_equal(s.plan_w[DMN_SHARE_W_GAP], 15000);
-	for (i = 0; i < 7; i++)
-		assert_int_equal(dmn_share_at(&s, t[i], d[i]), want[i]);
+	plan_check(&s, t, d, 7, 15000, want);
 	dmn_share_close(&s);
 }
 
@@ -379,28 +390,26 @@ static void test_console_part(void **state)
  * time of its own carries nothing. */
 static void test_pool(void **state)
 {
+	/* each sample: its fresh time, the waits it found; what it
+	   shares out, what it carries */
+	static const uint64_t step[][4] = {
+		{2600, 0, 2600, 2600}, /* no wait yet: all carried */
+		{200, 2800, 2800, 0},  /* the wait comes: all shared */
+		{1000, 300, 1000, 700}, /* what the waits left */
+		{2600, 0, 3300, 2600}, /* up to this sample's own */
+		{100, 0, 2700, 100},
+		{0, 0, 100, 0},        /* none of its own: nothing */
+	};
 	dmn_share_pool p = {0};
+	size_t i;
 
 	(void)state;
-	assert_int_equal(dmn_share_pool_add(&p, 2600), 2600);
-	dmn_share_pool_end(&p, 0);
-	assert_int_equal(p.carry, 2600);
-	assert_int_equal(dmn_share_pool_add(&p, 200), 2800);
-	dmn_share_pool_end(&p, 2800);
-	assert_int_equal(p.carry, 0);
-	/* waits less than the time: what is left, up to the fresh part */
-	assert_int_equal(dmn_share_pool_add(&p, 1000), 1000);
-	dmn_share_pool_end(&p, 300);
-	assert_int_equal(p.carry, 700);
-	assert_int_equal(dmn_share_pool_add(&p, 2600), 3300);
-	dmn_share_pool_end(&p, 0);
-	assert_int_equal(p.carry, 2600);
-	assert_int_equal(dmn_share_pool_add(&p, 100), 2700);
-	dmn_share_pool_end(&p, 0);
-	assert_int_equal(p.carry, 100);
-	assert_int_equal(dmn_share_pool_add(&p, 0), 100);
-	dmn_share_pool_end(&p, 0);
-	assert_int_equal(p.carry, 0);
+	for (i = 0; i < sizeof step / sizeof step[0]; i++) {
+		assert_int_equal(dmn_share_pool_add(&p, step[i][0]),
+		                 step[i][2]);
+		dmn_share_pool_end(&p, step[i][1]);
+		assert_int_equal(p.carry, step[i][3]);
+	}
 }
 
 /* Records the relay could not take after a sample (dmn_share_hold) get
@@ -415,7 +424,6 @@ static void test_hold(void **state)
 	uint64_t t[] = {1100, 9100, 9200, 13200, 13300};
 	uint64_t want[] = {0, 3000, 3000, 4000, 4000};
 	dmn_share s;
-	size_t i;
 
 	(void)state;
 	dmn_share_init(&s);
@@ -429,12 +437,7 @@ static void test_hold(void **state)
 	assert_int_equal(s.x1, 4000);
 	assert_int_equal(s.xd, 4000);
 	assert_int_equal(s.hold, 0); /* once */
-	dmn_share_plan_begin(&s, 0, 0);
-	for (i = 0; i < 5; i++)
-		dmn_share_plan_add(&s, t[i], 0);
-	assert_int_equal(s.plan_w[DMN_SHARE_W_GAP], 8000);
-	for (i = 0; i < 5; i++)
-		assert_int_equal(dmn_share_at(&s, t[i], 0), want[i]);
+	plan_check(&s, t, NULL, 5, 8000, want);
 	assert_int_equal(s.over, 0);
 	/* the next sample, not held, starts a new interval */
 	charge(&s, 1000, 1.0, 30000);
