@@ -104,8 +104,9 @@ typedef struct pvt_ring_hdr {
 typedef char pvt__ring_hdr_check[sizeof(pvt_ring_hdr) == PVT_RING_HDR ? 1
 									: -1];
 
-/* The directory for rings in memory, "MEMFS/paravt-<uid>" (MEMFS is
- * $PARAVT_RING_MEMFS or PVT_RING_MEMFS), in buf of n bytes: made when
+/* pvt_ring_memdir_path: the name of the directory for rings in memory,
+ * "MEMFS/paravt-<uid>" (MEMFS is $PARAVT_RING_MEMFS or PVT_RING_MEMFS),
+ * in buf of n bytes (NULL: too long).  pvt_ring_memdir: the same, made when
  * missing if make, and only if it is a directory of this user's, mode
  * 0700, not a link (else another user could read or change the rings).
  * A ring file on a disk's file system (/tmp's, where the session's
@@ -113,15 +114,23 @@ typedef char pvt__ring_hdr_check[sizeof(pvt_ring_hdr) == PVT_RING_HDR ? 1
  * writeback and the page faults after it take time from the program
  * that compensation cannot see.  buf, or NULL where there is no such
  * directory (no memory file system: AIX; or it is not usable). */
-static inline const char *pvt_ring_memdir(char *buf, size_t n, int make)
+static inline const char *pvt_ring_memdir_path(char *buf, size_t n)
 {
 	const char *fs = getenv(PVT_RING_MEMFS_ENV);
-	struct stat st;
 
 	if (fs == NULL || fs[0] != '/')
 		fs = PVT_RING_MEMFS;
 	if (snprintf(buf, n, "%s/paravt-%lu", fs,
 	             (unsigned long)geteuid()) >= (int)n)
+		return NULL;
+	return buf;
+}
+
+static inline const char *pvt_ring_memdir(char *buf, size_t n, int make)
+{
+	struct stat st;
+
+	if (pvt_ring_memdir_path(buf, n) == NULL)
 		return NULL;
 	if (make && mkdir(buf, 0700) != 0 && errno != EEXIST)
 		return NULL;

@@ -1086,6 +1086,33 @@ static uint32_t ev_ring_env(int *drop)
 	return v > PVT_RING_MAX ? PVT_RING_MAX : (uint32_t)v;
 }
 
+/* Makes the ring in the directory for rings in memory
+ * (pvt_ring_memdir).  0, or -1 where there is none (no memory file
+ * system: nothing said), or it is not a private directory of this
+ * user's, or has no room for the ring (said on stderr: the ring goes
+ * to the session's directory, on disk). */
+static int ev_ring_mem(uint32_t cap, int drop)
+{
+	char dir[256], err[300];
+	struct stat st;
+
+	if (pvt_ring_memdir(dir, sizeof dir, 1) == NULL) {
+		if (pvt_ring_memdir_path(dir, sizeof dir) != NULL &&
+		    lstat(dir, &st) == 0)
+			fprintf(stderr, "paravt: %s is not a directory of this "
+			        "user's alone (mode 0700); the event ring goes "
+			        "to the session's directory\n", dir);
+		return -1;
+	}
+	if (pvt__ring_open(&ev.ring, dir, cap, ev.seq, drop, err,
+	                   sizeof err) != 0) {
+		fprintf(stderr, "paravt: %s; the ring goes to the session's "
+		        "directory\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* Makes the ring in memory (pvt_ring_memdir, where the daemon takes
  * rings from there: "ringmem") or else next to the daemon's socket, and
  * names it to the daemon (EVENT_RING); without one (an older daemon,
@@ -1104,10 +1131,7 @@ static int ev_ring_start(void)
 	    (slash = strrchr(sock, '/')) == NULL ||
 	    (size_t)(slash - sock) >= sizeof dir)
 		return -1;
-	if (!pvt__rt_daemon_can("ringmem") ||
-	    pvt_ring_memdir(dir, sizeof dir, 1) == NULL ||
-	    pvt__ring_open(&ev.ring, dir, cap, ev.seq, drop, err,
-	                   sizeof err) != 0) {
+	if (!pvt__rt_daemon_can("ringmem") || ev_ring_mem(cap, drop) != 0) {
 		memcpy(dir, sock, (size_t)(slash - sock));
 		dir[slash - sock] = '\0';
 		if (pvt__ring_open(&ev.ring, dir, cap, ev.seq, drop, err,

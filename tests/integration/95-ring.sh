@@ -18,9 +18,10 @@
 #   5. The rings are made in memory (/dev/shm/paravt-<uid>: section 1's
 #      rank mapped its ring from there).  With PARAVT_RING_MEMFS naming a
 #      2 MiB tmpfs, too small for a 4 MiB ring, the rank makes its ring
-#      in the session's directory instead and leaves nothing in the
-#      tmpfs; killed mid-burst, it lost nothing.  A directory there that
-#      other users may write (0777) is not used at all.
+#      in the session's directory instead, says so, and leaves nothing
+#      in the tmpfs; killed mid-burst, it lost nothing.  A directory
+#      there that other users may write (0777) is not used at all, and
+#      the rank says so.
 . "$(dirname "$0")/../lib/common.sh"
 command -v mpirun >/dev/null 2>&1 || skip "no mpirun"
 start_daemon nat linux-x86_64
@@ -152,6 +153,8 @@ if mount -t tmpfs -o size=2m tmpfs "$T/mfs" 2>/dev/null; then
 	*) fail "the ring went to $d, not the session's directory" ;;
 	esac
 	[ -z "$(ls -A "$T/mfs/paravt-$(id -u)")" ] || fail "files left in the full file system"
+	expect_grep "paravt: event ring $T/mfs/paravt-$(id -u)/ring-[0-9]*-1: No space left on device; the ring goes to the session's directory" \
+		"$T/count5.out" "the rank says why its ring is not in memory"
 	ok "a full memory file system: the ring went to $d, nothing lost, nothing left behind"
 	umount "$T/mfs"
 
@@ -166,6 +169,8 @@ if mount -t tmpfs -o size=2m tmpfs "$T/mfs" 2>/dev/null; then
 	"$T/open"*) fail "the ring was made in $d, which others may write" ;;
 	esac
 	[ -z "$(ls -A "$T/open/paravt-$(id -u)")" ] || fail "files left in the open directory"
+	expect_grep "paravt: $T/open/paravt-$(id -u) is not a directory of this user's alone \\(mode 0700\\); the event ring goes to the session's directory" \
+		"$T/count6.out" "the rank says why its ring is not in memory"
 	ok "a directory others may write is not used: the ring went to $d"
 else
 	echo "skip: cannot mount a tmpfs here (section 5)"
