@@ -51,12 +51,15 @@ int dmn_ring_map(dmn_ring *r, const char *path, const char *dir,
 	}
 	m = dmn_shm_file(path, dir, strlen(dir), "ring-", (size_t)want,
 	                 "event ring", err, errlen);
-	if (m == NULL)
+	if (m == NULL) {
+		(void)dmn_shm_drop(path, dir, strlen(dir), "ring-");
 		return -1;
+	}
 	r->h = m;
 	r->len = (size_t)want;
 	if (ring_check(r->h, records, names, err, errlen) != 0) {
 		dmn_ring_unmap(r);
+		(void)dmn_shm_drop(path, dir, strlen(dir), "ring-");
 		return -1;
 	}
 	(void)unlink(path); /* the mapping is what counts now */

@@ -49,7 +49,8 @@ typedef struct dmn_ring_news {
 
 /* Maps the ring at path, which the task says holds records records and
  * names bytes of names, and must lie in directory dir; removes the
- * file.  0, or -1 with a sentence in err (nothing mapped). */
+ * file, also when it refuses one there (dmn_shm_drop).  0, or -1 with a
+ * sentence in err (nothing mapped). */
 int dmn_ring_map(dmn_ring *r, const char *path, const char *dir,
 		 uint64_t records, uint64_t names, char *err, size_t errlen);
 

@@ -77,3 +77,16 @@ void *dmn_shm_file(const char *path, const char *dir, size_t dirlen,
 	}
 	return m;
 }
+
+/* See dmn_work.h. */
+int dmn_shm_drop(const char *path, const char *dir, size_t dirlen,
+                 const char *prefix)
+{
+	struct stat st;
+
+	if (!shm_path_in(path, dir, dirlen, prefix) ||
+	    lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid())
+		return -1;
+	return unlink(path);
+}

@@ -499,5 +499,11 @@ void *dmn_shm_map(const dmn_proc *p, const char *path, const char *prefix,
 void *dmn_shm_file(const char *path, const char *dir, size_t dirlen,
                    const char *prefix, size_t len, const char *what,
                    char *err, size_t errlen);
+/* Removes a file refused above that is named PREFIX... directly in
+ * that directory and is a regular file of ours (not a link): nobody
+ * else would (in memory, it would hold its room until a reboot).  0, or
+ * -1 when it is not such a file or cannot be removed. */
+int dmn_shm_drop(const char *path, const char *dir, size_t dirlen,
+                 const char *prefix);
 
 #endif

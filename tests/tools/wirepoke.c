@@ -68,7 +68,8 @@ static const char wp_usage[] =
 	"                     INSPECT:PROC:REQ, TASK_HELLO:PROC:PID,\n"
 	"                     BP_HIT:PROC:BP:FILE:LINE:FUNC, VALUE:PROC:REQ,\n"
 	"                     TASK_CRASH:PROC:SIG:FILE:LINE:FUNC,\n"
-	"                     TYPE_TABLE:PROC, or a number N[:string]\n"
+	"                     TYPE_TABLE:PROC, EVENT_RING:PROC:PATH:RECS:NAMES,\n"
+	"                     or a number N[:string]\n"
 	"                     (a frame [N, seq] with an optional string field)\n"
 	"  --put B:NAME=FILE  FILE_PUT of local FILE as NAME in build B (mode\n"
 	"                     0755 if FILE is executable, else 0644)\n"
@@ -706,7 +707,7 @@ static int wp_is_session_name(const char *name)
 {
 	static const char *const n[] = {
 		"KILL", "RESUME", "INSPECT", "TASK_HELLO", "VALUE",
-		"TYPE_TABLE", "BP_HIT", "TASK_CRASH", NULL
+		"TYPE_TABLE", "BP_HIT", "TASK_CRASH", "EVENT_RING", NULL
 	};
 	int i;
 
@@ -755,6 +756,10 @@ static int wp_pack_session(wp_conn *c, const char *name, const char *arg)
 				 (uint64_t)strtoull(f[3], NULL, 0), f[4],
 				 (uint64_t)0, emptyarr, (size_t)1, emptyarr,
 				 (size_t)1);
+	if (strcmp(name, "EVENT_RING") == 0 && n == 4)
+		return wire_pack(out, WIRE_EVENT_RING, seq, max, (uint64_t)a0,
+				 f[1], (uint64_t)strtoull(f[2], NULL, 0),
+				 (uint64_t)strtoull(f[3], NULL, 0));
 	if (strcmp(name, "TASK_CRASH") == 0 && n == 5)
 		return wire_pack(out, WIRE_TASK_CRASH, seq, max, (uint64_t)a0,
 				 (int64_t)a1, f[2],
