@@ -844,16 +844,18 @@ static const char *ev_ring_dir(const dmn_proc *p, const char *path,
 	size_t len;
 	int k;
 
-	if (pvt_ring_memdir(buf, n, 0) != NULL &&
-	    strncmp(path, buf, len = strlen(buf)) == 0 && path[len] == '/')
-		return buf;
-	for (k = 0; k < 2; k++) {
-		slash = strrchr(socks[k], '/');
-		if (slash == NULL || (size_t)(slash - socks[k]) >= n)
+	for (k = -1; k < 2; k++) {
+		if (k < 0 && pvt_ring_memdir(buf, n, 0) == NULL)
 			continue;
-		memcpy(buf, socks[k], (size_t)(slash - socks[k]));
-		buf[slash - socks[k]] = '\0';
-		if (strncmp(path, buf, strlen(buf)) == 0)
+		if (k >= 0) { /* the socket's directory */
+			slash = strrchr(socks[k], '/');
+			if (slash == NULL || (size_t)(slash - socks[k]) >= n)
+				continue;
+			memcpy(buf, socks[k], (size_t)(slash - socks[k]));
+			buf[slash - socks[k]] = '\0';
+		}
+		len = strlen(buf);
+		if (strncmp(path, buf, len) == 0 && path[len] == '/')
 			return buf;
 	}
 	return "";

@@ -42,13 +42,13 @@ static uint64_t share_own_ns(void)
 uint64_t dmn_share_pool_add(dmn_share_pool *p, uint64_t fresh)
 {
 	p->fresh = fresh;
-	p->all = fresh + p->carry;
-	return p->all;
+	return fresh + p->carry;
 }
 
 void dmn_share_pool_end(dmn_share_pool *p, uint64_t waits)
 {
-	uint64_t left = p->all > waits ? p->all - waits : 0;
+	uint64_t all = p->fresh + p->carry;
+	uint64_t left = all > waits ? all - waits : 0;
 
 	p->carry = left < p->fresh ? left : p->fresh;
 }

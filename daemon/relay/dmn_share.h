@@ -172,7 +172,6 @@ typedef struct dmn_share {
  * no wait for. */
 typedef struct dmn_share_pool {
 	uint64_t fresh; /* the time taken since the last sample, ns */
-	uint64_t all;   /* ... with what the last sample carried */
 	uint64_t carry; /* of the last sample's, what no wait took */
 } dmn_share_pool;
 
