@@ -20,6 +20,7 @@
 #include "dmn_log.h"
 #include "dmn_loop.h"
 #include "dmn_net.h"
+#include "dmn_sched.h"
 #include "dmn_event.h"
 #include "dmn_work.h"
 #include "wire_token.h"
@@ -28,7 +29,8 @@
 	"usage: paravtd [-hV] [--listen ADDR:PORT] [--allow-remote] "      \
 	"[--stdio] [--token-file FILE] [--log FILE] [--name NODE] "        \
 	"[--port-file FILE] [--pid-file FILE] [--max-frame BYTES] "        \
-	"[--runtime-dir DIR] [--orphan-timeout SECS] [--no-cpu-share]\n"    \
+	"[--runtime-dir DIR] [--orphan-timeout SECS] [--no-cpu-share] "    \
+	"[--no-sched-batch]\n"                                             \
 	"       paravtd --pvm-rsh HOST [-l USER] [-n] COMMAND...\n"
 
 /* Everything the command line can say. */
@@ -48,6 +50,7 @@ typedef struct dmn_opts {
 	unsigned long ev_spill; /* --events-spill (hidden, tests), 0 default */
 	unsigned long orphan;   /* --orphan-timeout, seconds */
 	int no_share;           /* --no-cpu-share */
+	int no_batch;           /* --no-sched-batch */
 	const char *argv0;      /* our argv[0] (finds the runtime) */
 	int help;               /* -h given */
 	int version;            /* -V given */
@@ -97,6 +100,11 @@ static void dmn_usage(FILE *fp)
 	      "time the traced\n"
 	      "                         processes waited for a CPU that "
 	      "paravtd had (Linux)\n"
+	      "  --no-sched-batch       keep the normal scheduling policy "
+	      "(default on Linux:\n"
+	      "                         SCHED_BATCH, so that the daemon "
+	      "waking up does not\n"
+	      "                         preempt the program's processes)\n"
 	      "  --pvm-rsh HOST ...     the PVM_RSH helper of a PVM run on "
 	      "several nodes:\n"
 	      "                         has HOST's paravtd start its pvmd "
@@ -192,6 +200,8 @@ static int dmn_opt_flag(dmn_opts *o, const char *a)
 		o->stdio = 1;
 	else if (strcmp(a, "--no-cpu-share") == 0)
 		o->no_share = 1;
+	else if (strcmp(a, "--no-sched-batch") == 0)
+		o->no_batch = 1;
 	else
 		return -1;
 	return 0;
@@ -391,6 +401,24 @@ static void dmn_warn_remote(const dmn_opts *o)
 		o->listen);
 }
 
+/* The daemon's scheduling policy (dmn_sched.h), logged; a failure is
+ * logged and the daemon goes on with the policy it has. */
+static void dmn_sched(const dmn_opts *o)
+{
+	char err[128];
+	int rc;
+
+	if (o->no_batch)
+		return;
+	rc = dmn_sched_batch(err, sizeof err);
+	if (rc > 0)
+		dmn_log(DMN_INFO, "scheduling: SCHED_BATCH (what it starts "
+			"gets the policy it had before)");
+	else if (rc < 0)
+		dmn_log(DMN_WARN, "scheduling: %s; keeping the normal policy",
+			err);
+}
+
 /* Sets up everything and runs the loop.  Returns the exit status. */
 static int dmn_run(const dmn_opts *o, dmn_loop *l)
 {
@@ -420,6 +448,7 @@ static int dmn_run(const dmn_opts *o, dmn_loop *l)
 		goto out_err;
 	}
 	dmn_warn_remote(o);
+	dmn_sched(o);
 	if (o->stdio) {
 		srv.stop_when_idle = 1;
 		if (dmn_conn_open(&srv, 0, 1, "stdio") != 0) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dmn_sched.h"
 #include "dmn_spawn.h"
 
 /* ---- argument vectors ---------------------------------------------------- */
@@ -137,6 +138,7 @@ static void dmn_child(const dmn_spawn_req *r, int po[2], int pe[2],
 	int null;
 
 	setpgid(0, 0);
+	(void)dmn_sched_child(); /* the policy paravtd had, not its own */
 	null = r->in != NULL ? pi[0] :
 	       r->in_file != NULL ? dup(*r->in_file) :
 	       open("/dev/null", O_RDONLY);
