@@ -60,6 +60,11 @@
 /* share_frac of 1 (pvt_ring_hdr). */
 #define PVT_RING_FRAC_ONE 65536u
 
+/* A gap between two records longer than this, ns: the task reads its
+ * wait for a CPU in it and charges itself share_frac of it (pvt_ring_hdr;
+ * the daemon places less there, daemon/relay/dmn_share.h). */
+#define PVT_RING_STALL_NS 200000u
+
 /* Flags (pvt_ring_hdr.flags). */
 #define PVT_RING_F_DROP 0x1u /* a full ring drops records (and counts
 				them) instead of making the task wait */

@@ -73,9 +73,6 @@
 #define PVT_EV_BUF 4096                    /* records per buffer */
 #define PVT_EV_FLUSH_NS (100ull * 1000000) /* timer: 100 ms */
 #define PVT_EV_STRS 256                    /* intern table's first size */
-#define PVT_EV_STALL_NS 200000ull          /* a gap between two records
-					      this long is looked at for
-					      a wait for a CPU (ev_stall) */
 #define PVT_EV_CALIB 1001                  /* calibration probes */
 #define PVT_EV_CALIB_ROUNDS 5              /* ... times (probes: the least
 					      kept; wrappers: the median) */
@@ -331,7 +328,7 @@ static inline void ev_fill(pvt_event *e, uint64_t t, int kind, int op,
 }
 
 /* The record about to be written comes gap ns after the last one, more
- * than PVT_EV_STALL_NS: if the thread waited for a CPU in the gap (one
+ * than PVT_RING_STALL_NS: if the thread waited for a CPU in the gap (one
  * pread of its schedstat), the part of that wait the daemon found
  * paravt's lately (the ring's share_frac: its processor time, and the
  * console's, against the waits it caused) goes into Δ now, before the
@@ -488,7 +485,7 @@ static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
 	   the analysis counts events less than 1 ns apart as repaired */
 	if (t <= ev.last_t)
 		t = ev.last_t + 1;
-	if (t - ev.last_t > PVT_EV_STALL_NS) /* rare in a busy process */
+	if (t - ev.last_t > PVT_RING_STALL_NS) /* rare in a busy process */
 		after = ev_stall(t - ev.last_t);
 	ev.last_t = t;
 	if (ev.fast && ev.ring.head - ev.ring.tail < ev.ring.cap) {

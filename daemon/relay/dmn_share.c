@@ -11,6 +11,7 @@
 
 #include "dmn_cgroup.h"
 #include "dmn_share.h"
+#include "pvt_ring.h"
 
 /* The run-queue wait (ns) of the schedstat file open at fd: its second
  * field.  0, or -1. */
@@ -279,6 +280,15 @@ double dmn_share_told_frac(const dmn_share *s)
 	return s->w_avg > 0 ? s->x_avg / s->w_avg : -1;
 }
 
+/* What its ring says now (ev_share_tell stores it after each sample):
+ * dmn_share_told_frac in [0, 1], 0 for none. */
+static double share_told_now(const dmn_share *s)
+{
+	double f = dmn_share_told_frac(s);
+
+	return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
 void dmn_share_hold(dmn_share *s)
 {
 	s->hold = 1;
@@ -291,6 +301,7 @@ void dmn_share_charge(dmn_share *s, double f, double g, uint64_t now)
 
 	if (x > w)
 		x = w;
+	s->f_told = share_told_now(s);
 	s->frac = w > 0 ? (double)x / (double)w : f;
 	s->throttled = s->thr_now > s->thr;
 	s->x_avg = s->x_avg * DMN_SHARE_KEEP + (double)x;
@@ -337,6 +348,21 @@ static uint64_t share_room(uint64_t t, uint64_t d, uint64_t pt,
 	return g > own ? g - own : 0;
 }
 
+/* The room of a gap of g ns whose own Δ grew own ns (share_room): where
+ * the process looked at its wait in the gap (longer than
+ * PVT_RING_STALL_NS, and it had been told a fraction f), no more than
+ * the part of the wait it left, own (1 - f) / f. */
+static uint64_t share_room_left(const dmn_share *s, uint64_t g,
+                                uint64_t own, uint64_t room)
+{
+	double f = s->f_told, left;
+
+	if (g <= PVT_RING_STALL_NS || f <= 0)
+		return room;
+	left = (double)own * (1 - f) / f;
+	return left < (double)room ? (uint64_t)left : room;
+}
+
 /* A weight in a plan: time x beyond DMN_SHARE_GAP_NS. */
 static uint64_t share_beyond(uint64_t x)
 {
@@ -361,11 +387,12 @@ static inline uint64_t share_weights(const dmn_share *s, uint64_t t,
 	b = t < s->win[1] ? t : s->win[1];
 	own = d > pd ? d - pd : 0;
 	in = b > a ? b - a : 0;
-	room = share_room(t, d, pt, pd);
+	room = share_room_left(s, t - pt, own, share_room(t, d, pt, pd));
 	w[DMN_SHARE_W_GAP] = share_beyond(room);
 	if (w[DMN_SHARE_W_GAP] == 0) /* (the others are less) */
 		return 0;
 	in = in > own ? in - own : 0;
+	in = in < room ? in : room;
 	w[DMN_SHARE_W_DAEMON] = share_beyond(in);
 	w[DMN_SHARE_W_OUT] = share_beyond(room - in);
 	return w[DMN_SHARE_W_GAP];

@@ -70,15 +70,22 @@
  * (dmn_share_begin); what was charged of it is counted in pre.
  *
  * The process knows its stalls better: after a gap of more than 200 us
- * between two records it reads its own wait for a CPU in it and puts
- * the fraction of the last samples (dmn_share_told_frac: its ring's
- * share_frac) into its own Δ at the record after the gap
- * (wrappers/rt_stall.h), and says how much in all (its ring's self_us,
- * dmn_share_self).  A sample then places only its charge less what the
- * process charged itself since the sample before; where the process
- * charged itself more (it used a larger fraction than this sample's, or
- * a stall charged here already ended before it was read), the
- * difference is credit taken from the next samples' charges.
+ * (PVT_RING_STALL_NS) between two records it reads its own wait for a
+ * CPU in it and puts the fraction of the last samples
+ * (dmn_share_told_frac: its ring's share_frac) into its own Δ at the
+ * record after the gap (wrappers/rt_stall.h), and says how much in all
+ * (its ring's self_us, dmn_share_self).  A sample then places only its
+ * charge less what the process charged itself since the sample before;
+ * where the process charged itself more (it used a larger fraction than
+ * this sample's, or a stall charged here already ended before it was
+ * read), the difference is credit taken from the next samples' charges.
+ * And a gap the process looked at that way gets no more weight in a
+ * plan than the part of its wait it left: its Δ's growth there is
+ * fraction f of the wait (f_told, what it was told in the interval), so
+ * (1 - f) / f of that growth.  A long gap in which it found no wait (it
+ * spun on a free processor while the daemon ran on another, or after
+ * the daemon ran) gets none: the charge goes to the gaps where the
+ * waits were, the short ones it did not look at among them.
  * Where schedstat is missing (a system other than Linux, a kernel
  * without schedstats) nothing is charged and Δ is the probes' alone.
  * With several sessions, each sample shares out the time the daemon
@@ -165,6 +172,10 @@ typedef struct dmn_share {
 	                        to DMN_SHARE_KEEP of the ones before: the
 	                        fraction the process is told
 	                        (dmn_share_told_frac) */
+	double f_told;    /* the fraction it had been told in the last
+	                     interval (0 none): of its gaps longer than
+	                     PVT_RING_STALL_NS, it charged itself that part of
+	                     the wait */
 } dmn_share;
 
 /* paravt's processor time of one kind (the daemon's or the

@@ -162,7 +162,9 @@ TEST_BINS += build/tests/unit/test_dmn_share
 
 build/tests/unit/test_dmn_share: tests/unit/test_dmn_share.c \
 		daemon/relay/dmn_share.c daemon/relay/dmn_share.h \
-		daemon/relay/dmn_cgroup.c daemon/relay/dmn_cgroup.h
+		daemon/relay/dmn_cgroup.c daemon/relay/dmn_cgroup.h \
+		wrappers/pvt_ring.h
 	$(Q)mkdir -p $(dir $@)
-	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Idaemon/relay -o $@ $< \
-		daemon/relay/dmn_share.c daemon/relay/dmn_cgroup.c $(UNIT_LIBS)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Idaemon/relay -Iwrappers \
+		-o $@ $< daemon/relay/dmn_share.c daemon/relay/dmn_cgroup.c \
+		$(UNIT_LIBS)

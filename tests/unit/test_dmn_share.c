@@ -5,7 +5,8 @@
  * the first record, the daemon's window,
  * reading real schedstat files, the processor a process is on and the
  * daemon's processor time, the console's part, a cgroup's throttled
- * time and what the process charged itself.
+ * time, what the process charged itself and the weight of the gaps it
+ * looked at.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -481,6 +482,43 @@ static void test_self_charge(void **state)
 	dmn_share_close(&s);
 }
 
+/* A gap longer than PVT_RING_STALL_NS is one the process looked at: it
+ * charged itself fraction f of its wait there, so its Δ's growth is f
+ * of that wait and the plan gives it no more weight than the rest,
+ * (1 - f) / f of the growth.  Told 0.5 (one sample at 0.5): a long gap
+ * of 300000 ns with 100000 of Δ (weight 100000 less 2000), one of
+ * 300000 with none (the process found no wait there: weight 0), and a
+ * short one of 50000 it did not look at (weight 48000); of 14600 ns
+ * charged (after the 1000 of the sample before), 9800 and 4800.  Before the process was told anything (f
+ * 0), the long gaps weigh as the others do. */
+static void test_plan_looked(void **state)
+{
+	uint64_t t[] = {10100, 310100, 610100, 660100};
+	uint64_t d[] = {0, 100000, 100000, 100000};
+	uint64_t want[] = {1000, 10800, 10800, 15600};
+	dmn_share s;
+
+	(void)state;
+	dmn_share_init(&s);
+	charge(&s, 0, 1.0, 10000);
+	charge(&s, 2000, 0.5, 10050); /* told 0.5 from here */
+	assert_true(dmn_share_told_frac(&s) == 0.5);
+	charge(&s, 29200, 0.5, 700000);
+	assert_true(s.f_told == 0.5);
+	plan_check(&s, t, d, 4, 98000 + 0 + 48000, want);
+	dmn_share_close(&s);
+
+	dmn_share_init(&s);
+	charge(&s, 0, 1.0, 10000);
+	charge(&s, 29200, 0.5, 700000); /* nothing told before: f 0 */
+	assert_true(s.f_told == 0.0);
+	dmn_share_plan_begin(&s, 0, 0);
+	dmn_share_plan_add(&s, 10000, 0);
+	dmn_share_plan_add(&s, 310100, 0);
+	assert_int_equal(s.plan_w[DMN_SHARE_W_GAP], 300100 - 2000);
+	dmn_share_close(&s);
+}
+
 /* The fraction a process is told: none before a sample with a wait;
  * then of the samples' charges over their waits, each older sample
  * weighing DMN_SHARE_KEEP less: 1000 at 0.5 then 1000 at 0.25 is
@@ -661,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_own),
 		cmocka_unit_test(test_plan_window),
+		cmocka_unit_test(test_plan_looked),
 		cmocka_unit_test(test_cpu),
 		cmocka_unit_test(test_cap),
 		cmocka_unit_test(test_begin),
