@@ -593,7 +593,9 @@ static int con_node_handle(con_node *n, const wire_msg *m,
 	return 0; /* late PONGs and the like are dropped */
 }
 
-/* Reads what one up node has sent without blocking.  1 if it went down. */
+/* Reads what one up node has sent without blocking, then sends what
+ * handling it queued (acknowledgements: one write for all).  1 if it
+ * went down. */
 static int con_node_check(con_node *n, con_node_event_fn *fn, void *ctx)
 {
 	wire_msg m;
@@ -604,8 +606,10 @@ static int con_node_check(con_node *n, con_node_event_fn *fn, void *ctx)
 	while ((rc = wire_peer_next(&n->peer, &m)) == 1)
 		if (con_node_handle(n, &m, fn, ctx))
 			return 1;
-	if (rc == 0)
+	if (rc == 0) {
+		wire_peer_flush(&n->peer); /* (a failure shows at the next) */
 		return 0;
+	}
 	con_node_down(n, n->peer.errmsg[0] != '\0' ? n->peer.errmsg :
 		      wire_strerror(rc));
 	if (fn != NULL)

@@ -495,14 +495,17 @@ static uint64_t con_dbg_batch_cpu0(void)
 	return con_dbg_cpu_now();
 }
 
-/* Sends EVENTS_ACK(batch) to n, and to a node on this machine the
+/* Queues EVENTS_ACK(batch) to n, and to a node on this machine the
  * processor time the console has taken for its events so far, the batch
  * just stored included (its handling began at cpu0): CONSOLE_CPU, which
- * the daemon counts as paravt's with its own (paravtd(8), CPU share). */
+ * the daemon counts as paravt's with its own (paravtd(8), CPU share).
+ * They go out with the acknowledgements of the other batches of the
+ * same read, in one write, once its frames are handled (con_node_check,
+ * or wire_peer_wait before it reads again): each write wakes the
+ * daemon, and one a batch woke it dozens of times a drain. */
 static void con_dbg_ack(con_node *n, uint64_t batch, uint64_t cpu0)
 {
 	uint64_t cpu1 = con_dbg_cpu_now();
-	char why[160];
 	int rc;
 
 	con_dbg.ev_cpu = cpu1;
@@ -515,7 +518,10 @@ static void con_dbg_ack(con_node *n, uint64_t batch, uint64_t cpu0)
 			       wire_peer_seq(&n->peer), n->peer.max_frame,
 			       n->cpu_ns);
 	}
-	con_dbg_flush(n, rc, why, sizeof why);
+	if (rc != 0)
+		con_dbg_event_add(CON_EV_NOTE, NULL, n->spec.name,
+				  "cannot queue the acknowledgement of "
+				  "events (the daemon keeps them)");
 }
 
 /* The process of an event frame for (n, proc), and its number in *id.
