@@ -1085,6 +1085,28 @@ uint64_t dmn_ev_pending(const dmn_sess *s)
 	return n + (s->evq->swr > s->evq->srd);
 }
 
+/* Removes the ring files that this user's tasks, killed before their
+ * daemon mapped them, left in the directory for rings in memory
+ * (dmn_shm_sweep; one changed within DMN_EV_SWEEP_S may be a live
+ * task's), and logs what it removed.  At a session's start and at a
+ * process's end. */
+#define DMN_EV_SWEEP_S 60
+static void ev_ring_sweep(void)
+{
+	char dir[DMN_PATH_MAX];
+	uint64_t bytes = 0;
+	int n;
+
+	if (pvt_ring_memdir(dir, sizeof dir, 0) == NULL)
+		return;
+	n = dmn_shm_sweep(dir, "ring-", DMN_EV_SWEEP_S, &bytes);
+	if (n > 0)
+		dmn_log(DMN_INFO, "event rings: removed %d file(s) of %llu "
+		        "bytes from %s: their processes ended before a daemon "
+		        "mapped them (their events were never read)", n,
+		        (unsigned long long)bytes, dir);
+}
+
 void dmn_ev_proc_gone(dmn_work *w, dmn_proc *p)
 {
 	dmn_evq *q = ev_q(p);
@@ -1100,6 +1122,7 @@ void dmn_ev_proc_gone(dmn_work *w, dmn_proc *p)
 	e->gone = 1;
 	dmn_ev_proc_check(q, e);
 	ev_pump(q);
+	ev_ring_sweep();
 }
 
 int dmn_ev_new(dmn_work *w, dmn_sess *s)
@@ -1117,6 +1140,7 @@ int dmn_ev_new(dmn_work *w, dmn_sess *s)
 	                                 : DMN_EV_SPILL_DEFAULT;
 	wire_buf_init(&q->scratch, DMN_EV_SCRATCH);
 	s->evq = q;
+	ev_ring_sweep();
 	return 0;
 }
 

@@ -1,12 +1,16 @@
 /*
  * dmn_shm.c — mapping a task's shared file (dmn_work.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dmn_work.h"
@@ -89,4 +93,49 @@ int dmn_shm_drop(const char *path, const char *dir, size_t dirlen,
 	    st.st_uid != geteuid())
 		return -1;
 	return unlink(path);
+}
+
+/* The pid in a name "PREFIX<pid>-...", or 0 when it has none. */
+static long shm_name_pid(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	char *end;
+	long pid;
+
+	if (strncmp(name, prefix, n) != 0 || name[n] < '1' || name[n] > '9')
+		return 0;
+	pid = strtol(name + n, &end, 10);
+	return *end == '-' && pid > 0 ? pid : 0;
+}
+
+/* See dmn_work.h. */
+int dmn_shm_sweep(const char *dir, const char *prefix, unsigned min_age,
+                  uint64_t *bytes)
+{
+	char path[DMN_PATH_MAX];
+	struct dirent *d;
+	struct stat st;
+	time_t now = time(NULL);
+	DIR *dp = opendir(dir);
+	long pid;
+	int n = 0;
+
+	if (dp == NULL)
+		return -1;
+	while ((d = readdir(dp)) != NULL) {
+		if ((pid = shm_name_pid(d->d_name, prefix)) == 0 ||
+		    snprintf(path, sizeof path, "%s/%s", dir, d->d_name) >=
+		    (int)sizeof path ||
+		    lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid() ||
+		    now - st.st_mtime < (time_t)min_age ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (unlink(path) == 0) {
+			*bytes += (uint64_t)st.st_size;
+			n++;
+		}
+	}
+	(void)closedir(dp);
+	return n;
 }

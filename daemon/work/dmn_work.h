@@ -505,5 +505,15 @@ void *dmn_shm_file(const char *path, const char *dir, size_t dirlen,
  * -1 when it is not such a file or cannot be removed. */
 int dmn_shm_drop(const char *path, const char *dir, size_t dirlen,
                  const char *prefix);
+/* Removes from dir the files PREFIX<pid>-... of ours whose process
+ * <pid> has ended and that were last changed at least min_age seconds
+ * ago: a task killed before the daemon mapped its file (the daemon
+ * removes the name once it maps one) left it there, and in memory it
+ * holds its room until a reboot.  The age keeps the file of a task
+ * that runs in another pid namespace (its pid means nothing here), which
+ * its own daemon maps within moments.  The number removed (their bytes
+ * added to *bytes), or -1 when dir cannot be read. */
+int dmn_shm_sweep(const char *dir, const char *prefix, unsigned min_age,
+                  uint64_t *bytes);
 
 #endif
