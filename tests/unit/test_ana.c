@@ -651,6 +651,34 @@ static void test_comp_not_before_send(void **state)
 	ana_free(tr);
 }
 
+/* A send START raised to the event before it (its LT came out 5 ns
+ * earlier: a coarse clock, Δ's rounding) carries its own LT into the
+ * message's recomputed arrival, not the raised time, l = 5:
+ *   p0: a function at 100 (Δ 0), send START 110 (Δ 15: LT 95, shown at
+ *       100), END 120 (Δ 15: 105)
+ *   p1: recv 50..200, Δ 0: waited; the message took 200 - 110 = 90:
+ *       end' = 95 + 90 = 185 (190 from the raised START), at least the
+ *       shown START + l = 105. */
+static void test_comp_send_raised(void **state)
+{
+	ana_trace *tr = ut_trace(2, 0);
+	ana_opts o = ut_opts(5);
+	uint32_t s, r;
+
+	ut_ev(tr, 0, PVT_EV_FN_ENTER, PVT_OP_RT_FUNC, 100, -1, -1, 0, 0);
+	ut_delta[0] = 15;
+	s = ut_send(tr, 0, 110, 120, 1, 1);
+	ut_ev(tr, 1, PVT_EV_RECV_START, PVT_OP_PVM_RECV, 50, TID(0), 1, 0, 0);
+	r = ut_ev(tr, 1, PVT_EV_RECV_END, PVT_OP_PVM_RECV, 200, TID(0), 1, 7,
+		  0);
+	assert_int_equal(ana_compensate(tr, &o), 0);
+	assert_int_equal(ut_get(tr, 0, s - 1)->c_ns, 100);
+	assert_int_equal(ut_get(tr, 0, s)->c_ns, 105);
+	assert_int_equal(ut_get(tr, 1, r)->c_ns, 185);
+	assert_true(ut_get(tr, 1, r)->flags & ANA_F_MOVED);
+	ana_free(tr);
+}
+
 /* A barrier: p0 starts late because of its overhead; after compensation
  * nobody leaves before the last compensated start + l:
  *   p0: START 100 (Δ 80 -> 20), END 110 (Δ 85 -> 25): the last to start
@@ -965,6 +993,7 @@ int main(void)
 		cmocka_unit_test(test_comp_cpu_stall),
 		cmocka_unit_test(test_comp_latency_estimate),
 		cmocka_unit_test(test_comp_not_before_send),
+		cmocka_unit_test(test_comp_send_raised),
 		cmocka_unit_test(test_comp_barrier),
 		cmocka_unit_test(test_rooted_groups),
 		cmocka_unit_test(test_comp_diverged),
