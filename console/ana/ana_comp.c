@@ -132,8 +132,8 @@ static int64_t msg_latency(uint32_t p, const ana_ev *ms, const ana_ev *m,
 	       (e->match.proc == p ? grow_of(ms, e) : grow_of(ms, m));
 }
 
-/* The compensated time of send START ms, event idx of process q, before
- * it was raised to the time of the event before it (visit: c never
+/* The compensated time of send START ms of process q before it was
+ * raised to the time of the event before it (visit: c never
  * goes back; a local time a few ns before the last one is the clock's
  * resolution or Δ's rounding): LT + shift, while q's shift has not
  * changed since ms was visited; else its c.  A message's recomputed
