@@ -26,7 +26,10 @@
 #    build/linux-x86_64/bin/paravtd has not been built.
 # 4. overhead.sh: what a user pays: real programs (MPI and PVM ping-pong,
 #    MPI master/worker) run plainly and traced, alternately,
-#    PARAVT_BENCH_RUNS times each (default 5); medians and ratios.
+#    PARAVT_BENCH_RUNS times each (default 9: a run's compensated round
+#    trip carries the run's own cost of a traced call, which moves by
+#    about 2.5% from run to run here, and the median of 5 moved by
+#    several percent between two `make bench`); medians and ratios.
 # 5. probes.sh: what the line probes of live debugging cost a program
 #    that is not being debugged (a 2-D stencil: plain, instrumented
 #    without probes, with them).
@@ -142,7 +145,7 @@ HOME=$tmp/home "$B/bench_handshake" "$(cat "$tmp/port")" "$N" || {
 kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
 dpid=""
 echo
-tests/bench/overhead.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed overhead $?
+tests/bench/overhead.sh "${PARAVT_BENCH_RUNS:-9}" || bench_failed overhead $?
 echo
 tests/bench/probes.sh "${PARAVT_BENCH_RUNS:-5}" || bench_failed probes $?
 echo
