@@ -57,6 +57,11 @@
 #define PVT_RING_MEMFS "/dev/shm"
 #define PVT_RING_MEMFS_ENV "PARAVT_RING_MEMFS"
 
+/* A ring file's name in its directory: this, the task's pid, '-' and a
+ * number (the daemon maps only such names, and removes those left by
+ * tasks that ended). */
+#define PVT_RING_FILE_PREFIX "ring-"
+
 /* share_frac of 1 (pvt_ring_hdr). */
 #define PVT_RING_FRAC_ONE 65536u
 

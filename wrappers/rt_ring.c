@@ -98,8 +98,9 @@ int pvt__ring_open(pvt__ring *r, const char *dir, uint32_t cap,
 	r->len = (size_t)PVT_RING_BYTES(r->cap, r->str_cap);
 	r->drop = drop;
 	r->pid = getpid();
-	if (snprintf(r->path, sizeof r->path, "%s/ring-%ld-%u", dir,
-	             (long)r->pid, ++serial) >= (int)sizeof r->path) {
+	if (snprintf(r->path, sizeof r->path, "%s/" PVT_RING_FILE_PREFIX
+	             "%ld-%u", dir, (long)r->pid, ++serial) >=
+	    (int)sizeof r->path) {
 		snprintf(err, errlen, "event ring: directory name too long");
 		return -1;
 	}

@@ -1099,7 +1099,7 @@ static void ev_ring_sweep(void)
 
 	if (pvt_ring_memdir(dir, sizeof dir, 0) == NULL)
 		return;
-	n = dmn_shm_sweep(dir, "ring-", DMN_EV_SWEEP_S, &bytes);
+	n = dmn_shm_sweep(dir, PVT_RING_FILE_PREFIX, DMN_EV_SWEEP_S, &bytes);
 	if (n > 0)
 		dmn_log(DMN_INFO, "event rings: removed %d file(s) of %llu "
 		        "bytes from %s: their processes ended before a daemon "

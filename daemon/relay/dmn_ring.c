@@ -40,6 +40,7 @@ int dmn_ring_map(dmn_ring *r, const char *path, const char *dir,
                  uint64_t records, uint64_t names, char *err, size_t errlen)
 {
 	uint64_t want = PVT_RING_BYTES(records, names);
+	size_t dirlen = strlen(dir);
 	void *m;
 
 	memset(r, 0, sizeof *r);
@@ -49,17 +50,19 @@ int dmn_ring_map(dmn_ring *r, const char *path, const char *dir,
 		         (unsigned long long)names);
 		return -1;
 	}
-	m = dmn_shm_file(path, dir, strlen(dir), "ring-", (size_t)want,
-	                 "event ring", err, errlen);
+	m = dmn_shm_file(path, dir, dirlen, PVT_RING_FILE_PREFIX,
+	                 (size_t)want, "event ring", err, errlen);
 	if (m == NULL) {
-		(void)dmn_shm_drop(path, dir, strlen(dir), "ring-");
+		(void)dmn_shm_drop(path, dir, dirlen,
+		                   PVT_RING_FILE_PREFIX);
 		return -1;
 	}
 	r->h = m;
 	r->len = (size_t)want;
 	if (ring_check(r->h, records, names, err, errlen) != 0) {
 		dmn_ring_unmap(r);
-		(void)dmn_shm_drop(path, dir, strlen(dir), "ring-");
+		(void)dmn_shm_drop(path, dir, dirlen,
+		                   PVT_RING_FILE_PREFIX);
 		return -1;
 	}
 	(void)unlink(path); /* the mapping is what counts now */
