@@ -43,8 +43,12 @@
  * itself here, the next definition in the link order when preloaded
  * (pvt_pvm_real.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+
+#include <pvm3.h>
 
 #define PARAVT_PVM_NO_MACROS
 #include "paravt_pvm.h"

@@ -5,13 +5,17 @@
  * pvm_send(t, g) becomes para_vt_pvm_send(__FILE__, __func__, __LINE__,
  * t, g): the user's source is not edited by hand.
  *
- * The header includes <pvm3.h> itself, so it works before or after the
- * program's own #include <pvm3.h>.  The macros are function-like, so the
- * prototypes in <pvm3.h> ("int pvm_send __ProtoGlarp__((int, int))") and
- * uses of the names without a call (&pvm_send) are left alone; they are
- * variadic, so an argument with a comma of its own (a compound literal
- * such as &(struct timeval){0, 10000}) passes through whole.  Define
- * PARAVT_PVM_NO_MACROS to get the prototypes only.
+ * The header includes no system header, so with -include it does not
+ * come before the program's feature-test macros (#define _GNU_SOURCE at
+ * the top of a source; a header included first would fix the library's
+ * feature set without them).  The structures its prototypes name are
+ * declared here as incomplete types, the same ones <pvm3.h> and
+ * <sys/time.h> complete.  The macros are function-like, so the
+ * prototypes in <pvm3.h> ("int pvm_send __ProtoGlarp__((int, int))"),
+ * included after them, and uses of the names without a call (&pvm_send)
+ * are left alone; they are variadic, so an argument with a comma of its
+ * own (a compound literal such as &(struct timeval){0, 10000}) passes
+ * through whole.  Define PARAVT_PVM_NO_MACROS to get the prototypes only.
  *
  * Each wrapper follows ParaVT's template: notify start (a *_START
  * record), take time, call the real pvm_* function, take time, record
@@ -26,13 +30,10 @@
 #ifndef PARAVT_PVM_H
 #define PARAVT_PVM_H
 
-/* <stdio.h> first: pvm3.h declares pvm_catchout(FILE *) only when EOF is
- * defined, and with -include this header comes before the program's own
- * includes. */
-#include <stdio.h>
-#include <sys/time.h>
-
-#include <pvm3.h>
+struct timeval;
+struct pvmhostinfo;
+struct pvmtaskinfo;
+struct pvmmboxinfo;
 
 #define PARAVT_PVM_ARGS const char *pvt__file, const char *pvt__func, int pvt__line
 

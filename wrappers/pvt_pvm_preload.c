@@ -31,6 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/time.h>
+
+#include <pvm3.h>
 
 #define PARAVT_PVM_NO_MACROS
 #include "paravt_pvm.h"
