@@ -106,18 +106,23 @@ static void pvm_output_once(void)
 }
 
 /* Starts a probe of a call that may name a group or mailbox (name, or
- * NULL), initialising tracing (with the tid) on first use. */
+ * NULL), initialising tracing (with the tid) on first use.  The probe is
+ * timed (pvt__ev_begin_at): a PVM call takes microseconds, and what the
+ * wrapper does around it (the communication context, the buffer's size
+ * and source) is measured into Δ, not left in the program's times. */
 static int pvm_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
                      const char *func, int line, int32_t peer, int32_t tag,
                      int64_t bytes, int32_t aux, const char *name)
 {
 	int mode = pvt__ev_init(pvm_self); /* connects on first use */
+	uint64_t t0;
 
 	pvm_output_once();
 	if (mode == PVT_TRACE_OFF)
 		return 0;
-	return pvt__ev_begin(pr, kind, op, file, func, line, peer, tag, bytes,
-	                     aux, pvm_ctx(), pvt__ev_strid(name));
+	t0 = pvt__ev_now(); /* the wrapper's own work from here is in Δ */
+	return pvt__ev_begin_at(pr, t0, kind, op, file, func, line, peer, tag,
+	                        bytes, aux, pvm_ctx(), pvt__ev_strid(name));
 }
 
 /* Describes buffer bufid (or nothing when bufid <= 0). */
@@ -165,7 +170,10 @@ static void pvm_flush_before(int tid, int tag)
 /* Ends a receive-class probe with what buffer bufid holds. */
 static int pvm_recv_end(pvt__ev_probe *pr, int bufid)
 {
-	pvm_msg m = pvm_info(bufid);
+	pvm_msg m;
+
+	pvt__ev_ret(pr); /* the end's time; pvm_info's in Δ */
+	m = pvm_info(bufid);
 
 	pvt__ev_end(pr, PVT_EV_RECV_END, m.src, m.tag, m.bytes, bufid, 0);
 	return bufid;

@@ -568,17 +568,17 @@ int pvt__ev_pending(void)
 	return ev.ring.h == NULL && ev.n > 0;
 }
 
-/* See rt_event.h. */
-int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
-                  const char *func, int line, int32_t peer, int32_t tag,
-                  int64_t bytes, int32_t aux, uint32_t comm, uint32_t ref)
+/* Opens probe pr at t0 and writes its START record: timed (or busy
+ * probes), it measures its own spans (pvt__ev_begin_at), else Δ grows by
+ * an empty probe's calibrated half.  1. */
+static int ev_begin(pvt__ev_probe *pr, uint64_t t0, int timed, int kind,
+                    int op, const char *file, const char *func, int line,
+                    int32_t peer, int32_t tag, int64_t bytes, int32_t aux,
+                    uint32_t comm, uint32_t ref)
 {
-	if (!ev.inited)
-		(void)pvt__ev_init(NULL);
-	if (ev.mode == PVT_TRACE_OFF)
-		return 0;
-	pr->t0 = pvt__ev_now();
+	pr->t0 = t0;
 	pr->t2 = 0;
+	pr->timed = (uint8_t)(timed || ev.busy);
 	pr->line = line;
 	pr->op = (uint16_t)op;
 	pr->comm = comm;
@@ -589,7 +589,7 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	pr->func = ev_intern_c(func, &ev.c_func, &ev.c_func_id);
 	ev_put(pr->t0, kind, op, pr->file, pr->func, line, peer, tag, bytes, 0,
 	       aux, comm, ref);
-	if (!ev.busy)
+	if (!pr->timed)
 		ev.delta += ev.half;
 	EV_UNLOCK();
 	pr->t1 = ev.busy ? pvt__ev_now() : pr->t0;
@@ -597,9 +597,36 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 }
 
 /* See rt_event.h. */
+int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
+                  const char *func, int line, int32_t peer, int32_t tag,
+                  int64_t bytes, int32_t aux, uint32_t comm, uint32_t ref)
+{
+	if (!ev.inited)
+		(void)pvt__ev_init(NULL);
+	if (ev.mode == PVT_TRACE_OFF)
+		return 0;
+	return ev_begin(pr, pvt__ev_now(), 0, kind, op, file, func, line, peer,
+	                tag, bytes, aux, comm, ref);
+}
+
+/* See rt_event.h. */
+int pvt__ev_begin_at(pvt__ev_probe *pr, uint64_t t0, int kind, int op,
+                     const char *file, const char *func, int line,
+                     int32_t peer, int32_t tag, int64_t bytes, int32_t aux,
+                     uint32_t comm, uint32_t ref)
+{
+	if (!ev.inited)
+		(void)pvt__ev_init(NULL);
+	if (ev.mode == PVT_TRACE_OFF)
+		return 0;
+	return ev_begin(pr, t0, 1, kind, op, file, func, line, peer, tag,
+	                bytes, aux, comm, ref);
+}
+
+/* See rt_event.h. */
 void pvt__ev_call(pvt__ev_probe *pr)
 {
-	if (ev.busy)
+	if (pr->timed)
 		pr->t1 = pvt__ev_now();
 }
 
@@ -616,11 +643,11 @@ void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
 	uint64_t t2 = pr->t2 != 0 ? pr->t2 : pvt__ev_now();
 
 	EV_LOCK();
-	if (ev.busy)
+	if (pr->timed)
 		ev.delta += pr->t1 - pr->t0 + ev.probe_c;
 	ev_put(t2, kind, pr->op, pr->file, pr->func, pr->line, peer, tag,
 	       bytes, result, aux, pr->comm, pr->ref);
-	ev.delta += ev.busy ? pvt__ev_now() - t2 : ev.half_end;
+	ev.delta += pr->timed ? pvt__ev_now() - t2 : ev.half_end;
 	EV_UNLOCK();
 }
 
@@ -628,7 +655,7 @@ void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
 void pvt__ev_close(pvt__ev_probe *pr)
 {
 	EV_LOCK();
-	if (ev.busy)
+	if (pr->timed)
 		ev.delta += pr->t1 - pr->t0 + ev.probe_c;
 	else
 		ev.delta += ev.half_end;

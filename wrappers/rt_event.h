@@ -24,9 +24,11 @@
  * half the calibrated cost of an empty probe at each record, the end's
  * half taking the odd ns, so that a probe adds the whole cost (and
  * reads the clock only for its two time stamps); with busy probes
- * (PARAVT_PROBE_BUSY_NS) by the measured time from pvt__ev_begin to
- * pvt__ev_call plus the time inside pvt__ev_end, plus a constant
- * calibrated at start-up for what the probe cannot measure about itself.
+ * (PARAVT_PROBE_BUSY_NS), and with timed probes (pvt__ev_begin_at: the
+ * PVM wrappers), by the measured time from the probe's start to
+ * pvt__ev_call plus the time from the call's return to the end of
+ * pvt__ev_end, plus a constant calibrated at start-up for what the probe
+ * cannot measure about itself.
  * A full shared ring adds the time waited for the daemon.  After a gap
  * of more than 200 us between two records the task reads how long it
  * waited for a CPU in it (Linux: one pread of its schedstat) and adds
@@ -83,6 +85,8 @@ typedef struct pvt__ev_probe {
 	uint32_t comm;    /* communication context of both records */
 	uint32_t ref;     /* request id of both records, 0 none */
 	uint16_t op;      /* enum pvt_op */
+	uint8_t timed;    /* measures its own spans (pvt__ev_begin_at, or
+	                     busy probes) */
 } pvt__ev_probe;
 
 /* Statistics for the benchmark (pvt__ev_stats). */
@@ -125,6 +129,19 @@ int pvt__ev_init(int32_t (*self)(void));
 int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 		  const char *func, int line, int32_t peer, int32_t tag,
 		  int64_t bytes, int32_t aux, uint32_t comm, uint32_t ref);
+
+/* pvt__ev_begin for a probe that measures its own spans, as busy probes
+ * do: from t0 (pvt__ev_now at the wrapper's entry, before its own work)
+ * to pvt__ev_call, and from the real call's return (pvt__ev_ret, else
+ * the end) to the end of pvt__ev_end, plus the calibrated part its clock
+ * reads miss.  Two clock reads more than a probe that adds the
+ * calibrated cost of an empty one: for wrappers of calls that take
+ * microseconds (PVM's) whose own work around the call (the message
+ * buffer's size and source) is then in Δ too. */
+int pvt__ev_begin_at(pvt__ev_probe *pr, uint64_t t0, int kind, int op,
+                     const char *file, const char *func, int line,
+                     int32_t peer, int32_t tag, int64_t bytes, int32_t aux,
+                     uint32_t comm, uint32_t ref);
 
 /* A wrapper library's own work outside its probes (looking up the
  * communicator, the message's size, the status), ns a call: how much

@@ -29,7 +29,7 @@ for port in linux-x86_64 linux-s390x-qemu linux-i386-qemu; do
 	# Δ: each probe adds its calibrated cost, half at its start record
 	# and half (the odd ns) at its end: the same two steps every time,
 	# the end's equal to the start's or 1 ns more.
-	grep -E 'kind=send_(start|end) op=pvm_send ' "$e" |
+	grep -E 'kind=send_(start|end) op=pvm_send .*func=fake_send ' "$e" |
 		sed 's/.*kind=send_\([a-z]*\) .* delta=\([0-9]*\) .*/\1 \2/' |
 		awk 'NR > 1 { d = $2 - p; if ($1 == "end") { if (a == "") a = d; else if (d != a) bad = 1 }
 		              else { if (b == "") b = d; else if (d != b) bad = 1 } }
@@ -42,6 +42,16 @@ for port in linux-x86_64 linux-s390x-qemu linux-i386-qemu; do
 		sed 's/.* t=\([0-9]*\)$/\1/' |
 		awk 'NR == 1 { s = $1 } NR == 2 { e = $1 } END { if (NR != 2 || e - s >= 10000000) exit 1 }' ||
 		{ cat "$e"; fail "$port: the receive's END is not at its call's return"; }
+	# The timed probe: its wrapper's 20 ms before the call are in Δ at
+	# its END, the 20 ms after the call's return at the next record
+	# (crash_here's entry), and its END's time is the call's return.
+	grep -E 'func=fake_timed_send |func=crash_here ' "$e" | grep -E 'kind=(send_start|send_end|fn_enter) ' |
+		sed 's/.*kind=\([a-z_]*\) .* delta=\([0-9]*\) t=\([0-9]*\)$/\1 \2 \3/' |
+		awk '{ k[NR] = $1; d[NR] = $2; t[NR] = $3 }
+		     END { if (NR != 3 || k[1] != "send_start" || k[2] != "send_end" || k[3] != "fn_enter") exit 1
+		           if (d[2] - d[1] < 20000000 || d[3] - d[2] < 20000000) exit 1
+		           if (t[2] - t[1] < 20000000 || t[3] - t[2] < 20000000) exit 1 }' ||
+		{ grep -E 'fake_timed_send|crash_here' "$e"; fail "$port: the timed probe's own work is not in delta"; }
 	expect_grep 'kind=fn_enter op=function file=.*ev_crash.c func=crash_here ' "$e" \
 		"$port: full mode recorded the entry of crash_here"
 	expect_grep 'kind=crash op=signal .* aux=11 ' "$e" "$port: crash record"

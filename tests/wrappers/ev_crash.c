@@ -9,7 +9,10 @@
  *
  * The receive marks its call's return (pvt__ev_ret) and then works
  * EV_CRASH_WORK_NS before it ends the probe, as a wrapper reading a
- * status: its END's time is the return, not the work's end.
+ * status: its END's time is the return, not the work's end.  Then a
+ * timed probe (pvt__ev_begin_at, as the PVM wrappers make): its
+ * wrapper works EV_CRASH_WORK_NS before the call and as long after its
+ * return, and both must be in Δ.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -47,6 +50,26 @@ static void fake_recv(int peer, int tag)
 	pvt__ev_end(&pr, PVT_EV_RECV_END, peer, tag, 8, 0, 0);
 }
 
+/* One fake send through a timed probe whose wrapper works
+ * EV_CRASH_WORK_NS from its entry to the call and as long from the
+ * call's return to the probe's end. */
+static void fake_timed_send(int peer, int tag)
+{
+	struct timespec ts = {0, EV_CRASH_WORK_NS};
+	uint64_t t0 = pvt__ev_now();
+	pvt__ev_probe pr;
+
+	(void)nanosleep(&ts, NULL);
+	if (!pvt__ev_begin_at(&pr, t0, PVT_EV_SEND_START, PVT_OP_PVM_SEND,
+	                      __FILE__, __func__, __LINE__, peer, tag, 8, 0, 0,
+	                      0))
+		return;
+	pvt__ev_call(&pr);
+	pvt__ev_ret(&pr);
+	(void)nanosleep(&ts, NULL);
+	pvt__ev_end(&pr, PVT_EV_SEND_END, peer, tag, 8, 0, 0);
+}
+
 /* Writes through a null pointer. */
 static void crash_here(volatile int *p)
 {
@@ -62,6 +85,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		fake_send(7, i);
 	fake_recv(7, 99);
+	fake_timed_send(7, 100);
 	crash_here(NULL);
 	return 0;
 }
