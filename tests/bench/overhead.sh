@@ -249,8 +249,8 @@ elif command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 	# setsid: the tasks pvmd spawns are then in the same scheduling
 	# group (Linux's autogroup, one a session) as the master, as they
 	# are under paravt.  With setsid the worker was in a group of its
-	# own, and the plain ping-pong on one CPU took 5% longer (8 runs
-	# each way, alternately: medians 14.5 and 13.8 us a round trip).
+	# own, and the plain ping-pong on one CPU took 6% longer (8 runs
+	# each way, alternately: medians 14.5 and 13.7 us a round trip).
 	pvmd </dev/null >"$tmp/pvmd.out" 2>&1 &
 	pvmpid=$!
 	sleep 1
