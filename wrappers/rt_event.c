@@ -596,14 +596,20 @@ static int ev_begin(pvt__ev_probe *pr, uint64_t t0, int timed, int kind,
 	return 1;
 }
 
+/* Whether probes record now (initialising on first use). */
+static int ev_tracing(void)
+{
+	if (!ev.inited)
+		(void)pvt__ev_init(NULL);
+	return ev.mode != PVT_TRACE_OFF;
+}
+
 /* See rt_event.h. */
 int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
                   const char *func, int line, int32_t peer, int32_t tag,
                   int64_t bytes, int32_t aux, uint32_t comm, uint32_t ref)
 {
-	if (!ev.inited)
-		(void)pvt__ev_init(NULL);
-	if (ev.mode == PVT_TRACE_OFF)
+	if (!ev_tracing())
 		return 0;
 	return ev_begin(pr, pvt__ev_now(), 0, kind, op, file, func, line, peer,
 	                tag, bytes, aux, comm, ref);
@@ -615,12 +621,21 @@ int pvt__ev_begin_at(pvt__ev_probe *pr, uint64_t t0, int kind, int op,
                      int32_t peer, int32_t tag, int64_t bytes, int32_t aux,
                      uint32_t comm, uint32_t ref)
 {
-	if (!ev.inited)
-		(void)pvt__ev_init(NULL);
-	if (ev.mode == PVT_TRACE_OFF)
+	if (!ev_tracing())
 		return 0;
 	return ev_begin(pr, t0, 1, kind, op, file, func, line, peer, tag,
 	                bytes, aux, comm, ref);
+}
+
+/* What a timed probe's span of span ns (its start to the call, or the
+ * call's return to its end) adds to Δ: the span, or, longer than
+ * PVT_RING_STALL_NS without busy probes, the calibrated half: a wrapper's
+ * own work takes far less, so the process was off its processor there,
+ * and that wait is not paravt's unless the CPU share says so (the stall
+ * read at the next record). */
+static uint64_t ev_span(uint64_t span, uint64_t half)
+{
+	return span > PVT_RING_STALL_NS && !ev.busy ? half : span;
 }
 
 /* See rt_event.h. */
@@ -644,10 +659,11 @@ void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
 
 	EV_LOCK();
 	if (pr->timed)
-		ev.delta += pr->t1 - pr->t0 + ev.probe_c;
+		ev.delta += ev_span(pr->t1 - pr->t0 + ev.probe_c, ev.half);
 	ev_put(t2, kind, pr->op, pr->file, pr->func, pr->line, peer, tag,
 	       bytes, result, aux, pr->comm, pr->ref);
-	ev.delta += pr->timed ? pvt__ev_now() - t2 : ev.half_end;
+	ev.delta += pr->timed ? ev_span(pvt__ev_now() - t2, ev.half_end)
+	                      : ev.half_end;
 	EV_UNLOCK();
 }
 
@@ -656,7 +672,7 @@ void pvt__ev_close(pvt__ev_probe *pr)
 {
 	EV_LOCK();
 	if (pr->timed)
-		ev.delta += pr->t1 - pr->t0 + ev.probe_c;
+		ev.delta += ev_span(pr->t1 - pr->t0 + ev.probe_c, ev.half);
 	else
 		ev.delta += ev.half_end;
 	EV_UNLOCK();

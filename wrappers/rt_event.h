@@ -137,7 +137,9 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
  * reads miss.  Two clock reads more than a probe that adds the
  * calibrated cost of an empty one: for wrappers of calls that take
  * microseconds (PVM's) whose own work around the call (the message
- * buffer's size and source) is then in Δ too. */
+ * buffer's size and source) is then in Δ too.  A span longer than
+ * PVT_RING_STALL_NS (the process was off its processor) adds the
+ * calibrated half instead. */
 int pvt__ev_begin_at(pvt__ev_probe *pr, uint64_t t0, int kind, int op,
                      const char *file, const char *func, int line,
                      int32_t peer, int32_t tag, int64_t bytes, int32_t aux,

@@ -42,16 +42,21 @@ for port in linux-x86_64 linux-s390x-qemu linux-i386-qemu; do
 		sed 's/.* t=\([0-9]*\)$/\1/' |
 		awk 'NR == 1 { s = $1 } NR == 2 { e = $1 } END { if (NR != 2 || e - s >= 10000000) exit 1 }' ||
 		{ cat "$e"; fail "$port: the receive's END is not at its call's return"; }
-	# The timed probe: its wrapper's 20 ms before the call are in Δ at
-	# its END, the 20 ms after the call's return at the next record
-	# (crash_here's entry), and its END's time is the call's return.
+	# The timed probes: in the first (tag 100) the wrapper's 100 us
+	# before the call are in delta at its END and the 100 us after the
+	# call's return at the next record, and its END's time is the
+	# call's return; the second (tag 101) slept 20 ms before the call,
+	# which must not be in delta (the START of the second is that next
+	# record, then its END, then crash_here's entry).
 	grep -E 'func=fake_timed_send |func=crash_here ' "$e" | grep -E 'kind=(send_start|send_end|fn_enter) ' |
-		sed 's/.*kind=\([a-z_]*\) .* delta=\([0-9]*\) t=\([0-9]*\)$/\1 \2 \3/' |
-		awk '{ k[NR] = $1; d[NR] = $2; t[NR] = $3 }
-		     END { if (NR != 3 || k[1] != "send_start" || k[2] != "send_end" || k[3] != "fn_enter") exit 1
-		           if (d[2] - d[1] < 20000000 || d[3] - d[2] < 20000000) exit 1
-		           if (t[2] - t[1] < 20000000 || t[3] - t[2] < 20000000) exit 1 }' ||
-		{ grep -E 'fake_timed_send|crash_here' "$e"; fail "$port: the timed probe's own work is not in delta"; }
+		sed 's/.*kind=\([a-z_]*\) .* tag=\([-0-9]*\) .* delta=\([0-9]*\) t=\([0-9]*\)$/\1 \2 \3 \4/' |
+		awk '{ k[NR] = $1 " " $2; d[NR] = $3; t[NR] = $4 }
+		     END { if (NR != 5 || k[1] != "send_start 100" || k[2] != "send_end 100" ||
+		               k[3] != "send_start 101" || k[4] != "send_end 101" || k[5] != "fn_enter -1") exit 1
+		           if (d[2] - d[1] < 100000 || d[3] - d[2] < 100000) exit 1
+		           if (t[2] - t[1] < 100000 || t[3] - t[2] < 100000) exit 1
+		           if (t[4] - t[3] < 20000000 || d[5] - d[3] > 1000000) exit 1 }' ||
+		{ grep -E 'fake_timed_send|crash_here' "$e"; fail "$port: a timed probe's delta is not its own work"; }
 	expect_grep 'kind=fn_enter op=function file=.*ev_crash.c func=crash_here ' "$e" \
 		"$port: full mode recorded the entry of crash_here"
 	expect_grep 'kind=crash op=signal .* aux=11 ' "$e" "$port: crash record"

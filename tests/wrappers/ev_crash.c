@@ -9,11 +9,14 @@
  *
  * The receive marks its call's return (pvt__ev_ret) and then works
  * EV_CRASH_WORK_NS before it ends the probe, as a wrapper reading a
- * status: its END's time is the return, not the work's end.  Then a
- * timed probe (pvt__ev_begin_at, as the PVM wrappers make): its
- * wrapper works EV_CRASH_WORK_NS before the call and as long after its
- * return, and both must be in Δ.
+ * status: its END's time is the return, not the work's end.  Then two
+ * timed probes (pvt__ev_begin_at, as the PVM wrappers make): in the
+ * first the wrapper works EV_CRASH_SPIN_NS before the call and as long
+ * after its return, and both must be in Δ; in the second it sleeps
+ * EV_CRASH_WORK_NS before the call, which must not be (a process off its
+ * processor is not paravt's work).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -50,23 +53,36 @@ static void fake_recv(int peer, int tag)
 	pvt__ev_end(&pr, PVT_EV_RECV_END, peer, tag, 8, 0, 0);
 }
 
-/* One fake send through a timed probe whose wrapper works
- * EV_CRASH_WORK_NS from its entry to the call and as long from the
- * call's return to the probe's end. */
-static void fake_timed_send(int peer, int tag)
+#define EV_CRASH_SPIN_NS 100000L /* 100 us: a wrapper's work, however slow */
+
+/* Spins on the clock for ns. */
+static void spin(uint64_t ns)
 {
-	struct timespec ts = {0, EV_CRASH_WORK_NS};
+	uint64_t t = pvt__ev_now();
+
+	while (pvt__ev_now() - t < ns)
+		;
+}
+
+/* One fake send through a timed probe whose wrapper works spin_ns from
+ * its entry to the call and as long from the call's return to the
+ * probe's end, and sleeps sleep_ns (off its processor) before it. */
+static void fake_timed_send(int peer, int tag, long spin_ns, long sleep_ns)
+{
+	struct timespec ts = {0, sleep_ns};
 	uint64_t t0 = pvt__ev_now();
 	pvt__ev_probe pr;
 
-	(void)nanosleep(&ts, NULL);
+	if (sleep_ns > 0)
+		(void)nanosleep(&ts, NULL);
+	spin((uint64_t)spin_ns);
 	if (!pvt__ev_begin_at(&pr, t0, PVT_EV_SEND_START, PVT_OP_PVM_SEND,
 	                      __FILE__, __func__, __LINE__, peer, tag, 8, 0, 0,
 	                      0))
 		return;
 	pvt__ev_call(&pr);
 	pvt__ev_ret(&pr);
-	(void)nanosleep(&ts, NULL);
+	spin((uint64_t)spin_ns);
 	pvt__ev_end(&pr, PVT_EV_SEND_END, peer, tag, 8, 0, 0);
 }
 
@@ -85,7 +101,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		fake_send(7, i);
 	fake_recv(7, 99);
-	fake_timed_send(7, 100);
+	fake_timed_send(7, 100, EV_CRASH_SPIN_NS, 0);
+	fake_timed_send(7, 101, 0, EV_CRASH_WORK_NS);
 	crash_here(NULL);
 	return 0;
 }
