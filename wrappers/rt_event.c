@@ -638,6 +638,12 @@ static uint64_t ev_span(uint64_t span, uint64_t half)
 	return span > PVT_RING_STALL_NS && !ev.busy ? half : span;
 }
 
+/* What timed probe pr's start (to the call) adds to Δ. */
+static uint64_t ev_start_span(const pvt__ev_probe *pr)
+{
+	return ev_span(pr->t1 - pr->t0 + ev.probe_c, ev.half);
+}
+
 /* See rt_event.h. */
 void pvt__ev_call(pvt__ev_probe *pr)
 {
@@ -659,7 +665,7 @@ void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
 
 	EV_LOCK();
 	if (pr->timed)
-		ev.delta += ev_span(pr->t1 - pr->t0 + ev.probe_c, ev.half);
+		ev.delta += ev_start_span(pr);
 	ev_put(t2, kind, pr->op, pr->file, pr->func, pr->line, peer, tag,
 	       bytes, result, aux, pr->comm, pr->ref);
 	ev.delta += pr->timed ? ev_span(pvt__ev_now() - t2, ev.half_end)
@@ -672,7 +678,7 @@ void pvt__ev_close(pvt__ev_probe *pr)
 {
 	EV_LOCK();
 	if (pr->timed)
-		ev.delta += ev_span(pr->t1 - pr->t0 + ev.probe_c, ev.half);
+		ev.delta += ev_start_span(pr);
 	else
 		ev.delta += ev.half_end;
 	EV_UNLOCK();
