@@ -42,8 +42,8 @@ for port in linux-x86_64 linux-s390x-qemu linux-i386-qemu; do
 		sed 's/.* t=\([0-9]*\)$/\1/' |
 		awk 'NR == 1 { s = $1 } NR == 2 { e = $1 } END { if (NR != 2 || e - s >= 10000000) exit 1 }' ||
 		{ cat "$e"; fail "$port: the receive's END is not at its call's return"; }
-	# The timed probes: in the first (tag 100) the wrapper's 100 us
-	# before the call are in delta at its END and the 100 us after the
+	# The timed probes: in the first (tag 100) the wrapper's 20 us
+	# before the call are in delta at its END and the 20 us after the
 	# call's return at the next record, and its END's time is the
 	# call's return; the second (tag 101) slept 20 ms before the call,
 	# which must not be in delta (the START of the second is that next
@@ -53,8 +53,8 @@ for port in linux-x86_64 linux-s390x-qemu linux-i386-qemu; do
 		awk '{ k[NR] = $1 " " $2; d[NR] = $3; t[NR] = $4 }
 		     END { if (NR != 5 || k[1] != "send_start 100" || k[2] != "send_end 100" ||
 		               k[3] != "send_start 101" || k[4] != "send_end 101" || k[5] != "fn_enter -1") exit 1
-		           if (d[2] - d[1] < 100000 || d[3] - d[2] < 100000) exit 1
-		           if (t[2] - t[1] < 100000 || t[3] - t[2] < 100000) exit 1
+		           if (d[2] - d[1] < 20000 || d[3] - d[2] < 20000) exit 1
+		           if (t[2] - t[1] < 20000 || t[3] - t[2] < 20000) exit 1
 		           if (t[4] - t[3] < 20000000 || d[5] - d[3] > 1000000) exit 1 }' ||
 		{ grep -E 'fake_timed_send|crash_here' "$e"; fail "$port: a timed probe's delta is not its own work"; }
 	expect_grep 'kind=fn_enter op=function file=.*ev_crash.c func=crash_here ' "$e" \

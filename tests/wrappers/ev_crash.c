@@ -53,7 +53,9 @@ static void fake_recv(int peer, int tag)
 	pvt__ev_end(&pr, PVT_EV_RECV_END, peer, tag, 8, 0, 0);
 }
 
-#define EV_CRASH_SPIN_NS 100000L /* 100 us: a wrapper's work, however slow */
+/* A wrapper's work, however slow: 20 us, a tenth of PVT_RING_STALL_NS
+ * (under qemu on a loaded host a spin of 100 us took over 200). */
+#define EV_CRASH_SPIN_NS 20000L
 
 /* Spins on the clock for ns. */
 static void spin(uint64_t ns)
