@@ -30,7 +30,9 @@
  * every rank connects as a proc-0 task) and PARAVT_MPI_PAIR=1 unless
  * the run sets it (every rank runs the wrappers, so partner ranks time
  * a message's way at MPI_Init: libparavt(3)).  The mpirun process is
- * the run's process.  With extra hosts (PVM_HOST, the other nodes of
+ * the run's process.  On this host alone, the job's session directory
+ * and shared-memory segments go to a directory of the run's that the
+ * daemon removes when mpirun ends (dmn_mpidir.c).  With extra hosts (PVM_HOST, the other nodes of
  * this port) mpirun also gets a
  * hostfile of them (<session dir>/mpi-RUN/hostfile, one slot each), the
  * same rsh helper as PVM as its plm_rsh_agent and no tree spawn; the
@@ -762,8 +764,12 @@ int dmn_pvm_run(dmn_work *w, dmn_proc *p, const dmn_runreq *q, char *err,
 	if (pvm) {
 		dmn_argv_add(&a, q->path);
 		dmn_pvm_args(&a, q->args, 0);
-	} else if (dmn_mpi_argv(w, s, q, &a, &e, err, errlen) != 0)
+	} else if (dmn_mpi_argv(w, s, q, &a, &e, err, errlen) != 0) {
 		goto out_free;
+	} else if (dmn_pvm_nhosts(s) == 0) { /* its files in memory, removed
+	                                          when it ends */
+		(void)dmn_mpidir_use(p, &e);
+	}
 	if (dmn_run_env(q, &e, NULL, NULL) != 0)
 		e.full = 1;
 	for (n = 0; n < e.n && k < DMN_PVM_ENV + DMN_RUN_ENV + 4; n++)

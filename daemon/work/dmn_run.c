@@ -96,6 +96,7 @@ void dmn_proc_free(dmn_work *w, dmn_proc *p)
 	s->nprocs--;
 	w->relay->proc_gone(w, p);
 	dmn_ctl_forget(p);
+	dmn_mpidir_done(p);
 	free(p);
 	if (s->nprocs == 0)
 		dmn_pvm_idle(w, s);

@@ -1,5 +1,6 @@
 /*
- * dmn_shm.c — mapping a task's shared file (dmn_work.h).
+ * dmn_shm.c — mapping a task's shared file, and removing what tasks and
+ * jobs left in memory (dmn_work.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -108,6 +109,90 @@ static long shm_name_pid(const char *name, const char *prefix)
 	return *end == '-' && pid > 0 ? pid : 0;
 }
 
+#define SHM_TREE_DEPTH 16 /* deeper than any job's tree: refused */
+#define SHM_TREE_PASSES 3 /* readdir may miss entries removed under it */
+
+static int shm_rmtree_at(int at, const char *name, int depth,
+                         uint64_t *bytes);
+
+/* Removes what directory fd holds (depth: its own): the entries
+ * removed, or -1 (errno) with what could be removed gone. */
+static int shm_rmtree_in(int fd, int depth, uint64_t *bytes)
+{
+	struct dirent *d;
+	DIR *dp;
+	int n = 0, k, rc = 0, pass, fd2;
+
+	for (pass = 0; pass < SHM_TREE_PASSES; pass++) {
+		if ((fd2 = dup(fd)) < 0 || (dp = fdopendir(fd2)) == NULL) {
+			if (fd2 >= 0)
+				(void)close(fd2);
+			return -1;
+		}
+		rewinddir(dp);
+		k = 0;
+		while ((d = readdir(dp)) != NULL) {
+			if (strcmp(d->d_name, ".") == 0 ||
+			    strcmp(d->d_name, "..") == 0)
+				continue;
+			if ((rc = shm_rmtree_at(fd, d->d_name, depth + 1,
+			                        bytes)) < 0)
+				break;
+			k += rc;
+		}
+		(void)closedir(dp);
+		n += k;
+		if (rc < 0 || k == 0)
+			break;
+	}
+	return rc < 0 ? -1 : n;
+}
+
+/* Removes name in directory at, a file or link (never followed) or a
+ * directory with all in it: the entries removed, or -1 (errno). */
+static int shm_rmtree_at(int at, const char *name, int depth,
+                         uint64_t *bytes)
+{
+	struct stat st;
+	int fd, n;
+
+	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		if (unlinkat(at, name, 0) != 0)
+			return -1;
+		if (bytes != NULL && S_ISREG(st.st_mode))
+			*bytes += (uint64_t)st.st_size;
+		return 1;
+	}
+	if (depth > SHM_TREE_DEPTH) {
+		errno = ELOOP;
+		return -1;
+	}
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	n = shm_rmtree_in(fd, depth, bytes);
+	(void)close(fd);
+	if (n < 0 || unlinkat(at, name, AT_REMOVEDIR) != 0)
+		return -1;
+	return n + 1;
+}
+
+/* See dmn_work.h. */
+int dmn_shm_rmtree(const char *path, uint64_t *bytes)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return -1;
+	if (S_ISDIR(st.st_mode) && st.st_uid != geteuid()) {
+		errno = EPERM;
+		return -1;
+	}
+	return shm_rmtree_at(AT_FDCWD, path, 0, bytes);
+}
+
 /* See dmn_work.h. */
 int dmn_shm_sweep(const char *dir, const char *prefix, unsigned min_age,
                   uint64_t *bytes)
@@ -126,12 +211,16 @@ int dmn_shm_sweep(const char *dir, const char *prefix, unsigned min_age,
 		if ((pid = shm_name_pid(d->d_name, prefix)) == 0 ||
 		    snprintf(path, sizeof path, "%s/%s", dir, d->d_name) >=
 		    (int)sizeof path ||
-		    lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    lstat(path, &st) != 0 ||
+		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ||
 		    st.st_uid != geteuid() ||
 		    now - st.st_mtime < (time_t)min_age ||
 		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
-		if (unlink(path) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			if (dmn_shm_rmtree(path, bytes) > 0)
+				n++;
+		} else if (unlink(path) == 0) {
 			*bytes += (uint64_t)st.st_size;
 			n++;
 		}

@@ -234,6 +234,8 @@ struct dmn_proc {
 	                             when it is mapped */
 	int held;                 /* its pipes are not read (the console's
 	                             backlog is full: dmn_run_throttle) */
+	char mpidir[DMN_PATH_MAX];/* mpirun: its job's files (dmn_mpidir.c),
+	                             "" none */
 };
 
 /* The daemon-wide state, srv->work. */
@@ -515,5 +517,28 @@ int dmn_shm_drop(const char *path, const char *dir, size_t dirlen,
  * added to *bytes), or -1 when dir cannot be read. */
 int dmn_shm_sweep(const char *dir, const char *prefix, unsigned min_age,
                   uint64_t *bytes);
+/* Removes path: a file, or a directory of ours with everything in it
+ * (links are removed, never followed).  The entries removed, path
+ * itself included (their regular files' bytes added to *bytes when
+ * bytes is not NULL), or -1 (errno) with what could be removed gone. */
+int dmn_shm_rmtree(const char *path, uint64_t *bytes);
+
+/* ---- dmn_mpidir.c -------------------------------------------------------- */
+
+/*
+ * An MPI run on this host alone keeps Open MPI's session directory and
+ * its ranks' shared-memory segments in a directory of its own in memory,
+ * removed when mpirun ends: a killed job leaves nothing behind.
+ */
+/* For p, mpirun about to start: makes p->mpidir and adds the variables
+ * that name it to Open MPI to e; 1, or 0 when Open MPI keeps its own
+ * places (the daemon's environment names them, or there is no memory
+ * file system; p->mpidir is then ""). */
+int dmn_mpidir_use(dmn_proc *p, dmn_argv *e);
+/* p ended: removes p->mpidir with what the job left in it. */
+void dmn_mpidir_done(dmn_proc *p);
+/* Removes the directories of daemons of this pid namespace that no
+ * longer run. */
+void dmn_mpidir_sweep(void);
 
 #endif

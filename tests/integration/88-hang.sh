@@ -22,7 +22,10 @@
 #      ranks 0 and 1 each receiving first, rank 2 in a barrier they never
 #      reach: the deadlock of ranks 0 and 1 at the MPI_Recv line, rank 2
 #      held by it at the MPI_Barrier line (mpirun itself has no events and
-#      does not keep the watchdog quiet).
+#      does not keep the watchdog quiet); the job is killed, and what
+#      Open MPI keeps while it runs (its session directory, the ranks'
+#      shared-memory segments) was in the run's directory in memory,
+#      which the daemon removes with them (dmn_mpidir.c): none left.
 . "$(dirname "$0")/../lib/common.sh"
 grep -rq WIRE_NODE_EVENTS "$TOP"/daemon 2>/dev/null ||
 	skip "paravtd does not forward events yet"
@@ -117,3 +120,11 @@ expect_grep "^  p[0-9]+ \(rank 2\) MPI_Barrier waiting for p[0-9]+, p[0-9]+ at .
 secs=$(cat "$T/mpi.secs")
 [ "$secs" -lt 25 ] || fail "MPI deadlock reported after $secs s"
 ok "MPI: ranks 0 and 1 deadlocked at hang_mpi.c:$LR, rank 2 held at :$LB; console done in $secs s"
+MEM=${PARAVT_RING_MEMFS:-/dev/shm}/paravt-$(id -u)
+if [ -d "$MEM" ]; then
+	wait_for 20 grep -Eq "removed [1-9][0-9]* file\(s\) of [0-9]+ bytes that the MPI job left in $MEM/mpi-[0-9]+-$DPID_nat-" "$T/nat.log" ||
+		{ cat "$T/nat.log"; fail "the killed job's files were not removed (or not in the run's directory)"; }
+	wait_for 10 sh -c "! ls -d '$MEM'/mpi-*-$DPID_nat-* >/dev/null 2>&1" ||
+		fail "the killed job's directory is left: $(ls "$MEM")"
+	ok "the killed MPI job's own files were in the run's directory in memory, removed with it"
+fi

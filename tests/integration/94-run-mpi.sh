@@ -23,15 +23,41 @@
 #       that is not there is refused; run pvm --exec runs a PVM program
 #       through libparavt_pvm.so when the node has it, else says it is
 #       missing; paravt trace --exec PATH --stdin FILE -- run mpi -np 2:
-#       status 0, the trace holds both ranks' events.
+#       status 0, the trace holds both ranks' events;
+#   (f) Open MPI's own files go to the run's directory in memory
+#       (dmn_mpidir.c), in a private memory directory
+#       (PARAVT_RING_MEMFS): the run of (b) removes the directory a
+#       daemon that no longer runs left there (its pid namespace, its
+#       dead pid, changed 5 minutes ago), keeps those of a running
+#       process and of another namespace, logs what it removed, and its
+#       own directory is gone once mpirun has ended.
 . "$(dirname "$0")/../lib/common.sh"
 command -v mpicc >/dev/null && command -v mpirun >/dev/null || skip "no Open MPI"
 command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
 [ -e "$TOP/build/linux-x86_64/lib/libparavt_mpi.so" ] || skip "no libparavt_mpi.so"
 [ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
 export TMPDIR="$T"
+MEM=""
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then # (f)
+	MEMFS=$(mktemp -d /dev/shm/paravt-test.XXXXXX) || fail "mktemp in /dev/shm"
+	on_exit "rm -rf '$MEMFS'"
+	MEM=$MEMFS/paravt-$(id -u)
+	mkdir -m 700 "$MEM" || fail "mkdir $MEM"
+	NS=$(readlink /proc/self/ns/pid | sed 's/[^0-9]//g')
+	sh -c 'exit 0' &
+	dead=$!
+	wait $dead
+	for d in "mpi-$NS-$dead-7" "mpi-$NS-$$-7" "mpi-1$NS-$dead-7"; do
+		mkdir -p "$MEM/$d/ompi.x/pid.1" &&
+			echo x >"$MEM/$d/ompi.x/pid.1/contact.txt" &&
+			touch -d '5 minutes ago' "$MEM/$d" || fail "making $MEM/$d"
+	done
+fi
 unset PVM_EXPORT PVM_VMID PARAVT_SESSION PARAVT_SOCK PARAVT_SESSION_DIR PARAVT_TRACE 2>/dev/null || true
+# the daemon's alone: a console that has it sends it with RUN, refused
+[ -n "$MEM" ] && export PARAVT_RING_MEMFS="$MEMFS"
 start_daemon nat linux-x86_64
+unset PARAVT_RING_MEMFS
 P=$TOP/tests/programs
 cd "$T" || fail "cd $T"
 printf '3 4\n12\n' >numbers
@@ -67,6 +93,17 @@ done
 [ "$(grep -c '^\[p[0-9]* exited with status 0\]$' "$T/opts")" = 4 ] ||
 	fail "not mpirun and 3 ranks exiting 0"
 ok "mpirun options passed (-x reached every rank), rank 0 read the file, each line is its rank's"
+
+# ---- (f) the run's directory in memory -----------------------------------
+if [ -n "$MEM" ]; then
+	[ ! -e "$MEM/mpi-$NS-$dead-7" ] || fail "a dead daemon's MPI directory was not removed"
+	[ -e "$MEM/mpi-$NS-$$-7" ] || fail "the MPI directory of a running process was removed"
+	[ -e "$MEM/mpi-1$NS-$dead-7" ] || fail "another pid namespace's MPI directory was removed"
+	expect_grep "MPI runs: removed 1 directory of 2 bytes from $MEM: their daemons ended" "$T/nat.log"
+	wait_for 10 sh -c "! ls -d '$MEM'/mpi-$NS-$DPID_nat-* >/dev/null 2>&1" ||
+		fail "the run's directory is left: $(ls "$MEM")"
+	ok "an MPI run removes a dead daemon's directory in memory (only), and its own when mpirun ends"
+fi
 
 for bad in "--host a,b|paravt makes the hostfile" \
 	"--mca plm_rsh_agent /bin/sh|paravt sets it" \

@@ -158,6 +158,16 @@ build/tests/unit/test_rt_clock: tests/unit/test_rt_clock.c wrappers/rt_clock.c \
 
 # The daemon's share of the CPU wait (daemon/relay/dmn_share.c) and the
 # cgroups' throttled time (dmn_cgroup.c), alone.
+# Removing what tasks and jobs left in memory (daemon/work/dmn_shm.c).
+TEST_BINS += build/tests/unit/test_dmn_shm
+
+build/tests/unit/test_dmn_shm: tests/unit/test_dmn_shm.c \
+		daemon/work/dmn_shm.c daemon/work/dmn_work.h
+	$(Q)mkdir -p $(dir $@)
+	$(call say,LD,$@)$(TESTCC) $(TEST_CFLAGS) -Idaemon/work -Idaemon/conn \
+		-Iwire -Iwrappers -I$(B)/include -o $@ $< daemon/work/dmn_shm.c \
+		$(UNIT_LIBS)
+
 TEST_BINS += build/tests/unit/test_dmn_share
 
 build/tests/unit/test_dmn_share: tests/unit/test_dmn_share.c \
