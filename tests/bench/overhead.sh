@@ -164,7 +164,7 @@ report() {
 		printf "\n" }'
 }
 
-echo "== overhead: real programs plainly and under paravt ($RUNS runs each, alternating; $(nproc) cpus)"
+echo "== overhead: real programs plainly and under paravt ($RUNS runs each, alternating, the unpaced MPI and one-CPU PVM ping-pongs $((RUNS * 2 + 1)); $(nproc) cpus)"
 
 # comp_of FILE PATTERN DIV: the compensated span between the markers
 # PATTERN of trace FILE (comp_span), in ns over DIV, or nothing.
@@ -173,15 +173,16 @@ comp_of() {
 	awk -v s="${_span:-0}" -v d="$3" 'BEGIN { if (s > 0) printf "%.1f\n", s * 1e9 / d }'
 }
 
-# side_by_side ID FIELD PATTERN DIV: RUNS times, run_plain then
-# run_traced (defined by the caller, output in ID.p.out and ID.out); the
-# FIELD figures go into ID.plain and ID.traced, and each traced run's
-# compensated time (comp_of its trace PATTERN DIV) into ID.comp.
+# side_by_side ID FIELD PATTERN DIV [N]: N (default RUNS) times,
+# run_plain then run_traced (defined by the caller, output in ID.p.out
+# and ID.out); the FIELD figures go into ID.plain and ID.traced, and each
+# traced run's compensated time (comp_of its trace PATTERN DIV) into
+# ID.comp.
 side_by_side() {
 	: >"$1.plain"; : >"$1.traced"; : >"$1.cpu"; : >"$1.comp"
 	: >"$1.plain.q"; : >"$1.traced.q"
 	k=0
-	while [ $k -lt "$RUNS" ]; do
+	while [ $k -lt "${5:-$RUNS}" ]; do
 		if run_plain >"$1.p.out" 2>&1; then
 			field "$2" "$1.p.out" >>"$1.plain"
 			field runq_ns "$1.p.out" >>"$1.plain.q"
@@ -218,14 +219,19 @@ comp_median() {
 	[ -s "$1.comp" ] && median "$1.comp"
 }
 
+# The unpaced ping-pongs take a second or two a run, and their
+# compensated figure moves from run to run by several percent (the
+# traced runs' drains fall where they fall): they run twice as often.
+MANY=$((RUNS * 2 + 1))
+
 # ---- MPI ping-pong ---------------------------------------------------------
-mpi_pp() { # ID NAME ROUNDTRIPS PACE_US
+mpi_pp() { # ID NAME ROUNDTRIPS PACE_US [N]
 	id=$1 n=$3 pace=$4
 	run_plain() { mpirun --allow-run-as-root -np 2 ./pp_mpi "$n" "$pace"; }
 	run_traced() { traced "$id" mpi pp_mpi.c run mpi -np 2 pp_mpi "$n" "$pace"; }
 	: >"$1.z.cpu"
 	traced "$1.z" mpi pp_mpi.c run mpi -np 2 pp_mpi 1000 "$pace"
-	side_by_side "$1" rtt_ns "MPI_Barrier" "$3"
+	side_by_side "$1" rtt_ns "MPI_Barrier" "$3" "${5:-$RUNS}"
 	# 4 traced calls a round trip: each rank's send and receive
 	report "$2" "ns/rt" "$1.plain" "$1.traced" 4 "$(comp_median "$1")"
 	spread "$1"
@@ -233,7 +239,7 @@ mpi_pp() { # ID NAME ROUNDTRIPS PACE_US
 	runq "$1" 4
 }
 if wanted mpi; then
-	mpi_pp mpp "mpi ping-pong" 100000 0
+	mpi_pp mpp "mpi ping-pong" 100000 0 "$MANY"
 	mpi_pp mpq "mpi ping-pong 10k/s" 20000 100
 fi
 
@@ -287,11 +293,11 @@ elif command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 			printf "%-26s plain %10.1f ns/rt  beside a 20 ms waker %10.1f ns/rt  ratio %6.3f\n",
 				"pvm ping-pong woken", p, w, w / p }'
 	}
-	pvm_pp() { # ID NAME ROUNDTRIPS PACE_US [M,W]
+	pvm_pp() { # ID NAME ROUNDTRIPS PACE_US [M,W [N]]
 		id=$1 n=$3 pace=$4 cpus=${5:-}
 		run_plain() { "$HOME/pvm3/bin/LINUX64/pp_pvm" "$n" "$pace" $cpus; }
 		run_traced() { (unset PVM_TMP; traced "$id" pvm pp_pvm.c run pvm pp_pvm "$n" "$pace" $cpus); }
-		side_by_side "$1" rtt_ns "pvm_mytid" "$3"
+		side_by_side "$1" rtt_ns "pvm_mytid" "$3" "${6:-$RUNS}"
 		# 6 traced calls a round trip: initsend, send, recv on each side
 		report "$2" "ns/rt" "$1.plain" "$1.traced" 6 "$(comp_median "$1")"
 		spread "$1"
@@ -303,7 +309,7 @@ elif command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 	# spread over 14-15 us here, shifted stacks included (unpinned, over
 	# 55-74 us, by where the scheduler put the tasks).
 	cpu=$(awk '/^Cpus_allowed_list:/ { split($2, a, "[-,]"); print a[1] }' /proc/self/status 2>/dev/null)
-	pvm_pp ppo "pvm ping-pong, one CPU" 50000 0 "${cpu:-0},${cpu:-0}"
+	pvm_pp ppo "pvm ping-pong, one CPU" 50000 0 "${cpu:-0},${cpu:-0}" "$MANY"
 	pvm_pp ppq "pvm ping-pong 10k/s" 20000 100
 	pvm_woken
 else
