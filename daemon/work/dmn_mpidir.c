@@ -18,14 +18,18 @@
  * unless the daemon's own environment sets them, and the daemon removes
  * it with everything in it when mpirun has ended.  A directory whose
  * daemon (same namespace) no longer runs is removed when the next MPI
- * run starts.  Runs across hosts keep Open MPI's places: the directory
- * would not exist on the other hosts.
+ * run starts.  Runs across hosts keep Open MPI's places (the directory
+ * would not exist on the other hosts), and so does a run when the
+ * memory file system has less than DMN_MPIDIR_FREE free: a job's files
+ * take 4 MiB a rank and some MiB of PMIx's stores, and in a file system
+ * too small for them MPI_Init fails ("PMIX ERROR: OUT-OF-RESOURCE").
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "dmn_log.h"
@@ -34,6 +38,7 @@
 
 #define DMN_MPIDIR_PREFIX "mpi-"
 #define DMN_MPIDIR_SWEEP_S 60 /* a directory changed within: left alone */
+#define DMN_MPIDIR_FREE ((uint64_t)256 << 20) /* bytes free it needs */
 
 /* The variables that name the directory to Open MPI. */
 static const char *const mpidir_vars[] = {
@@ -63,6 +68,26 @@ static void mpidir_prefix(char *buf, size_t n)
 	snprintf(buf, n, DMN_MPIDIR_PREFIX "%lu-", mpidir_ns());
 }
 
+/* Whether the file system of dir has DMN_MPIDIR_FREE free; if not,
+ * says so in the log for process num. */
+static int mpidir_room(const char *dir, uint64_t num)
+{
+	struct statvfs sv;
+	uint64_t avail;
+
+	if (statvfs(dir, &sv) != 0)
+		return 0;
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (avail >= DMN_MPIDIR_FREE)
+		return 1;
+	dmn_log(DMN_INFO, "proc %llu: %s has %llu MiB free, less than %llu: "
+	        "Open MPI's files go to its own places",
+	        (unsigned long long)num, dir,
+	        (unsigned long long)(avail >> 20),
+	        (unsigned long long)(DMN_MPIDIR_FREE >> 20));
+	return 0;
+}
+
 /* See dmn_work.h. */
 int dmn_mpidir_use(dmn_proc *p, dmn_argv *e)
 {
@@ -76,6 +101,8 @@ int dmn_mpidir_use(dmn_proc *p, dmn_argv *e)
 	if (pvt_ring_memdir(mem, sizeof mem, 1) == NULL)
 		return 0; /* no memory file system: Open MPI's own places */
 	dmn_mpidir_sweep();
+	if (!mpidir_room(mem, p->num))
+		return 0;
 	mpidir_prefix(pre, sizeof pre);
 	if (snprintf(p->mpidir, sizeof p->mpidir, "%s/%s%ld-%llu", mem, pre,
 	             (long)getpid(), (unsigned long long)p->num) >=

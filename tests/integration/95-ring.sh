@@ -19,7 +19,8 @@
 #      rank mapped its ring from there).  With PARAVT_RING_MEMFS naming a
 #      2 MiB tmpfs, too small for a 4 MiB ring, the rank makes its ring
 #      in the session's directory instead, says so, and leaves nothing
-#      in the tmpfs; killed mid-burst, it lost nothing.  A directory
+#      in the tmpfs; killed mid-burst, it lost nothing; the daemon keeps
+#      the MPI job's own files out of it too, and says why.  A directory
 #      there that other users may write (0777) is not used at all, and
 #      the rank says so.
 . "$(dirname "$0")/../lib/common.sh"
@@ -155,6 +156,9 @@ if mount -t tmpfs -o size=2m tmpfs "$T/mfs" 2>/dev/null; then
 	[ -z "$(ls -A "$T/mfs/paravt-$(id -u)")" ] || fail "files left in the full file system"
 	expect_grep "paravt: event ring $T/mfs/paravt-$(id -u)/ring-[0-9]*-1: No space left on device; the ring goes to the session's directory" \
 		"$T/count5.out" "the rank says why its ring is not in memory"
+	# nor does the MPI job's own files (dmn_mpidir.c): it would not start
+	expect_grep "proc [0-9]+: $T/mfs/paravt-$(id -u) has [0-9]+ MiB free, less than 256: Open MPI's files go to its own places" \
+		"$T/mfs.log" "the daemon says why the job's files are not in memory"
 	ok "a full memory file system: the ring went to $d, nothing lost, nothing left behind"
 	umount "$T/mfs"
 
