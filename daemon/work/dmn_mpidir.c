@@ -7,7 +7,7 @@
  * ends, and removes them then.  A job that is killed (`kill`, a run's
  * --timeout, the hang watchdog: paravtd kills mpirun's process group)
  * leaves them behind, and in /dev/shm they hold memory until a reboot:
- * 59 session directories and 185 segments (740 MiB) had piled up here
+ * 59 session directories and 187 segments (748 MiB) had piled up here
  * from two days of tests.
  *
  * So an MPI run on this host alone gets a directory of its own in memory,

@@ -50,8 +50,9 @@ P=$TOP/tests/bench/progs
 # memory where there is one: files on a disk are written back by the
 # kernel half a minute later, and that writeback takes processor time
 # from whichever run comes then, plain or traced.  With /tmp on a disk,
-# 2 of 6 plain MPI ping-pongs lost 3.5 ms (15% of the loop) to stalls
-# the other runs did not have; in memory, none of 13 did.
+# 2 of 6 plain MPI ping-pongs lost 3.5 ms more (15% of the loop) to
+# stalls than the others; in memory, 29 of 31 had 0.52-0.78 ms of them,
+# and the other two 1.5 and 2.5 ms.
 mem=/tmp
 [ -d /dev/shm ] && [ -w /dev/shm ] && mem=/dev/shm
 tmp=$(mktemp -d "$mem/pvt-overhead-XXXXXX") || exit 2
