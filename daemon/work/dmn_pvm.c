@@ -32,8 +32,8 @@
  * a message's way at MPI_Init: libparavt(3)).  The mpirun process is
  * the run's process.  On this host alone, the job's session directory
  * and shared-memory segments go to a directory of the run's that the
- * daemon removes when mpirun ends (dmn_mpidir.c).  With extra hosts (PVM_HOST, the other nodes of
- * this port) mpirun also gets a
+ * daemon removes when mpirun ends (dmn_mpidir.c).  With extra hosts
+ * (PVM_HOST, the other nodes of this port) mpirun also gets a
  * hostfile of them (<session dir>/mpi-RUN/hostfile, one slot each), the
  * same rsh helper as PVM as its plm_rsh_agent and no tree spawn; the
  * program is then named by its base name, with the build directory first

@@ -532,8 +532,8 @@ int dmn_shm_rmtree(const char *path, uint64_t *bytes);
  */
 /* For p, mpirun about to start: makes p->mpidir and adds the variables
  * that name it to Open MPI to e; 1, or 0 when Open MPI keeps its own
- * places (the daemon's environment names them, or there is no memory
- * file system; p->mpidir is then ""). */
+ * places (the daemon's environment names them, there is no memory file
+ * system or it has too little room; p->mpidir is then ""). */
 int dmn_mpidir_use(dmn_proc *p, dmn_argv *e);
 /* p ended: removes p->mpidir with what the job left in it. */
 void dmn_mpidir_done(dmn_proc *p);
