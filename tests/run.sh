@@ -8,7 +8,8 @@
 #   unit         every build/tests/unit/test_* (cmocka); each case counts
 #   fuzz         every build/tests/fuzz/fuzz_* for FUZZ_SECONDS (default 4)
 #   integration  every tests/integration/*.sh; exit 0 pass, 77 skip, else
-#                fail; each is killed after TEST_TIMEOUT seconds (default 180)
+#                fail; each is killed after TEST_TIMEOUT seconds (default 180);
+#                one that leaves an MPI job's files behind (leftovers) fails
 # Logs of failed tests are printed; all logs are kept in build/tests/logs.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,16 +70,41 @@ run_fuzz() {
 	done
 }
 
+# leftovers: what an MPI job that was killed leaves behind, one a line:
+# its ranks' shared-memory segments in /dev/shm and mpirun's session
+# directory under TMPDIR (paravtd keeps a traced job's in a directory
+# of its own and removes it: daemon/work/dmn_mpidir.c).  In memory they
+# stay until a reboot.
+leftovers() {
+	ls -d /dev/shm/vader_segment.* "${TMPDIR:-/tmp}"/ompi.*/pid.* \
+		2>/dev/null | sort
+}
+
+# left_behind NAME: what leftovers lists now and did not before the test
+# (in $LOGS/NAME.before), one a line; nothing when it left nothing.
+left_behind() {
+	leftovers >"$LOGS/$1.after"
+	comm -13 "$LOGS/$1.before" "$LOGS/$1.after"
+	rm -f "$LOGS/$1.before" "$LOGS/$1.after"
+}
+
 run_integration() {
 	for t in tests/integration/*.sh; do
 		[ -f "$t" ] || continue
 		name=$(basename "$t" .sh)
 		case "$name" in *"$filter"*) ;; *) continue ;; esac
 		log=$LOGS/$name.log
+		leftovers >"$LOGS/$name.before"
 		start=$(date +%s)
 		timeout -k 10 "${TEST_TIMEOUT:-180}" sh "$t" >"$log" 2>&1 </dev/null
 		rc=$?
 		secs=$(( $(date +%s) - start ))
+		left=$(left_behind "$name")
+		if [ -n "$left" ] && [ "$rc" -ne 77 ]; then
+			printf 'FAIL: left behind (an MPI job killed without its files removed):\n%s\n' \
+				"$left" >>"$log"
+			[ "$rc" -eq 0 ] && rc=1
+		fi
 		case $rc in
 		0) pass=$((pass + 1)); echo "integ $name: pass (${secs}s)" ;;
 		77) skip=$((skip + 1)); echo "integ $name: skipped: $(tail -n 1 "$log")" ;;
