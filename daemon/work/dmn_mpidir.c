@@ -68,6 +68,20 @@ static void mpidir_prefix(char *buf, size_t n)
 	snprintf(buf, n, DMN_MPIDIR_PREFIX "%lu-", mpidir_ns());
 }
 
+/* Removes from mem (the memory directory) the directories of prefix pre
+ * (this namespace's) whose daemons no longer run, and logs it. */
+static void mpidir_sweep(const char *mem, const char *pre)
+{
+	uint64_t bytes = 0;
+	int n = dmn_shm_sweep(mem, pre, DMN_MPIDIR_SWEEP_S, &bytes);
+
+	if (n > 0)
+		dmn_log(DMN_INFO, "MPI runs: removed %d director%s of %llu "
+		        "bytes from %s: their daemons ended before their jobs "
+		        "did", n, n == 1 ? "y" : "ies",
+		        (unsigned long long)bytes, mem);
+}
+
 /* Whether the file system of dir has DMN_MPIDIR_FREE free; if not,
  * says so in the log for process num. */
 static int mpidir_room(const char *dir, uint64_t num)
@@ -89,7 +103,7 @@ static int mpidir_room(const char *dir, uint64_t num)
 }
 
 /* See dmn_work.h. */
-int dmn_mpidir_use(dmn_proc *p, dmn_argv *e)
+void dmn_mpidir_use(dmn_proc *p, dmn_argv *e)
 {
 	char mem[DMN_PATH_MAX], pre[48];
 	int i;
@@ -97,18 +111,18 @@ int dmn_mpidir_use(dmn_proc *p, dmn_argv *e)
 	p->mpidir[0] = '\0';
 	for (i = 0; mpidir_vars[i] != NULL; i++)
 		if (getenv(mpidir_vars[i]) != NULL)
-			return 0; /* the daemon's user chose */
+			return; /* the daemon's user chose */
 	if (pvt_ring_memdir(mem, sizeof mem, 1) == NULL)
-		return 0; /* no memory file system: Open MPI's own places */
-	dmn_mpidir_sweep();
-	if (!mpidir_room(mem, p->num))
-		return 0;
+		return; /* no memory file system: Open MPI's own places */
 	mpidir_prefix(pre, sizeof pre);
+	mpidir_sweep(mem, pre);
+	if (!mpidir_room(mem, p->num))
+		return;
 	if (snprintf(p->mpidir, sizeof p->mpidir, "%s/%s%ld-%llu", mem, pre,
 	             (long)getpid(), (unsigned long long)p->num) >=
 	    (int)sizeof p->mpidir) {
 		p->mpidir[0] = '\0';
-		return 0;
+		return;
 	}
 	(void)dmn_shm_rmtree(p->mpidir, NULL); /* a dead daemon's, same pid */
 	if (mkdir(p->mpidir, 0700) != 0) {
@@ -116,11 +130,10 @@ int dmn_mpidir_use(dmn_proc *p, dmn_argv *e)
 		        "its own places", (unsigned long long)p->num,
 		        p->mpidir, strerror(errno));
 		p->mpidir[0] = '\0';
-		return 0;
+		return;
 	}
 	for (i = 0; mpidir_vars[i] != NULL; i++)
 		dmn_argv_addf(e, "%s=%s", mpidir_vars[i], p->mpidir);
-	return 1;
 }
 
 /* See dmn_work.h. */
@@ -144,20 +157,3 @@ void dmn_mpidir_done(dmn_proc *p)
 	p->mpidir[0] = '\0';
 }
 
-/* See dmn_work.h. */
-void dmn_mpidir_sweep(void)
-{
-	char mem[DMN_PATH_MAX], pre[48];
-	uint64_t bytes = 0;
-	int n;
-
-	if (pvt_ring_memdir(mem, sizeof mem, 0) == NULL)
-		return;
-	mpidir_prefix(pre, sizeof pre);
-	n = dmn_shm_sweep(mem, pre, DMN_MPIDIR_SWEEP_S, &bytes);
-	if (n > 0)
-		dmn_log(DMN_INFO, "MPI runs: removed %d director%s of %llu "
-		        "bytes from %s: their daemons ended before their jobs "
-		        "did", n, n == 1 ? "y" : "ies",
-		        (unsigned long long)bytes, mem);
-}

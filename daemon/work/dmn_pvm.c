@@ -768,7 +768,7 @@ int dmn_pvm_run(dmn_work *w, dmn_proc *p, const dmn_runreq *q, char *err,
 		goto out_free;
 	} else if (dmn_pvm_nhosts(s) == 0) { /* its files in memory, removed
 	                                          when it ends */
-		(void)dmn_mpidir_use(p, &e);
+		dmn_mpidir_use(p, &e);
 	}
 	if (dmn_run_env(q, &e, NULL, NULL) != 0)
 		e.full = 1;

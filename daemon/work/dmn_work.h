@@ -530,15 +530,13 @@ int dmn_shm_rmtree(const char *path, uint64_t *bytes);
  * its ranks' shared-memory segments in a directory of its own in memory,
  * removed when mpirun ends: a killed job leaves nothing behind.
  */
-/* For p, mpirun about to start: makes p->mpidir and adds the variables
- * that name it to Open MPI to e; 1, or 0 when Open MPI keeps its own
- * places (the daemon's environment names them, there is no memory file
- * system or it has too little room; p->mpidir is then ""). */
-int dmn_mpidir_use(dmn_proc *p, dmn_argv *e);
+/* For p, mpirun about to start: removes the directories of daemons of
+ * this pid namespace that no longer run, makes p->mpidir and adds the
+ * variables that name it to Open MPI to e.  p->mpidir stays "" where
+ * Open MPI keeps its own places (the daemon's environment names them,
+ * there is no memory file system or it has too little room). */
+void dmn_mpidir_use(dmn_proc *p, dmn_argv *e);
 /* p ended: removes p->mpidir with what the job left in it. */
 void dmn_mpidir_done(dmn_proc *p);
-/* Removes the directories of daemons of this pid namespace that no
- * longer run. */
-void dmn_mpidir_sweep(void);
 
 #endif
