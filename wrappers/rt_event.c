@@ -1316,6 +1316,7 @@ void pvt__ev_stats(pvt__ev_stat *st)
 	st->probe_c_ns = ev.probe_c;
 	st->record_ns = ev.half;
 	st->ring = ev.ring.h != NULL;
+	st->ring_cap = ev.ring.h != NULL ? ev.ring.cap : 0;
 	st->ring_waits = ev.ring_waits;
 	st->ring_wait_ns = ev.ring_wait_ns;
 	st->delta_ns = ev.delta;

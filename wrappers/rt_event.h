@@ -45,7 +45,7 @@
  *                                  heavy probes, for compensation tests
  *   PARAVT_RING=off                records go through the socket, not
  *                                  the shared-memory ring (rt_ring.h)
- *   PARAVT_RING_EVENTS=N           the ring's size in records (65536)
+ *   PARAVT_RING_EVENTS=N           the ring's size in records (16384)
  *   PARAVT_RING_FULL=wait|drop     a full ring makes the task wait for
  *                                  the daemon (default), or drops and
  *                                  counts records
@@ -97,6 +97,7 @@ typedef struct pvt__ev_stat {
 	uint64_t probe_c_ns; /* busy probes: calibrated constant per probe */
 	uint64_t record_ns;  /* Δ per record: half an empty probe's cost */
 	int ring;            /* records go into the shared ring */
+	uint32_t ring_cap;   /* its size in records, 0 none */
 	uint64_t ring_waits; /* times the ring was full and the task waited */
 	uint64_t ring_wait_ns; /* time of those waits */
 	uint64_t delta_ns;   /* Δ now */

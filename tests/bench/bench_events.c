@@ -18,9 +18,10 @@
  * which one burst took three times as long) does not make the figure.
  * Those bursts fill the ring many times over, so the sink drains it
  * from another processor while they run.  Then QUIET_BURSTS bursts of
- * QUIET_PROBES probes, each after a pause of QUIET_PAUSE_MS (the sink
- * drains every 10 ms: the ring is empty when each starts, and half of
- * it takes them): the hot path with the reader idle, median and range.
+ * half a ring's records, each after a pause of QUIET_PAUSE_MS (the sink
+ * drains every 10 ms: the ring is empty when each starts, and the burst
+ * fills half of it): the hot path with the reader idle, median and
+ * range.
  */
 #include <time.h>
 #include <stdio.h>
@@ -90,18 +91,25 @@ static int by_hot(const void *x, const void *y)
 
 #define BURSTS_MAX 64
 #define QUIET_BURSTS 9
-#define QUIET_PROBES 16384 /* 32768 records: half a default ring */
+#define QUIET_PROBES 16384 /* without a ring: 32768 records */
 #define QUIET_PAUSE_MS 30
 
-/* QUIET_BURSTS bursts after pauses into u, sorted by hot path. */
-static void quiet_bursts(burst *u)
+/* The probes of a quiet burst: half a ring's records (cap of them). */
+static long quiet_probes(uint32_t cap)
+{
+	return cap >= 4 ? (long)cap / 4 : QUIET_PROBES;
+}
+
+/* QUIET_BURSTS bursts of n probes after pauses into u, sorted by hot
+ * path. */
+static void quiet_bursts(burst *u, long n)
 {
 	struct timespec ts = {0, QUIET_PAUSE_MS * 1000000L};
 	int j;
 
 	for (j = 0; j < QUIET_BURSTS; j++) {
 		(void)nanosleep(&ts, NULL);
-		run_burst(QUIET_PROBES, &u[j]);
+		run_burst(n, &u[j]);
 	}
 	qsort(u, QUIET_BURSTS, sizeof u[0], by_hot);
 }
@@ -113,6 +121,7 @@ int main(int argc, char **argv)
 	static burst u[BURSTS_MAX], q[QUIET_BURSTS];
 	const burst *m;
 	double clk;
+	long nq;
 
 	if (n < 1 || k < 1 || k > BURSTS_MAX) {
 		fprintf(stderr, "usage: bench_events [PROBES [BURSTS (1-%d)]]\n",
@@ -143,11 +152,12 @@ int main(int argc, char **argv)
 	       (unsigned long long)(m->b.flushes - m->a.flushes),
 	       m->stall / 1e6, m->ns / 1e6,
 	       (unsigned long long)m->b.record_ns);
-	quiet_bursts(q);
+	nq = quiet_probes(m->b.ring_cap);
+	quiet_bursts(q, nq);
 	printf("events (%s): per record, hot path with the reader idle "
-	       "%.1f ns (median of %d bursts of %d records after %d ms "
+	       "%.1f ns (median of %d bursts of %ld records after %d ms "
 	       "pauses, %.1f..%.1f)\n", m->b.ring ? "ring" : "socket",
-	       q[QUIET_BURSTS / 2].hot, QUIET_BURSTS, 2 * QUIET_PROBES,
+	       q[QUIET_BURSTS / 2].hot, QUIET_BURSTS, 2 * nq,
 	       QUIET_PAUSE_MS, q[0].hot, q[QUIET_BURSTS - 1].hot);
 	para_vt_exit(0);
 	return 0;

@@ -14,7 +14,7 @@
 #       one, and less than half of it: on one CPU the time the daemon
 #       and the console take is all paravt's, in Δ one way or the other.
 #       Here most of it is in Δ already: the ring fills (400000 records,
-#       65536 slots) and the process waits for room, its wait for the
+#       16384 slots) and the process waits for room, its wait for the
 #       CPU the daemon then holds included; the share leaves those
 #       waits alone, so X is small (0.04 ms of a 10 ms wait; CI once
 #       found 0.000, before the test allowed 0).  Compensated came to

@@ -17,7 +17,7 @@
 #      waits, all 400000 records arrive, nothing is dropped.
 #   5. The rings are made in memory (/dev/shm/paravt-<uid>: section 1's
 #      rank mapped its ring from there).  With PARAVT_RING_MEMFS naming a
-#      2 MiB tmpfs, too small for a 4 MiB ring, the rank makes its ring
+#      512 KiB tmpfs, too small for a 1 MiB ring, the rank makes its ring
 #      in the session's directory instead, says so, and leaves nothing
 #      in the tmpfs; killed mid-burst, it lost nothing; the daemon keeps
 #      the MPI job's own files out of it too, and says why.  A directory
@@ -142,13 +142,13 @@ burst_in() {
 	[ "$9" -ge $((2 * n)) ] || fail "$9 events for $n calls (2 each)"
 }
 mkdir -p "$T/mfs"
-if mount -t tmpfs -o size=2m tmpfs "$T/mfs" 2>/dev/null; then
+if mount -t tmpfs -o size=512k tmpfs "$T/mfs" 2>/dev/null; then
 	on_exit "umount '$T/mfs'"
 	export PARAVT_RING_MEMFS="$T/mfs"
 	start_daemon mfs linux-x86_64
 	unset PARAVT_RING_MEMFS
 	burst_in count5 mfs
-	[ "$d" = "$T/mfs/paravt-$(id -u)" ] && fail "a 4 MiB ring in a 2 MiB file system"
+	[ "$d" = "$T/mfs/paravt-$(id -u)" ] && fail "a 1 MiB ring in a 512 KiB file system"
 	case $d in
 	/tmp/paravtd-*) ;;
 	*) fail "the ring went to $d, not the session's directory" ;;
