@@ -16,8 +16,9 @@
 #       Here most of it is in Δ already: the ring fills (400000 records,
 #       16384 slots) and the process waits for room, its wait for the
 #       CPU the daemon then holds included; the share leaves those
-#       waits alone, so X is small (0.04 ms of a 10 ms wait; CI once
-#       found 0.000, before the test allowed 0).  Compensated came to
+#       waits alone, so X is small (0.04 ms of a 10 ms wait with the
+#       65536-slot ring of then; CI once found 0.000, before the test
+#       allowed 0).  Compensated came to
 #       3-13 ms of 20-38 measured in four runs, where the build before
 #       the cap gave 1-5 ms by charging those waits twice (its Δ at exit
 #       was larger than the run);
