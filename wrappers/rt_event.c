@@ -1116,20 +1116,61 @@ static void ev_atfork_child(void)
 	ev_fast_set();
 }
 
+/* The ring's size from PARAVT_RING_EVENTS (n, or NULL): a whole number
+ * of records, PVT_RING_MIN to PVT_RING_MAX (rt_ring.h rounds it up to a
+ * power of two); anything else is said on stderr, with the size used
+ * instead. */
+static uint32_t ev_ring_size(const char *n)
+{
+	unsigned long v;
+	char *end;
+
+	if (n == NULL)
+		return PVT_RING_DEFAULT;
+	errno = 0;
+	v = strtoul(n, &end, 10);
+	if (end == n || *end != '\0' || *n == '-' || errno != 0 || v == 0) {
+		fprintf(stderr, "paravt: PARAVT_RING_EVENTS=%s is not a number "
+		        "of records; the ring has %u\n", n,
+		        (unsigned)PVT_RING_DEFAULT);
+		return PVT_RING_DEFAULT;
+	}
+	if (v < PVT_RING_MIN || v > PVT_RING_MAX) {
+		v = v < PVT_RING_MIN ? PVT_RING_MIN : PVT_RING_MAX;
+		fprintf(stderr, "paravt: PARAVT_RING_EVENTS=%s is out of %u-%u; "
+		        "the ring has %lu\n", n, (unsigned)PVT_RING_MIN,
+		        (unsigned)PVT_RING_MAX, v);
+	}
+	return (uint32_t)v;
+}
+
+/* Whether environment variable name (value v, or NULL) is set to yes
+ * (1) or no (0); def when unset, and when it is neither (said on
+ * stderr, with the word used instead). */
+static int ev_env_choice(const char *name, const char *v, const char *yes,
+                         const char *no, int def)
+{
+	if (v == NULL)
+		return def;
+	if (strcmp(v, yes) == 0)
+		return 1;
+	if (strcmp(v, no) == 0)
+		return 0;
+	fprintf(stderr, "paravt: %s=%s is neither %s nor %s; %s it is\n",
+	        name, v, yes, no, def ? yes : no);
+	return def;
+}
+
 /* The ring's size and full policy from PARAVT_RING_EVENTS and
  * PARAVT_RING_FULL; 0 records when PARAVT_RING=off. */
 static uint32_t ev_ring_env(int *drop)
 {
-	const char *on = getenv("PARAVT_RING"), *n = getenv("PARAVT_RING_EVENTS");
-	const char *full = getenv("PARAVT_RING_FULL");
-	unsigned long v;
-
-	*drop = full != NULL && strcmp(full, "drop") == 0;
-	if (on != NULL && strcmp(on, "off") == 0)
+	*drop = ev_env_choice("PARAVT_RING_FULL", getenv("PARAVT_RING_FULL"),
+	                      "drop", "wait", 0);
+	if (!ev_env_choice("PARAVT_RING", getenv("PARAVT_RING"), "on", "off",
+	                   1))
 		return 0;
-	if (n == NULL || (v = strtoul(n, NULL, 10)) == 0)
-		return PVT_RING_DEFAULT;
-	return v > PVT_RING_MAX ? PVT_RING_MAX : (uint32_t)v;
+	return ev_ring_size(getenv("PARAVT_RING_EVENTS"));
 }
 
 /* Makes the ring in the directory for rings in memory

@@ -43,12 +43,15 @@
  *                                  processor is offered to other tasks
  *                                  meanwhile), counted in Δ: deliberately
  *                                  heavy probes, for compensation tests
- *   PARAVT_RING=off                records go through the socket, not
- *                                  the shared-memory ring (rt_ring.h)
- *   PARAVT_RING_EVENTS=N           the ring's size in records (16384)
+ *   PARAVT_RING=on|off             off: records go through the socket,
+ *                                  not the shared-memory ring (rt_ring.h)
+ *   PARAVT_RING_EVENTS=N           the ring's size in records, 64 to
+ *                                  16777216 (16384)
  *   PARAVT_RING_FULL=wait|drop     a full ring makes the task wait for
  *                                  the daemon (default), or drops and
  *                                  counts records
+ *   (a value of these three that makes no sense is said on stderr,
+ *   with what is used instead)
  *   PARAVT_RING_MEMFS=DIR          the memory file system the ring is
  *                                  made in (DIR/paravt-<uid>; default
  *                                  /dev/shm), as the daemon's

@@ -12,6 +12,10 @@
 #      say how often the task waited.
 #   3. With PARAVT_RING_FULL=drop a full ring drops records instead: the
 #      count reaches the console, in stats ("Lost") and trace check.
+#      Settings that make no sense (a size that is no number or is below
+#      64, a policy neither wait nor drop, PARAVT_RING neither on nor
+#      off) are said on the task's stderr, the defaults are used, and
+#      every record arrives.
 #   4. A daemon whose queue for an attached console is full (--events-mem
 #      64 KiB, --events-spill 200 KB) stops draining the ring: the task
 #      waits, all 400000 records arrive, nothing is dropped.
@@ -91,6 +95,33 @@ set -- $row
 [ $(($9 + ${10})) -ge 400000 ] || fail "$9 kept + ${10} lost < 400000 records"
 expect_grep "^event rings: ${10} events lost" "$T/d.chk" "trace check counts the loss"
 ok "a dropping ring: $9 events kept, ${10} counted as lost"
+
+# ---- 3b. settings that make no sense are said, and defaults used -------
+# bad_run NAME ENV...: a short burst traced with ENV; every record arrives
+bad_run() {
+	_n=$1; shift
+	env "$@" timeout 120 "$PARAVT" trace -o "$T/$_n.pvtrace" \
+		--node "nat=127.0.0.1:$DPORT_nat" --timeout 100 --mpi mpi_burst.c \
+		-- run mpi -np 1 mpi_burst "$T/count$_n" 20000 >"$T/$_n.out" 2>&1 ||
+		{ cat "$T/$_n.out"; fail "$_n: traced burst"; }
+	"$PARAVT" -n -e "open $T/$_n.pvtrace" -e stats >"$T/$_n.chk" 2>&1
+	row=$(grep -E '^p[0-9]+ +nat +t?0 ' "$T/$_n.chk" | head -1)
+	# shellcheck disable=SC2086
+	set -- $row
+	[ "${9:-0}" -ge 40000 ] && [ "${10}" = 0 ] ||
+		{ cat "$T/$_n.chk"; fail "$_n: ${9:-no} events, ${10:-?} lost"; }
+}
+bad_run bad1 PARAVT_RING_EVENTS=lots PARAVT_RING_FULL=sometimes PARAVT_RING=yes
+expect_grep 'paravt: PARAVT_RING_EVENTS=lots is not a number of records; the ring has 16384' \
+	"$T/bad1.out" "a size that is not a number is said"
+expect_grep 'paravt: PARAVT_RING_FULL=sometimes is neither drop nor wait; wait it is' \
+	"$T/bad1.out" "an unknown full policy is said"
+expect_grep 'paravt: PARAVT_RING=yes is neither on nor off; on it is' \
+	"$T/bad1.out" "an unknown PARAVT_RING is said"
+bad_run bad2 PARAVT_RING_EVENTS=5
+expect_grep 'paravt: PARAVT_RING_EVENTS=5 is out of 64-16777216; the ring has 64' \
+	"$T/bad2.out" "a size below the least is said"
+ok "bad ring settings: said, defaults used, every record arrived"
 
 # ---- 4. a daemon whose queue is full waits for its console ----------------
 # Caps far below the burst's 400000 records (packed, a few bytes each):
