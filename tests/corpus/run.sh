@@ -57,6 +57,12 @@ T=$(mktemp -d /tmp/paravt-corpus.XXXXXX) || exit 2
 export PARAVT_CORPUS_RUN="$T"
 export TMPDIR="$T"
 CUR="" DPID=""
+# The plain MPI runs put their shared-memory segments (4 MiB a rank,
+# /dev/shm by default) in a directory of this script's in memory,
+# emptied after each run: a run killed at the time limit would leave
+# them there until a reboot.  (Traced runs have paravtd's, dmn_mpidir.)
+MD=""
+[ -d /dev/shm ] && [ -w /dev/shm ] && MD=$(mktemp -d /dev/shm/paravt-corpus.XXXXXX)
 
 _tagged_pids() {
 	(
@@ -93,6 +99,7 @@ cleanup() {
 	# shellcheck disable=SC2046
 	kill_pids $(_tagged_pids | sort -u)
 	rm -rf "$T"
+	[ -n "$MD" ] && rm -rf "$MD"
 	exit $rc
 }
 trap cleanup EXIT
@@ -665,6 +672,24 @@ run_pvm() {
 
 # ---- MPICH tests -------------------------------------------------------------
 MPIRUN="mpirun --allow-run-as-root --oversubscribe"
+# plain_mpi OUT NP PROG ARGS...: one plain run (bounded, in $B_DIR), its
+# segments in MD/plain, removed after it; returns its status.
+plain_mpi() {
+	_po=$1 _pn=$2; shift 2
+	if [ -n "$MD" ]; then
+		mkdir -p "$MD/plain"
+		# shellcheck disable=SC2086
+		bounded "$LIMIT" "$_po" "$_po" env \
+			OMPI_MCA_btl_vader_backing_directory="$MD/plain" \
+			$MPIRUN -np "$_pn" "$@"
+	else
+		# shellcheck disable=SC2086
+		bounded "$LIMIT" "$_po" "$_po" $MPIRUN -np "$_pn" "$@"
+	fi
+	_prc=$?
+	[ -n "$MD" ] && rm -rf "$MD/plain"
+	return $_prc
+}
 run_mpi() {
 	IFS='|' read -r NAME DIR SRCS FLAGS NP ARGS NOTE <<-EOF
 	$1
@@ -694,9 +719,9 @@ run_mpi() {
 		MPI_NOTRUN=$((MPI_NOTRUN + 1)); return
 	fi
 	MPI_BUILT=$((MPI_BUILT + 1))
-	# shellcheck disable=SC2086
 	B_DIR=$D/plainrun
-	bounded "$LIMIT" "$D/plain.out" "$D/plain.out" $MPIRUN -np "$NP" "$D/$_prog" $ARGS
+	# shellcheck disable=SC2086
+	plain_mpi "$D/plain.out" "$NP" "$D/$_prog" $ARGS
 	PL_RC=$?
 	PL_ST=$PL_RC
 	[ $PL_RC = 124 ] || [ $PL_RC = 137 ] && PL_ST=timeout
@@ -743,7 +768,7 @@ run_mpi() {
 		for _k in 2 3; do
 			B_DIR=$D/plainrun
 			# shellcheck disable=SC2086
-			bounded "$LIMIT" "$D/plain$_k.out" "$D/plain$_k.out" $MPIRUN -np "$NP" "$D/$_prog" $ARGS
+			plain_mpi "$D/plain$_k.out" "$NP" "$D/$_prog" $ARGS
 			_r=$?
 			[ $_r = 124 ] || [ $_r = 137 ] && _hangs=$((_hangs + 1))
 		done
