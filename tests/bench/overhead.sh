@@ -23,7 +23,8 @@
 # time added per traced call in the critical path, and the program's time
 # as paravt's compensated trace gives it (between the program's own
 # markers: barriers, or pvm_mytid; the median over the traced runs)
-# beside the plain median.  The plain PVM ping-pong runs once more
+# beside the plain median, and the median of each traced run's
+# compensated figure against the plain run just before it (paired).  The plain PVM ping-pong runs once more
 # beside a process that only wakes every 20 ms: what the round trip owes
 # to how fast the machine wakes a sleeping receiver.
 # Each PVM task runs on a stack shifted by a random amount
@@ -181,20 +182,37 @@ comp_of() {
 # ID.comp.
 side_by_side() {
 	: >"$1.plain"; : >"$1.traced"; : >"$1.cpu"; : >"$1.comp"
-	: >"$1.plain.q"; : >"$1.traced.q"
+	: >"$1.plain.q"; : >"$1.traced.q"; : >"$1.pair"
 	k=0
 	while [ $k -lt "${5:-$RUNS}" ]; do
+		_pf=""
 		if run_plain >"$1.p.out" 2>&1; then
-			field "$2" "$1.p.out" >>"$1.plain"
+			_pf=$(field "$2" "$1.p.out")
+			echo "$_pf" >>"$1.plain"
 			field runq_ns "$1.p.out" >>"$1.plain.q"
 		fi
 		if run_traced; then
 			field "$2" "$1.out" >>"$1.traced"
 			field runq_ns "$1.out" >>"$1.traced.q"
-			comp_of "$1.pvtrace" "$3" "$4" >>"$1.comp"
+			_cf=$(comp_of "$1.pvtrace" "$3" "$4")
+			[ -n "$_cf" ] && echo "$_cf" >>"$1.comp"
+			[ -n "$_pf" ] && [ -n "$_cf" ] && echo "$_pf $_cf" >>"$1.pair"
 		fi
 		k=$((k + 1))
 	done
+}
+
+# paired ID: one line, when ID.pair has pairs ("plain compensated", a
+# traced run's compensated figure beside the plain run just before it):
+# the median of their differences in percent.  This machine moves
+# between a fast and a slow mode for minutes at a time, so the medians
+# of all plain and all compensated runs can come from different modes;
+# a run and the one just before it mostly share theirs.
+paired() {
+	[ -s "$1.pair" ] || return 0
+	awk '{ print ($2 - $1) / $1 * 100 }' "$1.pair" >"$1.pair.pct"
+	awk -v m="$(median "$1.pair.pct")" -v n="$(wc -l <"$1.pair.pct")" 'BEGIN {
+		printf "%-26s compensated against the plain run before it: median %+.1f%% (%d pairs)\n", "", m, n }'
 }
 
 # runq ID CALLS: one line, when the program said how long its ranks
@@ -236,6 +254,7 @@ mpi_pp() { # ID NAME ROUNDTRIPS PACE_US [N]
 	# 4 traced calls a round trip: each rank's send and receive
 	report "$2" "ns/rt" "$1.plain" "$1.traced" 4 "$(comp_median "$1")"
 	spread "$1"
+	paired "$1"
 	tool_cpu "$1" 2
 	runq "$1" 4
 }
@@ -251,6 +270,7 @@ if wanted mpi; then
 	side_by_side mw total_ns "MPI_Barrier" 1
 	report "mpi master/worker" "ns" mw.plain mw.traced 0 "$(comp_median mw)"
 	spread mw
+	paired mw
 	tool_cpu mw 2
 	runq mw 0
 fi
@@ -302,6 +322,7 @@ elif command -v pvmd >/dev/null 2>&1 && [ -f /usr/include/pvm3.h ]; then
 		# 6 traced calls a round trip: initsend, send, recv on each side
 		report "$2" "ns/rt" "$1.plain" "$1.traced" 6 "$(comp_median "$1")"
 		spread "$1"
+		paired "$1"
 		tool_cpu "$1" 2
 	}
 	pvm_pp ppp "pvm ping-pong" 20000 0
