@@ -1144,12 +1144,14 @@ static uint32_t ev_ring_size(const char *n)
 	return (uint32_t)v;
 }
 
-/* Whether environment variable name (value v, or NULL) is set to yes
- * (1) or no (0); def when unset, and when it is neither (said on
- * stderr, with the word used instead). */
-static int ev_env_choice(const char *name, const char *v, const char *yes,
-                         const char *no, int def)
+/* Whether environment variable name is set to yes (1) or no (0); def
+ * when unset, and when it is neither (said on stderr, with the word used
+ * instead). */
+static int ev_env_choice(const char *name, const char *yes, const char *no,
+                         int def)
 {
+	const char *v = getenv(name);
+
 	if (v == NULL)
 		return def;
 	if (strcmp(v, yes) == 0)
@@ -1165,10 +1167,8 @@ static int ev_env_choice(const char *name, const char *v, const char *yes,
  * PARAVT_RING_FULL; 0 records when PARAVT_RING=off. */
 static uint32_t ev_ring_env(int *drop)
 {
-	*drop = ev_env_choice("PARAVT_RING_FULL", getenv("PARAVT_RING_FULL"),
-	                      "drop", "wait", 0);
-	if (!ev_env_choice("PARAVT_RING", getenv("PARAVT_RING"), "on", "off",
-	                   1))
+	*drop = ev_env_choice("PARAVT_RING_FULL", "drop", "wait", 0);
+	if (!ev_env_choice("PARAVT_RING", "on", "off", 1))
 		return 0;
 	return ev_ring_size(getenv("PARAVT_RING_EVENTS"));
 }

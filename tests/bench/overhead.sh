@@ -24,9 +24,10 @@
 # as paravt's compensated trace gives it (between the program's own
 # markers: barriers, or pvm_mytid; the median over the traced runs)
 # beside the plain median, and the median of each traced run's
-# compensated figure against the plain run just before it (paired).  The plain PVM ping-pong runs once more
-# beside a process that only wakes every 20 ms: what the round trip owes
-# to how fast the machine wakes a sleeping receiver.
+# compensated figure against the plain run just before it (paired).
+# The plain PVM ping-pong runs once more beside a process that only
+# wakes every 20 ms: what the round trip owes to how fast the machine
+# wakes a sleeping receiver.
 # Each PVM task runs on a stack shifted by a random amount
 # (progs/shift.h): where its stack starts moved the one-CPU ping-pong by
 # up to 6%, steadily, so one fixed layout on each side would bias the

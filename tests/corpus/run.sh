@@ -676,16 +676,11 @@ MPIRUN="mpirun --allow-run-as-root --oversubscribe"
 # segments in MD/plain, removed after it; returns its status.
 plain_mpi() {
 	_po=$1 _pn=$2; shift 2
-	if [ -n "$MD" ]; then
-		mkdir -p "$MD/plain"
-		# shellcheck disable=SC2086
-		bounded "$LIMIT" "$_po" "$_po" env \
-			OMPI_MCA_btl_vader_backing_directory="$MD/plain" \
-			$MPIRUN -np "$_pn" "$@"
-	else
-		# shellcheck disable=SC2086
-		bounded "$LIMIT" "$_po" "$_po" $MPIRUN -np "$_pn" "$@"
-	fi
+	[ -n "$MD" ] && mkdir -p "$MD/plain"
+	# shellcheck disable=SC2086
+	bounded "$LIMIT" "$_po" "$_po" env \
+		${MD:+OMPI_MCA_btl_vader_backing_directory=$MD/plain} \
+		$MPIRUN -np "$_pn" "$@"
 	_prc=$?
 	[ -n "$MD" ] && rm -rf "$MD/plain"
 	return $_prc
