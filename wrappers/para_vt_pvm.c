@@ -32,8 +32,8 @@
  * wait, so a task that hangs has told its daemon everything it did.
  *
  * pvm_spawn exports the session to the children through PVM_EXPORT
- * (PARAVT_SESSION, the PARAVT_TRACE, PARAVT_PROBE_BUSY_NS and PARAVT_RING*
- * settings and,
+ * (PARAVT_SESSION, the PARAVT_TRACE, PARAVT_PROBE_BUSY_NS, PARAVT_RING*
+ * and PARAVT_SHOW_COST settings and,
  * for a preloaded program, LD_PRELOAD), never PARAVT_SOCK nor
  * PARAVT_SESSION_DIR: a child on another host reports to its own node's
  * daemon at the session's well-known socket (rt_event.h), in the
@@ -62,7 +62,8 @@
 static const char *const pvm_exports[] = {"PARAVT_SESSION", "PARAVT_TRACE",
                                           "PARAVT_PROBE_BUSY_NS",
                                           "PARAVT_RING", "PARAVT_RING_EVENTS",
-                                          "PARAVT_RING_FULL", "LD_PRELOAD"};
+                                          "PARAVT_RING_FULL",
+                                          "PARAVT_SHOW_COST", "LD_PRELOAD"};
 
 /* What a message buffer holds (pvm_bufinfo). */
 typedef struct pvm_msg {
@@ -105,11 +106,23 @@ static void pvm_output_once(void)
 	(void)pvt__rt_output_fifo();
 }
 
+/* How the PVM probes account for the wrappers' own work around a call
+ * (the message context, the send buffer's size, the received message's
+ * source and size): pvm_calibrate times it once, at the first traced
+ * call, and a probe then adds that figure to Δ and reads the clock twice,
+ * as an MPI probe does.  A probe that names a group or a mailbox (the
+ * name interned, a broadcast's members looked up: work that varies with
+ * them) is timed instead (pvt__ev_begin_at: two clock reads more), and so
+ * is every probe when the work could not be timed (no ring, busy probes). */
+enum { PVM_CAL_NOT, PVM_CAL_RUNNING, PVM_CAL_DONE, PVM_CAL_CANNOT };
+static int pvm_cal;          /* PVM_CAL_* */
+static uint64_t pvm_wrap_ns; /* the wrappers' work a call (PVM_CAL_DONE) */
+
+static void pvm_calibrate(void);
+
 /* Starts a probe of a call that may name a group or mailbox (name, or
- * NULL), initialising tracing (with the tid) on first use.  The probe is
- * timed (pvt__ev_begin_at): a PVM call takes microseconds, and what the
- * wrapper does around it (the communication context, the buffer's size
- * and source) is measured into Δ, not left in the program's times. */
+ * NULL), initialising tracing (with the tid) on first use.  1 if
+ * tracing. */
 static int pvm_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
                      const char *func, int line, int32_t peer, int32_t tag,
                      int64_t bytes, int32_t aux, const char *name)
@@ -120,6 +133,14 @@ static int pvm_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	pvm_output_once();
 	if (mode == PVT_TRACE_OFF)
 		return 0;
+	if (pvm_cal == PVM_CAL_NOT)
+		pvm_calibrate();
+	if (name == NULL && pvm_cal != PVM_CAL_CANNOT) {
+		if (pvm_wrap_ns > 0) /* the wrapper's work is paravt's */
+			pvt__ev_cost(pvm_wrap_ns);
+		return pvt__ev_begin(pr, kind, op, file, func, line, peer, tag,
+		                     bytes, aux, pvm_ctx(), 0);
+	}
 	t0 = pvt__ev_now(); /* the wrapper's own work from here is in Δ */
 	return pvt__ev_begin_at(pr, t0, kind, op, file, func, line, peer, tag,
 	                        bytes, aux, pvm_ctx(), pvt__ev_strid(name));
@@ -177,6 +198,82 @@ static int pvm_recv_end(pvt__ev_probe *pr, int bufid)
 
 	pvt__ev_end(pr, PVT_EV_RECV_END, m.src, m.tag, m.bytes, bufid, 0);
 	return bufid;
+}
+
+/* A send's probe and wrapper work, with no send (pvm_calibrate). */
+static void pvm_cal_send(void)
+{
+	pvt__ev_probe pr;
+	int64_t bytes;
+
+	if (!pvm_begin(&pr, PVT_EV_SEND_START, PVT_OP_PVM_SEND, NULL, NULL, 0,
+	               -1, 0, -1, 0, NULL))
+		return;
+	bytes = pvm_sbytes();
+	pvt__ev_call(&pr);
+	pvt__ev_end(&pr, PVT_EV_SEND_END, -1, 0, bytes, 0, 0);
+}
+
+/* A receive's, of the active send buffer (pvm_calibrate). */
+static void pvm_cal_recv(void)
+{
+	pvt__ev_probe pr;
+
+	if (!pvm_begin(&pr, PVT_EV_RECV_START, PVT_OP_PVM_RECV, NULL, NULL, 0,
+	               -1, 0, -1, 0, NULL))
+		return;
+	pvt__ev_call(&pr);
+	(void)pvm_recv_end(&pr, PVM_REAL(pvm_getsbuf)());
+}
+
+/* Nothing: what a wrapper's work is timed against. */
+static void pvm_cal_none(void)
+{
+}
+
+/* With PARAVT_SHOW_COST=1, says on stderr what the task's Δ adds a call
+ * (pvm_calibrate's figures). */
+static void pvm_show_cost(void)
+{
+	const char *show = getenv("PARAVT_SHOW_COST");
+
+	if (show == NULL || strcmp(show, "1") != 0)
+		return;
+	if (pvm_cal == PVM_CAL_DONE)
+		fprintf(stderr, "paravt: task t%x: a probe %llu ns, the "
+		        "wrappers %llu ns a call\n", (unsigned)pvm_self(),
+		        (unsigned long long)pvt__ev_probe_ns(),
+		        (unsigned long long)pvm_wrap_ns);
+	else
+		fprintf(stderr, "paravt: task t%x: a probe %llu ns, the "
+		        "wrappers not timed (no ring, or busy probes): the "
+		        "probes time themselves\n", (unsigned)pvm_self(),
+		        (unsigned long long)pvt__ev_probe_ns());
+}
+
+/* Times the wrappers' own work a call (the mean of a send's and a
+ * receive's, less an empty probe's cost, pvt__ev_wrap_cost) on a message
+ * buffer of its own, once; PVM_CAL_CANNOT when it cannot be timed. */
+static void pvm_calibrate(void)
+{
+	int buf, old;
+
+	pvm_cal = PVM_CAL_RUNNING; /* the timed probes below are untimed */
+	buf = pvm_mkbuf(PvmDataDefault);
+	old = buf > 0 ? pvm_setsbuf(buf) : -1;
+	if (!pvt__ev_can_time() || buf <= 0 || old < 0) {
+		pvm_cal = PVM_CAL_CANNOT;
+	} else {
+		pvm_wrap_ns = (pvt__ev_wrap_cost(pvm_cal_send, pvm_cal_none) +
+		               pvt__ev_wrap_cost(pvm_cal_recv, pvm_cal_none)) /
+		              2;
+		pvm_cal = PVM_CAL_DONE;
+	}
+	if (old >= 0)
+		(void)pvm_setsbuf(old);
+	if (buf > 0)
+		(void)pvm_freebuf(buf);
+	pvm_show_cost();
 }
 
 /* ---- send ---------------------------------------------------------------- */

@@ -1,17 +1,19 @@
-# tests/lib/mpi_delta.sh — Δ steps of traced MPI sends and receives, for
-# the tests of the wrappers' calibrated cost (92-wrappers-mpi-*.sh).
+# tests/lib/mpi_delta.sh — Δ steps of traced sends and receives, for
+# the tests of the wrappers' calibrated cost (92-wrappers-mpi-*.sh,
+# 92-wrappers-pvm-cost.sh).
 #
-# mpi_delta_steps RAW: from RAW (`trace show N --raw`), one line a
+# mpi_delta_steps RAW [CALLS]: from RAW (`trace show N --raw`), one line a
 # process: "PROC STARTS STEP N ENDS STEP N" — the distinct Δ steps of a
-# START of MPI_Send/MPI_Recv right after the END of one (how many
-# distinct, the last or "-", how many such STARTs), then the same for an END
-# right after its START.  Each is one constant step when the
-# calibration holds for the whole run.
+# START of one of CALLS (a regular expression of call names, default
+# MPI_Send|MPI_Recv) right after the END of one (how many distinct, the
+# last or "-", how many such STARTs), then the same for an END right
+# after its START.  Each is one constant step when the calibration holds
+# for the whole run.
 mpi_delta_steps() {
-	awk '$1 ~ /^\[p/ && $7 == "delta" {
+	awk -v calls="^(${2:-MPI_Send|MPI_Recv})\$" '$1 ~ /^\[p/ && $7 == "delta" {
 		p = substr($1, 2); d = $8 + 0
-		call = $10 == "MPI_Send" || $10 == "MPI_Recv"
-		st = $10 == "start" && ($11 == "MPI_Send" || $11 == "MPI_Recv")
+		call = $10 ~ calls
+		st = $10 == "start" && $11 ~ calls
 		if (st && lastend[p])
 			s[p, d - last[p]]++
 		else if (call && laststart[p])
