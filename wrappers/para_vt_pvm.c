@@ -72,17 +72,32 @@ typedef struct pvm_msg {
 	int64_t bytes; /* length or -1 */
 } pvm_msg;
 
-/* The task's own tid, for PROG_START. */
+/* The task's tid as PVM last gave it (pvm_self, pvm_mytid; < 0: not a
+ * PVM task, or it left), and how many times pvm_self asked: almost
+ * every PVM call tries to enrol a task that is not one, and each try
+ * that fails prints libpvm's complaint, so the wrappers ask no more
+ * often than the program does. */
+static int32_t pvm_tid = -1;
+static unsigned pvm_asks;
+
+/* The task's own tid, for PROG_START (the first traced call: the
+ * program's own enrolment). */
 static int32_t pvm_self(void)
 {
-	return PVM_REAL(pvm_mytid)();
+	pvm_asks++;
+	pvm_tid = PVM_REAL(pvm_mytid)();
+	return pvm_tid;
 }
 
-/* The task's message context now (comm of its records). */
+/* The task's message context now (comm of its records); 0 for a task
+ * that is not enrolled (asking would try to enrol it). */
 static uint32_t pvm_ctx(void)
 {
-	int c = PVM_REAL(pvm_getcontext)();
+	int c;
 
+	if (pvm_tid < 0)
+		return 0;
+	c = PVM_REAL(pvm_getcontext)();
 	return c < 0 ? 0 : (uint32_t)c;
 }
 
@@ -109,11 +124,12 @@ static void pvm_output_once(void)
 /* How the PVM probes account for the wrappers' own work around a call
  * (the message context, the send buffer's size, the received message's
  * source and size): pvm_calibrate times it once, at the first traced
- * call, and a probe then adds that figure to Δ and reads the clock twice,
- * as an MPI probe does.  A probe that names a group or a mailbox (the
- * name interned, a broadcast's members looked up: work that varies with
- * them) is timed instead (pvt__ev_begin_at: two clock reads more), and so
- * is every probe when the work could not be timed (no ring, busy probes). */
+ * call of an enrolled task, and a probe then adds that figure to Δ and
+ * reads the clock twice, as an MPI probe does.  A probe that names a
+ * group or a mailbox (the name interned, a broadcast's members looked
+ * up: work that varies with them) is timed instead (pvt__ev_begin_at:
+ * two clock reads more), and so is every probe until the work is timed,
+ * or when it cannot be (no ring, busy probes). */
 enum { PVM_CAL_NOT, PVM_CAL_RUNNING, PVM_CAL_DONE, PVM_CAL_CANNOT };
 static int pvm_cal;          /* PVM_CAL_* */
 static uint64_t pvm_wrap_ns; /* the wrappers' work a call (PVM_CAL_DONE) */
@@ -133,9 +149,10 @@ static int pvm_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	pvm_output_once();
 	if (mode == PVT_TRACE_OFF)
 		return 0;
-	if (pvm_cal == PVM_CAL_NOT)
+	if (pvm_cal == PVM_CAL_NOT && pvm_tid > 0)
 		pvm_calibrate();
-	if (name == NULL && pvm_cal != PVM_CAL_CANNOT) {
+	if (name == NULL &&
+	    (pvm_cal == PVM_CAL_DONE || pvm_cal == PVM_CAL_RUNNING)) {
 		if (pvm_wrap_ns > 0) /* the wrapper's work is paravt's */
 			pvt__ev_cost(pvm_wrap_ns);
 		return pvt__ev_begin(pr, kind, op, file, func, line, peer, tag,
@@ -146,13 +163,15 @@ static int pvm_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	                        bytes, aux, pvm_ctx(), pvt__ev_strid(name));
 }
 
-/* Describes buffer bufid (or nothing when bufid <= 0). */
+/* Describes buffer bufid (or nothing when bufid <= 0, or the task is
+ * not enrolled: pvm_ctx). */
 static pvm_msg pvm_info(int bufid)
 {
 	pvm_msg m = {-1, -1, -1};
 	int len = 0, tag = 0, src = 0;
 
-	if (bufid > 0 && PVM_REAL(pvm_bufinfo)(bufid, &len, &tag, &src) >= 0) {
+	if (bufid > 0 && pvm_tid >= 0 &&
+	    PVM_REAL(pvm_bufinfo)(bufid, &len, &tag, &src) >= 0) {
 		m.src = src;
 		m.tag = tag;
 		m.bytes = len;
@@ -160,10 +179,10 @@ static pvm_msg pvm_info(int bufid)
 	return m;
 }
 
-/* Bytes of the active send buffer, or -1. */
+/* Bytes of the active send buffer, or -1 (not enrolled: pvm_ctx). */
 static int64_t pvm_sbytes(void)
 {
-	return pvm_info(PVM_REAL(pvm_getsbuf)()).bytes;
+	return pvm_tid < 0 ? -1 : pvm_info(PVM_REAL(pvm_getsbuf)()).bytes;
 }
 
 /* Bytes of count items of PVM data type type (psend/precv/reduce). */
@@ -241,13 +260,13 @@ static void pvm_show_cost(void)
 		return;
 	if (pvm_cal == PVM_CAL_DONE)
 		fprintf(stderr, "paravt: task t%x: a probe %llu ns, the "
-		        "wrappers %llu ns a call\n", (unsigned)pvm_self(),
+		        "wrappers %llu ns a call\n", (unsigned)pvm_tid,
 		        (unsigned long long)pvt__ev_probe_ns(),
 		        (unsigned long long)pvm_wrap_ns);
 	else
 		fprintf(stderr, "paravt: task t%x: a probe %llu ns, the "
 		        "wrappers not timed (no ring, or busy probes): the "
-		        "probes time themselves\n", (unsigned)pvm_self(),
+		        "probes time themselves\n", (unsigned)pvm_tid,
 		        (unsigned long long)pvt__ev_probe_ns());
 }
 
@@ -258,7 +277,7 @@ static void pvm_calibrate(void)
 {
 	int buf, old;
 
-	pvm_cal = PVM_CAL_RUNNING; /* the timed probes below are untimed */
+	pvm_cal = PVM_CAL_RUNNING; /* the probes timed are the untimed kind */
 	buf = pvm_mkbuf(PvmDataDefault);
 	old = buf > 0 ? pvm_setsbuf(buf) : -1;
 	if (!pvt__ev_can_time() || buf <= 0 || old < 0) {
@@ -462,7 +481,8 @@ int para_vt_pvm_bcast(PARAVT_PVM_ARGS, char *group, int tag)
 	               tag, -1, 0, group))
 		return PVM_REAL(pvm_bcast)(group, tag);
 	bytes = pvm_sbytes();
-	n = group != NULL ? pvm_bcast_dests(group, &tids, &cap) : 0;
+	n = group != NULL && pvm_tid >= 0 ? pvm_bcast_dests(group, &tids, &cap)
+	                                   : 0;
 	pvt__ev_call(&pr);
 	rc = PVM_REAL(pvm_bcast)(group, tag);
 	pvt__ev_end(&pr, PVT_EV_MCAST_END, -1, tag, bytes, rc, n);
@@ -614,14 +634,24 @@ static int32_t pvm_tid_or_0(int t)
 	return t > 0 ? t : 0;
 }
 
+/* The task's tid: pvm_self's answer when tracing started in this very
+ * call (PVM is asked once, as the program asked), else PVM's. */
+static int pvm_mytid_once(unsigned asks)
+{
+	if (pvm_asks == asks)
+		pvm_tid = PVM_REAL(pvm_mytid)();
+	return pvm_tid;
+}
+
 /* pvm_mytid (paravt_pvm.h): result = tid. */
 int para_vt_pvm_mytid(PARAVT_PVM_ARGS)
 {
 	pvt__ev_probe pr;
+	unsigned asks = pvm_asks;
 
 	if (!pvm_sbegin(&pr, PVT_OP_PVM_MYTID, PVM_AT, -1, 0, NULL))
-		return PVM_REAL(pvm_mytid)();
-	return pvm_send_end(&pr, -1, PVM_REAL(pvm_mytid)(), 0);
+		return pvm_mytid_once(asks);
+	return pvm_send_end(&pr, -1, pvm_mytid_once(asks), 0);
 }
 
 /* pvm_parent (paravt_pvm.h): peer = result = parent's tid. */
@@ -636,8 +666,10 @@ int para_vt_pvm_parent(PARAVT_PVM_ARGS)
 	/* the call made the task a PVM task (unless PVM is not there):
 	 * asking its tid now changes nothing, and a master whose first PVM
 	 * call this is gets its tid recorded (aux) */
+	if (rc != PvmSysErr)
+		pvm_tid = PVM_REAL(pvm_mytid)();
 	return pvm_send_end(&pr, rc, rc, rc == PvmSysErr ? 0
-	                    : pvm_tid_or_0(PVM_REAL(pvm_mytid)()));
+	                    : pvm_tid_or_0(pvm_tid));
 }
 
 /* True if name is one of the colon-separated words of list. */
@@ -714,6 +746,7 @@ int para_vt_pvm_exit(PARAVT_PVM_ARGS)
 	if (!pvm_sbegin(&pr, PVT_OP_PVM_EXIT, PVM_AT, -1, 0, NULL))
 		return PVM_REAL(pvm_exit)();
 	rc = pvm_send_end(&pr, -1, PVM_REAL(pvm_exit)(), 0);
+	pvm_tid = -1; /* no longer a PVM task */
 	(void)pvt__ev_flush();
 	return rc;
 }
