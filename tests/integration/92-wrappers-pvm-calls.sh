@@ -20,19 +20,10 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/tests/pvm/pvm-cluster.sh"
 
-command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
+. "$TOP/tests/lib/pvm_wrapped.sh"
 command -v python3 >/dev/null || skip "python3 not installed"
-B=$TOP/build/linux-x86_64
-SINK=$B/tests/ev_sink
-for f in "$SINK" "$B/lib/libparavt_pvm.a" "$B/lib/libparavt.a" \
-	"$B/lib/libparavt_pvm.so"; do
-	[ -e "$f" ] || fail "$f not built (make node)"
-done
-SID=c$$
-SDIR=/tmp/paravtd-$(id -u)
-mkdir -p "$SDIR" && chmod 700 "$SDIR"
-SOCK=$SDIR/session-$SID.sock
-on_exit "rm -f '$SOCK'"
+pvm_wrapped_setup "$TOP/build/linux-x86_64/lib/libparavt_pvm.so"
+pvm_sink_socket c
 
 # sink_closed N: the sink has seen N connections close.
 sink_closed() { [ "$(grep -c '^close ' "$T/sink.out")" -ge "$1" ]; }
@@ -65,10 +56,9 @@ PVM_CALLS_X=$T/p0.x PVM_EXPORT=PVM_CALLS_X pvm_run p0 60 pvm_calls ||
 	{ pvm_show p0; fail "plain pvm_calls"; }
 expect_grep '^pvm_calls done$' "$T/p0.out"
 
-cc $PVM_CFLAGS_HARNESS -include "$B/include/paravt_pvm.h" -I"$B/include" \
-	-o "$T/bin/LINUX64/pvm_calls" "$TOP/tests/programs/pvm_calls.c" \
-	"$B/lib/libparavt_pvm.a" "$B/lib/libparavt.a" -lmsgpackc -lgpvm3 \
-	-lpvm3 >"$T/obj/traced.log" 2>&1 || { cat "$T/obj/traced.log"; fail "traced build"; }
+# shellcheck disable=SC2086
+pvm_cc_wrapped "$T/bin/LINUX64/pvm_calls" "$TOP/tests/programs/pvm_calls.c" \
+	"$T/obj/traced.log" $PVM_CFLAGS_HARNESS
 run built
 n=$(sed -n 's/^\([0-9]*\) expectations.*/\1/p' "$T/built.chk")
 [ "${n:-0}" -gt 60 ] || fail "only ${n:-0} expectations checked"

@@ -12,32 +12,21 @@
 # exit status, stdout and stderr (pids left out), and the traced run's
 # records reached the sink (its PROG_START says the task has no tid).
 . "$(dirname "$0")/../lib/common.sh"
-command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
-[ -f /usr/include/pvm3.h ] || skip "pvm-dev not installed (run ports/deps.sh)"
-B=$TOP/build/linux-x86_64
-SINK=$B/tests/ev_sink
-for f in "$SINK" "$B/lib/libparavt_pvm.a" "$B/lib/libparavt.a"; do
-	[ -e "$f" ] || fail "$f not built (make node)"
-done
+. "$TOP/tests/lib/pvm_wrapped.sh"
+pvm_wrapped_setup
 cd "$T" || fail "cd $T"
 P=$TOP/tests/programs/pvm_selfping.c
 CF="-std=c99 -D_DEFAULT_SOURCE -O1 -g"
 # shellcheck disable=SC2086
 cc $CF -o plain "$P" -lpvm3 >build.log 2>&1 || { cat build.log; fail "plain build"; }
 # shellcheck disable=SC2086
-cc $CF -include "$B/include/paravt_pvm.h" -I"$B/include" -o traced "$P" \
-	"$B/lib/libparavt_pvm.a" "$B/lib/libparavt.a" -lmsgpackc -lgpvm3 \
-	-lpvm3 >>build.log 2>&1 || { cat build.log; fail "traced build"; }
+pvm_cc_wrapped traced "$P" traced.log $CF
 mkdir -p empty
 export PVM_TMP=$T/empty PVM_ROOT=/usr/lib/pvm3
 [ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
 unset PVM_VMID PVM_EXPORT 2>/dev/null || true
 
-SID=np$$
-SDIR=/tmp/paravtd-$(id -u)
-mkdir -p "$SDIR" && chmod 700 "$SDIR"
-SOCK=$SDIR/session-$SID.sock
-on_exit "rm -f '$SOCK'"
+pvm_sink_socket np
 "$SINK" -r -s "$SOCK" -o sink.out &
 track_pid $!
 wait_for 5 test -S "$SOCK" || fail "ev_sink did not listen"

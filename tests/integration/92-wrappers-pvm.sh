@@ -16,32 +16,17 @@
 #     received once by every other task of the group.
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/tests/pvm/pvm-cluster.sh"
+. "$TOP/tests/lib/pvm_wrapped.sh"
+pvm_wrapped_setup
 
-command -v pvmd >/dev/null || skip "PVM not installed (run ports/deps.sh)"
-[ -f /usr/include/pvm3.h ] || skip "pvm-dev not installed (run ports/deps.sh)"
-B=$TOP/build/linux-x86_64
-SINK=$B/tests/ev_sink
-for f in "$SINK" "$B/lib/libparavt_pvm.a" "$B/lib/libparavt.a"; do
-	[ -e "$f" ] || fail "$f not built (make node)"
-done
-
-# Session socket at the well-known path (the directory a node's paravtd
-# would create); only our own socket is removed at the end.
-SID=t$$
-SDIR=/tmp/paravtd-$(id -u)
-mkdir -p "$SDIR" && chmod 700 "$SDIR"
-SOCK=$SDIR/session-$SID.sock
-on_exit "rm -f '$SOCK'"
+pvm_sink_socket t
 
 # build_traced PROG...: like pvm_build_host, with the wrappers.
 build_traced() {
 	for _p in "$@"; do
-		cc $PVM_CFLAGS_HARNESS -include "$B/include/paravt_pvm.h" \
-			-I"$B/include" -o "$T/bin/LINUX64/$_p" \
-			"$TOP/tests/programs/$_p.c" "$B/lib/libparavt_pvm.a" \
-			"$B/lib/libparavt.a" -lmsgpackc -lgpvm3 -lpvm3 \
-			>"$T/obj/$_p.traced.log" 2>&1 ||
-			{ cat "$T/obj/$_p.traced.log"; fail "traced build of $_p"; }
+		# shellcheck disable=SC2086
+		pvm_cc_wrapped "$T/bin/LINUX64/$_p" "$TOP/tests/programs/$_p.c" \
+			"$T/obj/$_p.traced.log" $PVM_CFLAGS_HARNESS
 	done
 }
 
