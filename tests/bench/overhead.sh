@@ -20,7 +20,8 @@
 # machine (2 cores here: whatever they take, the program does not get).
 # Printed per program: the medians of the plain and traced figures the
 # program measures itself (round trip or total time), their ratio, the
-# time added per traced call in the critical path, and the program's time
+# time added per traced call in the critical path (with its standard
+# error: how finely the runs' spread tells it), and the program's time
 # as paravt's compensated trace gives it (between the program's own
 # markers: barriers, or pvm_mytid; the median over the traced runs)
 # beside the plain median, and the median of each traced run's
@@ -157,12 +158,24 @@ spread() {
 	done | awk '{ printf "%-26s runs: plain %s, traced %s, compensated %s\n", "", $1, $2, $3 }'
 }
 
-# report NAME UNIT PLAINFILE TRACEDFILE CALLS [COMP]: one line.
+# med_se FILE: the standard error of the median of FILE's numbers, as of
+# a normal sample's (1.2533 standard deviations over the root of their
+# count); 0 with fewer than two.
+med_se() {
+	awk '{ s += $1; q += $1 * $1; n++ }
+	END { if (n < 2) { print 0; exit } v = (q - s * s / n) / (n - 1)
+		printf "%.3f\n", 1.2533 * sqrt(v > 0 ? v : 0) / sqrt(n) }' "$1"
+}
+
+# report NAME UNIT PLAINFILE TRACEDFILE CALLS [COMP]: one line.  The
+# time added a call comes with its standard error (±, from the two
+# medians' own, med_se): how finely the runs' spread lets it be told.
 report() {
 	_pm=$(median "$3") _tm=$(median "$4")
-	awk -v n="$1" -v u="$2" -v p="$_pm" -v t="$_tm" -v c="$5" -v comp="${6:-}" 'BEGIN {
+	awk -v n="$1" -v u="$2" -v p="$_pm" -v t="$_tm" -v c="$5" -v comp="${6:-}" \
+		-v sp="$(med_se "$3")" -v st="$(med_se "$4")" 'BEGIN {
 		printf "%-26s plain %10.1f %s  traced %10.1f %s  ratio %6.3f", n, p, u, t, u, t / p
-		if (c > 0) printf "  added %7.1f ns/call", (t - p) / c
+		if (c > 0) printf "  added %7.1f ±%.1f ns/call", (t - p) / c, sqrt(sp * sp + st * st) / c
 		if (comp != "") printf "  compensated %10.1f %s (%+.1f%%)", comp, u, (comp - p) / p * 100
 		printf "\n" }'
 }
