@@ -25,10 +25,10 @@
  * half taking the odd ns, so that a probe adds the whole cost (and
  * reads the clock only for its two time stamps); with busy probes
  * (PARAVT_PROBE_BUSY_NS), and with timed probes (pvt__ev_begin_at: the
- * PVM wrappers of calls that name a group or mailbox), by the measured time from the probe's start to
- * pvt__ev_call plus the time from the call's return to the end of
- * pvt__ev_end, plus a constant calibrated at start-up for what the probe
- * cannot measure about itself.
+ * PVM wrappers of calls that name a group or mailbox), by the measured
+ * time from the probe's start to pvt__ev_call plus the time from the
+ * call's return to the end of pvt__ev_end, plus a constant calibrated at
+ * start-up for what the probe cannot measure about itself.
  * A full shared ring adds the time waited for the daemon.  After a gap
  * of more than 200 us between two records the task reads how long it
  * waited for a CPU in it (Linux: one pread of its schedstat) and adds
@@ -142,9 +142,9 @@ int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
  * calibrated cost of an empty one: for wrappers of calls that take
  * microseconds (PVM's group and mailbox calls) whose own work around the
  * call varies from call to call (a name to intern, a group's members to
- * look up) and is then in Δ too.  A span longer than
- * PVT_RING_STALL_NS (the process was off its processor) adds the
- * calibrated half instead. */
+ * look up) and is then in Δ too.  A span longer than PVT_RING_STALL_NS
+ * (the process was off its processor) adds the calibrated half
+ * instead. */
 int pvt__ev_begin_at(pvt__ev_probe *pr, uint64_t t0, int kind, int op,
                      const char *file, const char *func, int line,
                      int32_t peer, int32_t tag, int64_t bytes, int32_t aux,
