@@ -91,6 +91,7 @@ static int32_t pvm_self(void)
 
 /* The task's message context now (comm of its records); 0 for a task
  * that is not enrolled (asking would try to enrol it). */
+PVT__EV_HOT
 static uint32_t pvm_ctx(void)
 {
 	int c;
@@ -136,12 +137,14 @@ static uint64_t pvm_wrap_ns; /* the wrappers' work a call (PVM_CAL_DONE) */
 
 static void pvm_calibrate(void);
 
-/* Starts a probe of a call that may name a group or mailbox (name, or
- * NULL), initialising tracing (with the tid) on first use.  1 if
- * tracing. */
-static int pvm_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
-                     const char *func, int line, int32_t peer, int32_t tag,
-                     int64_t bytes, int32_t aux, const char *name)
+/* pvm_begin before the wrappers' work is timed, or for a call that
+ * names a group or mailbox (name): initialises tracing (with the tid)
+ * on first use, and times the wrappers' work once the task is
+ * enrolled. */
+PVT__EV_COLD
+static int pvm_begin_slow(pvt__ev_probe *pr, int kind, int op, const char *file,
+                          const char *func, int line, int32_t peer, int32_t tag,
+                          int64_t bytes, int32_t aux, const char *name)
 {
 	int mode = pvt__ev_init(pvm_self); /* connects on first use */
 	uint64_t t0;
@@ -152,19 +155,34 @@ static int pvm_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
 	if (pvm_cal == PVM_CAL_NOT && pvm_tid > 0)
 		pvm_calibrate();
 	if (name == NULL &&
-	    (pvm_cal == PVM_CAL_DONE || pvm_cal == PVM_CAL_RUNNING)) {
-		if (pvm_wrap_ns > 0) /* the wrapper's work is paravt's */
-			pvt__ev_cost(pvm_wrap_ns);
-		return pvt__ev_begin(pr, kind, op, file, func, line, peer, tag,
-		                     bytes, aux, pvm_ctx(), 0);
-	}
+	    (pvm_cal == PVM_CAL_DONE || pvm_cal == PVM_CAL_RUNNING))
+		return pvt__ev_begin_w(pr, pvm_wrap_ns, kind, op, file, func,
+		                       line, peer, tag, bytes, aux, pvm_ctx(),
+		                       0);
 	t0 = pvt__ev_now(); /* the wrapper's own work from here is in Δ */
 	return pvt__ev_begin_at(pr, t0, kind, op, file, func, line, peer, tag,
 	                        bytes, aux, pvm_ctx(), pvt__ev_strid(name));
 }
 
+/* Starts a probe of a call that may name a group or mailbox (name, or
+ * NULL).  1 if tracing.  Once the wrappers' work is timed, a call that
+ * names none goes straight to the probe, with that work for Δ. */
+static inline int pvm_begin(pvt__ev_probe *pr, int kind, int op,
+                            const char *file, const char *func, int line,
+                            int32_t peer, int32_t tag, int64_t bytes,
+                            int32_t aux, const char *name)
+{
+	if (PVT__EV_LIKELY(pvm_cal == PVM_CAL_DONE) && name == NULL)
+		return pvt__ev_begin_w(pr, pvm_wrap_ns, kind, op, file, func,
+		                       line, peer, tag, bytes, aux, pvm_ctx(),
+		                       0);
+	return pvm_begin_slow(pr, kind, op, file, func, line, peer, tag,
+	                      bytes, aux, name);
+}
+
 /* Describes buffer bufid (or nothing when bufid <= 0, or the task is
  * not enrolled: pvm_ctx). */
+PVT__EV_HOT
 static pvm_msg pvm_info(int bufid)
 {
 	pvm_msg m = {-1, -1, -1};
@@ -180,12 +198,14 @@ static pvm_msg pvm_info(int bufid)
 }
 
 /* Bytes of the active send buffer, or -1 (not enrolled: pvm_ctx). */
+PVT__EV_HOT
 static int64_t pvm_sbytes(void)
 {
 	return pvm_tid < 0 ? -1 : pvm_info(PVM_REAL(pvm_getsbuf)()).bytes;
 }
 
 /* Bytes of count items of PVM data type type (psend/precv/reduce). */
+PVT__EV_HOT
 static int64_t pvm_tbytes(int count, int type)
 {
 	static const int size[] = {1, 1, sizeof(short), sizeof(int),
@@ -201,13 +221,17 @@ static int64_t pvm_tbytes(int count, int type)
 
 /* Flushes before a receive of (tid, tag) that would wait: when records
  * are pending and no such message has arrived. */
+PVT__EV_HOT
 static void pvm_flush_before(int tid, int tag)
 {
+	if (pvm_cal == PVM_CAL_DONE) /* records go into a ring */
+		return;
 	if (pvt__ev_pending() && PVM_REAL(pvm_probe)(tid, tag) <= 0)
 		(void)pvt__ev_flush();
 }
 
 /* Ends a receive-class probe with what buffer bufid holds. */
+PVT__EV_HOT
 static int pvm_recv_end(pvt__ev_probe *pr, int bufid)
 {
 	pvm_msg m;
@@ -298,6 +322,7 @@ static void pvm_calibrate(void)
 /* ---- send ---------------------------------------------------------------- */
 
 /* pvm_send (paravt_pvm.h). */
+PVT__EV_HOT
 int para_vt_pvm_send(PARAVT_PVM_ARGS, int tid, int tag)
 {
 	pvt__ev_probe pr;
@@ -315,6 +340,7 @@ int para_vt_pvm_send(PARAVT_PVM_ARGS, int tid, int tag)
 }
 
 /* pvm_psend (paravt_pvm.h). */
+PVT__EV_HOT
 int para_vt_pvm_psend(PARAVT_PVM_ARGS, int tid, int tag, void *buf, int len,
                       int type)
 {
@@ -334,6 +360,7 @@ int para_vt_pvm_psend(PARAVT_PVM_ARGS, int tid, int tag, void *buf, int len,
 /* ---- receive ------------------------------------------------------------- */
 
 /* pvm_recv (paravt_pvm.h). */
+PVT__EV_HOT
 int para_vt_pvm_recv(PARAVT_PVM_ARGS, int tid, int tag)
 {
 	pvt__ev_probe pr;
@@ -347,6 +374,7 @@ int para_vt_pvm_recv(PARAVT_PVM_ARGS, int tid, int tag)
 }
 
 /* pvm_nrecv (paravt_pvm.h): never waits, never flushes. */
+PVT__EV_HOT
 int para_vt_pvm_nrecv(PARAVT_PVM_ARGS, int tid, int tag)
 {
 	pvt__ev_probe pr;
@@ -360,6 +388,7 @@ int para_vt_pvm_nrecv(PARAVT_PVM_ARGS, int tid, int tag)
 
 /* pvm_trecv (paravt_pvm.h): aux of the start is the timeout in ms (-1
  * for none). */
+PVT__EV_HOT
 int para_vt_pvm_trecv(PARAVT_PVM_ARGS, int tid, int tag, struct timeval *tmo)
 {
 	pvt__ev_probe pr;
@@ -378,6 +407,7 @@ int para_vt_pvm_trecv(PARAVT_PVM_ARGS, int tid, int tag, struct timeval *tmo)
 /* pvm_precv (paravt_pvm.h): the source, tag and length (in bytes, as
  * pvm_precv gives it) come from its own outputs (there is no receive
  * buffer). */
+PVT__EV_HOT
 int para_vt_pvm_precv(PARAVT_PVM_ARGS, int tid, int tag, void *buf, int len,
                       int type, int *rtid, int *rtag, int *rlen)
 {
@@ -404,6 +434,7 @@ int para_vt_pvm_precv(PARAVT_PVM_ARGS, int tid, int tag, void *buf, int len,
 
 /* pvm_probe (paravt_pvm.h): RECV records with op pvm_probe; nothing is
  * received. */
+PVT__EV_HOT
 int para_vt_pvm_probe(PARAVT_PVM_ARGS, int tid, int tag)
 {
 	pvt__ev_probe pr;
@@ -419,6 +450,7 @@ int para_vt_pvm_probe(PARAVT_PVM_ARGS, int tid, int tag)
 
 /* pvm_mcast (paravt_pvm.h): aux = number of destinations; after the END,
  * one MCAST_DEST per destination (aux = its index in tids). */
+PVT__EV_HOT
 int para_vt_pvm_mcast(PARAVT_PVM_ARGS, int *tids, int n, int tag)
 {
 	pvt__ev_probe pr;
@@ -609,6 +641,7 @@ int para_vt_pvm_scatter(PARAVT_PVM_ARGS, void *result, void *data, int count,
 /* ---- special ------------------------------------------------------------- */
 
 /* Ends a special probe. */
+PVT__EV_HOT
 static int pvm_send_end(pvt__ev_probe *pr, int32_t peer, int rc, int32_t aux)
 {
 	pvt__ev_end(pr, PVT_EV_SPECIAL_END, peer, -1, -1, rc, aux);
@@ -617,6 +650,7 @@ static int pvm_send_end(pvt__ev_probe *pr, int32_t peer, int rc, int32_t aux)
 
 /* Starts a special probe (name: a group or mailbox, or NULL).  1 if
  * tracing. */
+PVT__EV_HOT
 static int pvm_sbegin(pvt__ev_probe *pr, int op, const char *file,
                       const char *func, int line, int32_t peer, int32_t aux,
                       const char *name)
@@ -794,6 +828,7 @@ int para_vt_pvm_delhosts(PARAVT_PVM_ARGS, char **hosts, int n, int *infos)
 }
 
 /* pvm_initsend (paravt_pvm.h): aux = encoding, result = buffer id. */
+PVT__EV_HOT
 int para_vt_pvm_initsend(PARAVT_PVM_ARGS, int encoding)
 {
 	pvt__ev_probe pr;

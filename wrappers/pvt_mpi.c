@@ -61,10 +61,9 @@ int pvt__mpi_begin(pvt__ev_probe *pr, int kind, int op, int32_t peer,
 {
 	para_vt_mpi_site_t at = mpi_site_take();
 
-	if (mpi_wrap_ns > 0) /* the wrapper's work so far is paravt's */
-		pvt__ev_cost(mpi_wrap_ns);
-	return pvt__ev_begin(pr, kind, op, at.file, at.func, at.line, peer,
-	                     tag, bytes, aux, comm, ref);
+	/* the wrapper's work so far is paravt's */
+	return pvt__ev_begin_w(pr, mpi_wrap_ns, kind, op, at.file, at.func,
+	                       at.line, peer, tag, bytes, aux, comm, ref);
 }
 
 /* See pvt_mpi.h. */

@@ -76,22 +76,32 @@
 #define PVT_EV_BUF 4096                    /* records per buffer */
 #define PVT_EV_FLUSH_NS (100ull * 1000000) /* timer: 100 ms */
 #define PVT_EV_STRS 256                    /* intern table's first size */
+#define EV_NEAR_BITS 3                     /* names at hand: 8 */
+#define EV_NEAR (1u << EV_NEAR_BITS)
 #define PVT_EV_CALIB 1001                  /* calibration probes */
 #define PVT_EV_CALIB_ROUNDS 5              /* ... times (probes: the least
 					      kept; wrappers: the median) */
 #define PVT_EV_RUN_BLOCKS 51               /* pvt__ev_run_cost's blocks */
 #define PVT_EV_STRMAX 400                  /* name bytes on the crash path */
 
+/* A name a probe used lately and its id (ev.near). */
+typedef struct ev_near_slot {
+	const void *key; /* the name's pointer, NULL none */
+	uint32_t id;
+} ev_near_slot;
+
 /* The state of the event buffer: what every record reads and writes
  * first, together (a traced call after a context switch pays for each
  * cache line and page it touches), the rest after it. */
 static struct {
+	int quick;                      /* fast, tracing on, one recording
+					   thread: a probe may take the quick
+					   path (ev_fast_set) */
 	int fast;                       /* records go straight into the
 					   ring: a ring, not calibrating, no
 					   busy probes (ev_fast_set) */
 	int mode;                       /* enum pvt__ev_modes */
 	int inited;                     /* pvt__ev_init ran */
-	int calibrating;                /* records are not kept */
 	uint64_t seq;                   /* number of the next record */
 	uint64_t last_t;                /* the last record's stamp */
 	uint64_t delta;                 /* Δ so far, ns */
@@ -99,13 +109,12 @@ static struct {
 					   probe: Δ per record, ns */
 	uint64_t half_end;              /* the other half (an odd cost's
 					   extra ns): Δ of a probe's end */
-	uint64_t busy;                  /* PARAVT_PROBE_BUSY_NS */
 	uint64_t records;               /* statistics: records written */
-	const void *c_file, *c_func;    /* the last file and function name
-					   interned by a probe ... */
-	uint32_t c_file_id, c_func_id;  /* ... and their ids */
 	pvt__ring ring;                 /* the shared ring (ring.h NULL:
 					   none, records go to buf) */
+	ev_near_slot near[EV_NEAR];     /* names at hand (ev_near_id) */
+	int calibrating;                /* records are not kept */
+	uint64_t busy;                  /* PARAVT_PROBE_BUSY_NS */
 	uint64_t probe_c;               /* measured mode: calibrated
 					   constant per probe, ns */
 	uint32_t n;                     /* records used in buf */
@@ -151,11 +160,13 @@ static int ev_mt;
 	} while (0)
 
 /* Sets ev.fast: whether a record needs nothing but its slot in the
- * ring (ev_put's first branch).  Called whenever one of its conditions
- * changes. */
+ * ring (ev_put's first branch); and ev.quick: whether a probe may also
+ * skip the lock and the checks of tracing's start (pvt__ev_begin_w,
+ * pvt__ev_end).  Called whenever one of their conditions changes. */
 static void ev_fast_set(void)
 {
 	ev.fast = ev.ring.h != NULL && !ev.calibrating && !ev.busy;
+	ev.quick = ev.fast && ev.inited && ev.mode != PVT_TRACE_OFF && !ev_mt;
 }
 
 /* See rt_event.h. */
@@ -164,9 +175,11 @@ void pvt__ev_threads(int on)
 	ev_mt = on != 0;
 	if (ev_mt)
 		pvt__clk_off(); /* its anchors are not for threads at once */
+	ev_fast_set();
 }
 
 /* See rt_event.h. */
+PVT__EV_HOT
 uint64_t pvt__ev_now(void)
 {
 	return pvt__clk_now();
@@ -252,22 +265,38 @@ static inline uint32_t ev_intern(const char *s)
 	return ev_intern_new(s);
 }
 
-/* The id of a name through a one-entry cache (a probe's file, a
- * probe's function: the same call site again and again costs a
- * comparison, not a hash). */
-static inline uint32_t ev_intern_c(const char *s, const void **key,
-                                   uint32_t *id)
-{
-	uint32_t i;
+/* The slot of ev.near that name s may be kept in. */
+#define EV_NEAR_AT(s)                                                     \
+	((uint32_t)((uintptr_t)(s) * 2654435761u) >> (32 - EV_NEAR_BITS))
 
-	if (s == *key && s != NULL)
-		return *id;
-	i = ev_intern(s);
-	if (i != 0) {
-		*key = s;
-		*id = i;
+/* Whether name s is at hand (ev.near; NULL always is, as id 0): then
+ * *id is its id.  A probe's file and function, the same call sites
+ * again and again, cost a comparison each, not a hash. */
+static inline int ev_near_id(const char *s, uint32_t *id)
+{
+	const ev_near_slot *n = &ev.near[EV_NEAR_AT(s)];
+
+	*id = n->id;
+	return n->key == (const void *)s || s == NULL;
+}
+
+/* The id of a name (interned on first use), kept at hand; 0 for NULL. */
+static uint32_t ev_intern_near(const char *s)
+{
+	ev_near_slot *n;
+	uint32_t id;
+
+	if (s == NULL)
+		return 0;
+	if (ev_near_id(s, &id))
+		return id;
+	id = ev_intern(s);
+	if (id != 0) {
+		n = &ev.near[EV_NEAR_AT(s)];
+		n->key = s;
+		n->id = id;
 	}
-	return i;
+	return id;
 }
 
 /* A name kept by content (pvt__ev_strid). */
@@ -473,6 +502,22 @@ EV_NOINLINE static void ev_put_slow(uint64_t t, int kind, int op,
 		           result, aux, comm, ref);
 }
 
+/* Writes a record into the ring's next slot, there being room and no
+ * stall to read (ev_put's common case, and the probes' quick path,
+ * ev_quick_fits): its stores and the release store of the head. */
+static inline void ev_quick_put(uint64_t t, int kind, int op, uint32_t file,
+                                uint32_t func, int line, int32_t peer,
+                                int32_t tag, int64_t bytes, int32_t result,
+                                int32_t aux, uint32_t comm, uint32_t ref)
+{
+	ev.last_t = t;
+	ev_fill(pvt__ring_slot(&ev.ring), t, kind, op, file, func, line, peer,
+	        tag, bytes, result, aux, comm, ref);
+	pvt__ring_commit(&ev.ring);
+	ev.seq++;
+	ev.records++;
+}
+
 /* Writes a record (file and func: interned ids, ev_intern): into the
  * ring when there is one, else into the next slot of buf (not committed
  * while calibrating), then spends PARAVT_PROBE_BUSY_NS.  Every caller
@@ -493,18 +538,14 @@ static inline void ev_put(uint64_t t, int kind, int op, uint32_t file,
 		t = ev.last_t + 1;
 	if (t - ev.last_t > PVT_RING_STALL_NS) /* rare in a busy process */
 		after = ev_stall(t - ev.last_t);
-	ev.last_t = t;
 	if (ev.fast && ev.ring.head - ev.ring.tail < ev.ring.cap) {
-		ev_fill(pvt__ring_slot(&ev.ring), t, kind, op, file, func,
-		        line, peer, tag, bytes, result, aux, comm, ref);
-		pvt__ring_commit(&ev.ring);
-		ev.seq++;
-		ev.records++;
-		ev.delta += after;
-		return;
+		ev_quick_put(t, kind, op, file, func, line, peer, tag, bytes,
+		             result, aux, comm, ref);
+	} else {
+		ev.last_t = t;
+		ev_put_slow(t, kind, op, file, func, line, peer, tag, bytes,
+		            result, aux, comm, ref);
 	}
-	ev_put_slow(t, kind, op, file, func, line, peer, tag, bytes, result,
-	            aux, comm, ref);
 	ev.delta += after;
 }
 
@@ -574,13 +615,14 @@ int pvt__ev_pending(void)
 	return ev.ring.h == NULL && ev.n > 0;
 }
 
-/* Opens probe pr at t0 and writes its START record: timed (or busy
- * probes), it measures its own spans (pvt__ev_begin_at), else Δ grows by
- * an empty probe's calibrated half.  1. */
-static int ev_begin(pvt__ev_probe *pr, uint64_t t0, int timed, int kind,
-                    int op, const char *file, const char *func, int line,
-                    int32_t peer, int32_t tag, int64_t bytes, int32_t aux,
-                    uint32_t comm, uint32_t ref)
+/* Opens probe pr at t0 and writes its START record, after adding wrap ns
+ * (a wrapper's own work before it, pvt__ev_begin_w) to Δ: timed (or
+ * busy probes), it measures its own spans (pvt__ev_begin_at), else Δ
+ * grows by an empty probe's calibrated half.  1. */
+static int ev_begin(pvt__ev_probe *pr, uint64_t t0, int timed, uint64_t wrap,
+                    int kind, int op, const char *file, const char *func,
+                    int line, int32_t peer, int32_t tag, int64_t bytes,
+                    int32_t aux, uint32_t comm, uint32_t ref)
 {
 	pr->t0 = t0;
 	pr->t2 = 0;
@@ -590,9 +632,10 @@ static int ev_begin(pvt__ev_probe *pr, uint64_t t0, int timed, int kind,
 	pr->comm = comm;
 	pr->ref = ref;
 	EV_LOCK();
+	ev.delta += wrap;
 	/* once: the END reuses them */
-	pr->file = ev_intern_c(file, &ev.c_file, &ev.c_file_id);
-	pr->func = ev_intern_c(func, &ev.c_func, &ev.c_func_id);
+	pr->file = ev_intern_near(file);
+	pr->func = ev_intern_near(func);
 	ev_put(pr->t0, kind, op, pr->file, pr->func, line, peer, tag, bytes, 0,
 	       aux, comm, ref);
 	if (!pr->timed)
@@ -610,15 +653,62 @@ static int ev_tracing(void)
 	return ev.mode != PVT_TRACE_OFF;
 }
 
-/* See rt_event.h. */
-int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
-                  const char *func, int line, int32_t peer, int32_t tag,
-                  int64_t bytes, int32_t aux, uint32_t comm, uint32_t ref)
+/* Whether a record stamped t can take the quick path (ev.quick being
+ * set): later than the last record, by less than PVT_RING_STALL_NS
+ * (ev_put's repairs and ev_stall are not needed), and room in the
+ * ring. */
+static inline int ev_quick_fits(uint64_t t)
+{
+	return t - ev.last_t - 1 < PVT_RING_STALL_NS &&
+	       ev.ring.head - ev.ring.tail < ev.ring.cap;
+}
+
+/* pvt__ev_begin_w off the quick path (t0: the time read, 0 not yet). */
+PVT__EV_COLD
+static int ev_begin_slow(pvt__ev_probe *pr, uint64_t t0, uint64_t wrap,
+                         int kind, int op, const char *file, const char *func,
+                         int line, int32_t peer, int32_t tag, int64_t bytes,
+                         int32_t aux, uint32_t comm, uint32_t ref)
 {
 	if (!ev_tracing())
 		return 0;
-	return ev_begin(pr, pvt__ev_now(), 0, kind, op, file, func, line, peer,
-	                tag, bytes, aux, comm, ref);
+	return ev_begin(pr, t0 != 0 ? t0 : pvt__ev_now(), 0, wrap, kind, op,
+	                file, func, line, peer, tag, bytes, aux, comm, ref);
+}
+
+/* See rt_event.h.  The quick path first, compact: every traced call
+ * after a context switch pays for each cache line of code it runs. */
+PVT__EV_HOT
+int pvt__ev_begin_w(pvt__ev_probe *pr, uint64_t wrap, int kind, int op,
+                    const char *file, const char *func, int line,
+                    int32_t peer, int32_t tag, int64_t bytes, int32_t aux,
+                    uint32_t comm, uint32_t ref)
+{
+	uint32_t fid, gid;
+	uint64_t t = 0;
+
+	if (PVT__EV_LIKELY(ev.quick) && ev_near_id(file, &fid) &&
+	    ev_near_id(func, &gid)) {
+		t = pvt__clk_now();
+		if (PVT__EV_LIKELY(ev_quick_fits(t))) {
+			pr->t0 = pr->t1 = t;
+			pr->t2 = 0;
+			pr->timed = 0;
+			pr->line = line;
+			pr->op = (uint16_t)op;
+			pr->comm = comm;
+			pr->ref = ref;
+			pr->file = fid;
+			pr->func = gid;
+			ev.delta += wrap;
+			ev_quick_put(t, kind, op, fid, gid, line, peer, tag,
+			             bytes, 0, aux, comm, ref);
+			ev.delta += ev.half;
+			return 1;
+		}
+	}
+	return ev_begin_slow(pr, t, wrap, kind, op, file, func, line, peer,
+	                     tag, bytes, aux, comm, ref);
 }
 
 /* See rt_event.h. */
@@ -629,7 +719,7 @@ int pvt__ev_begin_at(pvt__ev_probe *pr, uint64_t t0, int kind, int op,
 {
 	if (!ev_tracing())
 		return 0;
-	return ev_begin(pr, t0, 1, kind, op, file, func, line, peer, tag,
+	return ev_begin(pr, t0, 1, 0, kind, op, file, func, line, peer, tag,
 	                bytes, aux, comm, ref);
 }
 
@@ -650,25 +740,11 @@ static uint64_t ev_start_span(const pvt__ev_probe *pr)
 	return ev_span(pr->t1 - pr->t0 + ev.probe_c, ev.half);
 }
 
-/* See rt_event.h. */
-void pvt__ev_call(pvt__ev_probe *pr)
+/* pvt__ev_end off the quick path, for a call that returned at t2. */
+PVT__EV_COLD
+static void ev_end_slow(pvt__ev_probe *pr, uint64_t t2, int kind, int32_t peer,
+                        int32_t tag, int64_t bytes, int32_t result, int32_t aux)
 {
-	if (pr->timed)
-		pr->t1 = pvt__ev_now();
-}
-
-/* See rt_event.h. */
-void pvt__ev_ret(pvt__ev_probe *pr)
-{
-	pr->t2 = pvt__ev_now();
-}
-
-/* See rt_event.h. */
-void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
-                 int64_t bytes, int32_t result, int32_t aux)
-{
-	uint64_t t2 = pr->t2 != 0 ? pr->t2 : pvt__ev_now();
-
 	EV_LOCK();
 	if (pr->timed)
 		ev.delta += ev_start_span(pr);
@@ -677,6 +753,23 @@ void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
 	ev.delta += pr->timed ? ev_span(pvt__ev_now() - t2, ev.half_end)
 	                      : ev.half_end;
 	EV_UNLOCK();
+}
+
+/* See rt_event.h. */
+PVT__EV_HOT
+void pvt__ev_end(pvt__ev_probe *pr, int kind, int32_t peer, int32_t tag,
+                 int64_t bytes, int32_t result, int32_t aux)
+{
+	uint64_t t2 = pr->t2 != 0 ? pr->t2 : pvt__clk_now();
+
+	if (PVT__EV_LIKELY(ev.quick) && !pr->timed &&
+	    PVT__EV_LIKELY(ev_quick_fits(t2))) {
+		ev_quick_put(t2, kind, pr->op, pr->file, pr->func, pr->line,
+		             peer, tag, bytes, result, aux, pr->comm, pr->ref);
+		ev.delta += ev.half_end;
+		return;
+	}
+	ev_end_slow(pr, t2, kind, peer, tag, bytes, result, aux);
 }
 
 /* See rt_event.h. */
@@ -1351,6 +1444,7 @@ void pvt__ev_exit(int status)
 	pvt__ring_close(&ev.ring);
 	(void)pvt__ev_flush();
 	ev.mode = PVT_TRACE_OFF; /* after para_vt_exit nothing is sent */
+	ev_fast_set();
 	pvt__ev_fnmode = 0;
 }
 

@@ -69,6 +69,22 @@
 
 #include "pvt_event.h"
 
+/* For the probes' quick paths (a traced call after a context switch
+ * pays for each page and cache line it touches): a function kept out of
+ * line among the rarely run code; one among the code every traced call
+ * runs (GCC's .text.hot, which the linker keeps together, across
+ * objects); a condition that is usually true (GCC, clang; elsewhere
+ * nothing). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PVT__EV_COLD __attribute__((noinline, cold))
+#define PVT__EV_HOT __attribute__((hot))
+#define PVT__EV_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define PVT__EV_COLD
+#define PVT__EV_HOT
+#define PVT__EV_LIKELY(x) (x)
+#endif
+
 /* Tracing modes (PARAVT_TRACE). */
 enum pvt__ev_modes {
 	PVT_TRACE_OFF = 0,    /* wrappers only call the real functions */
@@ -126,13 +142,25 @@ extern int pvt__ev_fnmode;
  * unattached). */
 int pvt__ev_init(int32_t (*self)(void));
 
-/* Starts a probe: records a start event of this kind (t0 is its time).
- * comm and ref (pvt_event.h) go into the start and the end record.  1 if
- * tracing, 0 if off (then nothing was recorded and the caller just calls
- * the real function). */
-int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op, const char *file,
-		  const char *func, int line, int32_t peer, int32_t tag,
-		  int64_t bytes, int32_t aux, uint32_t comm, uint32_t ref);
+/* Starts a probe: adds wrap ns to Δ (the wrapper's own work around the
+ * call, as pvt__ev_wrap_cost timed it; 0 none) and records a start
+ * event of this kind (t0 is its time).  comm and ref (pvt_event.h) go
+ * into the start and the end record.  1 if tracing, 0 if off (then
+ * nothing was recorded and the caller just calls the real function). */
+int pvt__ev_begin_w(pvt__ev_probe *pr, uint64_t wrap, int kind, int op,
+                    const char *file, const char *func, int line,
+                    int32_t peer, int32_t tag, int64_t bytes, int32_t aux,
+                    uint32_t comm, uint32_t ref);
+
+/* pvt__ev_begin_w with no work of the wrapper's to count. */
+static inline int pvt__ev_begin(pvt__ev_probe *pr, int kind, int op,
+                                const char *file, const char *func, int line,
+                                int32_t peer, int32_t tag, int64_t bytes,
+                                int32_t aux, uint32_t comm, uint32_t ref)
+{
+	return pvt__ev_begin_w(pr, 0, kind, op, file, func, line, peer, tag,
+	                       bytes, aux, comm, ref);
+}
 
 /* pvt__ev_begin for a probe that measures its own spans, as busy probes
  * do: from t0 (pvt__ev_now at the wrapper's entry, before its own work)
@@ -185,15 +213,25 @@ int pvt__ev_can_time(void);
  * pvt__ev_wrap_cost).  No-op when tracing is off. */
 void pvt__ev_cost(uint64_t ns);
 
+/* The node's monotonic clock in ns (rt_clock.h). */
+uint64_t pvt__ev_now(void);
+
 /* Marks the moment just before the real call. */
-void pvt__ev_call(pvt__ev_probe *pr);
+static inline void pvt__ev_call(pvt__ev_probe *pr)
+{
+	if (pr->timed)
+		pr->t1 = pvt__ev_now();
+}
 
 /* Marks the moment the real call returned as the end's time, for a
  * wrapper with work to do before pvt__ev_end (reading a status): that
  * work then comes after the end's time stamp, where the next call's
  * calibrated wrapper cost (pvt__ev_wrap_cost) takes it out, not between
  * a message's arrival and its receive's end. */
-void pvt__ev_ret(pvt__ev_probe *pr);
+static inline void pvt__ev_ret(pvt__ev_probe *pr)
+{
+	pr->t2 = pvt__ev_now();
+}
 
 /* Ends a probe: records the end event with what the call did and adds
  * the probe's own time to Δ. */
@@ -252,8 +290,5 @@ void pvt__ev_crash(int sig);
 
 /* Current statistics (for bench_events). */
 void pvt__ev_stats(pvt__ev_stat *st);
-
-/* The node's monotonic clock in ns (rt_clock.h). */
-uint64_t pvt__ev_now(void);
 
 #endif
