@@ -21,5 +21,8 @@ PVM_CFLAGS    = -I$(SYSROOT)/usr/include
 PVM_LIBS      = $(SYSROOT)/usr/lib/i386-linux-gnu/libgpvm3.a \
                 $(SYSROOT)/usr/lib/i386-linux-gnu/libpvm3.a \
                 $(SYSROOT)/usr/lib/i386-linux-gnu/libtirpc.a
+# Debian's libpvm3 exports pvmmyctx: the wrappers read the context there
+# (para_vt_pvm.c).  Only the runtime's build uses this key.
+PVM_WRAP_CFLAGS = -DPVT_PVM_MYCTX
 RUN_PREFIX    = qemu-i386 -L /usr/i686-linux-gnu
 PORT_NATIVE   = no

@@ -22,5 +22,8 @@ PVM_CFLAGS    = -I$(SYSROOT)/usr/include
 PVM_LIBS      = $(SYSROOT)/usr/lib/s390x-linux-gnu/libgpvm3.a \
                 $(SYSROOT)/usr/lib/s390x-linux-gnu/libpvm3.a \
                 $(SYSROOT)/usr/lib/s390x-linux-gnu/libtirpc.a
+# Debian's libpvm3 exports pvmmyctx: the wrappers read the context there
+# (para_vt_pvm.c).  Only the runtime's build uses this key.
+PVM_WRAP_CFLAGS = -DPVT_PVM_MYCTX
 RUN_PREFIX    = qemu-s390x -L /usr/s390x-linux-gnu
 PORT_NATIVE   = no

@@ -14,5 +14,8 @@ MSGPACK_CFLAGS =
 MSGPACK_LIBS  = -lmsgpackc
 PVM_CFLAGS    =
 PVM_LIBS      = -lgpvm3 -lpvm3
+# Debian's libpvm3 exports pvmmyctx: the wrappers read the context there
+# (para_vt_pvm.c).  Only the runtime's build uses this key.
+PVM_WRAP_CFLAGS = -DPVT_PVM_MYCTX
 RUN_PREFIX    =
 PORT_NATIVE   = yes

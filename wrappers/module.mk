@@ -30,7 +30,7 @@ PVT_EV_HEADERS := $(B)/include/paravt_pvm.h $(B)/include/pvt_event.h \
 EV_SINK := $(B)/tests/ev_sink
 NODE_TARGETS += $(PVT_PVM_LIB) $(PVT_EV_HEADERS) $(EV_SINK)
 
-$(B)/obj/wrappers/para_vt_pvm.o: NODE_CFLAGS += $(PVM_CFLAGS)
+$(B)/obj/wrappers/para_vt_pvm.o: NODE_CFLAGS += $(PVM_CFLAGS) $(PVM_WRAP_CFLAGS)
 
 $(PVT_PVM_LIB): $(B)/obj/wrappers/para_vt_pvm.o
 	$(Q)mkdir -p $(dir $@)
@@ -96,7 +96,9 @@ endif
 
 # The PVM wrappers for LD_PRELOAD (host port: its libpvm3 is shared):
 # para_vt_pvm.c again, with PVT_PVM_PRELOAD, the pvm_* names of
-# pvt_pvm_preload.c and the whole runtime.
+# pvt_pvm_preload.c and the whole runtime; not PVM_WRAP_CFLAGS (the
+# library is preloaded into processes without libpvm3 too, where
+# pvmmyctx is not defined).
 PVT_PVM_SO := $(B)/lib/libparavt_pvm.so
 NODE_TARGETS += $(PVT_PVM_SO)
 

@@ -22,7 +22,12 @@
  *              pvm_tasks pvm_config pvm_pstat pvm_mstat pvm_hostsync
  *              pvm_siblings pvm_recvf pvm_addmhf pvm_delmhf
  * Every record carries the task's message context (pvm_getcontext) in
- * comm: PVM matches a message by source, tag and context.  Calls that
+ * comm: PVM matches a message by source, tag and context.  Built with
+ * PVT_PVM_MYCTX (a port's PVM_WRAP_CFLAGS, where libpvm exports it, as
+ * Debian's PVM 3.4.6 does; not the preloaded library), the wrappers
+ * read it from libpvm's pvmmyctx, which is what pvm_getcontext
+ * returns: one load instead of a call into libpvm at every traced call
+ * (and no PVM trace event).  Calls that
  * name a group or a mailbox carry the name's string id in ref (interned
  * by content).  Sends record the destination, the tag and the bytes of
  * the active send buffer (pvm_bufinfo); receives record the source and
@@ -89,6 +94,13 @@ static int32_t pvm_self(void)
 	return pvm_tid;
 }
 
+#ifdef PVT_PVM_MYCTX
+extern int pvmmyctx; /* libpvm's: the task's context (top of the file) */
+#define PVM_CTX_NOW() pvmmyctx
+#else
+#define PVM_CTX_NOW() PVM_REAL(pvm_getcontext)()
+#endif
+
 /* The task's message context now (comm of its records); 0 for a task
  * that is not enrolled (asking would try to enrol it). */
 PVT__EV_HOT
@@ -98,7 +110,7 @@ static uint32_t pvm_ctx(void)
 
 	if (pvm_tid < 0)
 		return 0;
-	c = PVM_REAL(pvm_getcontext)();
+	c = PVM_CTX_NOW();
 	return c < 0 ? 0 : (uint32_t)c;
 }
 
