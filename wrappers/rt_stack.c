@@ -41,28 +41,20 @@
 /* The statement line of the innermost function (paravt_rt.h). */
 volatile int pvt__line;
 
-/* A stored frame: what an entry and an exit touch, together (a call
- * after a context switch pays for each page and cache line it touches). */
-typedef struct rt_frame {
-	pvt__rt_loc at; /* the function, its file, the line of its entry
-			   (or of the last breakpoint it passed) */
-	int saved;      /* pvt__line of the caller when it was entered */
-	int fv_line;    /* the line its recorded variables (rt_fv) are for;
-			   0: none */
-} rt_frame;
-
-/* The stack: the true depth, the last known location, stored frames. */
+/* The stack: stored frames, the true depth, the last known location. */
 static struct {
-	uint32_t depth;                 /* calls active (may exceed MAX) */
-	pvt__rt_loc last;               /* last known location */
-	rt_frame frame[PVT_RT_STACK_MAX]; /* frame[0] is the outermost */
+	pvt__rt_loc frame[PVT_RT_STACK_MAX]; /* frame[0] is the outermost */
+	int saved[PVT_RT_STACK_MAX];         /* pvt__line of the caller when
+						frame i was entered */
+	uint32_t depth;                      /* calls active (may exceed MAX) */
+	pvt__rt_loc last;                    /* last known location */
 } rt_stk;
 
-/* The variables recorded per stored frame (para_vt_frame), for the line
- * the frame's fv_line says. */
+/* The variables recorded per stored frame (para_vt_frame). */
 static struct {
 	pvt_var *v;      /* a copy (owned); names and addresses the program's */
 	uint32_t n, cap; /* used, allocated */
+	int line;        /* the line they are for; 0: none */
 	pvt_unit *unit;  /* the unit (type table) */
 } rt_fv[PVT_RT_STACK_MAX];
 
@@ -82,9 +74,9 @@ void para_vt_fn_enter(const char *func, const char *file, int line)
 	here.file = file;
 	here.line = line;
 	if (rt_stk.depth < PVT_RT_STACK_MAX) {
-		rt_stk.frame[rt_stk.depth].at = here;
-		rt_stk.frame[rt_stk.depth].saved = pvt__line;
-		rt_stk.frame[rt_stk.depth].fv_line = 0;
+		rt_stk.frame[rt_stk.depth] = here;
+		rt_stk.saved[rt_stk.depth] = pvt__line;
+		rt_fv[rt_stk.depth].line = 0;
 	}
 	pvt__line = line;
 	if (rt_stk.depth < UINT32_MAX)
@@ -102,7 +94,7 @@ static uint32_t rt_exit_depth(uint32_t d, const char *func)
 
 	while (i > 0) {
 		i--;
-		if (rt_same_func(rt_stk.frame[i].at.func, func))
+		if (rt_same_func(rt_stk.frame[i].func, func))
 			return i;
 	}
 	return d;
@@ -123,9 +115,9 @@ void para_vt_fn_exit(const char *func, const char *file, int line)
 		d = rt_exit_depth(d, func);
 	rt_stk.depth = d;
 	if (d < PVT_RT_STACK_MAX)
-		pvt__line = rt_stk.frame[d].saved; /* the caller's line */
+		pvt__line = rt_stk.saved[d]; /* the caller's line again */
 	if (d > 0 && d <= PVT_RT_STACK_MAX) {
-		rt_stk.last = rt_stk.frame[d - 1].at;
+		rt_stk.last = rt_stk.frame[d - 1];
 		if (pvt__line > 0)
 			rt_stk.last.line = pvt__line;
 	} else {
@@ -144,9 +136,9 @@ void pvt__rt_stack_break(const char *func, const char *file, int line)
 	rt_stk.last.file = file;
 	rt_stk.last.line = line;
 	if (d > 0 && d <= PVT_RT_STACK_MAX &&
-	    rt_same_func(rt_stk.frame[d - 1].at.func, func)) {
-		rt_stk.frame[d - 1].at.file = file;
-		rt_stk.frame[d - 1].at.line = line;
+	    rt_same_func(rt_stk.frame[d - 1].func, func)) {
+		rt_stk.frame[d - 1].file = file;
+		rt_stk.frame[d - 1].line = line;
 		pvt__line = line;
 	}
 }
@@ -156,9 +148,9 @@ void pvt__rt_stack_break(const char *func, const char *file, int line)
  * 0 (unknown) gives the frame's own line. */
 static int rt_frame_line(uint32_t i, uint32_t top)
 {
-	int l = i + 1 == top ? pvt__line : rt_stk.frame[i + 1].saved;
+	int l = i + 1 == top ? pvt__line : rt_stk.saved[i + 1];
 
-	return l > 0 ? l : rt_stk.frame[i].at.line;
+	return l > 0 ? l : rt_stk.frame[i].line;
 }
 
 /* See rt_core.h. */
@@ -174,7 +166,7 @@ pvt__rt_loc pvt__rt_stack_last(void)
 	uint32_t d = rt_stk.depth;
 
 	if (d > 0 && d <= PVT_RT_STACK_MAX) {
-		l = rt_stk.frame[d - 1].at;
+		l = rt_stk.frame[d - 1];
 		l.line = rt_frame_line(d - 1, d);
 	}
 	return l;
@@ -212,7 +204,7 @@ void para_vt_frame(pvt_unit *unit, int line, const pvt_var *vars,
 	if (d == 0 || d > PVT_RT_STACK_MAX)
 		return;
 	d--;
-	rt_stk.frame[d].fv_line = 0;
+	rt_fv[d].line = 0;
 	if (n > rt_fv[d].cap) {
 		nv = realloc(rt_fv[d].v, n * sizeof *nv);
 		if (nv == NULL)
@@ -224,16 +216,15 @@ void para_vt_frame(pvt_unit *unit, int line, const pvt_var *vars,
 		memcpy(rt_fv[d].v, vars, n * sizeof *vars);
 	rt_fv[d].n = n;
 	rt_fv[d].unit = unit;
-	rt_stk.frame[d].fv_line = line;
+	rt_fv[d].line = line;
 }
 
 /* True if stored frame i of top has variables for the line it is at
  * (the innermost's come with the stop itself). */
 static int rt_fv_valid(uint32_t i, uint32_t top)
 {
-	return i + 1 < top && rt_stk.frame[i].fv_line > 0 &&
-	       rt_stk.frame[i].fv_line == rt_stk.frame[i + 1].saved &&
-	       rt_fv[i].unit != NULL;
+	return i + 1 < top && rt_fv[i].line > 0 &&
+	       rt_fv[i].line == rt_stk.saved[i + 1] && rt_fv[i].unit != NULL;
 }
 
 /* See rt_core.h. */
@@ -257,7 +248,7 @@ int pvt__rt_stack_pack(msgpack_packer *pk, uint32_t max, size_t maxstr)
 static int rt_pack_frame(msgpack_packer *pk, uint32_t i, uint32_t top,
 			 int more, size_t maxstr, pvt__rt_vars_fn *pack)
 {
-	pvt__rt_loc l = rt_stk.frame[i].at;
+	pvt__rt_loc l = rt_stk.frame[i];
 
 	if (!more) /* (deeper unstored calls: pvt__line is theirs) */
 		l.line = rt_frame_line(i, top);
