@@ -236,8 +236,6 @@ static int64_t pvm_tbytes(int count, int type)
 PVT__EV_HOT
 static void pvm_flush_before(int tid, int tag)
 {
-	if (pvm_cal == PVM_CAL_DONE) /* records go into a ring */
-		return;
 	if (pvt__ev_pending() && PVM_REAL(pvm_probe)(tid, tag) <= 0)
 		(void)pvt__ev_flush();
 }

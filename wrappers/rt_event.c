@@ -1115,16 +1115,6 @@ int64_t pvt__ev_run_cost(void (*wrapped)(void), void (*plain)(void), int k,
 	return (m >= 0 ? m + k / 2 : m - k / 2) / k;
 }
 
-/* See rt_event.h. */
-void pvt__ev_cost(uint64_t ns)
-{
-	if (ev.mode == PVT_TRACE_OFF || !ev.inited)
-		return;
-	EV_LOCK();
-	ev.delta += ns;
-	EV_UNLOCK();
-}
-
 /* Calibrates Δ per record: half the whole cost of an empty probe (on the
  * path of real records); and, for busy probes that measure their own
  * spans, the part of a probe its own clock reads miss (probe_c). */

@@ -209,10 +209,6 @@ uint64_t pvt__ev_probe_ns(void);
  * tracing on, into a ring, without busy probes. */
 int pvt__ev_can_time(void);
 
-/* Adds ns of paravt's own time outside a probe to Δ (a wrapper's work,
- * pvt__ev_wrap_cost).  No-op when tracing is off. */
-void pvt__ev_cost(uint64_t ns);
-
 /* The node's monotonic clock in ns (rt_clock.h). */
 uint64_t pvt__ev_now(void);
 
